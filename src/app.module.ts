@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { ClockModule } from './clock/clock.module';
+import { AppConfigModule } from './config/app-config.module';
+import { DatabaseModule } from './database/database.module';
+import { ErrorsModule } from './errors/errors.module';
+import { QuotaModule } from './quota/quota.module';
+import { RedisModule } from './redis/redis.module';
+import { VerificationModule } from './verification/verification.module';
+
+/** API root: config, database, errors, auth, quota and the verification producer. */
+@Module({
+  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, RedisModule, AuthModule, QuotaModule, VerificationModule],
+})
+export class AppModule {}

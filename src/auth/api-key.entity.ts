@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { User } from './user.entity';
+
+/** An API key, stored only as a SHA-256 hash of the plain key. */
+@Entity({ name: 'api_keys' })
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: User;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Index({ unique: true })
+  @Column({ name: 'key_hash', type: 'char', length: 64 })
+  keyHash!: string;
+
+  /** The first characters of the key, so an operator can tell keys apart without the secret. */
+  @Column({ name: 'key_prefix', type: 'text' })
+  keyPrefix!: string;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

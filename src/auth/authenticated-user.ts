@@ -1,0 +1,19 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+
+/** Who is calling, as established by ApiKeyGuard. */
+export interface AuthenticatedUser {
+  userId: string;
+  keyId: string;
+  /** null for an unlimited plan */
+  monthlyQuota: number | null;
+}
+
+export interface RequestWithUser {
+  authenticatedUser?: AuthenticatedUser;
+}
+
+export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const user = context.switchToHttp().getRequest<RequestWithUser>().authenticatedUser;
+  if (!user) throw new Error('CurrentUser used on a route without ApiKeyGuard');
+  return user;
+});

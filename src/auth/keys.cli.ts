@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ClockModule } from '../clock/clock.module';
+import { AppConfigModule } from '../config/app-config.module';
+import { DatabaseModule } from '../database/database.module';
+import { ApiKeysService, UnknownUserError } from './api-keys.service';
+import { AuthModule } from './auth.module';
+import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
+
+@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, AuthModule] })
+class KeysCliModule {}
+
+async function execute(apiKeys: ApiKeysService, command: KeysCommand): Promise<unknown> {
+  switch (command.command) {
+    case 'create':
+      return apiKeys.createKey({
+        name: command.name,
+        quota: command.quota,
+        expiresAt: command.expiresAt,
+        userId: command.userId ?? undefined,
+      });
+    case 'list':
+      return apiKeys.listKeys();
+    case 'revoke':
+      if (!(await apiKeys.revokeKey(command.keyId))) throw new UsageError(`No key ${command.keyId}`);
+      return { keyId: command.keyId, revoked: true };
+    case 'set-quota':
+      if (!(await apiKeys.setQuota(command.userId, command.quota))) {
+        throw new UsageError(`No user ${command.userId}`);
+      }
+      return { userId: command.userId, quota: command.quota };
+  }
+}
+
+/** `npm run --silent keys -- …`: key administration; prints one JSON document. */
+async function main(): Promise<number> {
+  let command: KeysCommand;
+  try {
+    command = parseKeysCommand(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${KEYS_USAGE}`);
+    return 2;
+  }
+  const app = await NestFactory.createApplicationContext(KeysCliModule, { logger: ['error'] });
+  try {
+    const result = await execute(app.get(ApiKeysService), command);
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof UnknownUserError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await app.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

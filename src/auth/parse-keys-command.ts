@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+
+export type KeysCommand =
+  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
+  | { command: 'list' }
+  | { command: 'revoke'; keyId: string }
+  | { command: 'set-quota'; userId: string; quota: number | null };
+
+export class UsageError extends Error {}
+
+export const KEYS_USAGE = `Usage:
+  keys create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
+  keys list
+  keys revoke KEY_ID
+  keys set-quota USER_ID N|unlimited`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function parseQuota(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
+    throw new UsageError(`Quota must be a whole number from 0 to 2147483647, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseUuid(text: string | undefined, what: string): string {
+  if (!text || !UUID.test(text)) throw new UsageError(`${what} must be a UUID`);
+  return text.toLowerCase();
+}
+
+/** Parses the arguments of `npm run keys -- …`; throws UsageError with a message for the operator. */
+export function parseKeysCommand(argv: string[]): KeysCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        quota: { type: 'string' },
+        'expires-at': { type: 'string' },
+        user: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  const onlyCreateOptions = () => {
+    if (Object.keys(values).length > 0) throw new UsageError(`"${command}" takes no options`);
+  };
+  switch (command) {
+    case 'create': {
+      if (rest.length > 0) throw new UsageError('create takes no positional arguments');
+      const name = values.name?.trim();
+      if (!name) throw new UsageError('--name is required');
+      if (values.user !== undefined && values.quota !== undefined) {
+        throw new UsageError('--quota belongs to the user: with --user, use set-quota instead');
+      }
+      let expiresAt: Date | null = null;
+      if (values['expires-at'] !== undefined) {
+        const text = values['expires-at'];
+        expiresAt = new Date(text);
+        if (!ISO_8601.test(text) || Number.isNaN(expiresAt.getTime())) {
+          throw new UsageError(`--expires-at must be an ISO-8601 date or time, got "${text}"`);
+        }
+      }
+      return {
+        command,
+        name,
+        quota: values.quota === undefined ? null : parseQuota(values.quota),
+        expiresAt,
+        userId: values.user === undefined ? null : parseUuid(values.user, '--user'),
+      };
+    }
+    case 'list':
+      onlyCreateOptions();
+      if (rest.length > 0) throw new UsageError('list takes no arguments');
+      return { command };
+    case 'revoke':
+      onlyCreateOptions();
+      if (rest.length !== 1) throw new UsageError('revoke takes exactly one KEY_ID');
+      return { command, keyId: parseUuid(rest[0], 'KEY_ID') };
+    case 'set-quota':
+      onlyCreateOptions();
+      if (rest.length !== 2) throw new UsageError('set-quota takes USER_ID and N|unlimited');
+      return {
+        command,
+        userId: parseUuid(rest[0], 'USER_ID'),
+        quota: rest[1] === 'unlimited' ? null : parseQuota(rest[1]),
+      };
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
+  }
+}

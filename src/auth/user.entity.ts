@@ -1,0 +1,18 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** The account whose quota its API keys spend. */
+@Entity({ name: 'users' })
+export class User {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  /** Verifications allowed per period; null means an unlimited plan. */
+  @Column({ name: 'monthly_quota', type: 'integer', nullable: true })
+  monthlyQuota!: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

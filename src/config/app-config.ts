@@ -1,0 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppSettings, EnvironmentVariables } from './env.schema';
+
+/** Typed, read-only access to the validated settings; the only way code reads configuration. */
+@Injectable()
+export class AppConfig {
+  constructor(private readonly config: ConfigService<EnvironmentVariables, true>) {}
+
+  get<K extends keyof AppSettings>(name: K): AppSettings[K] {
+    return this.config.get(name, { infer: true });
+  }
+}

@@ -1,0 +1,57 @@
+import { Client } from 'pg';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ApiKey } from '../auth/api-key.entity';
+import { User } from '../auth/user.entity';
+import { QuotaCharge } from '../quota/quota-charge.entity';
+import { QuotaUsage } from '../quota/quota-usage.entity';
+import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
+
+/** Shared by the API, the worker, the command-line tools and the tests. */
+export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    entities: [User, ApiKey, QuotaUsage, QuotaCharge],
+    migrations: [InitialSchema1763769600000],
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    extra: { max: 20 },
+  };
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (existing.rowCount === 0) {
+      // The name is validated by the config schema ([A-Za-z0-9_]+), so quoting it is enough.
+      await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created by a concurrent process meanwhile
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+// Any constant unique to this service: API and worker processes starting together take turns.
+const MIGRATION_LOCK_ID = 7_340_021;
+
+/** Runs pending migrations while holding an advisory lock, so concurrent starts never race. */
+export async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
+  const lockRunner = dataSource.createQueryRunner();
+  await lockRunner.connect();
+  try {
+    await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await lockRunner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await lockRunner.release();
+  }
+}

@@ -1,0 +1,34 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError } from '../errors/api-error';
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
+import { RejectedBody } from './decode-request-body';
+
+function messageFor(errors: ValidationError[]): (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES] {
+  if (errors.some((error) => error.property === 'licenceNumber')) return VALIDATION_MESSAGES.licenceNumber;
+  if (errors.some((error) => error.constraints?.whitelistValidation)) return VALIDATION_MESSAGES.unknownField;
+  return VALIDATION_MESSAGES.notJson;
+}
+
+/** Validates DTOs strictly (no unknown fields, no type coercion) and fails with the contract's 400. */
+@Injectable()
+export class ContractValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => ApiError.validation(messageFor(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (value instanceof RejectedBody) throw ApiError.validation(value.reason);
+    if (metadata.type === 'body' && (value === undefined || value === null)) {
+      throw ApiError.validation(VALIDATION_MESSAGES.notJson);
+    }
+    return super.transform(value, metadata);
+  }
+}

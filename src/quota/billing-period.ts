@@ -1,0 +1,17 @@
+/**
+ * The billing period (YYYY-MM) an instant falls in, in the given IANA time zone.
+ * Periods are calendar months, so a new month starts from zero without any job running.
+ */
+export function billingPeriod(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(
+    instant,
+  );
+  const year = parts.find((part) => part.type === 'year')?.value;
+  const month = parts.find((part) => part.type === 'month')?.value;
+  return `${year}-${month}`;
+}
+
+/** Remaining verifications in a period; null for an unlimited plan, never negative. */
+export function remainingQuota(quota: number | null, used: number): number | null {
+  return quota === null ? null : Math.max(quota - used, 0);
+}

@@ -1,0 +1,16 @@
+import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** How many distinct licence numbers a user has been charged for in one period. */
+@Entity({ name: 'quota_usage' })
+@Check('quota_usage_used_not_negative', '"used" >= 0')
+export class QuotaUsage {
+  @PrimaryColumn({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  /** YYYY-MM */
+  @PrimaryColumn({ type: 'char', length: 7 })
+  period!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  used!: number;
+}

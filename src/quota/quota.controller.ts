@@ -1,0 +1,22 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { ApiErrorResponses } from '../http/api-error-responses';
+import { QuotaUsageDto } from './dto/quota-usage.dto';
+import { QuotaService } from './quota.service';
+
+@ApiTags('quota')
+@Controller('v1/quota')
+@UseGuards(ApiKeyGuard)
+export class QuotaController {
+  constructor(private readonly quota: QuotaService) {}
+
+  @Get('usage')
+  @ApiOperation({ summary: "The caller's verification usage in the current monthly period" })
+  @ApiOkResponse({ type: QuotaUsageDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
+  usage(@CurrentUser() user: AuthenticatedUser): Promise<QuotaUsageDto> {
+    return this.quota.usage(user);
+  }
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuthenticatedUser } from '../auth/authenticated-user';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { billingPeriod, remainingQuota } from './billing-period';
+import { QuotaUsageDto } from './dto/quota-usage.dto';
+
+/** A charge that happened: what a refund needs to undo exactly it. */
+export interface Charge {
+  userId: string;
+  period: string;
+  licenceNumber: string;
+  /** false when the number was already counted this period, so there is nothing to refund */
+  isNew: boolean;
+}
+
+@Injectable()
+export class QuotaService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  currentPeriod(): string {
+    return billingPeriod(this.clock.now(), this.config.get('QUOTA_TIME_ZONE'));
+  }
+
+  /**
+   * Counts a licence number once per user and period, in one atomic statement (see the
+   * quota_charge_once migration). A repeat is free and never refused; a new number over the
+   * limit throws QUOTA_EXCEEDED and leaves no trace.
+   */
+  async chargeOnce(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
+    const period = this.currentPeriod();
+    const [{ outcome }] = await this.dataSource.query<{ outcome: 'charged' | 'repeat' | 'refused' }[]>(
+      'SELECT quota_charge_once($1, $2, $3, $4) AS outcome',
+      [user.userId, period, licenceNumber, user.monthlyQuota],
+    );
+    if (outcome === 'refused') throw new ApiError('QUOTA_EXCEEDED');
+    return { userId: user.userId, period, licenceNumber, isNew: outcome === 'charged' };
+  }
+
+  /** Undoes a new charge, atomically; a second refund of the same charge changes nothing. */
+  async refund(charge: Charge): Promise<void> {
+    if (!charge.isNew) return;
+    await this.dataSource.query(
+      `WITH removed AS (
+         DELETE FROM quota_charges WHERE user_id = $1 AND period = $2 AND licence_number = $3 RETURNING user_id
+       )
+       UPDATE quota_usage SET used = used - 1
+       FROM removed WHERE quota_usage.user_id = removed.user_id AND quota_usage.period = $2`,
+      [charge.userId, charge.period, charge.licenceNumber],
+    );
+  }
+
+  async usage(user: AuthenticatedUser): Promise<QuotaUsageDto> {
+    const period = this.currentPeriod();
+    const rows = await this.dataSource.query<{ used: number }[]>(
+      'SELECT used FROM quota_usage WHERE user_id = $1 AND period = $2',
+      [user.userId, period],
+    );
+    const used = rows[0]?.used ?? 0;
+    return { period, used, quota: user.monthlyQuota, remaining: remainingQuota(user.monthlyQuota, used) };
+  }
+}

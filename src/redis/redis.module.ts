@@ -1,0 +1,41 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '../config/app-config';
+
+/** The Redis client for our own keys (cache, idempotency), every key under REDIS_PREFIX. */
+@Injectable()
+export class RedisStore implements OnApplicationShutdown {
+  readonly client: Redis;
+  private readonly prefix: string;
+
+  constructor(@Inject(AppConfig) config: AppConfig) {
+    this.client = new Redis(config.get('REDIS_URL'));
+    this.prefix = config.get('REDIS_PREFIX');
+  }
+
+  key(...parts: string[]): string {
+    return [this.prefix, ...parts].join(':');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
+
+/** Redis for both processes: our key-value store and BullMQ's root connection. */
+@Global()
+@Module({
+  imports: [
+    BullModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        connection: { url: config.get('REDIS_URL') },
+        prefix: `${config.get('REDIS_PREFIX')}:bull`,
+      }),
+    }),
+  ],
+  providers: [RedisStore],
+  exports: [RedisStore, BullModule],
+})
+export class RedisModule {}

@@ -1,0 +1,106 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Queue, QueueEvents } from 'bullmq';
+import { AppConfig } from '../config/app-config';
+import { LOOKUP_JOB, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './verification.queue';
+
+export type LookupWait =
+  | { state: 'completed'; result: LookupJobResult }
+  | { state: 'failed'; reason: string | undefined }
+  | { state: 'pending' };
+
+const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+/** The API's side of the lookup queue: enqueue with single flight, and wait through queue events. */
+@Injectable()
+export class LookupQueue implements OnModuleInit, OnModuleDestroy {
+  private events!: QueueEvents;
+  private readonly failureListeners: ((jobId: string) => void)[] = [];
+
+  constructor(
+    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
+      connection: this.queue.opts.connection,
+      prefix: this.queue.opts.prefix,
+    });
+    // One listener pair per waiting request: thousands are expected, none is a leak.
+    this.events.setMaxListeners(0);
+    this.events.on('failed', ({ jobId }) => this.failureListeners.forEach((listener) => listener(jobId)));
+    await this.events.waitUntilReady();
+  }
+
+  /** QueueEvents also emits `completed:<jobId>` and `failed:<jobId>`, which its typings do not list. */
+  private get jobEvents(): NodeJS.EventEmitter {
+    return this.events as unknown as NodeJS.EventEmitter;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.events?.close();
+  }
+
+  /** Called for every lookup job that fails for good, in any process. */
+  onLookupFailed(listener: (jobId: string) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  /**
+   * Adds a lookup, or joins the one already queued or running for the number: the
+   * deduplication id makes at most one job per number in flight, across all processes.
+   */
+  async enqueue(licenceNumber: string): Promise<string> {
+    const job = await this.queue.add(
+      LOOKUP_JOB,
+      { licenceNumber },
+      {
+        deduplication: { id: licenceNumber },
+        attempts: this.config.get('LOOKUP_ATTEMPTS'),
+        backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
+        removeOnComplete: { age: 3600, count: 10_000 },
+        removeOnFail: { age: 24 * 3600, count: 10_000 },
+      },
+    );
+    if (!job.id) throw new Error('BullMQ returned a job without an id');
+    return job.id;
+  }
+
+  async isInFlight(jobId: string): Promise<boolean> {
+    return IN_FLIGHT_STATES.has(await this.queue.getJobState(jobId));
+  }
+
+  /** Waits up to timeoutMs for the job to finish, without polling. */
+  waitFor(jobId: string, timeoutMs: number): Promise<LookupWait> {
+    return new Promise<LookupWait>((resolve, reject) => {
+      const completedEvent = `completed:${jobId}`;
+      const failedEvent = `failed:${jobId}`;
+      let settled = false;
+      const finish = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(timer);
+        this.jobEvents.off(completedEvent, onCompleted);
+        this.jobEvents.off(failedEvent, onFailed);
+        return true;
+      };
+      const settle = (outcome: LookupWait) => finish() && resolve(outcome);
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
+        settle({ state: 'completed', result: returnvalue as LookupJobResult });
+      const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', reason: failedReason });
+      const timer = setTimeout(() => settle({ state: 'pending' }), timeoutMs);
+      this.jobEvents.on(completedEvent, onCompleted);
+      this.jobEvents.on(failedEvent, onFailed);
+      // The job may have finished before we subscribed: look once, after subscribing.
+      this.queue
+        .getJob(jobId)
+        .then(async (job) => {
+          const state = job ? await job.getState() : 'unknown';
+          if (state === 'completed') settle({ state: 'completed', result: job!.returnvalue });
+          else if (state === 'failed') settle({ state: 'failed', reason: job!.failedReason });
+        })
+        .catch((error: unknown) => finish() && reject(error));
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { RedisStore } from '../redis/redis.module';
+import { cacheTtlSeconds, FinalResult } from './outcome-status';
+
+/** Final results by licence number, shared by all users; errors are never cached. */
+@Injectable()
+export class ResultCache {
+  private readonly ttl: { found: number; notFound: number };
+
+  constructor(
+    private readonly redis: RedisStore,
+    config: AppConfig,
+  ) {
+    this.ttl = { found: config.get('CACHE_TTL_FOUND_SECONDS'), notFound: config.get('CACHE_TTL_NOT_FOUND_SECONDS') };
+  }
+
+  async get(licenceNumber: string): Promise<FinalResult | null> {
+    const stored = await this.redis.client.get(this.redis.key('result', licenceNumber));
+    return stored ? (JSON.parse(stored) as FinalResult) : null;
+  }
+
+  async put(licenceNumber: string, result: FinalResult): Promise<void> {
+    await this.redis.client.set(
+      this.redis.key('result', licenceNumber),
+      JSON.stringify(result),
+      'EX',
+      cacheTtlSeconds(result.status, this.ttl),
+    );
+  }
+}

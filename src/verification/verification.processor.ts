@@ -1,0 +1,51 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import { Job, UnrecoverableError } from 'bullmq';
+import { Clock } from '../clock/clock';
+import { maskLicenceNumber } from '../logging/mask-licence-number';
+import { toFinalResult } from './outcome-status';
+import { ResultCache } from './result-cache';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './verification.queue';
+
+/**
+ * Runs register lookups in the worker process (decorated with @Processor by WorkerModule, with
+ * options from the settings). Only an unavailable register is retried: a page we cannot read
+ * will not read better a second later, and retrying would only load a public service.
+ */
+@Injectable()
+export class VerificationProcessor extends WorkerHost {
+  private readonly logger = new Logger('VerificationProcessor');
+
+  constructor(
+    private readonly register: RegisterClient,
+    private readonly cache: ResultCache,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
+    const { licenceNumber } = job.data;
+    // A lookup enqueued just after another one finished: its answer is already here.
+    const cached = await this.cache.get(licenceNumber);
+    if (cached) return cached;
+
+    const askedAt = this.clock.now();
+    try {
+      const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      await this.cache.put(licenceNumber, result);
+      return result;
+    } catch (error) {
+      const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
+      const detail =
+        error instanceof RegisterUnavailableError || error instanceof RegisterParseError
+          ? `${error.name} status=${error.httpStatus ?? '-'} excerpt=${JSON.stringify(error.excerpt ?? '')}`
+          : (error as Error).stack ?? String(error);
+      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`);
+      if (error instanceof RegisterUnavailableError) throw new Error(LOOKUP_FAILURE.unavailable);
+      if (error instanceof RegisterParseError) throw new UnrecoverableError(LOOKUP_FAILURE.unexpectedPage);
+      throw new UnrecoverableError(LOOKUP_FAILURE.internal);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import type { FinalResult } from './outcome-status';
+
+/** The queue between the API (producer) and the worker process (consumer). */
+export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
+export const LOOKUP_JOB = 'lookup';
+
+export interface LookupJobData {
+  licenceNumber: string;
+}
+
+export type LookupJobResult = FinalResult;
+
+/**
+ * Failure reasons a lookup job ends with; the API maps them to the contract's error codes.
+ * They travel as the job's failedReason, so they are plain strings.
+ */
+export const LOOKUP_FAILURE = {
+  unavailable: 'SERVICE_UNAVAILABLE',
+  unexpectedPage: 'PARSE_ERROR',
+  internal: 'INTERNAL_ERROR',
+} as const;
