@@ -12,9 +12,32 @@ const swcTransform = [
   },
 ];
 
+// NestJS 12 and some of its dependencies ship only ES modules, which Jest on Node 20 cannot
+// require: SWC compiles exactly those packages (the ones whose package.json says "type": "module").
+const fs = require('node:fs');
+const path = require('node:path');
+
+function esmOnlyPackages() {
+  const root = path.join(__dirname, 'node_modules');
+  if (!fs.existsSync(root)) return [];
+  const names = fs.readdirSync(root).flatMap((entry) =>
+    entry.startsWith('@') ? fs.readdirSync(path.join(root, entry)).map((inner) => `${entry}/${inner}`) : [entry],
+  );
+  return names.filter((name) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(root, name, 'package.json'), 'utf8')).type === 'module';
+    } catch {
+      return false;
+    }
+  });
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const shared = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swcTransform },
+  transform: { '^.+\\.ts$': swcTransform, '^.+\\.m?js$': swcTransform },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnlyPackages().map(escapeRegExp).join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@lvs/register$': '<rootDir>/libs/register/src/index.ts',

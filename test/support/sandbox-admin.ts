@@ -1,0 +1,31 @@
+import type { FaultSetting, RequestCounts } from '@lvs/register-sandbox';
+
+/** The sandbox register's admin API, over HTTP as a test or an operator would use it. */
+export class SandboxAdmin {
+  constructor(private readonly sandboxUrl: string) {}
+
+  async setFault(setting: FaultSetting): Promise<void> {
+    const response = await fetch(`${this.sandboxUrl}/__sandbox/fault`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(setting),
+    });
+    if (response.status !== 200) throw new Error(`Sandbox refused fault: ${await response.text()}`);
+  }
+
+  async clearFaults(): Promise<void> {
+    await fetch(`${this.sandboxUrl}/__sandbox/fault`, { method: 'DELETE' });
+  }
+
+  async counts(): Promise<RequestCounts> {
+    return (await (await fetch(`${this.sandboxUrl}/__sandbox/requests`)).json()) as RequestCounts;
+  }
+
+  async requestsFor(licenceNumber: string): Promise<number> {
+    return (await this.counts()).byLicence[licenceNumber] ?? 0;
+  }
+
+  async resetCounts(): Promise<void> {
+    await fetch(`${this.sandboxUrl}/__sandbox/requests`, { method: 'DELETE' });
+  }
+}

@@ -1,0 +1,118 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
+import { Clock } from '../../src/clock/clock';
+import { configureHttp, createFastifyAdapter } from '../../src/http/configure-http';
+import { MutableClock } from './mutable-clock';
+import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
+import { WorkerProcess } from './worker-process';
+
+export interface TestAppOptions {
+  /** settings for both processes, on top of the test defaults */
+  env?: Record<string, string>;
+  /** start a worker process too (the verification flow needs one) */
+  withWorker?: boolean;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  app: NestFastifyApplication;
+  clock: MutableClock;
+  sandbox: RunningSandbox;
+  /** the test's own database */
+  db: Client;
+  redis: Redis;
+  redisPrefix: string;
+  env: Record<string, string>;
+  worker: WorkerProcess | null;
+  startWorker(): Promise<WorkerProcess>;
+  createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string }): Promise<CreatedKey>;
+  close(): Promise<void>;
+}
+
+let instanceCount = 0;
+
+/**
+ * Boots the real AppModule on Fastify against a database cloned from the run's migrated template,
+ * Redis under a fresh prefix, and the sandbox register on a random port; optionally the real worker.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const runId = testRunId();
+  const name = `${runId}_${process.pid}_${++instanceCount}`;
+  const admin = new Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabaseName(runId)}"`);
+  await admin.end();
+
+  const sandbox = await startSandbox({ port: 0 });
+  const redisPrefix = name;
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl(name),
+    MIGRATIONS_RUN: 'false',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    REGISTER_URL: sandbox.url,
+    REGISTER_REQUEST_TIMEOUT_MS: '1500',
+    REGISTER_MAX_PER_SECOND: '200',
+    LOOKUP_BACKOFF_MS: '50',
+    VERIFY_TIMEOUT_MS: '5000',
+    LOG_LEVEL: 'error',
+    LOG_FORMAT: 'text',
+    ...options.env,
+  };
+  Object.assign(process.env, env);
+
+  // Imported only now: ConfigModule reads the environment when the module is first loaded.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AppModule } = require('../../src/app.module') as typeof import('../../src/app.module');
+  const clock = new MutableClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { logger: ['error'] });
+  configureHttp(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+  const db = new Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  const redis = new Redis(TEST_REDIS_URL);
+
+  const testApp: TestApp = {
+    baseUrl,
+    app,
+    clock,
+    sandbox,
+    db,
+    redis,
+    redisPrefix,
+    env,
+    worker: null,
+    async startWorker() {
+      testApp.worker = await WorkerProcess.start(env);
+      return testApp.worker;
+    },
+    createKey: (keyOptions = {}) =>
+      app.get(ApiKeysService).createKey({
+        name: keyOptions.name ?? 'test',
+        quota: keyOptions.quota ?? null,
+        expiresAt: keyOptions.expiresAt ?? null,
+        userId: keyOptions.userId,
+      }),
+    async close() {
+      await testApp.worker?.stop();
+      await app.close();
+      await sandbox.close();
+      await db.end();
+      redis.disconnect();
+    },
+  };
+  if (options.withWorker) await testApp.startWorker();
+  return testApp;
+}
