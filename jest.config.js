@@ -46,6 +46,8 @@ const shared = {
 };
 
 module.exports = {
+  // A global option (projects cannot set it): e2e hooks start databases, servers and a worker process.
+  testTimeout: 60000,
   projects: [
     {
       ...shared,
@@ -58,7 +60,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

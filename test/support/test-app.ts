@@ -95,7 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env,
     worker: null,
     async startWorker() {
-      testApp.worker = await WorkerProcess.start(env);
+      testApp.worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
       return testApp.worker;
     },
     createKey: (keyOptions = {}) =>

@@ -1,0 +1,182 @@
+import { QuotaService } from '../../src/quota/quota.service';
+import { quotaUsage, request, verify } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** Distinct 16-digit numbers the sandbox answers with its not-found page. */
+const unknownNumber = (index: number) => `18${String(index).padStart(14, '0')}`;
+
+describe('API keys and the monthly quota', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ withWorker: true });
+  });
+  afterAll(() => t.close());
+  afterEach(() => t.clock.set(null));
+
+  describe('authentication', () => {
+    it('accepts the key in X-API-Key and as a Bearer token', async () => {
+      const { key } = await t.createKey({ quota: 5 });
+      const viaHeader = await quotaUsage(t.baseUrl, key);
+      const viaBearer = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { authorization: `Bearer ${key}` } });
+      expect(viaHeader.status).toBe(200);
+      expect(viaBearer.status).toBe(200);
+      expect(viaBearer.body).toEqual(viaHeader.body);
+    });
+
+    it('stores only a hash of the key', async () => {
+      const { key, keyId } = await t.createKey();
+      const { rows } = await t.db.query('SELECT * FROM api_keys WHERE id = $1', [keyId]);
+      expect(JSON.stringify(rows[0])).not.toContain(key);
+      expect(rows[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
+    it('refuses a key from the moment it expires', async () => {
+      t.clock.set('2026-11-10T12:00:00Z');
+      const { key } = await t.createKey({ expiresAt: new Date('2026-11-10T12:00:01Z') });
+      expect((await quotaUsage(t.baseUrl, key)).status).toBe(200);
+      t.clock.set('2026-11-10T12:00:01Z');
+      const expired = await quotaUsage(t.baseUrl, key);
+      expect(expired.status).toBe(401);
+      expect(expired.body).toEqual({ code: 'UNAUTHORIZED', message: 'Invalid or missing API key' });
+      const verifyExpired = await verify(t.baseUrl, key, unknownNumber(1));
+      expect(verifyExpired.status).toBe(401);
+    });
+
+    it('refuses a revoked key at once, and only that key of the user', async () => {
+      const first = await t.createKey({ quota: 3 });
+      const second = await t.createKey({ userId: first.userId });
+      expect(second.userId).toBe(first.userId);
+      await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [first.keyId]);
+      expect((await quotaUsage(t.baseUrl, first.key)).status).toBe(401);
+      const stillValid = await quotaUsage(t.baseUrl, second.key);
+      expect(stillValid.status).toBe(200);
+      expect(stillValid.body).toMatchObject({ quota: 3 });
+    });
+  });
+
+  describe('GET /v1/quota/usage', () => {
+    it('reports a fresh limited plan', async () => {
+      t.clock.set('2026-11-22T09:00:00Z');
+      const { key } = await t.createKey({ quota: 100 });
+      const response = await quotaUsage(t.baseUrl, key);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ period: '2026-11', used: 0, quota: 100, remaining: 100 });
+    });
+
+    it('reports null quota and remaining for an unlimited plan', async () => {
+      t.clock.set('2026-11-22T09:00:00Z');
+      const { key } = await t.createKey({ quota: null });
+      expect((await verify(t.baseUrl, key, unknownNumber(2))).status).toBe(404);
+      const response = await quotaUsage(t.baseUrl, key);
+      expect(response.body).toEqual({ period: '2026-11', used: 1, quota: null, remaining: null });
+    });
+
+    it('shares usage between the keys of one user', async () => {
+      const first = await t.createKey({ quota: 10 });
+      const second = await t.createKey({ userId: first.userId });
+      expect((await verify(t.baseUrl, first.key, unknownNumber(3))).status).toBe(404);
+      expect((await verify(t.baseUrl, second.key, unknownNumber(4))).status).toBe(404);
+      expect((await quotaUsage(t.baseUrl, first.key)).body).toMatchObject({ used: 2, remaining: 8 });
+      expect((await quotaUsage(t.baseUrl, second.key)).body).toMatchObject({ used: 2, remaining: 8 });
+    });
+  });
+
+  describe('charging', () => {
+    it('charges a number once per period and refuses a new number at the limit, while repeats still pass', async () => {
+      t.clock.set('2026-11-22T09:00:00Z');
+      const { key, userId } = await t.createKey({ quota: 2 });
+      expect((await verify(t.baseUrl, key, unknownNumber(10))).status).toBe(404);
+      expect((await verify(t.baseUrl, key, unknownNumber(10))).status).toBe(404);
+      expect((await verify(t.baseUrl, key, unknownNumber(11))).status).toBe(404);
+      expect((await quotaUsage(t.baseUrl, key)).body).toEqual({ period: '2026-11', used: 2, quota: 2, remaining: 0 });
+
+      const refused = await verify(t.baseUrl, key, unknownNumber(12));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        code: 'QUOTA_EXCEEDED',
+        message: 'Monthly verification quota exceeded; upgrade the plan to continue',
+      });
+      // repeats of counted numbers are never refused, with or without an explicit key
+      expect((await verify(t.baseUrl, key, unknownNumber(10))).status).toBe(404);
+      expect((await verify(t.baseUrl, key, unknownNumber(11), 'another-key')).status).toBe(404);
+
+      const { rows } = await t.db.query(
+        'SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY licence_number',
+        [userId],
+      );
+      expect(rows.map((row) => row.licence_number)).toEqual([unknownNumber(10), unknownNumber(11)]);
+      expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 2, remaining: 0 });
+    });
+
+    it('starts a new month from zero, and charges a number again in the new month', async () => {
+      t.clock.set('2026-11-30T23:59:59.999Z');
+      const { key } = await t.createKey({ quota: 1 });
+      expect((await verify(t.baseUrl, key, unknownNumber(20))).status).toBe(404);
+      expect((await verify(t.baseUrl, key, unknownNumber(21))).status).toBe(429);
+      expect((await quotaUsage(t.baseUrl, key)).body).toEqual({ period: '2026-11', used: 1, quota: 1, remaining: 0 });
+
+      t.clock.set('2026-12-01T00:00:00.000Z');
+      expect((await quotaUsage(t.baseUrl, key)).body).toEqual({ period: '2026-12', used: 0, quota: 1, remaining: 1 });
+      expect((await verify(t.baseUrl, key, unknownNumber(20))).status).toBe(404);
+      expect((await quotaUsage(t.baseUrl, key)).body).toEqual({ period: '2026-12', used: 1, quota: 1, remaining: 0 });
+      expect((await verify(t.baseUrl, key, unknownNumber(21))).status).toBe(429);
+    });
+
+    it('charges exactly min(N, Q) of 60 concurrent charges of distinct numbers', async () => {
+      const { userId } = await t.createKey({ quota: 25 });
+      const quota = t.app.get(QuotaService);
+      const user = { userId, keyId: 'n/a', monthlyQuota: 25 };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 60 }, (_, index) => quota.chargeOnce(user, unknownNumber(100 + index))),
+      );
+      const charged = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      const refused = outcomes.filter(
+        (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED',
+      );
+      expect(charged).toHaveLength(25);
+      expect(refused).toHaveLength(35);
+      const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
+      const charges = await t.db.query('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = $1', [userId]);
+      expect(usage.rows).toEqual([{ used: 25 }]);
+      expect(charges.rows[0].n).toBe(25);
+    });
+
+    it('charges 1 for 50 concurrent charges of the same new number', async () => {
+      const { userId } = await t.createKey({ quota: 5 });
+      const quota = t.app.get(QuotaService);
+      const user = { userId, keyId: 'n/a', monthlyQuota: 5 };
+      const charges = await Promise.all(Array.from({ length: 50 }, () => quota.chargeOnce(user, unknownNumber(300))));
+      expect(charges.filter((charge) => charge.isNew)).toHaveLength(1);
+      const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
+      expect(usage.rows).toEqual([{ used: 1 }]);
+    });
+
+    it('over HTTP, 50 concurrent verifications of distinct numbers against a quota of 20 charge exactly 20', async () => {
+      const { key, userId } = await t.createKey({ quota: 20 });
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => verify(t.baseUrl, key, unknownNumber(500 + index))),
+      );
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 404)).toHaveLength(20);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+      const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
+      expect(usage.rows).toEqual([{ used: 20 }]);
+      expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 20, quota: 20, remaining: 0 });
+    });
+
+    it('a refund undoes exactly one new charge, and a second refund changes nothing', async () => {
+      const { userId } = await t.createKey({ quota: 5 });
+      const quota = t.app.get(QuotaService);
+      const user = { userId, keyId: 'n/a', monthlyQuota: 5 };
+      const charge = await quota.chargeOnce(user, unknownNumber(400));
+      await quota.chargeOnce(user, unknownNumber(401));
+      await Promise.all([quota.refund(charge), quota.refund(charge)]);
+      const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
+      expect(usage.rows).toEqual([{ used: 1 }]);
+      const repeat = await quota.chargeOnce(user, unknownNumber(401));
+      await quota.refund(repeat);
+      expect((await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId])).rows).toEqual([{ used: 1 }]);
+    });
+  });
+});
