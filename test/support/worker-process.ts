@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const WORKER_ENTRY = join(__dirname, '../../dist/src/worker.js');
+const WORKER_ENTRY = join(__dirname, '../../dist/src/worker.js'); // test/support -> repo root
 
 /** The real worker entry point (built by `npm test`'s pretest) in its own process. */
 export class WorkerProcess {
