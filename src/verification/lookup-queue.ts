@@ -92,13 +92,16 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       const timer = setTimeout(() => settle({ state: 'pending' }), timeoutMs);
       this.jobEvents.on(completedEvent, onCompleted);
       this.jobEvents.on(failedEvent, onFailed);
-      // The job may have finished before we subscribed: look once, after subscribing.
+      // The job may have finished before we subscribed: look once, after subscribing. The state is
+      // read before the job, so a job finishing in between is never taken for done without its value.
       this.queue
-        .getJob(jobId)
-        .then(async (job) => {
-          const state = job ? await job.getState() : 'unknown';
-          if (state === 'completed') settle({ state: 'completed', result: job!.returnvalue });
-          else if (state === 'failed') settle({ state: 'failed', reason: job!.failedReason });
+        .getJobState(jobId)
+        .then(async (state) => {
+          if (state !== 'completed' && state !== 'failed') return;
+          const job = await this.queue.getJob(jobId);
+          if (!job) return settle({ state: 'pending' }); // removed meanwhile: a retry finds the cache
+          if (state === 'completed') settle({ state: 'completed', result: job.returnvalue });
+          else settle({ state: 'failed', reason: job.failedReason });
         })
         .catch((error: unknown) => finish() && reject(error));
     });

@@ -174,6 +174,15 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       expect(await used(alice.key)).toBe(1);
       expect(await used(bob.key)).toBe(1);
     });
+    it('answers 200 concurrent verifications of distinct new numbers, each with its final result', async () => {
+      // Regression: a job finishing between the waiter's look at it and its state once gave a null result (500).
+      const { key } = await t.createKey();
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, index) => verify(t.baseUrl, key, String(1_600_000_000_000_000 + index))),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(200).fill(404));
+      expect(await used(key)).toBe(200);
+    });
   });
 
   describe('idempotency keys', () => {
