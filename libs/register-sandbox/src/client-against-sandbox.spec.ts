@@ -1,0 +1,255 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import type { LookupOutcome } from '@lvs/register';
+import { loadSandboxData } from './sandbox-data';
+import { SANDBOX_NUMBERS } from './sandbox-numbers';
+import { startSandbox } from './sandbox-server';
+import type { RequestCounts, RunningSandbox } from './sandbox-server';
+
+// The register client against the sandbox over real HTTP: every outcome, every fault.
+
+const REQUEST_TIMEOUT_MS = 300;
+
+describe('RegisterClient against the sandbox', () => {
+  let sandbox: RunningSandbox;
+  let client: RegisterClient;
+
+  const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+  const requestCounts = async (): Promise<RequestCounts> => (await admin('GET', '/__sandbox/requests')) as RequestCounts;
+  const lookupFailure = (licenceNumber: string, signal?: AbortSignal): Promise<unknown> =>
+    client.lookup(licenceNumber, { signal }).then(
+      (outcome: LookupOutcome) => {
+        throw new Error(`expected a rejection, got ${JSON.stringify(outcome)}`);
+      },
+      (error: unknown) => error,
+    );
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    client = new RegisterClient({ baseUrl: sandbox.url, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  });
+
+  beforeEach(async () => {
+    await admin('DELETE', '/__sandbox/fault');
+    await admin('DELETE', '/__sandbox/requests');
+  });
+
+  afterAll(async () => {
+    await client.close();
+    await sandbox.close();
+  });
+
+  describe('outcomes, one request each', () => {
+    it('finds an active licence', async () => {
+      await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toEqual({
+        kind: 'found',
+        licence: {
+          licenceNumber: SANDBOX_NUMBERS.active,
+          firstName: 'JANE',
+          surname: 'DOE',
+          dateOfBirth: null,
+          licenceType: null,
+          role: 'Front Line',
+          licenceSector: 'Door Supervision',
+          expiryDate: '2027-06-06',
+          status: 'Active',
+          statusReason: null,
+          additionalConditions: null,
+        },
+      });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.active]: 1 } });
+    });
+
+    it("finds an expired non-front-line licence with an empty sector and an apostrophe in the surname", async () => {
+      await expect(client.lookup(SANDBOX_NUMBERS.expired)).resolves.toEqual({
+        kind: 'found',
+        licence: {
+          licenceNumber: SANDBOX_NUMBERS.expired,
+          firstName: 'MARY ANNE',
+          surname: "O'BRIEN",
+          dateOfBirth: null,
+          licenceType: null,
+          role: 'Non Front Line',
+          licenceSector: null,
+          expiryDate: '2024-02-14',
+          status: 'Expired',
+          statusReason: null,
+          additionalConditions: null,
+        },
+      });
+    });
+
+    it('finds a licence with a status reason and conditions holding escaped characters', async () => {
+      await expect(client.lookup(SANDBOX_NUMBERS.withConditions)).resolves.toEqual({
+        kind: 'found',
+        licence: {
+          licenceNumber: SANDBOX_NUMBERS.withConditions,
+          firstName: 'ANNA-MARIE',
+          surname: "D'ARCY",
+          dateOfBirth: null,
+          licenceType: null,
+          role: 'Front Line',
+          licenceSector: 'Key Holding',
+          expiryDate: '2027-09-09',
+          status: 'Active',
+          statusReason: 'Licence granted with conditions',
+          additionalConditions:
+            'Must not work between 23:00 & 06:00 without a supervisor present; licence to be shown on request',
+        },
+      });
+    });
+
+    it('reads every licence of the shipped data set back exactly', async () => {
+      const data = await loadSandboxData();
+      for (const [licenceNumber, licences] of data.licencesByNumber) {
+        if (licences.length !== 1) continue;
+        await expect(client.lookup(licenceNumber)).resolves.toEqual({
+          kind: 'found',
+          licence: { ...licences[0], dateOfBirth: null, licenceType: null },
+        });
+      }
+      const counts = await requestCounts();
+      expect(counts.total).toBe(Object.keys(counts.byLicence).length);
+      expect(counts.total).toBeGreaterThanOrEqual(20);
+    });
+
+    it.each([
+      ['notFound', { kind: 'not_found' }],
+      ['tooMany', { kind: 'too_many_results' }],
+      ['twoCards', { kind: 'too_many_results' }],
+    ] as const)('answers %s with %j', async (key, outcome) => {
+      await expect(client.lookup(SANDBOX_NUMBERS[key])).resolves.toEqual(outcome);
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS[key]]: 1 } });
+    });
+  });
+
+  describe('faults, one request each', () => {
+    it.each([
+      { key: 'fault503', errorClass: RegisterUnavailableError, httpStatus: 503, message: 'Register answered HTTP 503' },
+      { key: 'fault500', errorClass: RegisterUnavailableError, httpStatus: 500, message: 'Register answered HTTP 500' },
+      { key: 'fault429', errorClass: RegisterUnavailableError, httpStatus: 429, message: 'Register answered HTTP 429' },
+      { key: 'fault404', errorClass: RegisterParseError, httpStatus: 404, message: 'Register answered HTTP 404' },
+      { key: 'faultRedirect', errorClass: RegisterParseError, httpStatus: 302, message: 'Register answered HTTP 302' },
+      {
+        key: 'faultMaintenance',
+        errorClass: RegisterParseError,
+        httpStatus: 200,
+        message: 'Register page has neither a result card nor a known message',
+      },
+      { key: 'faultTruncated', errorClass: RegisterParseError, httpStatus: 200, message: 'Register result card has no "role"' },
+      {
+        key: 'faultOversize',
+        errorClass: RegisterParseError,
+        httpStatus: 200,
+        message: 'Register page is larger than 2097152 bytes',
+      },
+      {
+        key: 'faultReset',
+        errorClass: RegisterUnavailableError,
+        httpStatus: null,
+        message: 'Register connection failed (ECONNRESET)',
+      },
+    ] as const)('$key: $errorClass.name, status $httpStatus', async ({ key, errorClass, httpStatus, message }) => {
+      const licenceNumber = SANDBOX_NUMBERS[key];
+
+      const error = await lookupFailure(licenceNumber);
+
+      expect(error).toBeInstanceOf(errorClass);
+      expect(error).toMatchObject({ httpStatus, message });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [licenceNumber]: 1 } });
+    });
+
+    it('gives error pages an excerpt for the logs, never the licence number in the message', async () => {
+      const error = await lookupFailure(SANDBOX_NUMBERS.fault503);
+
+      expect(error).toMatchObject({
+        excerpt: '<!DOCTYPE html> <html><head><title>Service unavailable</title></head><body><h1>Service unavailable</h1></body></html>',
+      });
+      expect((error as Error).message).not.toContain(SANDBOX_NUMBERS.fault503);
+    });
+
+    it('gives up on a register that never answers once requestTimeoutMs has passed', async () => {
+      const started = performance.now();
+
+      const error = await lookupFailure(SANDBOX_NUMBERS.faultHang);
+
+      const elapsedMs = performance.now() - started;
+      expect(error).toBeInstanceOf(RegisterUnavailableError);
+      expect(error).toMatchObject({ httpStatus: null, message: `Register did not answer within ${REQUEST_TIMEOUT_MS} ms` });
+      expect(elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 5);
+      expect(elapsedMs).toBeLessThan(1500);
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 } });
+    });
+
+    it('gives up on a register slower than requestTimeoutMs', async () => {
+      await admin('PUT', '/__sandbox/fault', { fault: 'none', latencyMs: 2000 });
+
+      const error = await lookupFailure(SANDBOX_NUMBERS.active);
+
+      expect(error).toBeInstanceOf(RegisterUnavailableError);
+      expect(error).toMatchObject({ httpStatus: null });
+    });
+
+    it('is unavailable when nothing listens on the port', async () => {
+      const closedPortClient = new RegisterClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+      try {
+        const error: unknown = await closedPortClient.lookup(SANDBOX_NUMBERS.active).catch((rejection: unknown) => rejection);
+
+        expect(error).toBeInstanceOf(RegisterUnavailableError);
+        expect(error).toMatchObject({ httpStatus: null, message: 'Register connection failed (ECONNREFUSED)' });
+      } finally {
+        await closedPortClient.close();
+      }
+    });
+
+    it('reports each failure and then the recovery when the register fails twice', async () => {
+      await admin('PUT', '/__sandbox/fault', { fault: 'status-503', times: 2, licenceNumber: SANDBOX_NUMBERS.active });
+
+      expect(await lookupFailure(SANDBOX_NUMBERS.active)).toBeInstanceOf(RegisterUnavailableError);
+      expect(await lookupFailure(SANDBOX_NUMBERS.active)).toBeInstanceOf(RegisterUnavailableError);
+      await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toMatchObject({ kind: 'found' });
+      expect(await requestCounts()).toEqual({ total: 3, byLicence: { [SANDBOX_NUMBERS.active]: 3 } });
+    });
+  });
+
+  describe("the caller's signal", () => {
+    it('rejects with the abort reason, not as a register error', async () => {
+      const controller = new AbortController();
+      const reason = new Error('worker shutting down');
+      setTimeout(() => controller.abort(reason), 50);
+      const started = performance.now();
+
+      const error = await lookupFailure(SANDBOX_NUMBERS.faultHang, controller.signal);
+
+      expect(error).toBe(reason);
+      expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS);
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 } });
+    });
+
+    it('leaves a lookup alone when it is not aborted', async () => {
+      const controller = new AbortController();
+
+      await expect(client.lookup(SANDBOX_NUMBERS.active, { signal: controller.signal })).resolves.toMatchObject({
+        kind: 'found',
+      });
+      controller.abort();
+    });
+  });
+});
+
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,40 @@
+/** Licence numbers in the shipped data set (data/licences.json) with a known behaviour. */
+export const SANDBOX_NUMBERS = {
+  /** JANE DOE, Door Supervision, expires 2027-06-06. */
+  active: '1011001544208079',
+  /** MARY ANNE O'BRIEN, Non Front Line with an empty sector. */
+  expired: '1023004455667788',
+  /** Has a status reason. */
+  revoked: '1030112233445566',
+  /** Has a status reason. */
+  suspended: '1041223344556677',
+  surrendered: '1052334455667788',
+  /** Has a status reason. */
+  refused: '1063445566778899',
+  /** Active, with a status reason and additional conditions. */
+  withConditions: '1074556677889900',
+  /** Active, Non Front Line, empty sector. */
+  nonFrontLine: '1107889900112233',
+  /** Status "Under Review", a word the client has not seen. */
+  unknownStatus: '1218990011223344',
+  /** "Too many search results" page. */
+  tooMany: '1999000000000000',
+  /** Two result cards for the same number. */
+  twoCards: '1099000011112222',
+  /** 16 digits, in no list: the not-found page. */
+  notFound: '1888000000000000',
+  fault503: '9000000000000503',
+  fault500: '9000000000000500',
+  fault429: '9000000000000429',
+  fault404: '9000000000000404',
+  faultHang: '9000000000000010',
+  faultReset: '9000000000000011',
+  /** A maintenance page served with status 200. */
+  faultMaintenance: '9000000000000012',
+  /** Status 200, HTML cut off inside a result card. */
+  faultTruncated: '9000000000000013',
+  /** Status 200, a page over 3 MiB. */
+  faultOversize: '9000000000000014',
+  /** 302 to /PublicRegister/Error. */
+  faultRedirect: '9000000000000302',
+} as const;

@@ -1,0 +1,363 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRegisterPage } from '@lvs/register';
+import type { LookupOutcome } from '@lvs/register';
+import { Agent, request } from 'undici';
+import { SANDBOX_NUMBERS } from './sandbox-numbers';
+import { startSandbox } from './sandbox-server';
+import type { RunningSandbox } from './sandbox-server';
+
+const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+describe('register sandbox', () => {
+  let sandbox: RunningSandbox;
+  // Our own pool, so no keep-alive socket outlives the suite.
+  const agent = new Agent();
+
+  const send = async (method: string, path: string, body?: string, signal?: AbortSignal): Promise<RawAnswer> => {
+    const response = await request(`${sandbox.url}${path}`, { method, body, signal, dispatcher: agent });
+    return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+  };
+  const search = (licenceNumber: string, signal?: AbortSignal): Promise<RawAnswer> =>
+    send('POST', SEARCH_PATH, new URLSearchParams({ LicenseNo: licenceNumber }).toString(), signal);
+  const outcomeOf = async (licenceNumber: string): Promise<LookupOutcome> => {
+    const answer = await search(licenceNumber);
+    expect(answer.status).toBe(200);
+    return parseRegisterPage(answer.body, licenceNumber);
+  };
+  const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const answer = await send(method, path, body === undefined ? undefined : JSON.stringify(body));
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    return JSON.parse(answer.body);
+  };
+  const setFault = (setting: Record<string, unknown>): Promise<unknown> => admin('PUT', '/__sandbox/fault', setting);
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 });
+  });
+
+  beforeEach(async () => {
+    await admin('DELETE', '/__sandbox/fault');
+    await admin('DELETE', '/__sandbox/requests');
+  });
+
+  afterAll(async () => {
+    await sandbox.close();
+    await agent.close();
+  });
+
+  it('listens on a random port of 127.0.0.1', () => {
+    expect(sandbox.port).toBeGreaterThan(0);
+    expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`);
+  });
+
+  describe('search', () => {
+    it('answers a found licence with a 200 HTML page holding its card', async () => {
+      const answer = await search(SANDBOX_NUMBERS.active);
+
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(parseRegisterPage(answer.body, SANDBOX_NUMBERS.active)).toMatchObject({
+        kind: 'found',
+        licence: { surname: 'DOE', status: 'Active' },
+      });
+    });
+
+    it.each([
+      ['notFound', SANDBOX_NUMBERS.notFound, { kind: 'not_found' }],
+      ['tooMany', SANDBOX_NUMBERS.tooMany, { kind: 'too_many_results' }],
+      ['twoCards', SANDBOX_NUMBERS.twoCards, { kind: 'too_many_results' }],
+      ['a number too short', '101100154420807', { kind: 'not_found' }],
+      ['a number with a letter', '101100154420807X', { kind: 'not_found' }],
+      ['an empty number', '', { kind: 'not_found' }],
+    ])('answers %s with the matching page', async (_, licenceNumber, outcome) => {
+      await expect(outcomeOf(licenceNumber)).resolves.toEqual(outcome);
+    });
+
+    it('renders two cards for twoCards', async () => {
+      const answer = await search(SANDBOX_NUMBERS.twoCards);
+
+      expect(answer.body.match(/class="container well panel panel-default"/g)).toHaveLength(2);
+    });
+
+    it('serves the search form on GET /PublicRegister/', async () => {
+      const answer = await send('GET', '/PublicRegister/');
+
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('<input class="form-control" id="LicenseNo" name="LicenseNo" type="text" value="" />');
+    });
+
+    it('answers unknown routes with 404, as JSON under /__sandbox/', async () => {
+      expect((await send('GET', '/PublicRegister/Error')).status).toBe(404);
+      expect(await send('GET', '/__sandbox/nothing')).toMatchObject({
+        status: 404,
+        body: '{"error":"no admin route GET /__sandbox/nothing"}',
+      });
+    });
+  });
+
+  describe('request counter', () => {
+    it('counts every search, faulted ones too, by licence number, and nothing else', async () => {
+      await search(SANDBOX_NUMBERS.active);
+      await search(SANDBOX_NUMBERS.active);
+      await search(SANDBOX_NUMBERS.fault503);
+      await search(SANDBOX_NUMBERS.faultReset).catch(() => undefined);
+      await search('');
+      await send('GET', '/PublicRegister/');
+      await admin('GET', '/__sandbox/fault');
+
+      expect(await admin('GET', '/__sandbox/requests')).toEqual({
+        total: 5,
+        byLicence: { [SANDBOX_NUMBERS.active]: 2, [SANDBOX_NUMBERS.fault503]: 1, [SANDBOX_NUMBERS.faultReset]: 1 },
+      });
+    });
+
+    it('starts again from zero after DELETE', async () => {
+      await search(SANDBOX_NUMBERS.active);
+
+      expect(await admin('DELETE', '/__sandbox/requests')).toEqual({ total: 0, byLicence: {} });
+      await search(SANDBOX_NUMBERS.expired);
+      expect(await admin('GET', '/__sandbox/requests')).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.expired]: 1 } });
+    });
+  });
+
+  describe('reserved numbers', () => {
+    it.each([
+      ['fault503', 503],
+      ['fault500', 500],
+      ['fault429', 429],
+      ['fault404', 404],
+    ] as const)('%s answers HTTP %d', async (key, status) => {
+      expect((await search(SANDBOX_NUMBERS[key])).status).toBe(status);
+    });
+
+    it('faultRedirect answers 302 to /PublicRegister/Error', async () => {
+      const answer = await search(SANDBOX_NUMBERS.faultRedirect);
+
+      expect(answer.status).toBe(302);
+      expect(answer.headers.location).toBe('/PublicRegister/Error');
+    });
+
+    it('faultMaintenance answers a maintenance page with status 200', async () => {
+      const answer = await search(SANDBOX_NUMBERS.faultMaintenance);
+
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('<h1>Sorry, the service is unavailable</h1>');
+    });
+
+    it('faultTruncated answers 200 with HTML that stops inside a result card', async () => {
+      const answer = await search(SANDBOX_NUMBERS.faultTruncated);
+
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('<div class="container well panel panel-default">');
+      expect(answer.body).toContain(SANDBOX_NUMBERS.faultTruncated);
+      expect(answer.body).not.toContain('Status');
+      expect(answer.body).not.toContain('</html>');
+    });
+
+    it('faultOversize answers 200 with a complete HTML page over 3 MiB', async () => {
+      const answer = await search(SANDBOX_NUMBERS.faultOversize);
+
+      expect(answer.status).toBe(200);
+      expect(Buffer.byteLength(answer.body)).toBeGreaterThan(3 * 1024 * 1024);
+      expect(answer.body.trimEnd()).toMatch(/<\/html>$/);
+    });
+
+    it('faultReset drops the connection without an answer', async () => {
+      await expect(search(SANDBOX_NUMBERS.faultReset)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    });
+
+    it('faultHang never answers', async () => {
+      await expect(search(SANDBOX_NUMBERS.faultHang, AbortSignal.timeout(200))).rejects.toMatchObject({
+        name: 'TimeoutError',
+      });
+    });
+  });
+
+  describe('fault admin API', () => {
+    it('reports the faults set, and none after DELETE', async () => {
+      await setFault({ fault: 'status-503', latencyMs: 5, latencyMaxMs: 10 });
+      const view = await setFault({ fault: 'reset', times: 2, licenceNumber: SANDBOX_NUMBERS.active });
+
+      const expected = {
+        global: { fault: 'status-503', latencyMs: 5, latencyMaxMs: 10, remaining: null },
+        byLicence: { [SANDBOX_NUMBERS.active]: { fault: 'reset', remaining: 2 } },
+      };
+      expect(view).toEqual(expected);
+      expect(await admin('GET', '/__sandbox/fault')).toEqual(expected);
+      expect(await admin('DELETE', '/__sandbox/fault')).toEqual({ global: null, byLicence: {} });
+      expect((await search(SANDBOX_NUMBERS.active)).status).toBe(200);
+    });
+
+    it('applies a global fault to every number', async () => {
+      await setFault({ fault: 'status-500' });
+
+      expect((await search(SANDBOX_NUMBERS.active)).status).toBe(500);
+      expect((await search(SANDBOX_NUMBERS.notFound)).status).toBe(500);
+    });
+
+    it('applies a per-number fault to that number only, ahead of a global one', async () => {
+      await setFault({ fault: 'status-429' });
+      await setFault({ fault: 'maintenance', licenceNumber: SANDBOX_NUMBERS.active });
+
+      expect((await search(SANDBOX_NUMBERS.active)).body).toContain('Sorry, the service is unavailable');
+      expect((await search(SANDBOX_NUMBERS.expired)).status).toBe(429);
+    });
+
+    it('reverts to normal after `times` requests', async () => {
+      await setFault({ fault: 'status-503', times: 2 });
+
+      const statuses = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) statuses.push((await search(SANDBOX_NUMBERS.active)).status);
+
+      expect(statuses).toEqual([503, 503, 200]);
+      expect(await admin('GET', '/__sandbox/fault')).toEqual({ global: null, byLicence: {} });
+    });
+
+    it('lets a run-time fault override a reserved number', async () => {
+      await setFault({ fault: 'none', licenceNumber: SANDBOX_NUMBERS.fault503 });
+
+      await expect(outcomeOf(SANDBOX_NUMBERS.fault503)).resolves.toEqual({ kind: 'not_found' });
+    });
+
+    it('delays by latencyMs before answering normally', async () => {
+      await setFault({ fault: 'none', latencyMs: 150 });
+      const started = performance.now();
+
+      await expect(outcomeOf(SANDBOX_NUMBERS.active)).resolves.toMatchObject({ kind: 'found' });
+
+      expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+    });
+
+    it('delays within [latencyMs, latencyMaxMs] before the fault', async () => {
+      await setFault({ fault: 'status-503', latencyMs: 100, latencyMaxMs: 140, licenceNumber: SANDBOX_NUMBERS.active });
+      const started = performance.now();
+
+      const answer = await search(SANDBOX_NUMBERS.active);
+
+      const elapsedMs = performance.now() - started;
+      expect(answer.status).toBe(503);
+      expect(elapsedMs).toBeGreaterThanOrEqual(95);
+      expect(elapsedMs).toBeLessThan(400);
+    });
+
+    it.each([
+      ['{"fault":"explode"}', 'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect'],
+      ['{"fault":"hang","times":0}', 'times must be at least 1'],
+      ['{"fault":"hang","latncyMs":10}', 'unknown field "latncyMs"'],
+      ['{"fault":', 'body must be JSON'],
+      ['', 'body must be JSON'],
+    ])('refuses %j with 400 and leaves the faults alone', async (body, error) => {
+      await setFault({ fault: 'status-503', licenceNumber: SANDBOX_NUMBERS.expired });
+
+      const answer = await send('PUT', '/__sandbox/fault', body);
+
+      expect(answer).toMatchObject({ status: 400, body: JSON.stringify({ error }) });
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(await admin('GET', '/__sandbox/fault')).toEqual({
+        global: null,
+        byLicence: { [SANDBOX_NUMBERS.expired]: { fault: 'status-503', remaining: null } },
+      });
+    });
+  });
+});
+
+describe('register sandbox lifecycle', () => {
+  it('closes promptly with a hanging request and an idle keep-alive connection open', async () => {
+    const sandbox = await startSandbox();
+    const agent = new Agent();
+    try {
+      const idle = await request(`${sandbox.url}/PublicRegister/`, { dispatcher: agent });
+      await idle.body.text();
+      const hanging = request(`${sandbox.url}${SEARCH_PATH}`, {
+        method: 'POST',
+        body: `LicenseNo=${SANDBOX_NUMBERS.faultHang}`,
+        dispatcher: agent,
+      });
+      const hangingOutcome = hanging.then(
+        () => 'answered',
+        () => 'dropped',
+      );
+      await waitFor(async () => (await countsOf(sandbox)).total === 1);
+      const started = performance.now();
+
+      await sandbox.close();
+
+      expect(performance.now() - started).toBeLessThan(500);
+      await expect(hangingOutcome).resolves.toBe('dropped');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('closes promptly while a latency delay is pending', async () => {
+    const sandbox = await startSandbox();
+    await fetch(`${sandbox.url}/__sandbox/fault`, { method: 'PUT', body: '{"fault":"none","latencyMs":60000}' });
+    const slow = fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: `LicenseNo=${SANDBOX_NUMBERS.active}` }).catch(
+      () => 'dropped',
+    );
+    await waitFor(async () => (await countsOf(sandbox)).total === 1);
+    const started = performance.now();
+
+    await sandbox.close();
+
+    expect(performance.now() - started).toBeLessThan(500);
+    await expect(slow).resolves.toBe('dropped');
+  });
+
+  it('serves the data file it is given', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'register-sandbox-'));
+    const dataFile = join(directory, 'licences.json');
+    const licence = {
+      licenceNumber: '1234567812345678',
+      firstName: 'ANA',
+      surname: 'LIMA',
+      role: 'Front Line',
+      licenceSector: 'Key Holding',
+      expiryDate: '2027-02-28',
+      status: 'Active',
+      statusReason: null,
+      additionalConditions: null,
+    };
+    writeFileSync(dataFile, JSON.stringify({ licences: [licence], tooManyResults: [], faults: {} }));
+    const sandbox = await startSandbox({ dataFile });
+    try {
+      const page = await (
+        await fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: 'LicenseNo=1234567812345678' })
+      ).text();
+      expect(parseRegisterPage(page, '1234567812345678')).toEqual({
+        kind: 'found',
+        licence: { ...licence, dateOfBirth: null, licenceType: null },
+      });
+    } finally {
+      await sandbox.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on an invalid data file', async () => {
+    await expect(startSandbox({ dataFile: join(__dirname, 'sandbox-numbers.ts') })).rejects.toThrow(
+      /^Sandbox data in .*sandbox-numbers\.ts is invalid: /,
+    );
+  });
+});
+
+async function countsOf(sandbox: RunningSandbox): Promise<{ total: number }> {
+  return (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number };
+}
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not met within 1 s');
+}

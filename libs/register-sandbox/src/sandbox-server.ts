@@ -1,0 +1,255 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FaultBook, FaultSettingError, parseFaultSetting, pickLatencyMs } from './faults';
+import type { FaultName } from './faults';
+import {
+  renderErrorPage,
+  renderMaintenancePage,
+  renderNotFoundPage,
+  renderOversizePage,
+  renderResultsPage,
+  renderSearchPage,
+  renderTooManyResultsPage,
+  renderTruncatedResultsPage,
+} from './render-page';
+import { loadSandboxData } from './sandbox-data';
+import type { SandboxData, SandboxLicence } from './sandbox-data';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default: the data set shipped in libs/register-sandbox/data/licences.json. */
+  dataFile?: string;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:4010 */
+  url: string;
+  port: number;
+  /** Stops listening and drops every connection, hanging or idle. */
+  close(): Promise<void>;
+}
+
+export interface RequestCounts {
+  total: number;
+  byLicence: Record<string, number>;
+}
+
+const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const REDIRECT_LOCATION = '/PublicRegister/Error';
+const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+const LICENCE_NUMBER = /^\d{16}$/;
+
+/** A request the sandbox refuses with a 4xx: a body too large, or admin input that is not JSON. */
+class ClientInputError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const data = await loadSandboxData(options.dataFile);
+  const host = options.host ?? '127.0.0.1';
+  const faults = new FaultBook();
+  const requestsByLicence = new Map<string, number>();
+  let requestTotal = 0;
+  const requestCounts = (): RequestCounts => ({
+    total: requestTotal,
+    byLicence: Object.fromEntries(requestsByLicence),
+  });
+  // Aborted by close(), so that latency delays do not keep the process alive.
+  const closing = new AbortController();
+
+  const answerSearch: RouteHandler = async (request, response) => {
+    const form = new URLSearchParams(await readRequestBody(request));
+    const licenceNumber = (form.get('LicenseNo') ?? '').trim();
+    requestTotal += 1;
+    if (licenceNumber !== '') requestsByLicence.set(licenceNumber, (requestsByLicence.get(licenceNumber) ?? 0) + 1);
+
+    const reservedFault = data.reservedFaults.get(licenceNumber);
+    const rule = faults.take(licenceNumber) ?? (reservedFault === undefined ? null : { fault: reservedFault });
+    const latencyMs = rule === null ? 0 : pickLatencyMs(rule);
+    if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
+    await misbehave(rule?.fault ?? 'none', licenceNumber, data, request, response);
+  };
+  const answerSearchPage: RouteHandler = (_, response) => sendHtml(response, 200, renderSearchPage());
+
+  const routes = new Map<string, RouteHandler>([
+    [`POST ${SEARCH_PATH}`, answerSearch],
+    ['GET /PublicRegister/', answerSearchPage],
+    ['GET /PublicRegister', answerSearchPage],
+    ['GET /__sandbox/requests', (_, response) => sendJson(response, 200, requestCounts())],
+    [
+      'DELETE /__sandbox/requests',
+      (_, response) => {
+        requestTotal = 0;
+        requestsByLicence.clear();
+        sendJson(response, 200, requestCounts());
+      },
+    ],
+    ['GET /__sandbox/fault', (_, response) => sendJson(response, 200, faults.view())],
+    [
+      'PUT /__sandbox/fault',
+      async (request, response) => {
+        faults.set(parseFaultSetting(parseJson(await readRequestBody(request))));
+        sendJson(response, 200, faults.view());
+      },
+    ],
+    [
+      'DELETE /__sandbox/fault',
+      (_, response) => {
+        faults.clear();
+        sendJson(response, 200, faults.view());
+      },
+    ],
+  ]);
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
+    const route = `${request.method} ${path}`;
+    const answer =
+      routes.get(route) ??
+      (path.startsWith('/__sandbox/')
+        ? () => sendJson(response, 404, { error: `no admin route ${route}` })
+        : () => sendHtml(response, 404, renderErrorPage('Not found')));
+    Promise.resolve()
+      .then(() => answer(request, response))
+      .catch((error: unknown) => {
+        if (closing.signal.aborted || response.headersSent || response.destroyed) {
+          response.destroy();
+          return;
+        }
+        if (error instanceof FaultSettingError) sendJson(response, 400, { error: error.message });
+        else if (error instanceof ClientInputError) sendJson(response, error.statusCode, { error: error.message });
+        else sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  let closed: Promise<void> | null = null;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () => {
+      closed ??= new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Hanging requests and idle keep-alive sockets would otherwise hold close() open.
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+async function misbehave(
+  fault: FaultName,
+  licenceNumber: string,
+  data: SandboxData,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  switch (fault) {
+    case 'none':
+      return sendHtml(response, 200, renderSearchResult(licenceNumber, data));
+    case 'status-500':
+      return sendHtml(response, 500, renderErrorPage('Internal server error'));
+    case 'status-503':
+      return sendHtml(response, 503, renderErrorPage('Service unavailable'));
+    case 'status-429':
+      return sendHtml(response, 429, renderErrorPage('Too many requests'));
+    case 'status-404':
+      return sendHtml(response, 404, renderErrorPage('Not found'));
+    case 'hang':
+      return; // never answered: the client gives up, or close() drops the socket
+    case 'reset':
+      request.socket.resetAndDestroy();
+      return;
+    case 'maintenance':
+      return sendHtml(response, 200, renderMaintenancePage());
+    case 'truncated': {
+      const licence = data.licencesByNumber.get(licenceNumber)?.[0] ?? placeholderLicence(licenceNumber);
+      return sendHtml(response, 200, renderTruncatedResultsPage(licence));
+    }
+    case 'oversize':
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return pipeline(Readable.from(renderOversizePage()), response);
+    case 'redirect':
+      response.setHeader('location', REDIRECT_LOCATION);
+      return sendHtml(response, 302, renderErrorPage('Object moved'));
+  }
+}
+
+function renderSearchResult(licenceNumber: string, data: SandboxData): string {
+  // Like the register, anything that is not a 16-digit number simply finds nothing.
+  if (!LICENCE_NUMBER.test(licenceNumber)) return renderNotFoundPage();
+  if (data.tooManyResults.has(licenceNumber)) return renderTooManyResultsPage();
+  const licences = data.licencesByNumber.get(licenceNumber);
+  return licences === undefined ? renderNotFoundPage() : renderResultsPage(licences);
+}
+
+/** Stands in for a licence the data set lacks, so a truncated page can be cut inside a real-looking card. */
+function placeholderLicence(licenceNumber: string): SandboxLicence {
+  return {
+    licenceNumber,
+    firstName: 'TRUNCATED',
+    surname: 'PAGE',
+    role: 'Front Line',
+    licenceSector: 'Door Supervision',
+    expiryDate: '2027-01-01',
+    status: 'Active',
+    statusReason: null,
+    additionalConditions: null,
+  };
+}
+
+async function readRequestBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BODY_BYTES) throw new ClientInputError(413, 'request body too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ClientInputError(400, 'body must be JSON');
+  }
+}
+
+function sendHtml(response: ServerResponse, statusCode: number, html: string): void {
+  send(response, statusCode, 'text/html; charset=utf-8', html);
+}
+
+function sendJson(response: ServerResponse, statusCode: number, body: unknown): void {
+  send(response, statusCode, 'application/json; charset=utf-8', JSON.stringify(body));
+}
+
+function send(response: ServerResponse, statusCode: number, contentType: string, body: string): void {
+  response.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}

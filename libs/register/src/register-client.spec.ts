@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { RegisterClient } from './register-client';
+import { RegisterParseError } from './register-errors';
+
+// The client against a bare node:http server that records what it receives. The client's
+// behaviour against every register outcome and fault is covered with the sandbox, in
+// libs/register-sandbox/src/client-against-sandbox.spec.ts.
+
+const FOUND_ACTIVE_PAGE = readFileSync(join(__dirname, '..', 'fixtures', 'found-active.html'), 'utf8');
+const LICENCE_NUMBER = '1011001544208079';
+
+interface ReceivedRequest {
+  method: string | undefined;
+  url: string | undefined;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+describe('RegisterClient', () => {
+  let server: Server;
+  let baseUrl: string;
+  let received: ReceivedRequest[];
+  let answer: { contentType: string; body: string };
+  let client: RegisterClient | undefined;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const { method, url, headers } = request;
+        received.push({ method, url, headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.writeHead(200, { 'content-type': answer.contentType });
+        response.end(answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  beforeEach(() => {
+    received = [];
+    answer = { contentType: 'text/html; charset=utf-8', body: FOUND_ACTIVE_PAGE };
+  });
+
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends one browser-like form POST to the search path', async () => {
+    client = new RegisterClient({ baseUrl });
+
+    await expect(client.lookup(LICENCE_NUMBER)).resolves.toMatchObject({ kind: 'found' });
+
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/PublicRegister/SearchPublicRegisterByLicence');
+    expect(request.body).toBe(`LicenseNo=${LICENCE_NUMBER}`);
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request.headers.accept).toBe('text/html,application/xhtml+xml');
+    expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(.+\) .*Chrome\/\d+/);
+  });
+
+  it('appends the search path to a base URL with a path and a trailing slash, and sends the given user agent', async () => {
+    client = new RegisterClient({ baseUrl: `${baseUrl}/mirror/`, userAgent: 'LicenceChecker/1.0' });
+
+    await client.lookup(LICENCE_NUMBER);
+
+    expect(received.map(({ url, headers }) => [url, headers['user-agent']])).toEqual([
+      ['/mirror/PublicRegister/SearchPublicRegisterByLicence', 'LicenceChecker/1.0'],
+    ]);
+  });
+
+  it('form-encodes the licence number as given', async () => {
+    client = new RegisterClient({ baseUrl });
+    answer = { contentType: 'text/html', body: '<p>Unfortunately we found no licences</p>' };
+
+    await expect(client.lookup('1011 0015&x=1')).resolves.toEqual({ kind: 'not_found' });
+
+    expect(received.map(({ body }) => body)).toEqual(['LicenseNo=1011+0015%26x%3D1']);
+  });
+
+  it('accepts an XHTML content type', async () => {
+    client = new RegisterClient({ baseUrl });
+    answer = { contentType: 'application/xhtml+xml', body: FOUND_ACTIVE_PAGE };
+
+    await expect(client.lookup(LICENCE_NUMBER)).resolves.toMatchObject({ kind: 'found' });
+  });
+
+  it.each(['application/json', 'text/plain'])('is a parse error, status 200, for a %s answer', async (contentType) => {
+    client = new RegisterClient({ baseUrl });
+    answer = { contentType, body: '{"error":"Unfortunately we found no licences"}' };
+
+    const error: unknown = await client.lookup(LICENCE_NUMBER).catch((rejection: unknown) => rejection);
+
+    expect(error).toBeInstanceOf(RegisterParseError);
+    expect(error).toMatchObject({
+      message: `Register answered non-HTML content "${contentType}"`,
+      httpStatus: 200,
+      excerpt: '{"error":"Unfortunately we found no licences"}',
+    });
+  });
+
+  it('rejects with the abort reason, sending nothing, when the signal is already aborted', async () => {
+    client = new RegisterClient({ baseUrl });
+    const reason = new Error('shutting down');
+
+    await expect(client.lookup(LICENCE_NUMBER, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(received).toHaveLength(0);
+  });
+
+  it.each([
+    [{ baseUrl: 'not a url' }, TypeError, 'RegisterClientOptions.baseUrl must be an http(s) URL'],
+    [{ baseUrl: 'ftp://register.example' }, TypeError, 'RegisterClientOptions.baseUrl must be an http(s) URL'],
+    [{ baseUrl: 'http://x', requestTimeoutMs: 0 }, RangeError, 'RegisterClientOptions.requestTimeoutMs must be a positive integer'],
+    [{ baseUrl: 'http://x', maxResponseBytes: 1.5 }, RangeError, 'RegisterClientOptions.maxResponseBytes must be a positive integer'],
+    [{ baseUrl: 'http://x', maxConnections: -1 }, RangeError, 'RegisterClientOptions.maxConnections must be a positive integer'],
+  ])('refuses the options %j', (options, errorClass, message) => {
+    expect(() => new RegisterClient(options)).toThrow(errorClass);
+    expect(() => new RegisterClient(options)).toThrow(message);
+  });
+});

@@ -1,0 +1,204 @@
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { parseRegisterPage } from './parse-register-page';
+import { readCappedBody } from './read-capped-body';
+import {
+  bodyExcerpt,
+  RegisterError,
+  RegisterParseError,
+  RegisterUnavailableError,
+} from './register-errors';
+import type { LookupOutcome } from './register-licence';
+
+export const PRODUCTION_REGISTER_URL = 'https://services.sia.homeoffice.gov.uk';
+
+const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const DEFAULT_REQUEST_TIMEOUT_MS = 4000;
+const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 16;
+// The register turns away clients that do not look like a browser (REGISTER.md "Request").
+const DEFAULT_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
+/** Enough of an error page's body for a log excerpt; the rest is not read. */
+const ERROR_BODY_READ_BYTES = 4096;
+const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Transport failures that mean the register is down, unreachable or dropped us: worth retrying. */
+const UNAVAILABLE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+
+export interface RegisterClientOptions {
+  /** e.g. http://127.0.0.1:4010; the search path is appended. */
+  baseUrl: string;
+  /** Hard deadline for the whole request, body included. Default 4000. */
+  requestTimeoutMs?: number;
+  /** A longer body is abandoned as a parse error. Default 2 MiB. */
+  maxResponseBytes?: number;
+  /** Keep-alive pool size. Default 16. */
+  maxConnections?: number;
+  /** Default: a current desktop browser's. */
+  userAgent?: string;
+}
+
+/**
+ * Looks licences up on the public register: one HTTP request per lookup and no retries of its
+ * own (the caller's queue retries RegisterUnavailableError).
+ */
+export class RegisterClient {
+  private readonly searchUrl: string;
+  private readonly requestTimeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly userAgent: string;
+  private readonly agent: Agent;
+
+  constructor(options: RegisterClientOptions) {
+    this.searchUrl = searchUrlFor(options.baseUrl);
+    this.requestTimeoutMs = positiveInteger('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
+    this.maxResponseBytes = positiveInteger('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
+    this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.agent = new Agent({
+      connections: positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS),
+    });
+  }
+
+  /**
+   * Resolves with the outcome; rejects with RegisterUnavailableError or RegisterParseError, or with
+   * the abort reason of the caller's signal.
+   */
+  async lookup(licenceNumber: string, options: { signal?: AbortSignal } = {}): Promise<LookupOutcome> {
+    const callerSignal = options.signal;
+    callerSignal?.throwIfAborted();
+
+    let httpStatus: number | null = null;
+    // One controller serves both the deadline and the caller; wired by hand so that the caller's
+    // signal keeps no listener once the lookup has ended.
+    const abort = new AbortController();
+    const deadline = setTimeout(() => {
+      abort.abort(
+        new RegisterUnavailableError(`Register did not answer within ${this.requestTimeoutMs} ms`, { httpStatus }),
+      );
+    }, this.requestTimeoutMs);
+    const forwardCallerAbort = (): void => abort.abort(callerSignal?.reason);
+    callerSignal?.addEventListener('abort', forwardCallerAbort, { once: true });
+
+    try {
+      const response = await request(this.searchUrl, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal: abort.signal,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': this.userAgent,
+          accept: 'text/html,application/xhtml+xml',
+        },
+        body: new URLSearchParams({ LicenseNo: licenceNumber }).toString(),
+      });
+      httpStatus = response.statusCode;
+      return await this.readOutcome(response, licenceNumber);
+    } catch (error) {
+      if (error instanceof RegisterError) throw error;
+      if (abort.signal.aborted) throw abort.signal.reason;
+      throw transportFailure(error, httpStatus);
+    } finally {
+      clearTimeout(deadline);
+      callerSignal?.removeEventListener('abort', forwardCallerAbort);
+    }
+  }
+
+  /** Closes the connection pool, once requests in flight have ended. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async readOutcome(response: Dispatcher.ResponseData, licenceNumber: string): Promise<LookupOutcome> {
+    const { statusCode: httpStatus, headers, body } = response;
+
+    if (httpStatus !== 200) {
+      const excerpt = bodyExcerpt((await readCappedBody(body, ERROR_BODY_READ_BYTES)).text);
+      const retryable = httpStatus >= 500 || httpStatus === 429;
+      const ErrorClass = retryable ? RegisterUnavailableError : RegisterParseError;
+      throw new ErrorClass(`Register answered HTTP ${httpStatus}`, { httpStatus, excerpt });
+    }
+
+    const mediaType = mediaTypeOf(headers['content-type']);
+    if (!HTML_MEDIA_TYPES.has(mediaType)) {
+      const excerpt = bodyExcerpt((await readCappedBody(body, ERROR_BODY_READ_BYTES)).text);
+      throw new RegisterParseError(`Register answered non-HTML content "${mediaType}"`, { httpStatus, excerpt });
+    }
+
+    const page = await readCappedBody(body, this.maxResponseBytes);
+    if (page.exceeded) {
+      throw new RegisterParseError(`Register page is larger than ${this.maxResponseBytes} bytes`, {
+        httpStatus,
+        excerpt: bodyExcerpt(page.text),
+      });
+    }
+    try {
+      return parseRegisterPage(page.text, licenceNumber);
+    } catch (error) {
+      // The parser knows nothing of HTTP; add the status so the log line is complete.
+      if (error instanceof RegisterParseError) {
+        throw new RegisterParseError(error.message, { httpStatus, excerpt: error.excerpt, cause: error });
+      }
+      throw error;
+    }
+  }
+}
+
+function searchUrlFor(baseUrl: string): string {
+  const url = URL.parse(baseUrl);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError('RegisterClientOptions.baseUrl must be an http(s) URL');
+  }
+  return `${baseUrl.replace(/\/+$/, '')}${SEARCH_PATH}`;
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`RegisterClientOptions.${name} must be a positive integer`);
+  }
+  return value;
+}
+
+function mediaTypeOf(contentType: string | string[] | undefined): string {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  return (value ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function transportFailure(error: unknown, httpStatus: number | null): RegisterError {
+  const code = errorCode(error);
+  if (code !== undefined && UNAVAILABLE_ERROR_CODES.has(code)) {
+    return new RegisterUnavailableError(`Register connection failed (${code})`, { httpStatus, cause: error });
+  }
+  return new RegisterParseError(`Register request failed unexpectedly${code ? ` (${code})` : ''}`, {
+    httpStatus,
+    cause: error,
+  });
+}
+
+/**
+ * The system or undici error code, looking through wrappers (AggregateError from dual-stack
+ * connects, causes). Duck-typed: errors from Node's core may come from another realm (e.g. under Jest).
+ */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('code' in error && typeof error.code === 'string') return error.code;
+  if ('errors' in error && Array.isArray(error.errors)) return errorCode(error.errors[0]);
+  return 'cause' in error ? errorCode(error.cause) : undefined;
+}
