@@ -135,6 +135,23 @@ describe('error contract of POST /v1/licences/verify and GET /v1/quota/usage', (
     }
   });
 
+  it('answers an unexpected failure of verify with 500 INTERNAL_ERROR, leaving no charge and no job', async () => {
+    await t.db.query('ALTER TABLE quota_charges RENAME TO quota_charges_hidden');
+    let response;
+    try {
+      response = await verify(t.baseUrl, apiKey, VALID_NUMBER);
+    } finally {
+      await t.db.query('ALTER TABLE quota_charges_hidden RENAME TO quota_charges');
+    }
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      code: 'INTERNAL_ERROR',
+      message: 'An internal error occurred while processing the request',
+    });
+    expect(response.text).not.toMatch(/quota_charges|relation|stack|at /i);
+    await expectNoTrace();
+  });
+
   it('answers an unexpected failure with 500 INTERNAL_ERROR and no internals', async () => {
     await t.db.query('ALTER TABLE quota_usage RENAME TO quota_usage_hidden');
     try {
