@@ -2,6 +2,7 @@ import { RegisterClient } from '@lvs/register';
 import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,11 @@ const ROOT = process.cwd();
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+
+function residentBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -123,6 +129,27 @@ async function main(): Promise<void> {
     const singleFlight = await runLoad(burst, burst, () => verify('1777000000000001'));
     const upstreamCalls = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
 
+    // Thousands of clients waiting on slow lookups: what each waiting request costs the API process.
+    const waiting = Math.round(2000 * SCALE);
+    const apiPid = processes[0].pid!;
+    await fetch(`${sandbox.url}/__sandbox/fault`, { method: 'PUT', body: JSON.stringify({ fault: 'none', latencyMs: 8000 }) });
+    const manyAgent = new Agent({ connections: waiting + 10 });
+    const rssBefore = residentBytes(apiPid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(apiPid))), 100);
+    const waitingLoad = await runLoad(waiting, waiting, async (index) => {
+      const response = await request(`${baseUrl}/v1/licences/verify`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ licenceNumber: numberAt(18_200_000_000_000, index % 50) }),
+        dispatcher: manyAgent,
+      });
+      await response.body.dump();
+      return String(response.statusCode);
+    });
+    clearInterval(sampler);
+    await manyAgent.close();
+
     console.log(`\nMachine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
     console.log('Load generator, API, worker, sandbox, PostgreSQL and Redis share these cores.\n');
     console.log(`${'scenario'.padEnd(44)}${'reqs'.padStart(6)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'ratio'.padStart(9)}`);
@@ -131,7 +158,13 @@ async function main(): Promise<void> {
     console.log(row('GET /v1/quota/usage (auth + 1 query)', quotaUsage));
     console.log(row('verify, cached numbers', cachedVerify, quotaUsage));
     console.log(row(`verify, ${burst} concurrent for one new number`, singleFlight));
+    console.log(row(`verify, ${waiting} concurrent waiting on slow lookups`, waitingLoad));
     console.log(`\nSingle flight: ${burst} concurrent requests for one number made ${upstreamCalls} upstream request(s).`);
+    console.log(
+      `Waiting requests: ${waiting} concurrent requests held for the 5 s timeout raised the API's resident memory ` +
+        `from ${(rssBefore / 2 ** 20).toFixed(0)} MiB to ${(rssPeak / 2 ** 20).toFixed(0)} MiB ` +
+        `(${((rssPeak - rssBefore) / waiting / 1024).toFixed(1)} KiB per waiting request, sockets included).`,
+    );
   } finally {
     for (const child of processes) child.kill('SIGTERM');
     await Promise.all(processes.map((child) => new Promise((resolve) => child.once('exit', resolve))));

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   // Aborted by close(), so that latency delays do not keep the process alive.
   const closing = new AbortController();
+  // Every delayed request listens on it; hundreds at once are expected in load tests, not a leak.
+  setMaxListeners(0, closing.signal);
 
   const answerSearch: RouteHandler = async (request, response) => {
     const form = new URLSearchParams(await readRequestBody(request));
