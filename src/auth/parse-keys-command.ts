@@ -15,7 +15,21 @@ export const KEYS_USAGE = `Usage:
   keys set-quota USER_ID N|unlimited`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+// A date (midnight UTC), or a date and time with its zone: a time without one would be read in
+// whatever zone the operator's machine happens to use.
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** Parses --expires-at; null when it is not ISO-8601 or names a day that does not exist. */
+function parseExpiry(text: string): Date | null {
+  const match = ISO_8601.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // Date rolls 30 February over into March; the calendar must hold the day as written.
+  const calendarDay = new Date(Date.UTC(year, month - 1, day));
+  if (calendarDay.getUTCMonth() !== month - 1 || calendarDay.getUTCDate() !== day) return null;
+  const instant = new Date(text);
+  return Number.isNaN(instant.getTime()) ? null : instant;
+}
 
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
@@ -63,9 +77,9 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       let expiresAt: Date | null = null;
       if (values['expires-at'] !== undefined) {
         const text = values['expires-at'];
-        expiresAt = new Date(text);
-        if (!ISO_8601.test(text) || Number.isNaN(expiresAt.getTime())) {
-          throw new UsageError(`--expires-at must be an ISO-8601 date or time, got "${text}"`);
+        expiresAt = parseExpiry(text);
+        if (expiresAt === null) {
+          throw new UsageError(`--expires-at must be an ISO-8601 date, or date and time with a zone, got "${text}"`);
         }
       }
       return {

@@ -98,7 +98,7 @@ describe('OpenAPI document and the key command', () => {
       [['create'], '--name is required'],
       [['create', '--name', 'x', '--quota=-1'], 'Quota must be a whole number'],
       [['create', '--name', 'x', '--quota', '-1'], "Option '--quota' argument is ambiguous"],
-      [['create', '--name', 'x', '--expires-at', 'soon'], '--expires-at must be an ISO-8601'],
+      [['create', '--name', 'x', '--expires-at', 'soon'], '--expires-at must be an ISO-8601 date'],
       [['revoke', 'not-a-uuid'], 'KEY_ID must be a UUID'],
       [['revoke', '00000000-0000-4000-8000-000000000000'], 'No key 00000000-0000-4000-8000-000000000000'],
       [['set-quota', '00000000-0000-4000-8000-000000000000', '5'], 'No user 00000000-0000-4000-8000-000000000000'],

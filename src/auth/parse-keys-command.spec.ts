@@ -1,0 +1,300 @@
+import { KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
+
+const USER_ID = '0b6f8e0a-3c1d-4e2f-9a8b-7c6d5e4f3a2b';
+const KEY_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+
+/** The command with its Date written as ISO text, so that it compares exactly. */
+function comparable(command: KeysCommand): Record<string, unknown> {
+  if (command.command !== 'create') return { ...command };
+  return { ...command, expiresAt: command.expiresAt === null ? null : command.expiresAt.toISOString() };
+}
+
+/** The UsageError parseKeysCommand throws, so that both its class and message can be checked. */
+function usageErrorOf(argv: string[]): UsageError {
+  try {
+    parseKeysCommand(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error(`parseKeysCommand(${JSON.stringify(argv)}) did not throw`);
+}
+
+describe('parseKeysCommand', () => {
+  describe('create', () => {
+    it('parses create with only --name', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme Security']))).toEqual({
+        command: 'create',
+        name: 'Acme Security',
+        quota: null,
+        expiresAt: null,
+        userId: null,
+      });
+    });
+
+    it('parses create with --name, --quota and --expires-at', () => {
+      expect(
+        comparable(
+          parseKeysCommand(['create', '--name', 'Acme', '--quota', '1000', '--expires-at', '2027-01-01T00:00:00Z']),
+        ),
+      ).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: 1000,
+        expiresAt: '2027-01-01T00:00:00.000Z',
+        userId: null,
+      });
+    });
+
+    it('parses --option=value forms', () => {
+      expect(comparable(parseKeysCommand(['create', '--name=Acme', '--quota=5']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: 5,
+        expiresAt: null,
+        userId: null,
+      });
+    });
+
+    it('parses create with --user and lower-cases the UUID', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', 'Second key', '--user', USER_ID.toUpperCase()]))).toEqual({
+        command: 'create',
+        name: 'Second key',
+        quota: null,
+        expiresAt: null,
+        userId: USER_ID,
+      });
+    });
+
+    it('trims the name', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', '  Acme  ']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: null,
+        expiresAt: null,
+        userId: null,
+      });
+    });
+
+    it('allows --quota 0', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '0']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: 0,
+        expiresAt: null,
+        userId: null,
+      });
+    });
+
+    it('allows the largest quota, 2147483647', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '2147483647']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: 2147483647,
+        expiresAt: null,
+        userId: null,
+      });
+    });
+
+    it('reads a date-only --expires-at as midnight UTC', () => {
+      expect(
+        comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30'])),
+      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T00:00:00.000Z', userId: null });
+    });
+
+    it('reads an --expires-at with an offset', () => {
+      expect(
+        comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00'])),
+      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T11:30:00.000Z', userId: null });
+    });
+
+    it('accepts 29 February in a leap year', () => {
+      const command = parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2028-02-29']);
+      expect(command.command === 'create' && command.expiresAt?.toISOString()).toBe('2028-02-29T00:00:00.000Z');
+    });
+
+    it('returns a Date for --expires-at', () => {
+      const command = parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']);
+      expect(command.command === 'create' && command.expiresAt instanceof Date).toBe(true);
+    });
+  });
+
+  describe('list', () => {
+    it('parses list', () => {
+      expect(parseKeysCommand(['list'])).toEqual({ command: 'list' });
+    });
+  });
+
+  describe('revoke', () => {
+    it('parses revoke KEY_ID', () => {
+      expect(parseKeysCommand(['revoke', KEY_ID])).toEqual({ command: 'revoke', keyId: KEY_ID });
+    });
+
+    it('lower-cases the KEY_ID', () => {
+      expect(parseKeysCommand(['revoke', KEY_ID.toUpperCase()])).toEqual({ command: 'revoke', keyId: KEY_ID });
+    });
+  });
+
+  describe('set-quota', () => {
+    it('parses set-quota USER_ID N', () => {
+      expect(parseKeysCommand(['set-quota', USER_ID, '250'])).toEqual({
+        command: 'set-quota',
+        userId: USER_ID,
+        quota: 250,
+      });
+    });
+
+    it('parses set-quota USER_ID 0', () => {
+      expect(parseKeysCommand(['set-quota', USER_ID, '0'])).toEqual({ command: 'set-quota', userId: USER_ID, quota: 0 });
+    });
+
+    it('parses set-quota USER_ID unlimited as quota null', () => {
+      expect(parseKeysCommand(['set-quota', USER_ID, 'unlimited'])).toEqual({
+        command: 'set-quota',
+        userId: USER_ID,
+        quota: null,
+      });
+    });
+  });
+
+  describe('usage errors', () => {
+    it('throws UsageError, a subclass of Error', () => {
+      expect(() => parseKeysCommand([])).toThrow(UsageError);
+      expect(usageErrorOf([])).toBeInstanceOf(Error);
+    });
+
+    it.each<[string, string[], string]>([
+      ['no command', [], 'A command is required'],
+      ['an unknown command', ['delete', KEY_ID], 'Unknown command "delete"'],
+      ['create without --name', ['create'], '--name is required'],
+      ['create without --name but with --quota', ['create', '--quota', '5'], '--name is required'],
+      ['create with an empty --name', ['create', '--name', ''], '--name is required'],
+      ['create with a blank --name', ['create', '--name', '   '], '--name is required'],
+      [
+        'create with --quota=-1',
+        ['create', '--name', 'Acme', '--quota=-1'],
+        'Quota must be a whole number from 0 to 2147483647, got "-1"',
+      ],
+      [
+        'create with --quota 1.5',
+        ['create', '--name', 'Acme', '--quota', '1.5'],
+        'Quota must be a whole number from 0 to 2147483647, got "1.5"',
+      ],
+      [
+        'create with --quota abc',
+        ['create', '--name', 'Acme', '--quota', 'abc'],
+        'Quota must be a whole number from 0 to 2147483647, got "abc"',
+      ],
+      [
+        'create with --quota 2147483648',
+        ['create', '--name', 'Acme', '--quota', '2147483648'],
+        'Quota must be a whole number from 0 to 2147483647, got "2147483648"',
+      ],
+      [
+        'create with an empty --quota',
+        ['create', '--name', 'Acme', '--quota', ''],
+        'Quota must be a whole number from 0 to 2147483647, got ""',
+      ],
+      [
+        'create with --quota 1e3',
+        ['create', '--name', 'Acme', '--quota', '1e3'],
+        'Quota must be a whole number from 0 to 2147483647, got "1e3"',
+      ],
+      [
+        'create with both --quota and --user',
+        ['create', '--name', 'Acme', '--quota', '5', '--user', USER_ID],
+        '--quota belongs to the user: with --user, use set-quota instead',
+      ],
+      [
+        'create with --expires-at tomorrow',
+        ['create', '--name', 'Acme', '--expires-at', 'tomorrow'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "tomorrow"',
+      ],
+      [
+        'create with --expires-at 2026-13-01',
+        ['create', '--name', 'Acme', '--expires-at', '2026-13-01'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "2026-13-01"',
+      ],
+      [
+        'create with --expires-at 2026-02-30 (no such day)',
+        ['create', '--name', 'Acme', '--expires-at', '2026-02-30'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "2026-02-30"',
+      ],
+      [
+        'create with --expires-at 2026-04-31 (no such day)',
+        ['create', '--name', 'Acme', '--expires-at', '2026-04-31'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "2026-04-31"',
+      ],
+      [
+        'create with --expires-at a time without a zone',
+        ['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:00'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "2027-06-30T12:00"',
+      ],
+      [
+        'create with --expires-at in a non-ISO format',
+        ['create', '--name', 'Acme', '--expires-at', '01/06/2027'],
+        '--expires-at must be an ISO-8601 date, or date and time with a zone, got "01/06/2027"',
+      ],
+      [
+        'create with a --user that is not a UUID',
+        ['create', '--name', 'Acme', '--user', 'not-a-uuid'],
+        '--user must be a UUID',
+      ],
+      [
+        'create with a --user UUID one digit short',
+        ['create', '--name', 'Acme', '--user', USER_ID.slice(0, -1)],
+        '--user must be a UUID',
+      ],
+      ['create with a positional argument', ['create', 'extra', '--name', 'Acme'], 'create takes no positional arguments'],
+      ['list with an argument', ['list', 'extra'], 'list takes no arguments'],
+      ['list with an option', ['list', '--name', 'Acme'], '"list" takes no options'],
+      ['revoke without KEY_ID', ['revoke'], 'revoke takes exactly one KEY_ID'],
+      ['revoke with two KEY_IDs', ['revoke', KEY_ID, KEY_ID], 'revoke takes exactly one KEY_ID'],
+      ['revoke with a KEY_ID that is not a UUID', ['revoke', '42'], 'KEY_ID must be a UUID'],
+      ['revoke with a UUID with braces', ['revoke', `{${KEY_ID}}`], 'KEY_ID must be a UUID'],
+      ['revoke with an option', ['revoke', KEY_ID, '--quota', '5'], '"revoke" takes no options'],
+      ['set-quota without a quota', ['set-quota', USER_ID], 'set-quota takes USER_ID and N|unlimited'],
+      ['set-quota with an extra argument', ['set-quota', USER_ID, '5', '6'], 'set-quota takes USER_ID and N|unlimited'],
+      ['set-quota with a USER_ID that is not a UUID', ['set-quota', 'bob', '5'], 'USER_ID must be a UUID'],
+      [
+        'set-quota with a bad quota',
+        ['set-quota', USER_ID, 'lots'],
+        'Quota must be a whole number from 0 to 2147483647, got "lots"',
+      ],
+      [
+        'set-quota with quota 2147483648',
+        ['set-quota', USER_ID, '2147483648'],
+        'Quota must be a whole number from 0 to 2147483647, got "2147483648"',
+      ],
+      ['set-quota with an option', ['set-quota', USER_ID, '5', '--user', USER_ID], '"set-quota" takes no options'],
+    ])('rejects %s', (_what, argv, message) => {
+      const error = usageErrorOf(argv);
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(message);
+    });
+
+    it('rejects an ambiguous --quota -1 (value starting with a dash) with a UsageError', () => {
+      expect(usageErrorOf(['create', '--name', 'Acme', '--quota', '-1']).message).toBe(
+        "Option '--quota' argument is ambiguous.\n" +
+          "Did you forget to specify the option argument for '--quota'?\n" +
+          "To specify an option argument starting with a dash use '--quota=-XYZ'.",
+      );
+    });
+
+    it('rejects set-quota with a negative quota -1 (read as an option) with a UsageError', () => {
+      expect(() => parseKeysCommand(['set-quota', USER_ID, '-1'])).toThrow(UsageError);
+    });
+
+    it('rejects an unknown option --foo with a UsageError naming it', () => {
+      expect(() => parseKeysCommand(['create', '--name', 'Acme', '--foo'])).toThrow(
+        new UsageError(
+          "Unknown option '--foo'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--foo\"",
+        ),
+      );
+    });
+
+    it('rejects an option without its value with a UsageError', () => {
+      expect(() => parseKeysCommand(['create', '--name'])).toThrow(UsageError);
+    });
+  });
+});

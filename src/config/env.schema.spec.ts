@@ -1,0 +1,246 @@
+import { validateEnvironment } from './env.schema';
+
+/** The Error validateEnvironment throws for `raw`. */
+function errorOf(raw: Record<string, unknown>): Error {
+  try {
+    validateEnvironment(raw);
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw error;
+  }
+  throw new Error(`validateEnvironment(${JSON.stringify(raw)}) did not throw`);
+}
+
+/** The variable named at the start of each problem line of an "Invalid configuration" message. */
+function namedVariables(message: string): string[] {
+  return message
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(':', 1)[0]);
+}
+
+describe('validateEnvironment', () => {
+  describe('defaults', () => {
+    it('gives every documented default for an empty environment', () => {
+      expect(validateEnvironment({})).toMatchObject({
+        PORT: 3000,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REGISTER_URL: 'https://services.sia.homeoffice.gov.uk',
+        REGISTER_REQUEST_TIMEOUT_MS: 4000,
+        VERIFY_TIMEOUT_MS: 5000,
+        WORKER_CONCURRENCY: 16,
+        REGISTER_MAX_PER_SECOND: 10,
+        LOOKUP_ATTEMPTS: 3,
+        CACHE_TTL_FOUND_SECONDS: 3600,
+        CACHE_TTL_NOT_FOUND_SECONDS: 600,
+        IDEMPOTENCY_TTL_SECONDS: 86400,
+        QUOTA_TIME_ZONE: 'UTC',
+        MIGRATIONS_RUN: true,
+      });
+    });
+
+    it('gives the whole default settings object for an empty environment', () => {
+      expect({ ...validateEnvironment({}) }).toEqual({
+        HOST: '0.0.0.0',
+        PORT: 3000,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
+        MIGRATIONS_RUN: true,
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: 'lvs',
+        QUOTA_TIME_ZONE: 'UTC',
+        REGISTER_URL: 'https://services.sia.homeoffice.gov.uk',
+        REGISTER_REQUEST_TIMEOUT_MS: 4000,
+        REGISTER_MAX_PER_SECOND: 10,
+        VERIFY_TIMEOUT_MS: 5000,
+        WORKER_CONCURRENCY: 16,
+        WORKER_LOCK_DURATION_MS: 30000,
+        WORKER_STALLED_INTERVAL_MS: 30000,
+        LOOKUP_ATTEMPTS: 3,
+        LOOKUP_BACKOFF_MS: 500,
+        CACHE_TTL_FOUND_SECONDS: 3600,
+        CACHE_TTL_NOT_FOUND_SECONDS: 600,
+        IDEMPOTENCY_TTL_SECONDS: 86400,
+        LOG_LEVEL: 'log',
+        LOG_FORMAT: 'json',
+      });
+    });
+
+    it('returns frozen settings', () => {
+      expect(Object.isFrozen(validateEnvironment({}))).toBe(true);
+    });
+  });
+
+  describe('conversions', () => {
+    it('turns a numeric PORT string into a number', () => {
+      expect(validateEnvironment({ PORT: '8080' }).PORT).toBe(8080);
+    });
+
+    it('turns numeric strings of every integer setting into numbers', () => {
+      const settings = validateEnvironment({
+        VERIFY_TIMEOUT_MS: '2500',
+        WORKER_CONCURRENCY: '4',
+        LOOKUP_ATTEMPTS: '1',
+        CACHE_TTL_FOUND_SECONDS: '60',
+        IDEMPOTENCY_TTL_SECONDS: '1',
+      });
+      expect([
+        settings.VERIFY_TIMEOUT_MS,
+        settings.WORKER_CONCURRENCY,
+        settings.LOOKUP_ATTEMPTS,
+        settings.CACHE_TTL_FOUND_SECONDS,
+        settings.IDEMPOTENCY_TTL_SECONDS,
+      ]).toEqual([2500, 4, 1, 60, 1]);
+    });
+
+    it('accepts white space around a number', () => {
+      expect(validateEnvironment({ PORT: ' 8080 ' }).PORT).toBe(8080);
+    });
+
+    it("turns MIGRATIONS_RUN 'false' into false", () => {
+      expect(validateEnvironment({ MIGRATIONS_RUN: 'false' }).MIGRATIONS_RUN).toBe(false);
+    });
+
+    it("turns MIGRATIONS_RUN 'true' into true", () => {
+      expect(validateEnvironment({ MIGRATIONS_RUN: 'true' }).MIGRATIONS_RUN).toBe(true);
+    });
+
+    it('keeps a valid IANA QUOTA_TIME_ZONE', () => {
+      expect(validateEnvironment({ QUOTA_TIME_ZONE: 'Europe/London' }).QUOTA_TIME_ZONE).toBe('Europe/London');
+    });
+
+    it('keeps a DATABASE_URL with user, password, host and port', () => {
+      expect(validateEnvironment({ DATABASE_URL: 'postgresql://app:secret@db:5433/lvs_test' }).DATABASE_URL).toBe(
+        'postgresql://app:secret@db:5433/lvs_test',
+      );
+    });
+
+    it('keeps a rediss:// REDIS_URL', () => {
+      expect(validateEnvironment({ REDIS_URL: 'rediss://cache:6380/2' }).REDIS_URL).toBe('rediss://cache:6380/2');
+    });
+
+    it('keeps an http REGISTER_URL with a port', () => {
+      expect(validateEnvironment({ REGISTER_URL: 'http://127.0.0.1:4010' }).REGISTER_URL).toBe('http://127.0.0.1:4010');
+    });
+  });
+
+  describe('unset and unknown variables', () => {
+    it('ignores unknown variables', () => {
+      const settings = validateEnvironment({ PATH: '/usr/bin', NODE_ENV: 'test', SOMETHING: 'abc' });
+      expect(['PATH', 'NODE_ENV', 'SOMETHING'].filter((name) => name in settings)).toEqual([]);
+      expect(settings.PORT).toBe(3000);
+    });
+
+    it('counts an empty PORT as unset', () => {
+      expect(validateEnvironment({ PORT: '' }).PORT).toBe(3000);
+    });
+
+    it('counts an empty QUOTA_TIME_ZONE as unset', () => {
+      expect(validateEnvironment({ QUOTA_TIME_ZONE: '' }).QUOTA_TIME_ZONE).toBe('UTC');
+    });
+
+    it('counts an empty MIGRATIONS_RUN as unset', () => {
+      expect(validateEnvironment({ MIGRATIONS_RUN: '' }).MIGRATIONS_RUN).toBe(true);
+    });
+
+    it('counts empty URLs as unset', () => {
+      const settings = validateEnvironment({ DATABASE_URL: '', REDIS_URL: '', REGISTER_URL: '' });
+      expect([settings.DATABASE_URL, settings.REDIS_URL, settings.REGISTER_URL]).toEqual([
+        'postgres://postgres@127.0.0.1:5432/licence_verification',
+        'redis://127.0.0.1:6379',
+        'https://services.sia.homeoffice.gov.uk',
+      ]);
+    });
+  });
+
+  describe('bounds', () => {
+    it.each([
+      ['PORT', '0', 0],
+      ['PORT', '65535', 65535],
+      ['VERIFY_TIMEOUT_MS', '100', 100],
+      ['VERIFY_TIMEOUT_MS', '60000', 60000],
+      ['WORKER_CONCURRENCY', '1', 1],
+      ['WORKER_CONCURRENCY', '256', 256],
+      ['LOOKUP_ATTEMPTS', '10', 10],
+      ['REGISTER_MAX_PER_SECOND', '1000', 1000],
+    ])('accepts %s=%s', (name, value, expected) => {
+      expect(validateEnvironment({ [name]: value })[name as 'PORT']).toBe(expected);
+    });
+
+    it.each([
+      ['PORT', '-1'],
+      ['PORT', '65536'],
+      ['PORT', '3000.5'],
+      ['PORT', '1e3'],
+      ['VERIFY_TIMEOUT_MS', '99'],
+      ['VERIFY_TIMEOUT_MS', '60001'],
+      ['WORKER_CONCURRENCY', '0'],
+      ['WORKER_CONCURRENCY', '257'],
+      ['LOOKUP_ATTEMPTS', '0'],
+      ['LOOKUP_ATTEMPTS', '11'],
+      ['CACHE_TTL_FOUND_SECONDS', '0'],
+      ['IDEMPOTENCY_TTL_SECONDS', '0'],
+    ])('rejects %s=%s, naming only that variable', (name, value) => {
+      const error = errorOf({ [name]: value });
+      expect(namedVariables(error.message)).toEqual([name]);
+    });
+  });
+
+  describe('invalid values', () => {
+    it('rejects PORT=abc with the integer message', () => {
+      expect(errorOf({ PORT: 'abc' }).message.includes('PORT must be an integer number')).toBe(true);
+    });
+
+    it('rejects MIGRATIONS_RUN=no with the exact boolean message', () => {
+      expect(() => validateEnvironment({ MIGRATIONS_RUN: 'no' })).toThrow(
+        new Error('Invalid configuration:\n  MIGRATIONS_RUN: MIGRATIONS_RUN must be a boolean value'),
+      );
+    });
+
+    it('rejects an unknown QUOTA_TIME_ZONE with the exact message', () => {
+      expect(() => validateEnvironment({ QUOTA_TIME_ZONE: 'Mars/Base' })).toThrow(
+        new Error('Invalid configuration:\n  QUOTA_TIME_ZONE: "Mars/Base" is not an IANA time zone'),
+      );
+    });
+
+    it('rejects an http:// REDIS_URL with the exact message', () => {
+      expect(() => validateEnvironment({ REDIS_URL: 'http://x' })).toThrow(
+        new Error('Invalid configuration:\n  REDIS_URL: REDIS_URL must be redis://host:port[/db]'),
+      );
+    });
+
+    it('rejects a DATABASE_URL without a database name', () => {
+      expect(() => validateEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/' })).toThrow(
+        new Error('Invalid configuration:\n  DATABASE_URL: DATABASE_URL must be postgres://user[:password]@host[:port]/database'),
+      );
+    });
+
+    it('rejects a REGISTER_URL with a path', () => {
+      expect(() => validateEnvironment({ REGISTER_URL: 'https://example.com/search' })).toThrow(
+        new Error('Invalid configuration:\n  REGISTER_URL: REGISTER_URL must be an http(s) origin'),
+      );
+    });
+
+    it('rejects a LOG_LEVEL outside the list, naming it', () => {
+      expect(namedVariables(errorOf({ LOG_LEVEL: 'trace' }).message)).toEqual(['LOG_LEVEL']);
+    });
+
+    it('throws ONE error naming each of several bad variables', () => {
+      const error = errorOf({ PORT: 'abc', QUOTA_TIME_ZONE: 'Mars/Base', REDIS_URL: 'http://x' });
+      const lines = error.message.split('\n');
+      expect(lines[0]).toBe('Invalid configuration:');
+      expect(namedVariables(error.message).sort()).toEqual(['PORT', 'QUOTA_TIME_ZONE', 'REDIS_URL']);
+      expect(lines.includes('  QUOTA_TIME_ZONE: "Mars/Base" is not an IANA time zone')).toBe(true);
+      expect(lines.includes('  REDIS_URL: REDIS_URL must be redis://host:port[/db]')).toBe(true);
+      expect(lines.some((line) => line.startsWith('  PORT: ') && line.includes('PORT must be an integer number'))).toBe(
+        true,
+      );
+    });
+
+    it('does not echo a valid variable in the error about another one', () => {
+      const error = errorOf({ PORT: 'abc', DATABASE_URL: 'postgres://app:secret@db:5432/lvs' });
+      expect(namedVariables(error.message)).toEqual(['PORT']);
+      expect(error.message.includes('secret')).toBe(false);
+    });
+  });
+});

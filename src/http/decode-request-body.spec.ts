@@ -1,0 +1,145 @@
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
+import { decodeRequestBody, MAX_REQUEST_BODY_BYTES, RejectedBody } from './decode-request-body';
+
+const JSON_TYPE = 'application/json';
+const body = (text: string) => Buffer.from(text, 'utf8');
+
+/** The reason of a rejection, or a marker that the body was accepted. */
+function reasonOf(result: object | RejectedBody): string {
+  return result instanceof RejectedBody ? result.reason : 'ACCEPTED';
+}
+
+/** A valid JSON object of exactly `size` bytes, padded with spaces before the closing brace. */
+function paddedObject(size: number, prefix = '{"licenceNumber":"1234567890123456"'): Buffer {
+  const head = Buffer.from(prefix, 'utf8');
+  const padding = size - head.length - 1;
+  if (padding < 0) throw new Error('size too small for the prefix');
+  const buffer = Buffer.concat([head, Buffer.from(' '.repeat(padding)), Buffer.from('}')]);
+  expect(buffer.length).toBe(size);
+  return buffer;
+}
+
+describe('decodeRequestBody', () => {
+  it('sets the limit at 16 KiB', () => {
+    expect(MAX_REQUEST_BODY_BYTES).toBe(16384);
+  });
+
+  describe('accepts a JSON object', () => {
+    it('with Content-Type application/json', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"licenceNumber":"1234567890123456"}'))).toEqual({
+        licenceNumber: '1234567890123456',
+      });
+    });
+
+    it('with Content-Type application/json; charset=utf-8', () => {
+      expect(
+        decodeRequestBody('application/json; charset=utf-8', body('{"licenceNumber":"1234567890123456"}')),
+      ).toEqual({ licenceNumber: '1234567890123456' });
+    });
+
+    it('with an upper-case media type APPLICATION/JSON', () => {
+      expect(decodeRequestBody('APPLICATION/JSON', body('{"a":1}'))).toEqual({ a: 1 });
+    });
+
+    it('with a mixed-case media type and charset Application/Json;Charset=UTF-8', () => {
+      expect(decodeRequestBody('Application/Json;Charset=UTF-8', body('{"a":1}'))).toEqual({ a: 1 });
+    });
+
+    it('with white space around the media type', () => {
+      expect(decodeRequestBody('  application/json  ; charset=utf-8', body('{"a":1}'))).toEqual({ a: 1 });
+    });
+
+    it('that is empty ({})', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{}'))).toEqual({});
+    });
+
+    it('with nested values and unknown fields, unchanged', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"licenceNumber":"1","extra":{"n":[1,null,true]}}'))).toEqual({
+        licenceNumber: '1',
+        extra: { n: [1, null, true] },
+      });
+    });
+
+    it('with a non-ASCII string decoded as UTF-8', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"name":"Zoë"}'))).toEqual({ name: 'Zoë' });
+    });
+
+    it('with a "constructor" key that has no prototype', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"constructor":"x"}'))).toEqual({ constructor: 'x' });
+    });
+
+    it('that is a plain object, not a RejectedBody', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"a":1}'))).not.toBeInstanceOf(RejectedBody);
+    });
+  });
+
+  describe('rejects a body that is not a JSON object', () => {
+    it.each([
+      ['malformed JSON', '{"licenceNumber":'],
+      ['malformed JSON with a trailing comma', '{"a":1,}'],
+      ['single-quoted JSON', "{'a':1}"],
+      ['an empty body', ''],
+      ['a body of white space only', '   \n  '],
+      ['a JSON array', '[{"licenceNumber":"1234567890123456"}]'],
+      ['an empty JSON array', '[]'],
+      ['a JSON string', '"1234567890123456"'],
+      ['a JSON number', '1234567890123456'],
+      ['JSON true', 'true'],
+      ['JSON null', 'null'],
+      ['a __proto__ key', '{"__proto__":{"isAdmin":true}}'],
+      ['a nested __proto__ key', '{"a":{"__proto__":{"isAdmin":true}}}'],
+      ['a constructor.prototype key', '{"constructor":{"prototype":{"isAdmin":true}}}'],
+    ])('rejects %s as not a JSON object', (_what, text) => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.notJson);
+    });
+
+    it('returns a RejectedBody instance', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('null'))).toBeInstanceOf(RejectedBody);
+    });
+  });
+
+  describe('rejects a content type other than application/json', () => {
+    it.each([
+      ['text/plain', 'text/plain'],
+      ['text/plain; charset=utf-8', 'text/plain; charset=utf-8'],
+      ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+      ['multipart/form-data', 'multipart/form-data; boundary=x'],
+      ['application/jsonp', 'application/jsonp'],
+      ['application/json-patch+json', 'application/json-patch+json'],
+      ['an empty content type', ''],
+    ])('rejects %s', (_what, contentType) => {
+      expect(reasonOf(decodeRequestBody(contentType, body('{"a":1}')))).toBe(VALIDATION_MESSAGES.contentType);
+    });
+
+    it('rejects a missing content type', () => {
+      expect(reasonOf(decodeRequestBody(undefined, body('{"a":1}')))).toBe(VALIDATION_MESSAGES.contentType);
+    });
+  });
+
+  describe('size limit', () => {
+    it('accepts a valid JSON object of exactly MAX_REQUEST_BODY_BYTES bytes', () => {
+      expect(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES))).toEqual({
+        licenceNumber: '1234567890123456',
+      });
+    });
+
+    it('rejects a valid JSON object of MAX_REQUEST_BODY_BYTES + 1 bytes as too large', () => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES + 1)))).toBe(
+        VALIDATION_MESSAGES.tooLarge,
+      );
+    });
+
+    it('counts bytes, not characters: a multi-byte body one byte over the limit is too large', () => {
+      // "é" is two bytes in UTF-8, so this body has fewer characters than bytes.
+      const buffer = paddedObject(MAX_REQUEST_BODY_BYTES + 1, '{"name":"éééé"');
+      expect(buffer.toString('utf8').length).toBe(MAX_REQUEST_BODY_BYTES - 3);
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, buffer))).toBe(VALIDATION_MESSAGES.tooLarge);
+    });
+
+    it('accepts a multi-byte body of exactly the limit in bytes', () => {
+      expect(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES, '{"name":"éééé"'))).toEqual({
+        name: 'éééé',
+      });
+    });
+  });
+});
