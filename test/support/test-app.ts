@@ -2,6 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
@@ -33,15 +34,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-let instanceCount = 0;
-
 /**
  * Boots the real AppModule on Fastify against a database cloned from the run's migrated template,
  * Redis under a fresh prefix, and the sandbox register on a random port; optionally the real worker.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const runId = testRunId();
-  const name = `${runId}_${process.pid}_${++instanceCount}`;
+  // Random, not counted: Jest gives every spec file its own module registry, so a counter restarts.
+  const name = `${runId}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabaseName(runId)}"`);
