@@ -313,6 +313,25 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       }
     });
 
+    it('with three workers, makes one upstream call for 60 concurrent requests and spreads other lookups', async () => {
+      await t.startWorker();
+      await t.startWorker();
+      const { key } = await t.createKey();
+      await sandbox.setFault({ fault: 'none', latencyMs: 300, licenceNumber: SANDBOX_NUMBERS.unknownStatus });
+      const same = await Promise.all(Array.from({ length: 60 }, () => verify(t.baseUrl, key, SANDBOX_NUMBERS.unknownStatus)));
+      expect(same.map((response) => response.status)).toEqual(Array(60).fill(200));
+      expect(same[0].body).toMatchObject({ licence: { status: 'Under Review' } });
+      expect(await sandbox.requestsFor(SANDBOX_NUMBERS.unknownStatus)).toBe(1);
+
+      const distinct = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => verify(t.baseUrl, key, String(1_700_000_000_000_000 + index))),
+      );
+      expect(distinct.map((response) => response.status)).toEqual(Array(60).fill(404));
+      for (let index = 0; index < 60; index++) {
+        expect(await sandbox.requestsFor(String(1_700_000_000_000_000 + index))).toBe(1);
+      }
+    });
+
     it('loses nothing when the worker is killed mid-lookup: a new worker finishes it and the client gets its answer', async () => {
       const { key, userId } = await t.createKey({ quota: 10 });
       const number = '1888000000000030';
@@ -320,7 +339,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const pending = await verify(t.baseUrl, key, number, 'survives-kill');
       expect(pending.status).toBe(202);
       expect(await sandbox.requestsFor(number)).toBe(1); // the lookup is under way in the worker
-      await t.worker!.kill();
+      await Promise.all(t.workers.map((worker) => worker.kill())); // whichever has the job dies with it
       await t.startWorker();
 
       let final: TestResponse = pending;

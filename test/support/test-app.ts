@@ -28,7 +28,9 @@ export interface TestApp {
   redis: Redis;
   redisPrefix: string;
   env: Record<string, string>;
-  worker: WorkerProcess | null;
+  /** every worker started, in order */
+  workers: WorkerProcess[];
+  /** starts one more worker process; all of them stop with close() */
   startWorker(): Promise<WorkerProcess>;
   createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string }): Promise<CreatedKey>;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await db.connect();
   const redis = new Redis(TEST_REDIS_URL);
 
+  const workers: WorkerProcess[] = [];
   const testApp: TestApp = {
     baseUrl,
     app,
@@ -93,10 +96,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redis,
     redisPrefix,
     env,
-    worker: null,
+    workers,
     async startWorker() {
-      testApp.worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
-      return testApp.worker;
+      const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
+      workers.push(worker);
+      return worker;
     },
     createKey: (keyOptions = {}) =>
       app.get(ApiKeysService).createKey({
@@ -106,7 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         userId: keyOptions.userId,
       }),
     async close() {
-      await testApp.worker?.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await app.close();
       await sandbox.close();
       await db.end();
