@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RedisStore } from '../redis/redis.module';
 import type { Charge } from '../quota/quota.service';
 
+// A bound, not the usual life: the set goes when its job finishes, but a job may wait for workers.
 const PAYERS_TTL_SECONDS = 2 * 24 * 3600;
 
 /**
@@ -16,6 +17,11 @@ export class LookupPayers {
   async add(jobId: string, charge: Charge): Promise<void> {
     const key = this.redis.key('payers', jobId);
     await this.redis.client.multi().sadd(key, JSON.stringify(charge)).expire(key, PAYERS_TTL_SECONDS).exec();
+  }
+
+  /** After a successful lookup its payers owe what they paid: nothing left to remember. */
+  async forget(jobId: string): Promise<void> {
+    await this.redis.client.del(this.redis.key('payers', jobId));
   }
 
   async take(jobId: string): Promise<Charge[]> {

@@ -15,7 +15,7 @@ const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized',
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private events!: QueueEvents;
-  private readonly failureListeners: ((jobId: string) => void)[] = [];
+  private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
 
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
@@ -29,7 +29,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.
     this.events.setMaxListeners(0);
-    this.events.on('failed', ({ jobId }) => this.failureListeners.forEach((listener) => listener(jobId)));
+    this.events.on('completed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'completed')));
+    this.events.on('failed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'failed')));
     await this.events.waitUntilReady();
   }
 
@@ -42,9 +43,9 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     await this.events?.close();
   }
 
-  /** Called for every lookup job that fails for good, in any process. */
-  onLookupFailed(listener: (jobId: string) => void): void {
-    this.failureListeners.push(listener);
+  /** Called for every lookup job that completes or fails for good, whichever process ran or queued it. */
+  onLookupFinished(listener: (jobId: string, outcome: 'completed' | 'failed') => void): void {
+    this.finishListeners.push(listener);
   }
 
   /**

@@ -31,9 +31,11 @@ export class VerificationService {
     private readonly config: AppConfig,
   ) {
     // A job can fail after every client got 202 and left: its payers are refunded all the same.
-    this.lookups.onLookupFailed((jobId) => {
-      this.refundLookup(jobId).catch((error: unknown) =>
-        this.logger.error(`Refund for lookup ${jobId} failed: ${(error as Error).message}`),
+    // After a success they owe what they paid, and the record of them can go.
+    this.lookups.onLookupFinished((jobId, outcome) => {
+      const settle = outcome === 'failed' ? this.refundLookup(jobId) : this.payers.forget(jobId);
+      settle.catch((error: unknown) =>
+        this.logger.error(`Settling payers of lookup ${jobId} (${outcome}) failed: ${(error as Error).message}`),
       );
     });
   }

@@ -270,6 +270,18 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       expect(await used(key)).toBe(1);
     });
 
+    it('forgets who paid for a lookup once it succeeds', async () => {
+      const { key } = await t.createKey({ quota: 10 });
+      expect((await verify(t.baseUrl, key, '1888000000000098')).status).toBe(404);
+      let left = await t.redis.keys(`${t.redisPrefix}:payers:*`);
+      for (let waited = 0; left.length > 0 && waited < 3_000; waited += 100) {
+        await sleep(100);
+        left = await t.redis.keys(`${t.redisPrefix}:payers:*`);
+      }
+      expect(left).toEqual([]);
+      expect(await used(key)).toBe(1);
+    });
+
     it('refunds a client that got 202 and never came back when the lookup then fails', async () => {
       const { key } = await t.createKey({ quota: 10 });
       await sandbox.setFault({ fault: 'status-503', latencyMs: 700, licenceNumber: '1888000000000099' });
