@@ -1,6 +1,6 @@
 import { ErrorCode, VALIDATION_MESSAGES } from './error-codes';
 
-export interface ContractError {
+interface ContractError {
   code: ErrorCode;
   message?: string;
 }

@@ -1,8 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
-export const API_KEY_SCHEME = 'api-key';
-export const BEARER_SCHEME = 'bearer';
+const API_KEY_SCHEME = 'api-key';
+const BEARER_SCHEME = 'bearer';
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
