@@ -44,6 +44,10 @@ describe('validateEnvironment', () => {
       expect({ ...validateEnvironment({}) }).toEqual({
         HOST: '0.0.0.0',
         PORT: 3000,
+        REQUEST_HEADERS_TIMEOUT_MS: 5000,
+        REQUEST_BODY_TIMEOUT_MS: 10000,
+        KEEP_ALIVE_TIMEOUT_MS: 65000,
+        CORS_ORIGINS: [],
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
         MIGRATIONS_RUN: true,
         REDIS_URL: 'redis://127.0.0.1:6379',
@@ -184,6 +188,56 @@ describe('validateEnvironment', () => {
       const error = errorOf({ [name]: value });
       expect(namedVariables(error.message)).toEqual([name]);
     });
+  });
+
+  describe('HTTP timeouts and CORS', () => {
+    it('turns the timeouts into numbers', () => {
+      const settings = validateEnvironment({
+        REQUEST_HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_BODY_TIMEOUT_MS: '3000',
+        KEEP_ALIVE_TIMEOUT_MS: '4000',
+      });
+      expect([settings.REQUEST_HEADERS_TIMEOUT_MS, settings.REQUEST_BODY_TIMEOUT_MS, settings.KEEP_ALIVE_TIMEOUT_MS]).toEqual([
+        2000, 3000, 4000,
+      ]);
+    });
+
+    it('accepts headers and body timeouts that are equal', () => {
+      expect(validateEnvironment({ REQUEST_HEADERS_TIMEOUT_MS: '7000', REQUEST_BODY_TIMEOUT_MS: '7000' }).REQUEST_BODY_TIMEOUT_MS).toBe(7000);
+    });
+
+    it('rejects a headers timeout longer than the whole-request timeout, naming it', () => {
+      const error = errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '20000' });
+      expect(namedVariables(error.message)).toEqual(['REQUEST_HEADERS_TIMEOUT_MS']);
+    });
+
+    it.each([
+      ['REQUEST_BODY_TIMEOUT_MS', '300001'],
+      ['REQUEST_HEADERS_TIMEOUT_MS', '999'],
+      ['KEEP_ALIVE_TIMEOUT_MS', '600001'],
+    ])('rejects %s=%s, naming only that variable', (name, value) => {
+      expect(namedVariables(errorOf({ [name]: value }).message)).toEqual([name]);
+    });
+
+    it('splits CORS_ORIGINS at commas and trims each origin', () => {
+      expect(validateEnvironment({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173 ,' }).CORS_ORIGINS).toEqual([
+        'https://app.example.com',
+        'http://localhost:5173',
+      ]);
+    });
+
+    it('counts an empty CORS_ORIGINS as unset: CORS off', () => {
+      expect(validateEnvironment({ CORS_ORIGINS: '' }).CORS_ORIGINS).toEqual([]);
+    });
+
+    it.each(['*', 'app.example.com', 'https://app.example.com/path', 'ftp://example.com'])(
+      'rejects the CORS origin %s with the exact message',
+      (origin) => {
+        expect(errorOf({ CORS_ORIGINS: `https://ok.example.com,${origin}` }).message).toBe(
+          'Invalid configuration:\n  CORS_ORIGINS: CORS_ORIGINS must be comma-separated http(s) origins',
+        );
+      },
+    );
   });
 
   describe('invalid values', () => {

@@ -22,6 +22,8 @@ function isValidTimeZone(zone: string): boolean {
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toList = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value;
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 
@@ -32,6 +34,22 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(0) @Max(65535)
   PORT = 3000;
+
+  /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(300000)
+  REQUEST_HEADERS_TIMEOUT_MS = 5000;
+
+  /** Time for a whole request, headers and body, to arrive: a body dripping in byte by byte gets 408. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(300000)
+  REQUEST_BODY_TIMEOUT_MS = 10000;
+
+  /** How long an idle keep-alive connection stays open; above the 60 s idle timeout of common load balancers. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
+  KEEP_ALIVE_TIMEOUT_MS = 65000;
+
+  /** Browser origins allowed to call the API, comma-separated; empty turns CORS off. */
+  @Transform(toList) @Matches(/^https?:\/\/[^\s/,]+$/, { each: true, message: 'CORS_ORIGINS must be comma-separated http(s) origins' })
+  CORS_ORIGINS: string[] = [];
 
   @Matches(/^postgres(ql)?:\/\/[^/]+\/[A-Za-z0-9_]+$/, {
     message: 'DATABASE_URL must be postgres://user[:password]@host[:port]/database',
@@ -113,6 +131,9 @@ export function validateEnvironment(raw: Record<string, unknown>): AppSettings {
   );
   if (!isValidTimeZone(settings.QUOTA_TIME_ZONE)) {
     problems.push(`QUOTA_TIME_ZONE: "${settings.QUOTA_TIME_ZONE}" is not an IANA time zone`);
+  }
+  if (settings.REQUEST_HEADERS_TIMEOUT_MS > settings.REQUEST_BODY_TIMEOUT_MS) {
+    problems.push('REQUEST_HEADERS_TIMEOUT_MS: must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)');
   }
   if (problems.length > 0) {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);

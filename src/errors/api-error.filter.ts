@@ -1,8 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
-import { ERROR_CODES } from './error-codes';
-import { mapFrameworkError } from './map-framework-error';
+import { ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
+
+/** Sends an error answer: its status and exactly {code, message} as JSON. */
+export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnswer): void {
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+}
 
 /** The only exception filter: every error leaves as exactly {code, message}. */
 @Catch()
@@ -10,26 +14,27 @@ export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiErrorFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, code, message } = this.toContract(exception);
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ code, message });
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const cause = exception instanceof HttpException ? exception.cause ?? exception : exception;
+    if (isClientAbort(cause, http.getRequest<FastifyRequest>().raw.socket.destroyed)) {
+      // Nobody is left to answer; a disconnecting client is routine, so no stack and no error level.
+      this.logger.debug('Client closed the connection before its request was read');
+      return;
+    }
+    sendErrorAnswer(reply, this.toContract(exception));
   }
 
-  private toContract(exception: unknown): { status: number; code: string; message: string } {
+  private toContract(exception: unknown): ErrorAnswer {
     if (exception instanceof ApiError) {
-      return { status: exception.status, code: exception.code, message: exception.publicMessage };
+      return { status: exception.status, body: { code: exception.code, message: exception.publicMessage } };
     }
     const status = exception instanceof HttpException ? exception.getStatus() : undefined;
     const cause = exception instanceof HttpException ? exception.cause : exception;
     const fastifyCode = (cause as { code?: unknown } | undefined)?.code;
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
-    if (mapped) {
-      const { status: mappedStatus, message } = ERROR_CODES[mapped.code];
-      return { status: mappedStatus, code: mapped.code, message: mapped.message ?? message };
-    }
-    this.logger.error(
-      exception instanceof Error ? exception.stack ?? exception.message : String(exception),
-    );
-    return { status: 500, code: 'INTERNAL_ERROR', message: ERROR_CODES.INTERNAL_ERROR.message };
+    if (mapped) return toErrorAnswer(mapped);
+    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+    return toErrorAnswer({ code: 'INTERNAL_ERROR' });
   }
 }

@@ -1,22 +1,76 @@
+import helmet from '@fastify/helmet';
+import { Logger, NestApplicationOptions } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
-import { decodeRequestBody } from './decode-request-body';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { AppConfig } from '../config/app-config';
+import { AppSettings } from '../config/env.schema';
+import { sendErrorAnswer } from '../errors/api-error.filter';
+import { ApiError } from '../errors/api-error';
+import { createClientErrorHandler } from '../errors/client-error.handler';
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
+import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
+import { decodeRequestBody, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
 import { mountOpenApi } from './openapi';
+import { readCappedRequestBody } from './read-capped-request-body';
 
-// Fastify's own ceiling on what it reads; the 16 KiB contract limit is checked after authentication.
-const READ_LIMIT_BYTES = 1024 * 1024;
+// Node checks request deadlines on a timer, every 30 s by default; each second keeps a 408 near its deadline.
+const DEADLINE_CHECK_INTERVAL_MS = 1000;
+
+/** Options for NestFactory.create: our body reader (configureHttp) replaces Nest's JSON and form parsers. */
+export const HTTP_APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /** Fastify-specific setup, shared by main.ts and the e2e tests. */
-export function createFastifyAdapter(): FastifyAdapter {
-  return new FastifyAdapter({ bodyLimit: READ_LIMIT_BYTES, trustProxy: true });
+export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
+  return new FastifyAdapter({
+    trustProxy: true,
+    requestTimeout: settings.REQUEST_BODY_TIMEOUT_MS,
+    keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout: settings.REQUEST_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS,
+      // Node would answer an HTTP/1.1 request without Host with an empty 400; our hook answers it instead.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: createClientErrorHandler(new Logger('HTTP')),
+    // The router rejects an undecodable path before any hook or filter runs.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      sendErrorAnswer(reply, toErrorAnswer(mapFrameworkError(error.statusCode, error.code) ?? { code: 'INTERNAL_ERROR' })),
+  });
 }
 
-export function configureHttp(app: NestFastifyApplication): void {
-  // Fastify's built-in JSON and text parsers throw before guards run; ours defers every problem.
-  app.getHttpAdapter().getInstance().removeAllContentTypeParsers();
-  app.useBodyParser('*', { bodyLimit: READ_LIMIT_BYTES }, async (request: FastifyRequest, body: Buffer) =>
-    decodeRequestBody(request.headers['content-type'], body),
-  );
+/**
+ * Reads every body, whatever its content type, without ever failing: problems travel as a
+ * RejectedBody to the validation pipe, which runs after the API key guard.
+ */
+async function readRequestBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
+  const { bytes, size } = await readCappedRequestBody(payload, MAX_REQUEST_BODY_BYTES);
+  return decodeRequestBody(request.headers['content-type'], bytes, size);
+}
+
+async function rejectHttp11WithoutHost(request: FastifyRequest): Promise<void> {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    throw ApiError.validation(VALIDATION_MESSAGES.hostRequired);
+  }
+}
+
+export async function configureHttp(app: NestFastifyApplication): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', readRequestBody);
+  fastify.addHook('onRequest', rejectHttp11WithoutHost);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // Swagger UI at /docs loads its scripts from this origin and carries inline styles.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        // The API may be served over plain HTTP (development, behind TLS termination): keep /docs working there.
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
+  if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });
   app.enableShutdownHooks();
   mountOpenApi(app);
 }

@@ -1,12 +1,20 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { RejectedBody } from './decode-request-body';
+import { hasUndeclaredFields } from './undeclared-fields';
 
 function messageFor(errors: ValidationError[]): (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES] {
   if (errors.some((error) => error.property === 'licenceNumber')) return VALIDATION_MESSAGES.licenceNumber;
   if (errors.some((error) => error.constraints?.whitelistValidation)) return VALIDATION_MESSAGES.unknownField;
   return VALIDATION_MESSAGES.notJson;
+}
+
+/** The fields a DTO class declares through class-validator decorators (what whitelisting allows). */
+function declaredFields(dto: ArgumentMetadata['metatype']): ReadonlySet<string> {
+  const metadata = dto ? getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) : [];
+  return new Set(metadata.map((entry) => entry.propertyName));
 }
 
 /** Validates DTOs strictly (no unknown fields, no type coercion) and fails with the contract's 400. */
@@ -26,8 +34,11 @@ export class ContractValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (value instanceof RejectedBody) throw ApiError.validation(value.reason);
-    if (metadata.type === 'body' && (value === undefined || value === null)) {
-      throw ApiError.validation(VALIDATION_MESSAGES.notJson);
+    if (metadata.type === 'body') {
+      if (value === undefined || value === null) throw ApiError.validation(VALIDATION_MESSAGES.notJson);
+      if (hasUndeclaredFields(value as object, declaredFields(metadata.metatype))) {
+        throw ApiError.validation(VALIDATION_MESSAGES.unknownField);
+      }
     }
     return super.transform(value, metadata);
   }

@@ -1,5 +1,5 @@
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
-import { decodeRequestBody, MAX_REQUEST_BODY_BYTES, RejectedBody } from './decode-request-body';
+import { decodeRequestBody, MAX_NESTING_DEPTH, MAX_REQUEST_BODY_BYTES, RejectedBody } from './decode-request-body';
 
 const JSON_TYPE = 'application/json';
 const body = (text: string) => Buffer.from(text, 'utf8');
@@ -68,6 +68,19 @@ describe('decodeRequestBody', () => {
       expect(decodeRequestBody(JSON_TYPE, body('{"constructor":"x"}'))).toEqual({ constructor: 'x' });
     });
 
+    it('with a __proto__ key kept as an own key, the object\'s prototype untouched', () => {
+      const decoded = decodeRequestBody(JSON_TYPE, body('{"__proto__":{"isAdmin":true}}'));
+      expect(Object.keys(decoded)).toEqual(['__proto__']);
+      expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+      expect((decoded as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+    });
+
+    it('with constructor.prototype kept as plain nested keys', () => {
+      const decoded = decodeRequestBody(JSON_TYPE, body('{"constructor":{"prototype":{"isAdmin":true}}}'));
+      expect(Object.keys(decoded)).toEqual(['constructor']);
+      expect(({} as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+    });
+
     it('that is a plain object, not a RejectedBody', () => {
       expect(decodeRequestBody(JSON_TYPE, body('{"a":1}'))).not.toBeInstanceOf(RejectedBody);
     });
@@ -86,9 +99,6 @@ describe('decodeRequestBody', () => {
       ['a JSON number', '1234567890123456'],
       ['JSON true', 'true'],
       ['JSON null', 'null'],
-      ['a __proto__ key', '{"__proto__":{"isAdmin":true}}'],
-      ['a nested __proto__ key', '{"a":{"__proto__":{"isAdmin":true}}}'],
-      ['a constructor.prototype key', '{"constructor":{"prototype":{"isAdmin":true}}}'],
     ])('rejects %s as not a JSON object', (_what, text) => {
       expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.notJson);
     });
@@ -116,6 +126,42 @@ describe('decodeRequestBody', () => {
     });
   });
 
+  describe('nesting depth', () => {
+    const nested = (depth: number, open = '[', close = ']') =>
+      `{"licenceNumber":"1234567890123456","a":${open.repeat(depth - 1)}${close.repeat(depth - 1)}}`;
+
+    it('sets the limit at 8 levels', () => {
+      expect(MAX_NESTING_DEPTH).toBe(8);
+    });
+
+    it('accepts a body nested exactly MAX_NESTING_DEPTH levels deep', () => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(nested(MAX_NESTING_DEPTH))))).toBe('ACCEPTED');
+    });
+
+    it.each([
+      ['arrays one level too deep', nested(MAX_NESTING_DEPTH + 1)],
+      ['objects one level too deep', `${'{"a":'.repeat(MAX_NESTING_DEPTH + 1)}1${'}'.repeat(MAX_NESTING_DEPTH + 1)}`],
+      ['1,500 levels of arrays (3 KB)', nested(1500)],
+      ['8,000 levels of arrays, under 16 KiB', nested(8000)],
+      ['unclosed brackets', `{"a":${'['.repeat(MAX_NESTING_DEPTH + 5)}`],
+    ])('rejects %s as too deep', (_what, text) => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.tooDeep);
+    });
+
+    it('does not count brackets inside strings, escaped quotes included', () => {
+      const text = `{"licenceNumber":"1234567890123456","a":"\\"${'[{'.repeat(50)}"}`;
+      expect(decodeRequestBody(JSON_TYPE, body(text))).toEqual({
+        licenceNumber: '1234567890123456',
+        a: `"${'[{'.repeat(50)}`,
+      });
+    });
+
+    it('counts brackets after a string that ends in an escaped backslash', () => {
+      const text = `{"a":"x\\\\","b":${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}}`;
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.tooDeep);
+    });
+  });
+
   describe('size limit', () => {
     it('accepts a valid JSON object of exactly MAX_REQUEST_BODY_BYTES bytes', () => {
       expect(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES))).toEqual({
@@ -134,6 +180,16 @@ describe('decodeRequestBody', () => {
       const buffer = paddedObject(MAX_REQUEST_BODY_BYTES + 1, '{"name":"éééé"');
       expect(buffer.toString('utf8').length).toBe(MAX_REQUEST_BODY_BYTES - 3);
       expect(reasonOf(decodeRequestBody(JSON_TYPE, buffer))).toBe(VALIDATION_MESSAGES.tooLarge);
+    });
+
+    it('rejects as too large by the size received, when the reader kept none of an oversized body', () => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, Buffer.alloc(0), MAX_REQUEST_BODY_BYTES + 1))).toBe(
+        VALIDATION_MESSAGES.tooLarge,
+      );
+    });
+
+    it('rejects an oversized body as too large before looking at its content type', () => {
+      expect(reasonOf(decodeRequestBody('text/plain', Buffer.alloc(0), 2 * 1024 * 1024))).toBe(VALIDATION_MESSAGES.tooLarge);
     });
 
     it('accepts a multi-byte body of exactly the limit in bytes', () => {

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
-import { configureHttp, createFastifyAdapter } from '../../src/http/configure-http';
+import { readSettings } from '../../src/config/read-settings';
+import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from '../../src/http/configure-http';
 import { MutableClock } from './mutable-clock';
 import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
 import { WorkerProcess } from './worker-process';
@@ -75,8 +76,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { logger: ['error'] });
-  configureHttp(app);
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(readSettings()), {
+    logger: ['error'],
+    ...HTTP_APP_OPTIONS,
+  });
+  await configureHttp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await app.listen(0, '127.0.0.1');
