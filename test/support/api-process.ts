@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { ServiceProcess } from './service-process';
+
+const API_ENTRY = join(__dirname, '../../dist/src/main.js'); // test/support -> repo root
+const LISTENING = /API listening on (http:\/\/[\d.]+:\d+)/;
+
+/** The real API entry point in its own process, listening on a free port of 127.0.0.1. */
+export class ApiProcess extends ServiceProcess {
+  private listeningUrl = '';
+
+  get baseUrl(): string {
+    return this.listeningUrl;
+  }
+
+  /** `env` as for the worker (a TestApp's env); the port and log format are chosen here. */
+  static async start(env: Record<string, string>): Promise<ApiProcess> {
+    const api = await ServiceProcess.spawn(
+      (child) => new ApiProcess(child),
+      API_ENTRY,
+      { ...env, HOST: '127.0.0.1', PORT: '0', LOG_FORMAT: 'json' },
+      LISTENING,
+    );
+    api.listeningUrl = LISTENING.exec(api.log)![1];
+    return api;
+  }
+}

@@ -1,0 +1,81 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** One of our entry points (built by `npm test`'s pretest) running in its own process. */
+export class ServiceProcess {
+  private output = '';
+
+  protected constructor(private readonly child: ChildProcess) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  /** Spawns `entry` with exactly `env` (and PATH) and waits until its output matches `ready`. */
+  protected static async spawn<T extends ServiceProcess>(
+    make: (child: ChildProcess) => T,
+    entry: string,
+    env: Record<string, string>,
+    ready: RegExp,
+  ): Promise<T> {
+    const child = spawn(process.execPath, [entry], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = make(child);
+    await service.waitForOutput(ready, 20_000);
+    return service;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error('the process did not start');
+    return this.child.pid;
+  }
+
+  /** Resident memory in bytes, from /proc. */
+  residentBytes(): number {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+    if (!match) throw new Error(`no VmRSS for process ${this.pid}`);
+    return Number(match[1]) * 1024;
+  }
+
+  /** SIGKILL: the process dies mid-work without any chance to clean up. */
+  kill(): Promise<void> {
+    return this.stop('SIGKILL');
+  }
+
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill(signal);
+    });
+  }
+
+  /** The first match of `pattern` in the output, once it appears. */
+  waitForOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`No ${pattern} in the output:\n${this.output}`)), timeoutMs);
+      const onExit = (code: number | null) => finish(new Error(`Process exited with ${code}:\n${this.output}`));
+      const check = () => {
+        const match = pattern.exec(this.output);
+        if (match) finish(undefined, match);
+      };
+      const finish = (error?: Error, match?: RegExpExecArray) => {
+        clearTimeout(timer);
+        this.child.stdout?.off('data', check);
+        this.child.stderr?.off('data', check);
+        this.child.off('exit', onExit);
+        if (error) reject(error);
+        else resolve(match!);
+      };
+      this.child.stdout?.on('data', check);
+      this.child.stderr?.on('data', check);
+      this.child.once('exit', onExit);
+      check();
+    });
+  }
+}
