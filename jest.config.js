@@ -1,4 +1,5 @@
-// Two projects: fast unit specs beside pure code, and black-box e2e specs against real services.
+// Three projects: fast unit specs beside pure code, black-box e2e specs against real services, and
+// resilience specs (generated hostile input, faults) against the real processes.
 const swcTransform = [
   '@swc/jest',
   {
@@ -58,6 +59,13 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...shared,
+      displayName: 'resilience',
+      testMatch: ['<rootDir>/test/resilience/**/*.resilience-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

@@ -10,7 +10,7 @@ import { ApiError } from '../errors/api-error';
 import { createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
-import { decodeRequestBody, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
+import { decodeRequestBody, isJsonMediaType, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
 
@@ -48,6 +48,15 @@ async function readRequestBody(request: FastifyRequest, payload: Readable): Prom
   return decodeRequestBody(request.headers['content-type'], bytes, size);
 }
 
+/**
+ * Fastify answers a Content-Type it cannot parse (`;;;`) with 415 before any guard runs. Every type
+ * but JSON is refused by decodeRequestBody after the key check anyway, so a neutral one stands in.
+ */
+async function deferContentTypeCheck(request: FastifyRequest): Promise<void> {
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !isJsonMediaType(contentType)) request.headers['content-type'] = 'application/octet-stream';
+}
+
 async function rejectHttp11WithoutHost(request: FastifyRequest): Promise<void> {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
     throw ApiError.validation(VALIDATION_MESSAGES.hostRequired);
@@ -59,6 +68,7 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', readRequestBody);
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
+  fastify.addHook('onRequest', deferContentTypeCheck);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

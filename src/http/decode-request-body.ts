@@ -17,7 +17,7 @@ export class RejectedBody {
   constructor(readonly reason: ValidationMessage) {}
 }
 
-function isJsonMediaType(contentType: string | undefined): boolean {
+export function isJsonMediaType(contentType: string | undefined): boolean {
   const mediaType = contentType?.split(';', 1)[0].trim().toLowerCase();
   return mediaType === 'application/json';
 }

@@ -11,8 +11,8 @@ describe('a client that disconnects mid-request (the real API process, its log r
     api = await ApiProcess.start({ ...t.env, LOG_LEVEL: 'debug' });
   });
   afterAll(async () => {
-    await api.stop();
-    await t.close();
+    await api?.stop();
+    await t?.close();
   });
 
   it('is logged once per request at debug level, without a stack, and nothing is logged as an error', async () => {

@@ -87,6 +87,30 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     });
   });
 
+  describe.each([';;;', 'application/json, text/plain', 'text/plain; charset="', '\u00e9'])('a Content-Type Fastify cannot parse: %j', (contentType) => {
+    const post = (key: string) =>
+      sendRaw(
+        t.baseUrl,
+        Buffer.from(
+          'POST /v1/licences/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\n' +
+            `X-API-Key: ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: 2\r\n\r\n{}`,
+          'latin1',
+        ),
+      );
+
+    it('is answered 401 with a bad key: the key is checked first', async () => {
+      const answer = onlyAnswer((await post('lvs_unknown')).received);
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toEqual(UNAUTHORIZED);
+    });
+
+    it('is answered 400 "Content-Type must be application/json" with a good key', async () => {
+      const answer = onlyAnswer((await post(apiKey)).received);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ code: 'VALIDATION_ERROR', message: 'Content-Type must be application/json' });
+    });
+  });
+
   describe('malformed HTTP, each answered with its code, exactly {code, message}, and a closed connection', () => {
     it.each([
       ['a control byte in the path', 'GET /v1/\x01quota HTTP/1.1\r\nHost: x\r\n\r\n', 400, NOT_HTTP],

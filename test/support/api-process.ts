@@ -12,13 +12,14 @@ export class ApiProcess extends ServiceProcess {
     return this.listeningUrl;
   }
 
-  /** `env` as for the worker (a TestApp's env); the port and log format are chosen here. */
-  static async start(env: Record<string, string>): Promise<ApiProcess> {
+  /** `env` as for the worker (a TestApp's env), with LOG_LEVEL `log` or finer; port and log format are chosen here. */
+  static async start(env: Record<string, string>, { inspect = false } = {}): Promise<ApiProcess> {
     const api = await ServiceProcess.spawn(
       (child) => new ApiProcess(child),
       API_ENTRY,
       { ...env, HOST: '127.0.0.1', PORT: '0', LOG_FORMAT: 'json' },
       LISTENING,
+      inspect,
     );
     api.listeningUrl = LISTENING.exec(api.log)![1];
     return api;

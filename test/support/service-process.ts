@@ -1,5 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { WebSocket } from 'undici';
+
+const INSPECTOR = /Debugger listening on (ws:\/\/\S+)/;
 
 /** One of our entry points (built by `npm test`'s pretest) running in its own process. */
 export class ServiceProcess {
@@ -10,14 +13,18 @@ export class ServiceProcess {
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  /** Spawns `entry` with exactly `env` (and PATH) and waits until its output matches `ready`. */
+  /**
+   * Spawns `entry` with exactly `env` (and PATH) and waits until its output matches `ready`.
+   * With `inspect`, the process opens the inspector on a free local port (see collectGarbage).
+   */
   protected static async spawn<T extends ServiceProcess>(
     make: (child: ChildProcess) => T,
     entry: string,
     env: Record<string, string>,
     ready: RegExp,
+    inspect = false,
   ): Promise<T> {
-    const child = spawn(process.execPath, [entry], {
+    const child = spawn(process.execPath, [...(inspect ? ['--inspect=127.0.0.1:0'] : []), entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -40,6 +47,27 @@ export class ServiceProcess {
     const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
     if (!match) throw new Error(`no VmRSS for process ${this.pid}`);
     return Number(match[1]) * 1024;
+  }
+
+  /**
+   * Runs a full garbage collection in the process, through the inspector (spawned with `inspect`),
+   * so that its resident memory can be compared without V8's lazy collection in the way.
+   */
+  async collectGarbage(): Promise<void> {
+    const url = INSPECTOR.exec(this.output)?.[1];
+    if (!url) throw new Error('the process was not started with the inspector');
+    const socket = new WebSocket(url);
+    try {
+      await new Promise((resolve, reject) => {
+        socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+        socket.addEventListener('message', (event) => {
+          if ((JSON.parse(String(event.data)) as { id?: number }).id === 1) resolve(undefined);
+        });
+        socket.addEventListener('error', reject);
+      });
+    } finally {
+      socket.close();
+    }
   }
 
   /** SIGKILL: the process dies mid-work without any chance to clean up. */
