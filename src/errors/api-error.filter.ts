@@ -17,7 +17,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const cause = exception instanceof HttpException ? exception.cause ?? exception : exception;
-    if (isClientAbort(cause, http.getRequest<FastifyRequest>().raw.socket.destroyed)) {
+    if (isClientAbort(cause, http.getRequest<FastifyRequest>().raw.socket?.destroyed === true)) {
       // Nobody is left to answer; a disconnecting client is routine, so no stack and no error level.
       this.logger.debug('Client closed the connection before its request was read');
       return;
