@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { decodeRequestBody, MAX_NESTING_DEPTH, MAX_REQUEST_BODY_BYTES, RejectedBody } from './decode-request-body';
 
@@ -196,6 +197,46 @@ describe('decodeRequestBody', () => {
       expect(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES, '{"name":"éééé"'))).toEqual({
         name: 'éééé',
       });
+    });
+  });
+
+  describe('properties (fast-check)', () => {
+    /** Nesting depth of a parsed JSON value: 0 for a scalar, 1 for a flat object or array. */
+    function depthOf(value: unknown): number {
+      if (value === null || typeof value !== 'object') return 0;
+      return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+    }
+
+    /** An object with one value wrapped in 0 to 12 arrays or objects, so depths spread around the limit. */
+    const nestedObject = fc
+      .record({
+        key: fc.string(),
+        inner: fc.jsonValue({ maxDepth: 2 }),
+        wrappers: fc.array(fc.constantFrom('array', 'object'), { maxLength: 12 }),
+      })
+      .map(({ key, inner, wrappers }) => ({
+        [key]: wrappers.reduce<unknown>((value, wrapper) => (wrapper === 'array' ? [value] : { k: value }), inner),
+      }));
+
+    it('never throws, whatever the bytes and content type', () => {
+      fc.assert(
+        fc.property(fc.option(fc.string(), { nil: undefined }), fc.uint8Array({ maxLength: 200 }), (contentType, bytes) => {
+          decodeRequestBody(contentType, Buffer.from(bytes));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('rejects a JSON object as too deep exactly when it nests deeper than MAX_NESTING_DEPTH', () => {
+      fc.assert(
+        fc.property(nestedObject, (object) => {
+          const text = JSON.stringify(object);
+          const result = decodeRequestBody(JSON_TYPE, body(text));
+          if (depthOf(object) > MAX_NESTING_DEPTH) expect(reasonOf(result)).toBe(VALIDATION_MESSAGES.tooDeep);
+          else expect(result).toEqual(JSON.parse(text)); // what JSON keeps (-0 becomes 0)
+        }),
+        { numRuns: 2000 },
+      );
     });
   });
 });
