@@ -1,57 +1,125 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import type { RegisterLicence } from '@lvs/register';
+import { verificationAnswer, VerificationBody, VerificationStatus } from '../outcome-status';
+
+/** The sandbox's FOUND licence: the document's examples show a real answer. */
+const EXAMPLE_LICENCE: RegisterLicence = {
+  licenceNumber: '1011001544208079',
+  firstName: 'JANE',
+  surname: 'DOE',
+  dateOfBirth: null,
+  licenceType: null,
+  role: 'Front Line',
+  licenceSector: 'Door Supervision',
+  expiryDate: '2027-06-06',
+  status: 'Active',
+  statusReason: null,
+  additionalConditions: null,
+};
+
+const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
 
 /** The licence object (interface 2.3), plus two fields the register shows. */
-export class LicenceDto {
-  @ApiProperty({ example: '1011001544208079' })
+export class LicenceDto implements RegisterLicence {
+  @ApiProperty({ example: EXAMPLE_LICENCE.licenceNumber, pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
   licenceNumber!: string;
 
-  @ApiProperty({ example: 'JANE' })
+  @ApiProperty({ example: EXAMPLE_LICENCE.firstName, description: "Holder's first name" })
   firstName!: string;
 
-  @ApiProperty({ example: 'DOE' })
+  @ApiProperty({ example: EXAMPLE_LICENCE.surname, description: "Holder's last name" })
   surname!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'YYYY-MM-DD; null: the public register does not show it' })
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: null,
+    description: 'YYYY-MM-DD; null: the public register does not show it',
+  })
   dateOfBirth!: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'null: the public register does not show it' })
   licenceType!: string | null;
 
-  @ApiProperty({ example: 'Front Line', description: 'Front Line or Non Front Line' })
+  @ApiProperty({ example: EXAMPLE_LICENCE.role, description: 'Front Line or Non Front Line' })
   role!: string;
-
-  @ApiProperty({ type: String, nullable: true, example: 'Door Supervision', description: 'null when the register shows none' })
-  licenceSector!: string | null;
-
-  @ApiProperty({ example: '2027-06-06', description: 'YYYY-MM-DD' })
-  expiryDate!: string;
-
-  @ApiProperty({ example: 'Active', description: "The register's text, e.g. Active, Expired, Revoked, Suspended" })
-  status!: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Why the licence has its status, when shown' })
-  statusReason!: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Additional licence conditions, when shown' })
-  additionalConditions!: string | null;
-}
-
-/** The verification result (interface 2.2) with the time the register was asked. */
-export class VerificationResultDto {
-  @ApiProperty({ enum: ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING'], example: 'FOUND' })
-  status!: string;
-
-  @ApiProperty({ example: 'Licence found' })
-  message!: string;
-
-  @ApiProperty({ type: LicenceDto, nullable: true, description: 'Filled when status is FOUND; null otherwise' })
-  licence!: LicenceDto | null;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    example: '2026-11-22T10:15:00.000Z',
-    description: 'When the register was asked; null while PENDING',
+    example: EXAMPLE_LICENCE.licenceSector,
+    description: 'Sector of the licence; null when the register shows none',
   })
-  checkedAt!: string | null;
+  licenceSector!: string | null;
+
+  @ApiProperty({ format: 'date', example: EXAMPLE_LICENCE.expiryDate, description: 'YYYY-MM-DD' })
+  expiryDate!: string;
+
+  @ApiProperty({ example: EXAMPLE_LICENCE.status, description: "The register's text, e.g. Active, Expired, Revoked, Suspended" })
+  status!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the licence has its status; null when not shown' })
+  statusReason!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Additional licence conditions; null when none are shown' })
+  additionalConditions!: string | null;
+}
+
+/**
+ * The verification result (interface 2.2) comes in one shape per status, so that each HTTP status of the
+ * document names the one status value it carries and whether `licence` and `checkedAt` can be null.
+ */
+abstract class VerificationResultFields {
+  @ApiProperty({ description: 'Human-readable status message' })
+  message!: string;
+}
+
+abstract class FinishedVerificationFields extends VerificationResultFields {
+  @ApiProperty({ format: 'date-time', description: 'When the register was asked (the cached answer keeps its time)' })
+  checkedAt!: string;
+}
+
+const ApiNullLicence = () => ApiProperty({ type: 'null', description: 'Filled only when status is FOUND' });
+
+export class VerificationFoundDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['FOUND'], description: 'Always FOUND with HTTP 200' })
+  status!: 'FOUND';
+
+  @ApiProperty({ type: () => LicenceDto })
+  licence!: LicenceDto;
+}
+
+export class VerificationNotFoundDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['NOT_FOUND'], description: 'Always NOT_FOUND with HTTP 404' })
+  status!: 'NOT_FOUND';
+
+  @ApiNullLicence()
+  licence!: null;
+}
+
+export class VerificationTooManyResultsDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['TOO_MANY_RESULTS'], description: 'Always TOO_MANY_RESULTS with HTTP 409' })
+  status!: 'TOO_MANY_RESULTS';
+
+  @ApiNullLicence()
+  licence!: null;
+}
+
+export class VerificationPendingDto extends VerificationResultFields {
+  @ApiProperty({ enum: ['PENDING'], description: 'Always PENDING with HTTP 202' })
+  status!: 'PENDING';
+
+  @ApiNullLicence()
+  licence!: null;
+
+  @ApiProperty({ type: 'null', description: 'The register has not answered yet' })
+  checkedAt!: null;
+}
+
+/** The answer the service gives for a status (HTTP status and body), built by the mapping the controller uses. */
+export function exampleVerificationAnswer(status: VerificationStatus): { httpStatus: number; body: VerificationBody } {
+  if (status === 'PENDING') return verificationAnswer('PENDING');
+  const licence = status === 'FOUND' ? EXAMPLE_LICENCE : null;
+  return verificationAnswer({ status, licence, checkedAt: EXAMPLE_CHECKED_AT });
 }
