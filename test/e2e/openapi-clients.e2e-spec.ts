@@ -1,9 +1,10 @@
+import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OpenApiContract } from '../support/openapi-contract';
-import { request } from '../support/http';
+import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -28,7 +29,8 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
   let document: Record<string, any>;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { PUBLIC_BASE_URL } });
+    // A short wait, so that the register stand-in's hanging number gives a real 202 soon.
+    t = await startTestApp({ withWorker: true, env: { PUBLIC_BASE_URL, VERIFY_TIMEOUT_MS: '1000' } });
     document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
   });
   afterAll(() => t.close());
@@ -39,6 +41,26 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'elsewhere.test' },
     });
     expect((forwarded.body as Record<string, unknown>).servers).toEqual([{ url: PUBLIC_BASE_URL }]);
+  });
+
+  it("shows examples that are the service's real answers", async () => {
+    const { key } = await t.createKey();
+    const { responses } = document.paths['/v1/licences/verify'].post;
+    for (const [code, licenceNumber] of [
+      ['200', SANDBOX_NUMBERS.active],
+      ['404', SANDBOX_NUMBERS.notFound],
+      ['409', SANDBOX_NUMBERS.tooMany],
+      ['202', SANDBOX_NUMBERS.faultHang],
+    ]) {
+      const example = responses[code].content['application/json'].example;
+      const answer = await verify(t.baseUrl, key, licenceNumber);
+      expect([answer.status, answer.body]).toEqual([
+        Number(code),
+        { ...example, checkedAt: example.checkedAt === null ? null : expect.any(String) },
+      ]);
+    }
+    const badNumber = await verify(t.baseUrl, key, '123');
+    expect(badNumber.body).toEqual(responses['400'].content['application/json'].examples.licenceNumber.value);
   });
 
   it('passes Redocly lint with the recommended rules: no errors, no warnings', async () => {

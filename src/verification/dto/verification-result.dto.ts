@@ -1,33 +1,18 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, DECORATORS } from '@nestjs/swagger';
 import type { RegisterLicence } from '@lvs/register';
 import { verificationAnswer, VerificationBody, VerificationStatus } from '../outcome-status';
 
-/** The sandbox's FOUND licence: the document's examples show a real answer. */
-const EXAMPLE_LICENCE: RegisterLicence = {
-  licenceNumber: '1011001544208079',
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
-
 const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
 
-/** The licence object (interface 2.3), plus two fields the register shows. */
+/** The licence object (interface 2.3), plus two fields the register shows; examples: the sandbox's FOUND licence. */
 export class LicenceDto implements RegisterLicence {
-  @ApiProperty({ example: EXAMPLE_LICENCE.licenceNumber, pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
+  @ApiProperty({ example: '1011001544208079', pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
   licenceNumber!: string;
 
-  @ApiProperty({ example: EXAMPLE_LICENCE.firstName, description: "Holder's first name" })
+  @ApiProperty({ example: 'JANE', description: "Holder's first name" })
   firstName!: string;
 
-  @ApiProperty({ example: EXAMPLE_LICENCE.surname, description: "Holder's last name" })
+  @ApiProperty({ example: 'DOE', description: "Holder's last name" })
   surname!: string;
 
   @ApiProperty({
@@ -42,21 +27,21 @@ export class LicenceDto implements RegisterLicence {
   @ApiProperty({ type: String, nullable: true, example: null, description: 'null: the public register does not show it' })
   licenceType!: string | null;
 
-  @ApiProperty({ example: EXAMPLE_LICENCE.role, description: 'Front Line or Non Front Line' })
+  @ApiProperty({ example: 'Front Line', description: 'Front Line or Non Front Line' })
   role!: string;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    example: EXAMPLE_LICENCE.licenceSector,
+    example: 'Door Supervision',
     description: 'Sector of the licence; null when the register shows none',
   })
   licenceSector!: string | null;
 
-  @ApiProperty({ format: 'date', example: EXAMPLE_LICENCE.expiryDate, description: 'YYYY-MM-DD' })
+  @ApiProperty({ format: 'date', example: '2027-06-06', description: 'YYYY-MM-DD' })
   expiryDate!: string;
 
-  @ApiProperty({ example: EXAMPLE_LICENCE.status, description: "The register's text, e.g. Active, Expired, Revoked, Suspended" })
+  @ApiProperty({ example: 'Active', description: "The register's text, e.g. Active, Expired, Revoked, Suspended" })
   status!: string;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the licence has its status; null when not shown' })
@@ -117,9 +102,19 @@ export class VerificationPendingDto extends VerificationResultFields {
   checkedAt!: null;
 }
 
+/** The licence made of the examples declared beside LicenceDto's fields, so they are written once. */
+function exampleLicence(): RegisterLicence {
+  const fields: string[] = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, LicenceDto.prototype);
+  return Object.fromEntries(
+    fields
+      .map((field) => field.slice(1)) // stored as ":name"
+      .map((name) => [name, Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, LicenceDto.prototype, name).example]),
+  ) as RegisterLicence;
+}
+
 /** The answer the service gives for a status (HTTP status and body), built by the mapping the controller uses. */
 export function exampleVerificationAnswer(status: VerificationStatus): { httpStatus: number; body: VerificationBody } {
   if (status === 'PENDING') return verificationAnswer('PENDING');
-  const licence = status === 'FOUND' ? EXAMPLE_LICENCE : null;
+  const licence = status === 'FOUND' ? exampleLicence() : null;
   return verificationAnswer({ status, licence, checkedAt: EXAMPLE_CHECKED_AT });
 }
