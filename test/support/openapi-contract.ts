@@ -46,6 +46,9 @@ function runDirectory(): string {
   return directory;
 }
 
+// Jest loads this module once per spec file: each file writes each (operation, status) it sees once.
+const recordedThisFile = new Set<string>();
+
 const seenFile = () => join(runDirectory(), 'seen.jsonl');
 const documentedFile = () => join(runDirectory(), 'documented.json');
 
@@ -102,8 +105,10 @@ export class OpenApiContract {
   /** Checks an answer a test received and counts its (operation, status) as seen by the run. */
   checkAnswer(method: string, url: string, answer: AnswerToCheck): string[] {
     const operation = this.operationOf(method, url);
-    if (operation !== undefined) {
-      appendFileSync(seenFile(), `${JSON.stringify({ operation: operation.name, status: answer.status })}\n`);
+    const seen = JSON.stringify({ operation: operation?.name, status: answer.status });
+    if (operation !== undefined && !recordedThisFile.has(seen)) {
+      recordedThisFile.add(seen);
+      appendFileSync(seenFile(), `${seen}\n`);
     }
     return this.problemsOf(method, url, answer);
   }
