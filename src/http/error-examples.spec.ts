@@ -4,6 +4,7 @@ describe('errorResponseDocs', () => {
   it('gives VALIDATION_ERROR one example per text the service sends, never the generic one', () => {
     const [badRequest] = errorResponseDocs(['VALIDATION_ERROR']);
     expect(badRequest.status).toBe(400);
+    expect(badRequest.description).toBe('VALIDATION_ERROR: one message per problem, see the examples');
     const messages = Object.values(badRequest.examples).map((example) => example.value);
     expect(messages).toEqual([
       { code: 'VALIDATION_ERROR', message: 'Licence number must be 16 digits' },

@@ -21,6 +21,11 @@ function messagesOf(code: string, table: ErrorTable): Array<[name: string, messa
   return [[code, table[code].message]];
 }
 
+function describeCode(code: string, table: ErrorTable): string {
+  const messages = messagesOf(code, table);
+  return messages.length === 1 ? `${code}: ${messages[0][1]}` : `${code}: one message per problem, see the examples`;
+}
+
 /**
  * Groups a route's error codes by HTTP status (two codes may share one) with an example per real message,
  * taken from the error table, so a code added there documents itself.
@@ -33,7 +38,7 @@ export function errorResponseDocs(codes: readonly string[], table: ErrorTable = 
   }
   return [...byStatus].map(([status, sameStatus]) => ({
     status,
-    description: sameStatus.map((code) => `${code}: ${table[code].message}`).join('; '),
+    description: sameStatus.map((code) => describeCode(code, table)).join('; '),
     examples: Object.fromEntries(
       sameStatus.flatMap((code) =>
         messagesOf(code, table).map(([name, message]) => [name, { summary: message, value: { code, message } }]),

@@ -103,7 +103,6 @@ describe('OpenAPI document and the key command', () => {
       expect(Object.values(badRequest.examples).map((example: any) => example.value.message)).toEqual(
         Object.values(VALIDATION_MESSAGES),
       );
-      expect(JSON.stringify(document)).not.toContain('Invalid request"}');
     });
 
     it('describes metadata, tags and both ways of sending the key', async () => {

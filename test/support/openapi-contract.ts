@@ -28,14 +28,14 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown> };
 }
 
-export interface AnswerToCheck {
+interface AnswerToCheck {
   status: number;
   headers: Headers;
   text: string;
 }
 
 /** `POST /v1/licences/verify`: how operations are named in messages and in the run's files. */
-export type OperationName = string;
+type OperationName = string;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const DOCUMENT_ID = 'served-openapi-document';
