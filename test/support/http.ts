@@ -8,16 +8,21 @@ export interface TestResponse {
   text: string;
 }
 
-// One document per app under test, fetched from the app itself on its first checked request.
+// One document per app under test, fetched from the app itself.
 const contracts = new Map<string, Promise<OpenApiContract>>();
+
+/** Fetches and compiles the app's document; the test app does it at start, so no timed test pays for it. */
+export function loadServedDocument(baseUrl: string): Promise<OpenApiContract> {
+  if (!contracts.has(baseUrl)) contracts.set(baseUrl, OpenApiContract.fetch(baseUrl));
+  return contracts.get(baseUrl)!;
+}
 
 /**
  * Fails the calling test when an answer to an operation of the served OpenAPI document does not match it;
  * routes the document leaves out (health probes, the docs themselves) are not checked.
  */
 async function checkAgainstDocument(baseUrl: string, method: string, path: string, response: TestResponse): Promise<void> {
-  if (!contracts.has(baseUrl)) contracts.set(baseUrl, OpenApiContract.fetch(baseUrl));
-  const problems = (await contracts.get(baseUrl)!).checkAnswer(method, path, response);
+  const problems = (await loadServedDocument(baseUrl)).checkAnswer(method, path, response);
   if (problems.length > 0) throw new Error(`The answer does not match the served OpenAPI document:\n  ${problems.join('\n  ')}`);
 }
 
