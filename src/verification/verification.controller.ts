@@ -1,68 +1,16 @@
-import { applyDecorators, Body, Controller, Headers, HttpCode, Post, Res, Type, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
-import {
-  exampleVerificationAnswer,
-  VerificationFoundDto,
-  VerificationNotFoundDto,
-  VerificationPendingDto,
-  VerificationTooManyResultsDto,
-} from './dto/verification-result.dto';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
-import { verificationAnswer, VerificationBody, VerificationStatus } from './outcome-status';
+import { verificationAnswer, VerificationBody } from './outcome-status';
+import { ApiVerificationAnswers } from './verification-answers.decorator';
 import { VerificationService } from './verification.service';
-
-const ANSWER_HEADERS = {
-  'Idempotency-Key': {
-    required: true,
-    description: 'The effective idempotency key: yours, or the one derived for you',
-    schema: { type: 'string' },
-  },
-  'X-Verification-Source': {
-    required: true,
-    description: 'cache: a stored result answered; register: the register was asked for this verification',
-    schema: { type: 'string', enum: ['cache', 'register'] },
-  },
-};
-
-const RETRY_AFTER_HEADER = {
-  'Retry-After': { required: true, description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-};
-
-/** One documented answer per verification status: its own schema, its HTTP status and a real example. */
-function ApiVerificationAnswer(
-  status: VerificationStatus,
-  type: Type,
-  description: string,
-  headers: Record<string, object> = ANSWER_HEADERS,
-) {
-  const { httpStatus, body } = exampleVerificationAnswer(status);
-  return ApiResponse({ status: httpStatus, description, type, headers, example: body });
-}
-
-function ApiVerificationAnswers() {
-  return applyDecorators(
-    ApiVerificationAnswer('FOUND', VerificationFoundDto, 'FOUND: exactly one licence has the number'),
-    ApiVerificationAnswer(
-      'PENDING',
-      VerificationPendingDto,
-      'PENDING: the register has not answered within 5 s; retry the same request with the same Idempotency-Key',
-      { ...ANSWER_HEADERS, ...RETRY_AFTER_HEADER },
-    ),
-    ApiVerificationAnswer('NOT_FOUND', VerificationNotFoundDto, 'NOT_FOUND: no licence has the number (a result, not an error)'),
-    ApiVerificationAnswer(
-      'TOO_MANY_RESULTS',
-      VerificationTooManyResultsDto,
-      'TOO_MANY_RESULTS: several licences match the number, a data-quality problem of the register (a result, not an error)',
-    ),
-  );
-}
 
 @ApiTags('verification')
 @Controller('v1/licences')
