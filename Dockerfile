@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# A dev dependency of the lock file (the generated-client test's tools); npm ci needs its manifest.
+COPY test/client-example/package.json ./test/client-example/
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -52,6 +52,7 @@ describe('validateEnvironment', () => {
         MIGRATIONS_RUN: true,
         REDIS_URL: 'redis://127.0.0.1:6379',
         REDIS_PREFIX: 'lvs',
+        PUBLIC_BASE_URL: '',
         QUOTA_TIME_ZONE: 'UTC',
         REGISTER_URL: 'https://services.sia.homeoffice.gov.uk',
         REGISTER_REQUEST_TIMEOUT_MS: 4000,
@@ -126,6 +127,26 @@ describe('validateEnvironment', () => {
     it('keeps an http REGISTER_URL with a port', () => {
       expect(validateEnvironment({ REGISTER_URL: 'http://127.0.0.1:4010' }).REGISTER_URL).toBe('http://127.0.0.1:4010');
     });
+  });
+
+  describe('PUBLIC_BASE_URL', () => {
+    it.each(['https://api.example.com', 'http://127.0.0.1:3000', 'https://partners.example.com/licence-api'])(
+      'keeps %s',
+      (url) => {
+        expect(validateEnvironment({ PUBLIC_BASE_URL: url }).PUBLIC_BASE_URL).toBe(url);
+      },
+    );
+
+    it.each(['api.example.com', 'https://api.example.com/', 'https://api.example.com/v1?x=1', 'ftp://api.example.com'])(
+      'rejects %s with the exact message',
+      (url) => {
+        expect(() => validateEnvironment({ PUBLIC_BASE_URL: url })).toThrow(
+          new Error(
+            'Invalid configuration:\n  PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment',
+          ),
+        );
+      },
+    );
   });
 
   describe('unset and unknown variables', () => {

@@ -8,6 +8,7 @@ import {
   Matches,
   Max,
   Min,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 
@@ -65,6 +66,13 @@ export class EnvironmentVariables {
   /** Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -' })
   REDIS_PREFIX = 'lvs';
+
+  /** The API's address as partners reach it, for the OpenAPI document's servers; empty: each request's own origin. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.PUBLIC_BASE_URL !== '')
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, {
+    message: 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment',
+  })
+  PUBLIC_BASE_URL = '';
 
   @IsString()
   QUOTA_TIME_ZONE = 'UTC';

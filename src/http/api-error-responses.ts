@@ -1,18 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
+import { ErrorCode } from '../errors/error-codes';
 import { ErrorBody } from '../errors/error-body.dto';
+import { errorResponseDocs } from './error-examples';
 
-/** Documents the error answers a route can give, each with the contract's body and fixed text. */
+/** Documents the error answers a route can give, each with the contract's body and its real texts. */
 export function ApiErrorResponses(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    ...codes.map((code) =>
-      ApiResponse({
-        status: ERROR_CODES[code].status,
-        description: code,
-        type: ErrorBody,
-        example: { code, message: ERROR_CODES[code].message },
-      }),
+    ...errorResponseDocs(codes).map(({ status, description, examples }) =>
+      ApiResponse({ status, description, type: ErrorBody, examples }),
     ),
   );
 }

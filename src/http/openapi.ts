@@ -1,29 +1,50 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, LicenseObject, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { serverUrl } from './server-url';
 
+const SERVICE_NAME = 'Licence Verification Service';
 const API_KEY_SCHEME = 'api-key';
 const BEARER_SCHEME = 'bearer';
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+// OpenAPI 3.1: the Swagger module turns `nullable` into JSON Schema's `type: [..., "null"]`, so a null licence
+// validates as null instead of having to satisfy the licence object (3.0 cannot say that of a $ref).
+function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
-    .setTitle('Licence Verification Service')
+    .setOpenAPIVersion('3.1.0')
+    .setTitle(SERVICE_NAME)
     .setDescription(
       'Verifies UK SIA licences by their 16-digit number against the public Register of Licence Holders, ' +
-        'and reports the monthly verification quota of the calling API key.',
+        'and reports the monthly verification quota of the calling API key. Every error answer is ' +
+        '{"code","message"}; 202, 404 and 409 verification answers are results with the verification body.',
     )
     .setVersion('1')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, API_KEY_SCHEME)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' }, BEARER_SCHEME)
+    .addTag('verification', 'Verify a licence by its number')
+    .addTag('quota', 'Monthly verification quota of the calling user')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
+    // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.
+    .addSecurity(BEARER_SCHEME, { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' })
     .addSecurityRequirements(API_KEY_SCHEME)
     .addSecurityRequirements(BEARER_SCHEME)
     .build();
+  // Set directly: the builder would add empty url and email fields, which are not valid URLs or addresses.
+  config.info.contact = { name: `${SERVICE_NAME} support` };
+  // 3.1 names a licence by SPDX expression; LicenseRef- is SPDX's form for one that is not on its list.
+  config.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
   return SwaggerModule.createDocument(app, config);
 }
 
-/** Swagger UI at /docs and the document at /docs/openapi.json. */
+/** Swagger UI at /docs and the document at /docs/openapi.json, built once; only `servers` follows the request. */
 export function mountOpenApi(app: INestApplication): void {
+  const publicBaseUrl = app.get(AppConfig).get('PUBLIC_BASE_URL');
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs/openapi.json',
     raw: ['json'],
+    customSiteTitle: `${SERVICE_NAME} API`,
+    patchDocumentOnRequest: <TRequest>(request: TRequest, _reply: unknown, document: OpenAPIObject) => ({
+      ...document,
+      servers: [{ url: serverUrl(publicBaseUrl, request as FastifyRequest) }],
+    }),
   });
 }

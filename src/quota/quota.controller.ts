@@ -13,8 +13,14 @@ export class QuotaController {
   constructor(private readonly quota: QuotaService) {}
 
   @Get('usage')
-  @ApiOperation({ summary: "The caller's verification usage in the current monthly period" })
-  @ApiOkResponse({ type: QuotaUsageDto })
+  @ApiOperation({
+    operationId: 'getQuotaUsage',
+    summary: "The caller's verification usage in the current monthly period",
+    description:
+      'Usage belongs to the user of the API key, shared by all of that user\'s keys. A period is a calendar month; ' +
+      'each distinct licence number verified in it counts once. quota and remaining are null for an unlimited plan.',
+  })
+  @ApiOkResponse({ type: QuotaUsageDto, description: 'The usage of the current period' })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   usage(@CurrentUser() user: AuthenticatedUser): Promise<QuotaUsageDto> {
     return this.quota.usage(user);

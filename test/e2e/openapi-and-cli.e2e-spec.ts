@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -15,37 +16,125 @@ describe('OpenAPI document and the key command', () => {
   afterAll(() => t.close());
 
   describe('GET /docs', () => {
-    it('serves Swagger UI', async () => {
+    it('serves Swagger UI under a title that names the service', async () => {
       const response = await request(t.baseUrl, 'GET', '/docs');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/html');
       expect(response.text).toContain('swagger-ui');
+      expect(response.text).toContain('<title>Licence Verification Service API</title>');
     });
 
-    it('serves an OpenAPI 3 document that a validator accepts, with every status of the contract', async () => {
+    it('serves an OpenAPI 3.1 document that a validator accepts, with every status of the contract', async () => {
       const response = await request(t.baseUrl, 'GET', '/docs/openapi.json');
       expect(response.status).toBe(200);
       const document = response.body as Record<string, any>;
       await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
-      expect(document.openapi).toMatch(/^3\./);
+      expect(document.openapi).toBe('3.1.0');
 
       const verifyOperation = document.paths['/v1/licences/verify'].post;
       expect(Object.keys(verifyOperation.responses).sort()).toEqual(
         ['200', '202', '400', '401', '404', '409', '429', '500', '502', '503'].sort(),
       );
-      expect(verifyOperation.responses['202'].headers).toHaveProperty('Retry-After');
-      expect(verifyOperation.responses['429'].content['application/json'].example).toEqual({
-        code: 'QUOTA_EXCEEDED',
-        message: 'Monthly verification quota exceeded; upgrade the plan to continue',
+      expect(verifyOperation.responses['202'].headers['Retry-After']).toEqual({
+        required: true,
+        description: 'Seconds to wait before retrying',
+        schema: { type: 'integer', minimum: 1 },
+      });
+      expect(verifyOperation.responses['429'].content['application/json'].examples).toEqual({
+        QUOTA_EXCEEDED: {
+          summary: 'Monthly verification quota exceeded; upgrade the plan to continue',
+          value: { code: 'QUOTA_EXCEEDED', message: 'Monthly verification quota exceeded; upgrade the plan to continue' },
+        },
       });
       expect(verifyOperation.parameters).toEqual(
         expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]),
       );
+      expect(verifyOperation.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/VerifyLicenceDto',
+      });
       const quotaOperation = document.paths['/v1/quota/usage'].get;
       expect(Object.keys(quotaOperation.responses).sort()).toEqual(['200', '401', '500']);
-      expect(document.components.securitySchemes['api-key']).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
       expect(document.components.schemas.ErrorBody.required).toEqual(['code', 'message']);
-      expect(document.components.schemas.VerifyLicenceDto.properties.licenceNumber.pattern).toBe('^[0-9]{16}$');
+      expect(document.components.schemas.VerifyLicenceDto.properties.licenceNumber).toMatchObject({
+        pattern: '^[0-9]{16}$',
+        example: '1011001544208079',
+      });
+    });
+
+    it('ties each verification status to its own HTTP status, schema and example', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      const { responses } = document.paths['/v1/licences/verify'].post;
+      const { schemas } = document.components;
+      for (const [httpStatus, status, schemaName, licence, checkedAt] of [
+        ['200', 'FOUND', 'VerificationFoundDto', { $ref: '#/components/schemas/LicenceDto' }, { type: 'string', format: 'date-time' }],
+        ['202', 'PENDING', 'VerificationPendingDto', { type: 'null' }, { type: 'null' }],
+        ['404', 'NOT_FOUND', 'VerificationNotFoundDto', { type: 'null' }, { type: 'string', format: 'date-time' }],
+        ['409', 'TOO_MANY_RESULTS', 'VerificationTooManyResultsDto', { type: 'null' }, { type: 'string', format: 'date-time' }],
+      ] as const) {
+        const media = responses[httpStatus].content['application/json'];
+        expect(media.schema).toEqual({ $ref: `#/components/schemas/${schemaName}` });
+        expect(media.example.status).toBe(status);
+        const schema = schemas[schemaName];
+        expect(schema.properties.status).toMatchObject({ type: 'string', enum: [status] });
+        expect(schema.properties.licence).toMatchObject(licence);
+        expect(schema.properties.checkedAt).toMatchObject(checkedAt);
+        expect([...schema.required].sort()).toEqual(['checkedAt', 'licence', 'message', 'status']);
+        expect(Object.keys(responses[httpStatus].headers).sort()).toEqual(
+          httpStatus === '202'
+            ? ['Idempotency-Key', 'Retry-After', 'X-Verification-Source']
+            : ['Idempotency-Key', 'X-Verification-Source'],
+        );
+      }
+      expect(responses['202'].content['application/json'].example).toEqual({
+        status: 'PENDING',
+        message: 'Verification is still in progress; retry with the same Idempotency-Key',
+        licence: null,
+        checkedAt: null,
+      });
+      expect(schemas.LicenceDto.required).toEqual(expect.arrayContaining(['statusReason', 'additionalConditions']));
+      expect(schemas.QuotaUsageDto.properties.used.type).toBe('integer');
+      expect(schemas.QuotaUsageDto.properties.quota.type).toEqual(['integer', 'null']);
+      expect(schemas.QuotaUsageDto.properties.remaining.type).toEqual(['integer', 'null']);
+    });
+
+    it('gives every error status an example per message the service really sends', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      const badRequest = document.paths['/v1/licences/verify'].post.responses['400'].content['application/json'];
+      expect(Object.values(badRequest.examples).map((example: any) => example.value.message)).toEqual(
+        Object.values(VALIDATION_MESSAGES),
+      );
+    });
+
+    it('describes metadata, tags and both ways of sending the key', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      expect(document.info).toMatchObject({
+        title: 'Licence Verification Service',
+        contact: { name: 'Licence Verification Service support' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      });
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'quota']);
+      expect(document.components.securitySchemes).toEqual({
+        'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },
+      });
+      expect(document.security).toEqual([{ 'api-key': [] }, { bearer: [] }]);
+      for (const [path, method] of [['/v1/licences/verify', 'post'], ['/v1/quota/usage', 'get']]) {
+        const operation = document.paths[path][method];
+        expect(operation.description).toEqual(expect.any(String));
+        for (const answer of Object.values(operation.responses) as Array<{ description: string }>) {
+          expect(answer.description.length).toBeGreaterThan(10);
+        }
+      }
+      expect(document.paths['/v1/licences/verify'].post.operationId).toBe('verifyLicence');
+      expect(document.paths['/v1/quota/usage'].get.operationId).toBe('getQuotaUsage');
+    });
+
+    it("names the request's own origin as the server, as a proxy forwards it", async () => {
+      expect(((await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as any).servers).toEqual([{ url: t.baseUrl }]);
+      const forwarded = await request(t.baseUrl, 'GET', '/docs/openapi.json', {
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'partners.example.com' },
+      });
+      expect((forwarded.body as any).servers).toEqual([{ url: 'https://partners.example.com' }]);
     });
   });
 

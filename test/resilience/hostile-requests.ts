@@ -110,7 +110,7 @@ const contentType = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 30 }) },
 );
 
-function keyHeaders(keys: Keys): fc.Arbitrary<string[]> {
+function keyHeaders(keys: Keys): fc.Arbitrary<readonly string[]> {
   return fc.oneof(
     { weight: 8, arbitrary: fc.constant([`X-API-Key: ${keys.unlimited}`]) },
     { weight: 1, arbitrary: fc.constant([`X-API-Key: ${keys.small}`]) },

@@ -1,9 +1,29 @@
+import { OpenApiContract } from './openapi-contract';
+
 /** A response as the tests inspect it: exact status, headers and parsed JSON body. */
 export interface TestResponse {
   status: number;
   headers: Headers;
   body: unknown;
   text: string;
+}
+
+// One document per app under test, fetched from the app itself.
+const contracts = new Map<string, Promise<OpenApiContract>>();
+
+/** Fetches and compiles the app's document; the test app does it at start, so no timed test pays for it. */
+export function loadServedDocument(baseUrl: string): Promise<OpenApiContract> {
+  if (!contracts.has(baseUrl)) contracts.set(baseUrl, OpenApiContract.fetch(baseUrl));
+  return contracts.get(baseUrl)!;
+}
+
+/**
+ * Fails the calling test when an answer to an operation of the served OpenAPI document does not match it;
+ * routes the document leaves out (health probes, the docs themselves) are not checked.
+ */
+async function checkAgainstDocument(baseUrl: string, method: string, path: string, response: TestResponse): Promise<void> {
+  const problems = (await loadServedDocument(baseUrl)).checkAnswer(method, path, response);
+  if (problems.length > 0) throw new Error(`The answer does not match the served OpenAPI document:\n  ${problems.join('\n  ')}`);
 }
 
 export async function request(
@@ -28,7 +48,9 @@ export async function request(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  const answer = { status: response.status, headers: response.headers, body: parsed, text };
+  await checkAgainstDocument(baseUrl, method, path, answer);
+  return answer;
 }
 
 /** POST /v1/licences/verify with a key and optional Idempotency-Key. */

@@ -8,6 +8,7 @@ import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
 import { readSettings } from '../../src/config/read-settings';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from '../../src/http/configure-http';
+import { loadServedDocument } from './http';
 import { MutableClock } from './mutable-clock';
 import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
 import { WorkerProcess } from './worker-process';
@@ -85,6 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.getHttpAdapter().getInstance().ready();
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  await loadServedDocument(baseUrl);
 
   const db = new Client({ connectionString: env.DATABASE_URL });
   await db.connect();

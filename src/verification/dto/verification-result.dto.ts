@@ -1,17 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, DECORATORS } from '@nestjs/swagger';
+import type { RegisterLicence } from '@lvs/register';
+import { verificationAnswer, VerificationBody, VerificationStatus } from '../outcome-status';
 
-/** The licence object (interface 2.3), plus two fields the register shows. */
-export class LicenceDto {
-  @ApiProperty({ example: '1011001544208079' })
+const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
+
+/** The licence object (interface 2.3), plus two fields the register shows; examples: the sandbox's FOUND licence. */
+export class LicenceDto implements RegisterLicence {
+  @ApiProperty({ example: '1011001544208079', pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
   licenceNumber!: string;
 
-  @ApiProperty({ example: 'JANE' })
+  @ApiProperty({ example: 'JANE', description: "Holder's first name" })
   firstName!: string;
 
-  @ApiProperty({ example: 'DOE' })
+  @ApiProperty({ example: 'DOE', description: "Holder's last name" })
   surname!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'YYYY-MM-DD; null: the public register does not show it' })
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    nullable: true,
+    example: null,
+    description: 'YYYY-MM-DD; null: the public register does not show it',
+  })
   dateOfBirth!: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'null: the public register does not show it' })
@@ -20,38 +30,91 @@ export class LicenceDto {
   @ApiProperty({ example: 'Front Line', description: 'Front Line or Non Front Line' })
   role!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Door Supervision', description: 'null when the register shows none' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Door Supervision',
+    description: 'Sector of the licence; null when the register shows none',
+  })
   licenceSector!: string | null;
 
-  @ApiProperty({ example: '2027-06-06', description: 'YYYY-MM-DD' })
+  @ApiProperty({ format: 'date', example: '2027-06-06', description: 'YYYY-MM-DD' })
   expiryDate!: string;
 
   @ApiProperty({ example: 'Active', description: "The register's text, e.g. Active, Expired, Revoked, Suspended" })
   status!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Why the licence has its status, when shown' })
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why the licence has its status; null when not shown' })
   statusReason!: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: null, description: 'Additional licence conditions, when shown' })
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Additional licence conditions; null when none are shown' })
   additionalConditions!: string | null;
 }
 
-/** The verification result (interface 2.2) with the time the register was asked. */
-export class VerificationResultDto {
-  @ApiProperty({ enum: ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING'], example: 'FOUND' })
-  status!: string;
-
-  @ApiProperty({ example: 'Licence found' })
+/**
+ * The verification result (interface 2.2) comes in one shape per status, so that each HTTP status of the
+ * document names the one status value it carries and whether `licence` and `checkedAt` can be null.
+ */
+abstract class VerificationResultFields {
+  @ApiProperty({ description: 'Human-readable status message' })
   message!: string;
+}
 
-  @ApiProperty({ type: LicenceDto, nullable: true, description: 'Filled when status is FOUND; null otherwise' })
-  licence!: LicenceDto | null;
+abstract class FinishedVerificationFields extends VerificationResultFields {
+  @ApiProperty({ format: 'date-time', description: 'When the register was asked (the cached answer keeps its time)' })
+  checkedAt!: string;
+}
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: '2026-11-22T10:15:00.000Z',
-    description: 'When the register was asked; null while PENDING',
-  })
-  checkedAt!: string | null;
+const ApiNullLicence = () => ApiProperty({ type: 'null', description: 'Filled only when status is FOUND' });
+
+export class VerificationFoundDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['FOUND'], description: 'Always FOUND with HTTP 200' })
+  status!: 'FOUND';
+
+  @ApiProperty({ type: () => LicenceDto })
+  licence!: LicenceDto;
+}
+
+export class VerificationNotFoundDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['NOT_FOUND'], description: 'Always NOT_FOUND with HTTP 404' })
+  status!: 'NOT_FOUND';
+
+  @ApiNullLicence()
+  licence!: null;
+}
+
+export class VerificationTooManyResultsDto extends FinishedVerificationFields {
+  @ApiProperty({ enum: ['TOO_MANY_RESULTS'], description: 'Always TOO_MANY_RESULTS with HTTP 409' })
+  status!: 'TOO_MANY_RESULTS';
+
+  @ApiNullLicence()
+  licence!: null;
+}
+
+export class VerificationPendingDto extends VerificationResultFields {
+  @ApiProperty({ enum: ['PENDING'], description: 'Always PENDING with HTTP 202' })
+  status!: 'PENDING';
+
+  @ApiNullLicence()
+  licence!: null;
+
+  @ApiProperty({ type: 'null', description: 'The register has not answered yet' })
+  checkedAt!: null;
+}
+
+/** The licence made of the examples declared beside LicenceDto's fields, so they are written once. */
+function exampleLicence(): RegisterLicence {
+  const fields: string[] = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, LicenceDto.prototype);
+  return Object.fromEntries(
+    fields
+      .map((field) => field.slice(1)) // stored as ":name"
+      .map((name) => [name, Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, LicenceDto.prototype, name).example]),
+  ) as RegisterLicence;
+}
+
+/** The answer the service gives for a status (HTTP status and body), built by the mapping the controller uses. */
+export function exampleVerificationAnswer(status: VerificationStatus): { httpStatus: number; body: VerificationBody } {
+  if (status === 'PENDING') return verificationAnswer('PENDING');
+  const licence = status === 'FOUND' ? exampleLicence() : null;
+  return verificationAnswer({ status, licence, checkedAt: EXAMPLE_CHECKED_AT });
 }

@@ -1,0 +1,48 @@
+import { ERROR_CODES, VALIDATION_MESSAGES } from '../errors/error-codes';
+
+type ErrorTable = Readonly<Record<string, { status: number; message: string }>>;
+
+export interface ErrorExample {
+  summary: string;
+  value: { code: string; message: string };
+}
+
+/** The error answers of one HTTP status, as the document describes them. */
+export interface ErrorResponseDoc {
+  status: number;
+  description: string;
+  /** one example per text the service really sends with that status */
+  examples: Record<string, ErrorExample>;
+}
+
+/** Every text a code is sent with: VALIDATION_ERROR names what was wrong, every other code has one text. */
+function messagesOf(code: string, table: ErrorTable): Array<[name: string, message: string]> {
+  if (code === 'VALIDATION_ERROR') return Object.entries(VALIDATION_MESSAGES);
+  return [[code, table[code].message]];
+}
+
+function describeCode(code: string, table: ErrorTable): string {
+  const messages = messagesOf(code, table);
+  return messages.length === 1 ? `${code}: ${messages[0][1]}` : `${code}: one message per problem, see the examples`;
+}
+
+/**
+ * Groups a route's error codes by HTTP status (two codes may share one) with an example per real message,
+ * taken from the error table, so a code added there documents itself.
+ */
+export function errorResponseDocs(codes: readonly string[], table: ErrorTable = ERROR_CODES): ErrorResponseDoc[] {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes)) {
+    const { status } = table[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return [...byStatus].map(([status, sameStatus]) => ({
+    status,
+    description: sameStatus.map((code) => describeCode(code, table)).join('; '),
+    examples: Object.fromEntries(
+      sameStatus.flatMap((code) =>
+        messagesOf(code, table).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
+      ),
+    ),
+  }));
+}
