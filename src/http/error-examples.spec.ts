@@ -11,9 +11,13 @@ describe('errorResponseDocs', () => {
       { code: 'VALIDATION_ERROR', message: 'Request body must be a JSON object' },
       { code: 'VALIDATION_ERROR', message: 'Content-Type must be application/json' },
       { code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' },
+      { code: 'VALIDATION_ERROR', message: 'Request body is nested too deeply' },
       { code: 'VALIDATION_ERROR', message: 'Request body may only contain licenceNumber' },
       { code: 'VALIDATION_ERROR', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' },
       { code: 'VALIDATION_ERROR', message: 'Idempotency-Key was already used with a different licence number' },
+      { code: 'VALIDATION_ERROR', message: 'Request is not valid HTTP' },
+      { code: 'VALIDATION_ERROR', message: 'Request URL is not valid' },
+      { code: 'VALIDATION_ERROR', message: 'Host header is required' },
     ]);
     expect(badRequest.examples.licenceNumber.summary).toBe('Licence number must be 16 digits');
   });
