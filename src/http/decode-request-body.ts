@@ -3,6 +3,24 @@ import { VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
 
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
+/** What a route accepts as its body; a route declares its own with @RouteConfig({ requestBody }). */
+export interface BodyPolicy {
+  maxBytes: number;
+  tooLarge: ValidationMessage;
+  /** text/csv accepted besides JSON */
+  csv: boolean;
+}
+
+export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, csv: false };
+
+/** A roster of up to 1,000 rows, each with a reference of up to 100 characters, as JSON or CSV. */
+export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: VALIDATION_MESSAGES.batchTooLarge, csv: true };
+
+/** A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop); its rows are the route's business. */
+export class CsvText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * A body that could not be decoded. Parsing must not fail by throwing: Fastify parses before
  * Nest's guards run, and the contract wants a bad API key answered 401 even when the body is bad.
@@ -12,15 +30,30 @@ export class RejectedBody {
   constructor(readonly reason: ValidationMessage) {}
 }
 
-function isJsonMediaType(contentType: string | undefined): boolean {
-  const mediaType = contentType?.split(';', 1)[0].trim().toLowerCase();
-  return mediaType === 'application/json';
+function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';', 1)[0].trim().toLowerCase();
 }
 
-/** Decodes a request body into a plain JSON object, or says why it cannot be one. */
-export function decodeRequestBody(contentType: string | undefined, raw: Buffer): object | RejectedBody {
-  if (raw.length > MAX_REQUEST_BODY_BYTES) return new RejectedBody(VALIDATION_MESSAGES.tooLarge);
-  if (!isJsonMediaType(contentType)) return new RejectedBody(VALIDATION_MESSAGES.contentType);
+function decodeCsv(raw: Buffer): CsvText | RejectedBody {
+  try {
+    return new CsvText(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
+  } catch {
+    return new RejectedBody(VALIDATION_MESSAGES.csvEncoding);
+  }
+}
+
+/** Decodes a request body into a plain JSON object (or CSV text where the route takes it), or says why it cannot. */
+export function decodeRequestBody(
+  contentType: string | undefined,
+  raw: Buffer,
+  policy: BodyPolicy = JSON_BODY,
+): object | RejectedBody {
+  if (raw.length > policy.maxBytes) return new RejectedBody(policy.tooLarge);
+  const mediaType = mediaTypeOf(contentType);
+  if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw);
+  if (mediaType !== 'application/json') {
+    return new RejectedBody(policy.csv ? VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
+  }
   let value: unknown;
   try {
     value = secureJson.parse(raw.toString('utf8'), undefined, {
