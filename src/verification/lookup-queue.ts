@@ -83,12 +83,12 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   /** Where a job stands now, read once (no waiting). */
   async standing(jobId: string): Promise<LookupStanding> {
+    // State before job, as in waitFor: a job read first could finish before its state is read.
+    const state = await this.queue.getJobState(jobId);
+    if (state !== 'completed' && state !== 'failed') return { state: state === 'unknown' ? 'missing' : 'pending' };
     const job = await this.queue.getJob(jobId);
     if (!job) return { state: 'missing' };
-    const state = await job.getState();
-    if (state === 'completed') return { state: 'completed', result: job.returnvalue };
-    if (state === 'failed') return { state: 'failed', reason: job.failedReason };
-    return state === 'unknown' ? { state: 'missing' } : { state: 'pending' };
+    return state === 'completed' ? { state, result: job.returnvalue } : { state, reason: job.failedReason };
   }
 
   async isInFlight(jobId: string): Promise<boolean> {
