@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
@@ -80,6 +81,27 @@ describe('batches: roster checks through the lookup queue', () => {
     }
     expect(await read()).toEqual(expected);
   }
+
+  it('documents every batch endpoint in the OpenAPI document, with its answers and error codes', async () => {
+    const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
+    expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '429', '500']);
+    expect(Object.keys(document.paths['/v1/batches'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
+    expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '500']);
+    expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '500']);
+    expect(document.paths['/v1/batches/{id}'].get.responses['404'].content['application/json'].example).toEqual({
+      code: 'BATCH_NOT_FOUND',
+      message: 'Batch not found',
+    });
+    expect(Object.keys(document.paths['/v1/batches/{id}/results.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '404', '429', '500']);
+    expect(document.components.schemas.ErrorBody.properties.code.enum).toContain('BATCH_NOT_FOUND');
+    expect(document.components.schemas.BatchDto.required).toEqual(
+      expect.arrayContaining(['id', 'status', 'createdAt', 'completedAt', 'total', 'counts', 'items', 'nextCursor']),
+    );
+    expect(document.components.schemas.BatchItemDto.properties.index.type).toBe('integer');
+  });
 
   describe('validation: nothing charged, nothing queued', () => {
     it('answers 401 before 400: a bad key with a bad body', async () => {
