@@ -73,19 +73,8 @@ describe('writeResultsCsv', () => {
     licenceNumber: A,
     status: 'FOUND',
     errorCode: null,
-    licence: {
-      licenceNumber: A,
-      firstName: 'JANE',
-      surname: 'DOE',
-      dateOfBirth: null,
-      licenceType: null,
-      role: 'Front Line',
-      licenceSector: 'Door Supervision',
-      expiryDate: '2027-06-06',
-      status: 'Active',
-      statusReason: null,
-      additionalConditions: null,
-    },
+    // Only the fields the download reads; the others come out empty.
+    licence: { licenceNumber: A, firstName: 'AHMED', surname: 'KHAN', role: 'Front Line', licenceSector: 'CCTV' } as never,
     checkedAt: '2026-11-22T10:00:00.000Z',
   };
   const failed: ResultRow = { reference: '=cmd', licenceNumber: B, status: 'ERROR', errorCode: 'SERVICE_UNAVAILABLE', licence: null, checkedAt: null };
@@ -99,7 +88,7 @@ describe('writeResultsCsv', () => {
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
       ['reference', 'licenceNumber', 'result', 'errorCode', 'name', 'role', 'sector', 'expiryDate', 'licenceStatus', 'statusReason', 'checkedAt'],
-      ['North Gate, "A"', A, 'FOUND', '', 'JANE DOE', 'Front Line', 'Door Supervision', '2027-06-06', 'Active', '', '2026-11-22T10:00:00.000Z'],
+      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z'],
       ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', ''],
     ]);
     expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');
