@@ -292,7 +292,9 @@ export class BatchesService implements OnApplicationBootstrap {
        SELECT done FROM state`,
       [batchId, this.clock.now()],
     );
-    if (done) this.completions.emit(batchId);
+    if (!done) return;
+    this.lastReconciled.delete(batchId);
+    this.completions.emit(batchId);
   }
 
   /**
