@@ -6,6 +6,7 @@ import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
+import { WorkerProcess } from '../support/worker-process';
 
 interface Item {
   index: number;
@@ -504,5 +505,50 @@ describe('batches: roster checks through the lookup queue', () => {
     for (const number of numbers) expect(counts.byLicence[number]).toBeGreaterThanOrEqual(1);
     expect(counts.total).toBeLessThanOrEqual(400 + 16); // only lookups the kill interrupted ran twice
     expect(await used(key)).toBe(400);
+  });
+
+  it('loses no item when the API process is killed mid-batch: the next API process writes what finished meanwhile', async () => {
+    // API and worker processes of their own, on a Redis prefix this test app does not listen to, so that
+    // while the killed API is down nobody hears the lookups finish.
+    const env = { ...t.env, REDIS_PREFIX: `${t.redisPrefix}-crash`, LOG_LEVEL: 'log' };
+    const worker = await WorkerProcess.start(env);
+    const first = await WorkerProcess.startApi(env);
+    let second: WorkerProcess | undefined;
+    try {
+      const { key, userId } = await t.createKey({ quota: 300 });
+      const numbers = Array.from({ length: 300 }, (_, index) => notFound(14, index));
+      await sandbox.setFault({ fault: 'none', latencyMs: 100 });
+      await sandbox.resetCounts();
+      const answer = request(first.baseUrl, 'POST', '/v1/batches', { headers: { 'x-api-key': key }, body: { licenceNumbers: numbers } });
+      answer.catch(() => undefined); // the connection dies with the API
+      const itemCount = async (status: string) =>
+        (
+          await t.db.query(
+            `SELECT count(*)::int AS n FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE b.user_id = $1 AND i.status = $2`,
+            [userId, status],
+          )
+        ).rows[0].n as number;
+      for (let attempt = 0; attempt < 100 && (await itemCount('NOT_FOUND')) < 30; attempt++) await sleep(100);
+      await first.api.kill();
+      for (let attempt = 0; attempt < 200 && (await sandbox.counts()).total < 300; attempt++) await sleep(100);
+      await sleep(500); // the last lookups complete in the worker, unheard
+      expect(await itemCount('PENDING')).toBeGreaterThan(0);
+
+      const restarted = await WorkerProcess.startApi(env);
+      second = restarted.api;
+      const { rows } = await t.db.query('SELECT id FROM batches WHERE user_id = $1', [userId]);
+      expect(rows).toHaveLength(1);
+      let batch: Batch | undefined;
+      for (let attempt = 0; attempt < 100 && batch?.status !== 'COMPLETED'; attempt++) {
+        if (attempt > 0) await sleep(200);
+        batch = (await request(restarted.baseUrl, 'GET', `/v1/batches/${rows[0].id}`, { headers: { 'x-api-key': key } })).body as Batch;
+      }
+      expect(batch?.counts).toEqual({ FOUND: 0, NOT_FOUND: 300, TOO_MANY_RESULTS: 0, PENDING: 0, ERROR: 0 });
+      expect(batch?.items.map((item) => [item.licenceNumber, item.status])).toEqual(numbers.map((number) => [number, 'NOT_FOUND']));
+      expect((await sandbox.counts()).total).toBe(300); // nothing looked up twice
+      expect(await used(key)).toBe(300);
+    } finally {
+      await Promise.all([worker.stop(), first.api.stop(), second?.stop()]);
+    }
   });
 });

@@ -2,8 +2,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const WORKER_ENTRY = join(__dirname, '../../dist/src/worker.js'); // test/support -> repo root
+const API_ENTRY = join(__dirname, '../../dist/src/main.js');
 
-/** The real worker entry point (built by `npm test`'s pretest) in its own process. */
+/** The real worker entry point (built by `npm test`'s pretest) in its own process; the API's too, where a test kills one. */
 export class WorkerProcess {
   private output = '';
 
@@ -12,14 +13,22 @@ export class WorkerProcess {
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static async start(env: Record<string, string>): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, [WORKER_ENTRY], {
+  static async start(env: Record<string, string>, entry = WORKER_ENTRY, readyText = 'Worker running'): Promise<WorkerProcess> {
+    const child = spawn(process.execPath, [entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const worker = new WorkerProcess(child);
-    await worker.waitForOutput('Worker running', 20_000);
+    await worker.waitForOutput(readyText, 20_000);
     return worker;
+  }
+
+  /** The API entry point on a free port of 127.0.0.1; its base URL is read from its start-up line. */
+  static async startApi(env: Record<string, string>): Promise<{ api: WorkerProcess; baseUrl: string }> {
+    const api = await WorkerProcess.start({ ...env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'log' }, API_ENTRY, 'API listening on');
+    const baseUrl = /API listening on (http:\/\/[^\s/]+)/.exec(api.log)?.[1];
+    if (!baseUrl) throw new Error(`No URL in the API's output:\n${api.log}`);
+    return { api, baseUrl };
   }
 
   get log(): string {
