@@ -454,6 +454,30 @@ describe('batches: roster checks through the lookup queue', () => {
     expect(impact.duringBatch.p99).toBeLessThan(5000);
   });
 
+  it('lifts a batch item to live priority when a single verify asks for the same number: one lookup, answered at once', async () => {
+    const { key: batchKey } = await t.createKey();
+    const { key: verifyKey } = await t.createKey();
+    const numbers = Array.from({ length: 400 }, (_, index) => notFound(15, index));
+    const last = numbers[numbers.length - 1]; // enqueued last: without the lift it would wait for the whole batch
+    await sandbox.setFault({ fault: 'none', latencyMs: 300 }); // 16 lookups at a time: about 8 s for the batch
+    await sandbox.resetCounts();
+    const answer = post(batchKey, { licenceNumbers: numbers });
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await t.db.query(`SELECT count(*)::int AS n FROM batch_items WHERE licence_number = $1 AND job_id IS NOT NULL`, [last]);
+      if (rows[0].n === 1) break;
+      await sleep(50);
+    }
+    const single = await verify(t.baseUrl, verifyKey, last);
+    expect(single.status).toBe(404);
+    const { id } = (await answer).body as Batch;
+    const whileRunning = (await get(batchKey, `/v1/batches/${id}?limit=1`)).body as Batch;
+    expect(whileRunning.counts.PENDING).toBeGreaterThan(0); // the verify did not wait for the batch
+    await sandbox.clearFaults();
+    const batch = await completed(batchKey, id);
+    expect(batch.items.at(-1)).toMatchObject({ licenceNumber: last, status: 'NOT_FOUND' });
+    expect(await sandbox.requestsFor(last)).toBe(1);
+  });
+
   it('deletes batches older than BATCH_RETENTION_DAYS', async () => {
     const { key } = await t.createKey();
     const created = (await post(key, { licenceNumbers: [notFound(2, 1)] })).body as Batch;
