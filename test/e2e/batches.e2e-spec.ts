@@ -393,10 +393,9 @@ describe('batches: roster checks through the lookup queue', () => {
     await sandbox.resetCounts();
 
     const created = await post(key, { items: numbers.map((licenceNumber, index) => ({ licenceNumber, reference: `ref-${index + 1}` })) });
-    expect(created.status).toBe(202);
-    const { id } = created.body as Batch;
-    expect(created.headers.get('location')).toBe(`/v1/batches/${id}`);
-    expect(Number(created.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Whether 990 lookups at 200/s finish within the 5 s wait depends on the machine: either answer is right.
+    const { id, status } = created.body as Batch;
+    expect([created.status, status]).toEqual(created.status === 200 ? [200, 'COMPLETED'] : [202, 'RUNNING']);
 
     const batch = await completed(key, id, 90_000);
     expect(batch.total).toBe(1000);
@@ -446,10 +445,10 @@ describe('batches: roster checks through the lookup queue', () => {
       batchKey,
       verifyKey,
       batchNumbers: Array.from({ length: 1000 }, (_, index) => notFound(11, index)),
-      verifyNumbers: Array.from({ length: 40 }, (_, index) => notFound(12, index)),
+      verifyNumbers: Array.from({ length: 20 }, (_, index) => notFound(12, index)),
     });
-    expect(impact.withoutBatch.outcomes).toEqual({ '404': 20 });
-    expect(impact.duringBatch.outcomes).toEqual({ '404': 20 }); // final answers, none 202 after the 5 s wait
+    expect(impact.withoutBatch.outcomes).toEqual({ '404': 10 });
+    expect(impact.duringBatch.outcomes).toEqual({ '404': 10 }); // final answers, none 202 after the 5 s wait
     expect(impact.overlapped).toBe(true);
     expect(impact.duringBatch.p99).toBeLessThan(5000);
   });
@@ -469,7 +468,13 @@ describe('batches: roster checks through the lookup queue', () => {
     }
     const single = await verify(t.baseUrl, verifyKey, last);
     expect(single.status).toBe(404);
-    const { id } = (await answer).body as Batch;
+    // 400 lookups of at least 300 ms, 16 at a time, take at least 7.5 s: the POST answers 202 after its 5 s wait.
+    const accepted = await answer;
+    const { id } = accepted.body as Batch;
+    expect(accepted.status).toBe(202);
+    expect(accepted.headers.get('location')).toBe(`/v1/batches/${id}`);
+    expect(Number(accepted.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(accepted.body).toMatchObject({ status: 'RUNNING', completedAt: null, total: 400 });
     const whileRunning = (await get(batchKey, `/v1/batches/${id}?limit=1`)).body as Batch;
     expect(whileRunning.counts.PENDING).toBeGreaterThan(0); // the verify did not wait for the batch
     await sandbox.clearFaults();
