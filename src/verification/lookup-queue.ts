@@ -76,8 +76,9 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       },
     );
     if (!job.id) throw new Error('BullMQ returned a job without an id');
-    // The number may have joined a batch's waiting job: a live verify lifts it to its own priority.
-    if (priority === LOOKUP_PRIORITY.liveVerify) await job.changePriority({ priority }).catch(() => undefined);
+    // The number may have joined a batch's waiting job: a live verify lifts it to its own priority,
+    // without making the caller wait for that (BullMQ cannot say whether the add joined a job).
+    if (priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
     return job.id;
   }
 
