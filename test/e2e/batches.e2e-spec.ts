@@ -483,6 +483,26 @@ describe('batches: roster checks through the lookup queue', () => {
     expect(await sandbox.requestsFor(last)).toBe(1);
   });
 
+  it('charges exactly under concurrency: a batch and single verifies of overlapping numbers never deadlock or overspend', async () => {
+    const { key, userId } = await t.createKey({ quota: 45 });
+    const batchNumbers = Array.from({ length: 40 }, (_, index) => notFound(16, index));
+    const singles = [...batchNumbers.slice(0, 10), ...Array.from({ length: 10 }, (_, index) => notFound(17, index))];
+    const [batchAnswer, ...verifies] = await Promise.all([
+      post(key, { licenceNumbers: batchNumbers }),
+      ...singles.map((number) => verify(t.baseUrl, key, number)),
+    ]);
+    expect([200, 202, 429]).toContain(batchAnswer.status);
+    for (const response of verifies) expect([202, 404, 429]).toContain(response.status);
+    const charged = await chargedNumbers(userId);
+    const expected = new Set<string>();
+    if (batchAnswer.status !== 429) batchNumbers.forEach((number) => expected.add(number));
+    singles.forEach((number, index) => verifies[index].status !== 429 && expected.add(number));
+    expect(charged).toEqual([...expected].sort());
+    expect(charged.length).toBeLessThanOrEqual(45);
+    expect(await used(key)).toBe(charged.length);
+    if (batchAnswer.status !== 429) await completed(key, (batchAnswer.body as Batch).id);
+  });
+
   it('deletes batches older than BATCH_RETENTION_DAYS', async () => {
     const { key } = await t.createKey();
     const created = (await post(key, { licenceNumbers: [notFound(2, 1)] })).body as Batch;
