@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
@@ -9,8 +10,8 @@ import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
 
-/** API root: config, database, errors, auth, quota, the verification producer and health probes. */
+/** API root: config, database, errors, auth, quota, the verification producer, batches and health probes. */
 @Module({
-  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, RedisModule, AuthModule, QuotaModule, VerificationModule, HealthModule],
+  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, RedisModule, AuthModule, QuotaModule, VerificationModule, BatchesModule, HealthModule],
 })
 export class AppModule {}

@@ -66,6 +66,7 @@ describe('validateEnvironment', () => {
         CACHE_TTL_FOUND_SECONDS: 3600,
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
         IDEMPOTENCY_TTL_SECONDS: 86400,
+        BATCH_RETENTION_DAYS: 30,
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
       });
@@ -205,6 +206,8 @@ describe('validateEnvironment', () => {
       ['LOOKUP_ATTEMPTS', '11'],
       ['CACHE_TTL_FOUND_SECONDS', '0'],
       ['IDEMPOTENCY_TTL_SECONDS', '0'],
+      ['BATCH_RETENTION_DAYS', '0'],
+      ['BATCH_RETENTION_DAYS', '3651'],
     ])('rejects %s=%s, naming only that variable', (name, value) => {
       const error = errorOf({ [name]: value });
       expect(namedVariables(error.message)).toEqual([name]);

@@ -115,6 +115,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1)
   IDEMPOTENCY_TTL_SECONDS = 86400;
 
+  /** How long batches and their results are kept. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  BATCH_RETENTION_DAYS = 30;
+
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';
 

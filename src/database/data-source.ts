@@ -2,17 +2,20 @@ import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { ApiKey } from '../auth/api-key.entity';
 import { User } from '../auth/user.entity';
+import { BatchItem } from '../batches/batch-item.entity';
+import { Batch } from '../batches/batch.entity';
 import { QuotaCharge } from '../quota/quota-charge.entity';
 import { QuotaUsage } from '../quota/quota-usage.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
+import { Batches1763856000000 } from './migrations/1763856000000-batches';
 
 /** Shared by the API, the worker, the command-line tools and the tests. */
 export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
-    entities: [User, ApiKey, QuotaUsage, QuotaCharge],
-    migrations: [InitialSchema1763769600000],
+    entities: [User, ApiKey, QuotaUsage, QuotaCharge, Batch, BatchItem],
+    migrations: [InitialSchema1763769600000, Batches1763856000000],
     migrationsTransactionMode: 'each',
     synchronize: false,
     extra: { max: 20 },

@@ -4,6 +4,7 @@ export const ERROR_CODES = {
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
+  BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -35,6 +36,36 @@ export const VALIDATION_MESSAGES = {
   malformedRequest: 'Request is not valid HTTP',
   badUrl: 'Request URL is not valid',
   hostRequired: 'Host header is required',
+  batchIdempotencyKeyReused: 'Idempotency-Key was already used with a different batch',
+  batchContentType: 'Content-Type must be application/json or text/csv',
+  batchTooLarge: 'Request body must not exceed 512 KiB',
+  batchShape: 'Request body must have either items or licenceNumbers, as an array',
+  batchSize: 'A batch must have 1 to 1000 items',
+  csvEncoding: 'CSV must be encoded as UTF-8',
+  csvHeader: 'CSV header must have a licenceNumber, licence_number or Licence number column',
+  itemsLimit: 'limit must be an integer from 1 to 1000',
+  batchesLimit: 'limit must be an integer from 1 to 100',
+  cursor: 'cursor is not valid',
 } as const;
 
 export type ValidationMessage = (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES];
+
+/** Fixed texts for one bad row of a batch; the row's number is put before them. */
+export const ROW_MESSAGES = {
+  licenceNumber: 'licence number must be 16 digits',
+  reference: 'reference must be text of at most 100 characters',
+  item: 'item must be an object with licenceNumber and an optional reference',
+  csvRecord: 'CSV could not be read (check quotes and separators)',
+} as const;
+
+export type RowProblem = keyof typeof ROW_MESSAGES;
+
+/** "Row 17: licence number must be 16 digits" */
+export function rowMessage(row: number, problem: RowProblem): string {
+  return `Row ${row}: ${ROW_MESSAGES[problem]}`;
+}
+
+/** QUOTA_EXCEEDED for a batch says what it needs and what is left, so the caller can split it. */
+export function batchQuotaMessage(needed: number, remaining: number): string {
+  return `${ERROR_CODES.QUOTA_EXCEEDED.message}: the batch needs ${needed} new licence numbers, ${remaining} remain`;
+}

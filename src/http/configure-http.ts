@@ -10,7 +10,7 @@ import { ApiError } from '../errors/api-error';
 import { createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
-import { decodeRequestBody, isJsonMediaType, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
+import { BodyPolicy, decodeRequestBody, isDecodableMediaType, JSON_BODY } from './decode-request-body';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
 
@@ -44,17 +44,19 @@ export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
  * RejectedBody to the validation pipe, which runs after the API key guard.
  */
 async function readRequestBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
-  const { bytes, size } = await readCappedRequestBody(payload, MAX_REQUEST_BODY_BYTES);
-  return decodeRequestBody(request.headers['content-type'], bytes, size);
+  const policy = (request.routeOptions.config as { requestBody?: BodyPolicy }).requestBody ?? JSON_BODY;
+  const { bytes, size } = await readCappedRequestBody(payload, policy.maxBytes);
+  return decodeRequestBody(request.headers['content-type'], bytes, policy, size);
 }
 
 /**
  * Fastify answers a Content-Type it cannot parse (`;;;`) with 415 before any guard runs. Every type
- * but JSON is refused by decodeRequestBody after the key check anyway, so a neutral one stands in.
+ * but JSON (and CSV, where a route takes it) is refused by decodeRequestBody after the key check
+ * anyway, so a neutral one stands in.
  */
 async function deferContentTypeCheck(request: FastifyRequest): Promise<void> {
   const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !isJsonMediaType(contentType)) request.headers['content-type'] = 'application/octet-stream';
+  if (contentType !== undefined && !isDecodableMediaType(contentType)) request.headers['content-type'] = 'application/octet-stream';
 }
 
 async function rejectHttp11WithoutHost(request: FastifyRequest): Promise<void> {

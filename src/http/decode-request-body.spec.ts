@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
-import { decodeRequestBody, MAX_NESTING_DEPTH, MAX_REQUEST_BODY_BYTES, RejectedBody } from './decode-request-body';
+import {
+  CsvText,
+  decodeRequestBody,
+  JSON_BODY,
+  MAX_NESTING_DEPTH,
+  MAX_REQUEST_BODY_BYTES,
+  RejectedBody,
+  ROSTER_BODY,
+} from './decode-request-body';
 
 const JSON_TYPE = 'application/json';
 const body = (text: string) => Buffer.from(text, 'utf8');
@@ -184,13 +192,13 @@ describe('decodeRequestBody', () => {
     });
 
     it('rejects as too large by the size received, when the reader kept none of an oversized body', () => {
-      expect(reasonOf(decodeRequestBody(JSON_TYPE, Buffer.alloc(0), MAX_REQUEST_BODY_BYTES + 1))).toBe(
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, Buffer.alloc(0), JSON_BODY, MAX_REQUEST_BODY_BYTES + 1))).toBe(
         VALIDATION_MESSAGES.tooLarge,
       );
     });
 
     it('rejects an oversized body as too large before looking at its content type', () => {
-      expect(reasonOf(decodeRequestBody('text/plain', Buffer.alloc(0), 2 * 1024 * 1024))).toBe(VALIDATION_MESSAGES.tooLarge);
+      expect(reasonOf(decodeRequestBody('text/plain', Buffer.alloc(0), JSON_BODY, 2 * 1024 * 1024))).toBe(VALIDATION_MESSAGES.tooLarge);
     });
 
     it('accepts a multi-byte body of exactly the limit in bytes', () => {
@@ -237,6 +245,36 @@ describe('decodeRequestBody', () => {
         }),
         { numRuns: 2000 },
       );
+    });
+  });
+
+  describe('a route that takes rosters (ROSTER_BODY)', () => {
+    it('accepts text/csv as UTF-8 text, BOM kept for the CSV parser', () => {
+      const decoded = decodeRequestBody('text/csv; charset=utf-8', body('\uFEFFlicenceNumber\r\n1'), ROSTER_BODY);
+      expect(decoded).toEqual(new CsvText('\uFEFFlicenceNumber\r\n1'));
+    });
+
+    it('refuses CSV that is not UTF-8', () => {
+      expect(reasonOf(decodeRequestBody('text/csv', Buffer.from([0x41, 0xe9, 0x42]), ROSTER_BODY))).toBe(VALIDATION_MESSAGES.csvEncoding);
+    });
+
+    it('still reads JSON objects', () => {
+      expect(decodeRequestBody(JSON_TYPE, body('{"licenceNumbers":[]}'), ROSTER_BODY)).toEqual({ licenceNumbers: [] });
+    });
+
+    it('names both accepted types when refusing another', () => {
+      expect(reasonOf(decodeRequestBody('text/plain', body('x'), ROSTER_BODY))).toBe(VALIDATION_MESSAGES.batchContentType);
+    });
+
+    it('takes 512 KiB and refuses a byte more with its own limit in the message', () => {
+      expect(decodeRequestBody('text/csv', Buffer.alloc(512 * 1024, 0x31), ROSTER_BODY)).toBeInstanceOf(CsvText);
+      expect(reasonOf(decodeRequestBody('text/csv', Buffer.alloc(512 * 1024 + 1, 0x31), ROSTER_BODY))).toBe(
+        'Request body must not exceed 512 KiB',
+      );
+    });
+
+    it('is not offered to other routes: text/csv stays refused there', () => {
+      expect(reasonOf(decodeRequestBody('text/csv', body('licenceNumber'), undefined))).toBe(VALIDATION_MESSAGES.contentType);
     });
   });
 });

@@ -2,6 +2,24 @@ import { VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
 
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
+/** What a route accepts as its body; a route declares its own with @RouteConfig({ requestBody }). */
+export interface BodyPolicy {
+  maxBytes: number;
+  tooLarge: ValidationMessage;
+  /** text/csv accepted besides JSON */
+  csv: boolean;
+}
+
+export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, csv: false };
+
+/** A roster of up to 1,000 rows, each with a reference of up to 100 characters, as JSON or CSV. */
+export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: VALIDATION_MESSAGES.batchTooLarge, csv: true };
+
+/** A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop); its rows are the route's business. */
+export class CsvText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * How deep objects and arrays may nest. A valid body has depth 1; the limit only has to stop
  * class-transformer and class-validator, which recurse, from overflowing the stack.
@@ -18,8 +36,16 @@ export class RejectedBody {
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  const mediaType = contentType?.split(';', 1)[0].trim().toLowerCase();
-  return mediaType === 'application/json';
+  return mediaTypeOf(contentType) === 'application/json';
+}
+
+function mediaTypeOf(contentType: string | undefined): string | undefined {
+  return contentType?.split(';', 1)[0].trim().toLowerCase();
+}
+
+/** The media types some route decodes; any other stands for "refused" and may be replaced by a neutral one. */
+export function isDecodableMediaType(contentType: string | undefined): boolean {
+  return isJsonMediaType(contentType) || mediaTypeOf(contentType) === 'text/csv';
 }
 
 /** Scans JSON text for brackets outside strings, without parsing (and so without recursion). */
@@ -42,19 +68,32 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+function decodeCsv(raw: Buffer): CsvText | RejectedBody {
+  try {
+    return new CsvText(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
+  } catch {
+    return new RejectedBody(VALIDATION_MESSAGES.csvEncoding);
+  }
+}
+
 /**
- * Decodes a request body into a plain JSON object, or says why it cannot be one. `size` is the
- * number of bytes received, which exceeds `raw.length` when the reader dropped an oversized body.
- * Keys such as `__proto__` and `constructor` stay ordinary own keys (JSON.parse never assigns a
- * prototype); the validation pipe rejects them as unknown fields before anything copies them.
+ * Decodes a request body into a plain JSON object (or CSV text where the route takes it), or says
+ * why it cannot be one. `size` is the number of bytes received, which exceeds `raw.length` when the
+ * reader dropped an oversized body. Keys such as `__proto__` and `constructor` stay ordinary own keys
+ * (JSON.parse never assigns a prototype); the validation pipe rejects them as unknown fields.
  */
 export function decodeRequestBody(
   contentType: string | undefined,
   raw: Buffer,
+  policy: BodyPolicy = JSON_BODY,
   size: number = raw.length,
 ): object | RejectedBody {
-  if (size > MAX_REQUEST_BODY_BYTES) return new RejectedBody(VALIDATION_MESSAGES.tooLarge);
-  if (!isJsonMediaType(contentType)) return new RejectedBody(VALIDATION_MESSAGES.contentType);
+  if (size > policy.maxBytes) return new RejectedBody(policy.tooLarge);
+  const mediaType = mediaTypeOf(contentType);
+  if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw);
+  if (mediaType !== 'application/json') {
+    return new RejectedBody(policy.csv ? VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
+  }
   const text = raw.toString('utf8');
   if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return new RejectedBody(VALIDATION_MESSAGES.tooDeep);
   let value: unknown;

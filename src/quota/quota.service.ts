@@ -5,6 +5,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
+import { batchQuotaMessage } from '../errors/error-codes';
 import { billingPeriod, remainingQuota } from './billing-period';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
@@ -42,6 +43,26 @@ export class QuotaService {
     );
     if (outcome === 'refused') throw new ApiError('QUOTA_EXCEEDED');
     return { userId: user.userId, period, licenceNumber, isNew: outcome === 'charged' };
+  }
+
+  /**
+   * Charges a batch's distinct licence numbers all or nothing, in one atomic statement (see the
+   * quota_charge_many migration): numbers already counted this period are free; when the new ones
+   * do not all fit, nothing is charged and QUOTA_EXCEEDED says how many were needed and remain.
+   * Returns the new charges only, each refundable on its own.
+   */
+  async chargeMany(user: AuthenticatedUser, licenceNumbers: string[]): Promise<Charge[]> {
+    const period = this.currentPeriod();
+    const [{ charged, needed, remaining }] = await this.dataSource.query<
+      { charged: string[]; needed: number; remaining: number | null }[]
+    >('SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)', [
+      user.userId,
+      period,
+      licenceNumbers,
+      user.monthlyQuota,
+    ]);
+    if (charged.length < needed) throw new ApiError('QUOTA_EXCEEDED', batchQuotaMessage(needed, remaining ?? 0));
+    return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true }));
   }
 
   /** Undoes a new charge, atomically; a second refund of the same charge changes nothing. */

@@ -2,12 +2,22 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
-import { LOOKUP_JOB, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './verification.queue';
+import {
+  LOOKUP_JOB,
+  LOOKUP_PRIORITY,
+  LookupJobData,
+  LookupJobResult,
+  LookupPriority,
+  REGISTER_LOOKUP_QUEUE,
+} from './verification.queue';
 
 export type LookupWait =
   | { state: 'completed'; result: LookupJobResult }
   | { state: 'failed'; reason: string | undefined }
   | { state: 'pending' };
+
+/** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
+export type LookupStanding = LookupWait | { state: 'missing' };
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -52,11 +62,12 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * Adds a lookup, or joins the one already queued or running for the number: the
    * deduplication id makes at most one job per number in flight, across all processes.
    */
-  async enqueue(licenceNumber: string): Promise<string> {
+  async enqueue(licenceNumber: string, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
     const job = await this.queue.add(
       LOOKUP_JOB,
       { licenceNumber },
       {
+        priority,
         deduplication: { id: licenceNumber },
         attempts: this.config.get('LOOKUP_ATTEMPTS'),
         backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
@@ -65,7 +76,20 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       },
     );
     if (!job.id) throw new Error('BullMQ returned a job without an id');
+    // The number may have joined a batch's waiting job: a live verify lifts it to its own priority,
+    // without making the caller wait for that (BullMQ cannot say whether the add joined a job).
+    if (priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
     return job.id;
+  }
+
+  /** Where a job stands now, read once (no waiting). */
+  async standing(jobId: string): Promise<LookupStanding> {
+    // State before job, as in waitFor: a job read first could finish before its state is read.
+    const state = await this.queue.getJobState(jobId);
+    if (state !== 'completed' && state !== 'failed') return { state: state === 'unknown' ? 'missing' : 'pending' };
+    const job = await this.queue.getJob(jobId);
+    if (!job) return { state: 'missing' };
+    return state === 'completed' ? { state, result: job.returnvalue } : { state, reason: job.failedReason };
   }
 
   async isInFlight(jobId: string): Promise<boolean> {

@@ -15,5 +15,7 @@ import { VerificationService } from './verification.service';
   imports: [AuthModule, QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
   controllers: [VerificationController],
   providers: [VerificationService, ResultCache, IdempotencyStore, LookupPayers, LookupQueue],
+  // The one lookup path, for every other caller of the register (batches).
+  exports: [LookupQueue, LookupPayers, ResultCache],
 })
 export class VerificationModule {}

@@ -4,6 +4,19 @@ import type { FinalResult } from './outcome-status';
 export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
 export const LOOKUP_JOB = 'lookup';
 
+/**
+ * Every caller's priority on the one lookup queue, in one table. BullMQ takes the lowest number
+ * first, and a job without a priority (0) before every prioritised one: a partner's single verify
+ * never waits behind a 1,000-row batch, and batches never wait behind background re-checks.
+ */
+export const LOOKUP_PRIORITY = {
+  liveVerify: 0,
+  batchItem: 10,
+  watchlistRecheck: 20,
+} as const;
+
+export type LookupPriority = (typeof LOOKUP_PRIORITY)[keyof typeof LOOKUP_PRIORITY];
+
 export interface LookupJobData {
   licenceNumber: string;
 }

@@ -1,0 +1,38 @@
+import type { RegisterLicence } from '@lvs/register';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type BatchItemStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS' | 'PENDING' | 'ERROR';
+
+/** One row of a batch and its result, written as its lookup finishes. */
+@Entity({ name: 'batch_items' })
+export class BatchItem {
+  @PrimaryColumn({ name: 'batch_id', type: 'uuid' })
+  batchId!: string;
+
+  /** position in the request, from 1 */
+  @PrimaryColumn({ type: 'integer' })
+  index!: number;
+
+  @Column({ name: 'licence_number', type: 'char', length: 16 })
+  licenceNumber!: string;
+
+  @Column({ type: 'text', nullable: true })
+  reference!: string | null;
+
+  @Column({ type: 'text' })
+  status!: BatchItemStatus;
+
+  /** SERVICE_UNAVAILABLE or PARSE_ERROR (INTERNAL_ERROR for our own faults) when status is ERROR */
+  @Column({ name: 'error_code', type: 'text', nullable: true })
+  errorCode!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  licence!: RegisterLicence | null;
+
+  @Column({ name: 'checked_at', type: 'timestamptz', nullable: true })
+  checkedAt!: Date | null;
+
+  /** the lookup job the item waits on while PENDING */
+  @Column({ name: 'job_id', type: 'text', nullable: true })
+  jobId!: string | null;
+}

@@ -1,0 +1,132 @@
+import type { RegisterLicence } from '@lvs/register';
+import { VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
+import type { LookupWait } from '../verification/lookup-queue';
+import { lookupFailureCode } from '../verification/outcome-status';
+import type { BatchItemStatus } from './batch-item.entity';
+import type { BatchStatus } from './batch.entity';
+
+export const ITEM_STATUSES: readonly BatchItemStatus[] = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
+
+export type BatchCounts = Record<BatchItemStatus, number>;
+
+export interface BatchItemView {
+  index: number;
+  licenceNumber: string;
+  reference: string | null;
+  status: BatchItemStatus;
+  errorCode: string | null;
+  licence: RegisterLicence | null;
+  checkedAt: string | null;
+}
+
+export interface BatchSummaryView {
+  id: string;
+  status: BatchStatus;
+  createdAt: string;
+  completedAt: string | null;
+  total: number;
+  counts: BatchCounts;
+}
+
+export interface BatchView extends BatchSummaryView {
+  items: BatchItemView[];
+  /** pass as `cursor` for the next page of items; null on the last page */
+  nextCursor: string | null;
+}
+
+/** What a finished lookup writes into each item waiting on it. */
+export interface ItemResult {
+  status: Exclude<BatchItemStatus, 'PENDING'>;
+  errorCode: string | null;
+  licence: RegisterLicence | null;
+  checkedAt: string | null;
+}
+
+export function itemResult(outcome: Exclude<LookupWait, { state: 'pending' }>): ItemResult {
+  if (outcome.state === 'failed') {
+    return { status: 'ERROR', errorCode: lookupFailureCode(outcome.reason), licence: null, checkedAt: null };
+  }
+  const { status, licence, checkedAt } = outcome.result;
+  return { status, errorCode: null, licence: status === 'FOUND' ? licence : null, checkedAt };
+}
+
+/** Counts per result, every status present (zero when no item has it). */
+export function countsOf(rows: { status: string; count: number | string }[]): BatchCounts {
+  const counts = Object.fromEntries(ITEM_STATUSES.map((status) => [status, 0])) as BatchCounts;
+  for (const row of rows) counts[row.status as BatchItemStatus] = Number(row.count);
+  return counts;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Anything that is not a UUID names no batch: 404, like an unknown one. */
+export function isBatchId(value: string): boolean {
+  return UUID.test(value);
+}
+
+export interface PageRequest<Cursor> {
+  limit: number;
+  after: Cursor | null;
+}
+
+type PageReading<Cursor> = PageRequest<Cursor> | { problem: ValidationMessage };
+
+function readLimit(limit: unknown, fallback: number, max: number): number | null {
+  if (limit === undefined) return fallback;
+  if (typeof limit !== 'string' || !/^[0-9]{1,4}$/.test(limit)) return null;
+  const value = Number(limit);
+  return value >= 1 && value <= max ? value : null;
+}
+
+export const MAX_ITEMS_PAGE = 1000;
+export const MAX_BATCHES_PAGE = 100;
+
+/** `limit` (1-1000, default 1000) and `cursor` (the index after which the page starts) of a batch's items. */
+export function readItemsPage(limit: unknown, cursor: unknown): PageReading<number> {
+  const pageLimit = readLimit(limit, MAX_ITEMS_PAGE, MAX_ITEMS_PAGE);
+  if (pageLimit === null) return { problem: VALIDATION_MESSAGES.itemsLimit };
+  if (cursor === undefined) return { limit: pageLimit, after: null };
+  if (typeof cursor !== 'string' || !/^[0-9]{1,4}$/.test(cursor)) return { problem: VALIDATION_MESSAGES.cursor };
+  return { limit: pageLimit, after: Number(cursor) };
+}
+
+/** Where a page of the batch list ends: the last batch shown, newest first. */
+export interface BatchesCursor {
+  createdAt: string;
+  id: string;
+}
+
+export function writeBatchesCursor(cursor: BatchesCursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+/** `limit` (1-100, default 20) and `cursor` (from the previous page) of the caller's batches. */
+export function readBatchesPage(limit: unknown, cursor: unknown): PageReading<BatchesCursor> {
+  const pageLimit = readLimit(limit, 20, MAX_BATCHES_PAGE);
+  if (pageLimit === null) return { problem: VALIDATION_MESSAGES.batchesLimit };
+  if (cursor === undefined) return { limit: pageLimit, after: null };
+  if (typeof cursor !== 'string' || cursor.length > 200) return { problem: VALIDATION_MESSAGES.cursor };
+  const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const time = Date.parse(createdAt);
+  if (rest.length > 0 || id === undefined || !isBatchId(id) || Number.isNaN(time)) {
+    return { problem: VALIDATION_MESSAGES.cursor };
+  }
+  return { limit: pageLimit, after: { createdAt: new Date(time).toISOString(), id } };
+}
+
+/** How long a client should wait before asking again: about the time the register needs for what is left. */
+export function retryAfterSeconds(pending: number, lookupsPerSecond: number): number {
+  return Math.min(Math.max(Math.ceil(pending / lookupsPerSecond), 1), 60);
+}
+
+/** The one mapping of a batch answer to HTTP: 200 when every item is final, else 202 to come back to. */
+export function batchAnswer(view: BatchView, lookupsPerSecond: number): { httpStatus: 200 | 202; headers: Record<string, string> } {
+  if (view.status === 'COMPLETED') return { httpStatus: 200, headers: {} };
+  return {
+    httpStatus: 202,
+    headers: {
+      Location: `/v1/batches/${view.id}`,
+      'Retry-After': String(retryAfterSeconds(view.counts.PENDING, lookupsPerSecond)),
+    },
+  };
+}

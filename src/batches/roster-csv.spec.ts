@@ -1,0 +1,96 @@
+import { parse } from 'csv-parse/sync';
+import { detectSeparator, neutraliseFormula, readRosterCsv, ResultRow, writeResultsCsv } from './roster-csv';
+
+const A = '1011001544208079';
+const B = '1888000000000000';
+
+describe('detectSeparator', () => {
+  it('takes ; when the header has more of them, else ,', () => {
+    expect([detectSeparator('licenceNumber;reference\n1,2'), detectSeparator('licenceNumber,reference'), detectSeparator('licenceNumber')]).toEqual([
+      ';',
+      ',',
+      ',',
+    ]);
+  });
+});
+
+describe('readRosterCsv', () => {
+  it('reads what Excel writes: BOM, CRLF, `;`, quoted fields with separators and quotes, blank trailing rows', () => {
+    const text = `\uFEFFLicence number;Reference\r\n${A};"North Gate, 1"\r\n${B};"say ""hi""; ok"\r\n;\r\n\r\n`;
+    expect(readRosterCsv(text)).toEqual({
+      entries: [
+        { licenceNumber: A, reference: 'North Gate, 1' },
+        { licenceNumber: B, reference: 'say "hi"; ok' },
+      ],
+    });
+  });
+
+  it.each(['licenceNumber', 'licence_number', 'Licence number', 'LICENCE_NUMBER'])('finds the number column headed %s', (header) => {
+    expect(readRosterCsv(`ref,${header}\nx,${A}\n`)).toEqual({ entries: [{ licenceNumber: A, reference: null }] });
+  });
+
+  it('takes the reference column when there is one, and trims cells', () => {
+    expect(readRosterCsv(`reference,licenceNumber\n g-1 , ${A} \n`)).toEqual({ entries: [{ licenceNumber: A, reference: 'g-1' }] });
+  });
+
+  it('numbers rows as a spreadsheet does, the header being row 1', () => {
+    expect(readRosterCsv(`licenceNumber\n${A}\n\n${B}\n123\n`)).toEqual({ problem: 'Row 5: licence number must be 16 digits' });
+  });
+
+  it('refuses a header without a number column', () => {
+    expect(readRosterCsv(`number,reference\n${A},x\n`)).toEqual({
+      problem: 'CSV header must have a licenceNumber, licence_number or Licence number column',
+    });
+  });
+
+  it('refuses an empty file or a header alone', () => {
+    expect([readRosterCsv(''), readRosterCsv('licenceNumber\r\n')]).toEqual([
+      { problem: 'CSV header must have a licenceNumber, licence_number or Licence number column' },
+      { problem: 'A batch must have 1 to 1000 items' },
+    ]);
+  });
+
+  it('names the row of an unclosed quote', () => {
+    expect(readRosterCsv(`licenceNumber,reference\n${A},"open\n`)).toEqual({
+      problem: 'Row 2: CSV could not be read (check quotes and separators)',
+    });
+  });
+});
+
+describe('neutraliseFormula', () => {
+  it.each(['=1+1', '+44 20', '-3', '@SUM(A1)', '\t=1', '\r=1'])('prefixes %j with an apostrophe', (cell) => {
+    expect(neutraliseFormula(cell)).toBe(`'${cell}`);
+  });
+
+  it.each(['Guard 1', '1011001544208079', '', "O'BRIEN", 'a=b'])('leaves %j as it is', (cell) => {
+    expect(neutraliseFormula(cell)).toBe(cell);
+  });
+});
+
+describe('writeResultsCsv', () => {
+  const found: ResultRow = {
+    reference: 'North Gate, "A"',
+    licenceNumber: A,
+    status: 'FOUND',
+    errorCode: null,
+    // Only the fields the download reads; the others come out empty.
+    licence: { licenceNumber: A, firstName: 'AHMED', surname: 'KHAN', role: 'Front Line', licenceSector: 'CCTV' } as never,
+    checkedAt: '2026-11-22T10:00:00.000Z',
+  };
+  const failed: ResultRow = { reference: '=cmd', licenceNumber: B, status: 'ERROR', errorCode: 'SERVICE_UNAVAILABLE', licence: null, checkedAt: null };
+
+  it('starts with a UTF-8 BOM and ends records with CRLF', () => {
+    const csv = writeResultsCsv([found]);
+    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt\r\n')).toBe(true);
+    expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
+  it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
+    expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
+      ['reference', 'licenceNumber', 'result', 'errorCode', 'name', 'role', 'sector', 'expiryDate', 'licenceStatus', 'statusReason', 'checkedAt'],
+      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z'],
+      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', ''],
+    ]);
+    expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');
+  });
+});

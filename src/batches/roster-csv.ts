@@ -1,0 +1,107 @@
+import type { RegisterLicence } from '@lvs/register';
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { checkRoster, RosterReading } from './roster';
+
+/** Header names a spreadsheet may use for the number, compared without case, spaces or underscores. */
+const NUMBER_HEADERS = new Set(['licencenumber']);
+const REFERENCE_HEADERS = new Set(['reference']);
+
+const normaliseHeader = (cell: string) => cell.toLowerCase().replace(/[\s_]/g, '');
+
+/**
+ * The separator of the header line: spreadsheets in many locales write `;`, others `,`. Taken
+ * from the header, where no cell holds either, so quoted commas in later rows never mislead it.
+ */
+export function detectSeparator(text: string): ';' | ',' {
+  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0];
+  const count = (separator: string) => headerLine.split(separator).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+/**
+ * Reads a roster CSV as spreadsheets write it (BOM, CRLF, quoted fields, `;` or `,`, blank lines).
+ * Rows are numbered as a spreadsheet shows them: the header is row 1.
+ */
+export function readRosterCsv(text: string): RosterReading {
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, delimiter: detectSeparator(text), trim: true, relax_column_count: true });
+  } catch (error) {
+    if (error instanceof CsvError) {
+      return { problem: rowMessage(typeof error.lines === 'number' ? Math.max(error.lines, 1) : 1, 'csvRecord') };
+    }
+    throw error;
+  }
+  const header = (records[0] ?? []).map(normaliseHeader);
+  const numberColumn = header.findIndex((cell) => NUMBER_HEADERS.has(cell));
+  if (numberColumn === -1) return { problem: VALIDATION_MESSAGES.csvHeader };
+  const referenceColumn = header.findIndex((cell) => REFERENCE_HEADERS.has(cell));
+  const rows: string[][] = [];
+  const rowNumbers: number[] = [];
+  records.slice(1).forEach((record, position) => {
+    if (record.every((cell) => cell === '')) return; // blank lines, and `;;` rows spreadsheets leave at the end
+    rows.push(record);
+    rowNumbers.push(position + 2);
+  });
+  return checkRoster(rows, rowNumbers, (record) => ({
+    licenceNumber: record[numberColumn] ?? '',
+    reference: referenceColumn === -1 ? null : (record[referenceColumn] ?? null),
+  }));
+}
+
+/** One item's result as the download shows it. */
+export interface ResultRow {
+  reference: string | null;
+  licenceNumber: string;
+  status: string;
+  errorCode: string | null;
+  licence: RegisterLicence | null;
+  checkedAt: string | null;
+}
+
+export const RESULT_COLUMNS = [
+  'reference',
+  'licenceNumber',
+  'result',
+  'errorCode',
+  'name',
+  'role',
+  'sector',
+  'expiryDate',
+  'licenceStatus',
+  'statusReason',
+  'checkedAt',
+] as const;
+
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return before
+ * one) gets a leading apostrophe, the OWASP advice against CSV injection: references are the
+ * caller's own text, names and reasons the register's.
+ */
+export function neutraliseFormula(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+function cellsOf(row: ResultRow): string[] {
+  const licence = row.licence;
+  return [
+    row.reference ?? '',
+    row.licenceNumber,
+    row.status,
+    row.errorCode ?? '',
+    licence ? `${licence.firstName} ${licence.surname}` : '',
+    licence?.role ?? '',
+    licence?.licenceSector ?? '',
+    licence?.expiryDate ?? '',
+    licence?.status ?? '',
+    licence?.statusReason ?? '',
+    row.checkedAt ?? '',
+  ].map(neutraliseFormula);
+}
+
+/** The results download: UTF-8 with a BOM and RFC 4180 quoting and line ends, so spreadsheets open it as is. */
+export function writeResultsCsv(rows: ResultRow[]): string {
+  return stringify([[...RESULT_COLUMNS], ...rows.map(cellsOf)], { bom: true, record_delimiter: 'windows' });
+}
