@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply } from 'fastify';
 import { ApiError } from './api-error';
 import { ERROR_CODES } from './error-codes';
+import { Metrics } from '../metrics/metrics';
 import { mapFrameworkError } from './map-framework-error';
 
 /** The only exception filter: every error leaves as exactly {code, message}. */
@@ -9,9 +10,12 @@ import { mapFrameworkError } from './map-framework-error';
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiErrorFilter');
 
+  constructor(private readonly metrics: Metrics) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, code, message } = this.toContract(exception);
+    if (code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ code, message });
   }
 

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
+import { currentRequestId } from '../logging/request-context';
 import { LOOKUP_JOB, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './verification.queue';
 
 export type LookupWait =
@@ -55,7 +56,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   async enqueue(licenceNumber: string): Promise<string> {
     const job = await this.queue.add(
       LOOKUP_JOB,
-      { licenceNumber },
+      { licenceNumber, requestId: currentRequestId() },
       {
         deduplication: { id: licenceNumber },
         attempts: this.config.get('LOOKUP_ATTEMPTS'),

@@ -4,6 +4,8 @@ import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@l
 import { Job, UnrecoverableError } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
+import { runWithRequestId } from '../logging/request-context';
+import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { toFinalResult } from './outcome-status';
 import { ResultCache } from './result-cache';
 import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './verification.queue';
@@ -21,31 +23,51 @@ export class VerificationProcessor extends WorkerHost {
     private readonly register: RegisterClient,
     private readonly cache: ResultCache,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {
     super();
   }
 
-  async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
+  /** Runs the lookup with the enqueuing request's id on every log line it writes. */
+  process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
+    return runWithRequestId(job.data.requestId, () => this.lookUp(job));
+  }
+
+  private async lookUp(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
     const { licenceNumber } = job.data;
     // A lookup enqueued just after another one finished: its answer is already here.
     const cached = await this.cache.get(licenceNumber);
     if (cached) return cached;
 
     const askedAt = this.clock.now();
+    const started = performance.now();
+    const observe = (outcome: LookupOutcomeLabel) => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.observeLookup(outcome, seconds);
+      return seconds;
+    };
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      const seconds = observe(result.status);
+      this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`);
       await this.cache.put(licenceNumber, result);
       return result;
     } catch (error) {
+      const failure =
+        error instanceof RegisterUnavailableError
+          ? LOOKUP_FAILURE.unavailable
+          : error instanceof RegisterParseError
+            ? LOOKUP_FAILURE.unexpectedPage
+            : LOOKUP_FAILURE.internal;
+      observe(failure);
       const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
       const detail =
         error instanceof RegisterUnavailableError || error instanceof RegisterParseError
           ? `${error.name} status=${error.httpStatus ?? '-'} excerpt=${JSON.stringify(error.excerpt ?? '')}`
           : (error as Error).stack ?? String(error);
       this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`);
-      if (error instanceof RegisterUnavailableError) throw new Error(LOOKUP_FAILURE.unavailable);
-      if (error instanceof RegisterParseError) throw new UnrecoverableError(LOOKUP_FAILURE.unexpectedPage);
-      throw new UnrecoverableError(LOOKUP_FAILURE.internal);
+      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
+      throw new UnrecoverableError(failure);
     }
   }
 }

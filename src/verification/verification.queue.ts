@@ -6,6 +6,8 @@ export const LOOKUP_JOB = 'lookup';
 
 export interface LookupJobData {
   licenceNumber: string;
+  /** Of the request that enqueued the job, so that the worker's log lines can be matched to it. */
+  requestId?: string;
 }
 
 export type LookupJobResult = FinalResult;

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
+import { validateEnvironment } from '../../src/config/env.schema';
 import { configureHttp, createFastifyAdapter } from '../../src/http/configure-http';
+import { createLogger } from '../../src/logging/create-logger';
 import { MutableClock } from './mutable-clock';
 import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
 import { WorkerProcess } from './worker-process';
@@ -28,6 +30,8 @@ export interface TestApp {
   redis: Redis;
   redisPrefix: string;
   env: Record<string, string>;
+  /** the API's log lines (JSON), kept instead of printed: errors provoked on purpose stay quiet */
+  logLines: string[];
   /** every worker started, in order */
   workers: WorkerProcess[];
   /** starts one more worker process; all of them stop with close() */
@@ -61,8 +65,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     REGISTER_MAX_PER_SECOND: '200',
     LOOKUP_BACKOFF_MS: '50',
     VERIFY_TIMEOUT_MS: '5000',
-    LOG_LEVEL: 'error',
-    LOG_FORMAT: 'text',
+    LOG_LEVEL: 'log',
+    LOG_FORMAT: 'json',
+    WORKER_HTTP_PORT: '0',
     ...options.env,
   };
   Object.assign(process.env, env);
@@ -75,8 +80,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { logger: ['error'] });
-  configureHttp(app);
+  const logLines: string[] = [];
+  const logger = createLogger(validateEnvironment(env), 'api', { write: (line: string) => void logLines.push(line) });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), { logger });
+  configureHttp(app, logger);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await app.listen(0, '127.0.0.1');
@@ -96,6 +103,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redis,
     redisPrefix,
     env,
+    logLines,
     workers,
     async startWorker() {
       const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
