@@ -11,7 +11,7 @@ import { configureHttp, createFastifyAdapter } from '../../src/http/configure-ht
 import { createLogger } from '../../src/logging/create-logger';
 import { MutableClock } from './mutable-clock';
 import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
-import { WorkerProcess } from './worker-process';
+import { ServiceProcess } from './service-process';
 
 export interface TestAppOptions {
   /** settings for both processes, on top of the test defaults */
@@ -33,9 +33,9 @@ export interface TestApp {
   /** the API's log lines (JSON), kept instead of printed: errors provoked on purpose stay quiet */
   logLines: string[];
   /** every worker started, in order */
-  workers: WorkerProcess[];
+  workers: ServiceProcess[];
   /** starts one more worker process; all of them stop with close() */
-  startWorker(): Promise<WorkerProcess>;
+  startWorker(): Promise<ServiceProcess>;
   createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string }): Promise<CreatedKey>;
   close(): Promise<void>;
 }
@@ -93,7 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await db.connect();
   const redis = new Redis(TEST_REDIS_URL);
 
-  const workers: WorkerProcess[] = [];
+  const workers: ServiceProcess[] = [];
   const testApp: TestApp = {
     baseUrl,
     app,
@@ -106,7 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logLines,
     workers,
     async startWorker() {
-      const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
+      const worker = await ServiceProcess.start('worker', { ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
       workers.push(worker);
       return worker;
     },

@@ -1,10 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const WORKER_ENTRY = join(__dirname, '../../dist/src/worker.js'); // test/support -> repo root
+const DIST = join(__dirname, '../../dist/src'); // test/support -> repo root
+const ENTRIES = {
+  api: { path: join(DIST, 'main.js'), ready: 'API listening' },
+  worker: { path: join(DIST, 'worker.js'), ready: 'Worker running' },
+};
 
-/** The real worker entry point (built by `npm test`'s pretest) in its own process. */
-export class WorkerProcess {
+/** A real entry point (built by `npm test`'s pretest), API or worker, in its own process. */
+export class ServiceProcess {
   private output = '';
 
   private constructor(private readonly child: ChildProcess) {
@@ -12,21 +16,31 @@ export class WorkerProcess {
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
-  static async start(env: Record<string, string>): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, [WORKER_ENTRY], {
+  static async start(role: keyof typeof ENTRIES, env: Record<string, string>): Promise<ServiceProcess> {
+    const child = spawn(process.execPath, [ENTRIES[role].path], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const worker = new WorkerProcess(child);
-    await worker.waitForOutput('Worker running', 20_000);
-    return worker;
+    const service = new ServiceProcess(child);
+    await service.waitForOutput(ENTRIES[role].ready, 20_000);
+    return service;
+  }
+
+  get exited(): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Sends a signal without waiting for the exit. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
   }
 
   get log(): string {
     return this.output;
   }
 
-  /** SIGKILL: the worker dies mid-job without any chance to clean up. */
+  /** SIGKILL: the process dies mid-job without any chance to clean up. */
   kill(): Promise<void> {
     return this.stop('SIGKILL');
   }
@@ -41,7 +55,7 @@ export class WorkerProcess {
 
   private waitForOutput(text: string, timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Worker did not start:\n${this.output}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`Process did not start:\n${this.output}`)), timeoutMs);
       const check = () => {
         if (this.output.includes(text)) {
           clearTimeout(timer);
@@ -52,7 +66,7 @@ export class WorkerProcess {
       this.child.stdout?.on('data', check);
       this.child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`Worker exited with ${code}:\n${this.output}`));
+        reject(new Error(`Process exited with ${code}:\n${this.output}`));
       });
       check();
     });
