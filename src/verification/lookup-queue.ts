@@ -3,6 +3,7 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { currentRequestId } from '../logging/request-context';
+import { RedisOutageLog } from '../logging/redis-outage-log';
 import { LOOKUP_JOB, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './verification.queue';
 
 export type LookupWait =
@@ -21,6 +22,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
     private readonly config: AppConfig,
+    private readonly outages: RedisOutageLog,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -30,6 +32,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.
     this.events.setMaxListeners(0);
+    this.outages.watch(this.events);
     this.events.on('completed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'completed')));
     this.events.on('failed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'failed')));
     await this.events.waitUntilReady();
