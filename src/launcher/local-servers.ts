@@ -24,14 +24,19 @@ export const NO_REDIS_SERVER_MESSAGE = [
 ];
 
 /** Starts the machine's redis-server on the port, its data under dataDir; null when there is none. */
-export async function startLocalRedis(supervisor: Supervisor, port: number, dataDir: string): Promise<Supervised | null> {
-  if (spawnSync('redis-server', ['--version']).error) return null;
+export async function startLocalRedis(
+  supervisor: Supervisor,
+  port: number,
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): Promise<Supervised | null> {
+  if (spawnSync('redis-server', ['--version'], { env }).error) return null;
   await mkdir(dataDir, { recursive: true });
   const redis = supervisor.start(
     'redis',
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '60 1', '--appendonly', 'no'],
-    { PATH: process.env.PATH },
+    env,
   );
   await redis.waitFor(/Ready to accept connections/, 20_000);
   return redis;
@@ -43,8 +48,9 @@ export async function startEmbeddedPostgres(
   entry: string,
   port: number,
   dataDir: string,
+  env: Record<string, string | undefined>,
 ): Promise<Supervised> {
-  const postgres = supervisor.start('postgres', process.execPath, [entry, String(port), dataDir], { PATH: process.env.PATH });
+  const postgres = supervisor.start('postgres', process.execPath, [entry, String(port), dataDir], env);
   await postgres.waitFor(/Embedded PostgreSQL ready/, 120_000);
   return postgres;
 }

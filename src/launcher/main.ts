@@ -104,7 +104,7 @@ class Launcher {
     const port = this.environment.settings.LOCAL_REDIS_PORT;
     if (await isPortOpen(port)) return `redis://127.0.0.1:${port}`;
     this.say(`No Redis on 127.0.0.1:${port}: starting redis-server with its data in ${dataDir}`);
-    const redis = await startLocalRedis(this.supervisor, port, dataDir);
+    const redis = await startLocalRedis(this.supervisor, port, dataDir, this.environment.inherited);
     if (!redis) {
       NO_REDIS_SERVER_MESSAGE.forEach((line) => this.say(line));
       throw new Error('No Redis');
@@ -119,7 +119,7 @@ class Launcher {
     const url = `postgres://postgres@127.0.0.1:${port}/licence_verification`;
     if (await isPortOpen(port)) return url;
     this.say(`No PostgreSQL on 127.0.0.1:${port}: starting the embedded PostgreSQL with its data in ${dataDir}`);
-    this.track(await startEmbeddedPostgres(this.supervisor, ENTRY.embeddedPostgres, port, dataDir));
+    this.track(await startEmbeddedPostgres(this.supervisor, ENTRY.embeddedPostgres, port, dataDir, this.environment.inherited));
     return url;
   }
 

@@ -6,19 +6,30 @@ function recordingLogger() {
   return { lines, warn: (message: string) => lines.push(`warn ${message}`), log: (message: string) => lines.push(`log ${message}`) };
 }
 
+class FakeQueue extends EventEmitter {
+  constructor(readonly client: EventEmitter) {
+    super();
+  }
+  getBackend() {
+    return { client: Promise.resolve(this.client) };
+  }
+}
+
 describe('RedisOutageLog', () => {
-  it('logs one warning per outage however many errors, and one line when Redis is back', () => {
+  it('logs one warning per outage however many clients fail, and one line when all are back', () => {
     const logger = recordingLogger();
     const outages = new RedisOutageLog(logger);
-    const [client, queue] = [new EventEmitter(), new EventEmitter()];
-    outages.watch(client);
-    outages.watch(queue);
-    client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
-    queue.emit('error', new Error('Connection is closed.'));
-    client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
-    client.emit('ready');
-    client.emit('ready');
-    queue.emit('error', new Error('read ECONNRESET'));
+    const [first, second] = [new EventEmitter(), new EventEmitter()];
+    outages.watchClient(first);
+    outages.watchClient(second);
+    first.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    second.emit('error', new Error('Connection is closed.'));
+    first.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    first.emit('ready');
+    second.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    second.emit('ready');
+    first.emit('ready');
+    second.emit('error', new Error('read ECONNRESET'));
     expect(logger.lines).toEqual([
       'warn Redis unreachable: connect ECONNREFUSED 127.0.0.1:6379; further Redis errors are not logged until it is back',
       'log Redis reachable again',
@@ -26,10 +37,25 @@ describe('RedisOutageLog', () => {
     ]);
   });
 
-  it('says nothing when Redis is ready without an outage', () => {
+  it("follows a queue through its client, and takes the queue's own error events without logging them", async () => {
     const logger = recordingLogger();
     const client = new EventEmitter();
-    new RedisOutageLog(logger).watch(client);
+    const queue = new FakeQueue(client);
+    new RedisOutageLog(logger).watchQueue(queue);
+    await queue.getBackend().client;
+    expect(queue.emit('error', new Error('repeated by the queue'))).toBe(true);
+    client.emit('error', new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    client.emit('ready');
+    expect(logger.lines).toEqual([
+      'warn Redis unreachable: connect ECONNREFUSED 127.0.0.1:6379; further Redis errors are not logged until it is back',
+      'log Redis reachable again',
+    ]);
+  });
+
+  it('says nothing when a client is ready without an outage', () => {
+    const logger = recordingLogger();
+    const client = new EventEmitter();
+    new RedisOutageLog(logger).watchClient(client);
     client.emit('ready');
     expect(logger.lines).toEqual([]);
   });

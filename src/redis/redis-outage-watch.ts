@@ -18,8 +18,8 @@ export class RedisOutageWatch implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     for (const { instance } of this.discovery.getProviders()) {
-      if (instance instanceof QueueBase) this.outages.watch(instance);
-      if (instance instanceof WorkerHost) this.outages.watch(instance.worker);
+      if (instance instanceof QueueBase) this.outages.watchQueue(instance);
+      if (instance instanceof WorkerHost) this.outages.watchQueue(instance.worker);
     }
   }
 }

@@ -15,7 +15,7 @@ export class RedisStore implements OnApplicationShutdown {
   constructor(@Inject(AppConfig) config: AppConfig, @Inject(RedisOutageLog) outages: RedisOutageLog) {
     this.client = new Redis(config.get('REDIS_URL'));
     this.prefix = config.get('REDIS_PREFIX');
-    outages.watch(this.client);
+    outages.watchClient(this.client);
   }
 
   key(...parts: string[]): string {

@@ -32,7 +32,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.
     this.events.setMaxListeners(0);
-    this.outages.watch(this.events);
+    this.outages.watchQueue(this.events);
     this.events.on('completed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'completed')));
     this.events.on('failed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'failed')));
     await this.events.waitUntilReady();

@@ -26,7 +26,8 @@ describe('API SIGTERM', () => {
     t = await startTestApp({ withWorker: true, env: { WORKER_CONCURRENCY: '100' } });
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    api = await ServiceProcess.start('api', { ...t.env, HOST: '127.0.0.1', PORT: String(port), SHUTDOWN_GRACE_MS: '10000' });
+    // Generous waits: the point is that every answer is the real result, however loaded the machine.
+    api = await ServiceProcess.start('api', { ...t.env, HOST: '127.0.0.1', PORT: String(port), VERIFY_TIMEOUT_MS: '15000', SHUTDOWN_GRACE_MS: '20000' });
   });
   afterAll(async () => {
     await api.kill();
