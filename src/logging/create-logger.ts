@@ -42,12 +42,18 @@ export class AppLogger implements LoggerService {
     this.write('fatal', message, rest);
   }
 
-  /** Nest passes the logger's context as the last argument, and for errors a stack before it. */
+  /**
+   * Nest passes the logger's context as the last argument, and for errors a stack before it. A plain
+   * object among the arguments adds its fields to the line (`logger.log(message, { requestId })`).
+   */
   private write(level: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
     const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
-    const fields: Record<string, unknown> = {};
+    const fields: Record<string, unknown> = Object.assign(
+      {},
+      ...rest.filter((param) => typeof param === 'object' && param !== null && !(param instanceof Error)),
+    );
     if (context) fields.context = context;
     if (stack) fields.stack = stack;
     if (message instanceof Error) fields.err = message;

@@ -4,7 +4,6 @@ import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@l
 import { Job, UnrecoverableError } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
-import { runWithRequestId } from '../logging/request-context';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { toFinalResult } from './outcome-status';
 import { ResultCache } from './result-cache';
@@ -28,13 +27,10 @@ export class VerificationProcessor extends WorkerHost {
     super();
   }
 
-  /** Runs the lookup with the enqueuing request's id on every log line it writes. */
-  process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
-    return runWithRequestId(job.data.requestId, () => this.lookUp(job));
-  }
-
-  private async lookUp(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
+  async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
     const { licenceNumber } = job.data;
+    // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
+    const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
     const cached = await this.cache.get(licenceNumber);
     if (cached) return cached;
@@ -49,7 +45,7 @@ export class VerificationProcessor extends WorkerHost {
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
       const seconds = observe(result.status);
-      this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`);
+      this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
       await this.cache.put(licenceNumber, result);
       return result;
     } catch (error) {
@@ -65,7 +61,7 @@ export class VerificationProcessor extends WorkerHost {
         error instanceof RegisterUnavailableError || error instanceof RegisterParseError
           ? `${error.name} status=${error.httpStatus ?? '-'} excerpt=${JSON.stringify(error.excerpt ?? '')}`
           : (error as Error).stack ?? String(error);
-      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`);
+      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`, logFields);
       if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
       throw new UnrecoverableError(failure);
     }
