@@ -6,12 +6,13 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
 
 /** API root: config, database, errors, auth, quota, the verification producer, batches and health probes. */
 @Module({
-  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, RedisModule, AuthModule, QuotaModule, VerificationModule, BatchesModule, HealthModule],
+  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, MetricsModule, RedisModule, AuthModule, QuotaModule, VerificationModule, BatchesModule, HealthModule],
 })
 export class AppModule {}

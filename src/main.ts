@@ -3,8 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { readSettings } from './config/read-settings';
+import { mountAdminDashboard } from './http/admin-dashboard';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/configure-http';
+import { installGracefulShutdown } from './http/graceful-shutdown';
 import { createLogger } from './logging/create-logger';
+import { warnIfNotProductionRegister } from './verification/register-client.provider';
 
 /** API process: HTTP on Fastify, Swagger at /docs; it only produces lookup jobs. */
 async function bootstrap(): Promise<void> {
@@ -15,9 +18,13 @@ async function bootstrap(): Promise<void> {
     logger,
     ...HTTP_APP_OPTIONS,
   });
-  await configureHttp(app);
+  await configureHttp(app, logger);
+  await mountAdminDashboard(app, settings.ADMIN_TOKEN);
+  installGracefulShutdown(app, settings.SHUTDOWN_GRACE_MS);
+  warnIfNotProductionRegister(settings.REGISTER_URL, logger);
   await app.listen(settings.PORT, settings.HOST);
-  logger.log(`API listening on ${await app.getUrl()} (docs at /docs)`);
+  const { port } = app.getHttpServer().address() as { port: number };
+  logger.log(`API listening on ${settings.HOST}:${port} (Swagger UI at /docs)`, 'Main');
 }
 
 bootstrap().catch((error: unknown) => {

@@ -4,6 +4,9 @@ import { WorkerOptions } from 'bullmq';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
+import { WorkerHeartbeat } from './health/worker-heartbeat';
+import { WorkerListener } from './health/worker-listener';
+import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
 import {
   registerClientCloserProvider,
@@ -24,7 +27,7 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
   };
 }
 
-/** Worker root: no HTTP, no database; only this module provides the processor. */
+/** Worker root: no database and no Nest HTTP (only a small operators' listener); only this module provides the processor. */
 @Module({})
 export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
@@ -32,12 +35,14 @@ export class WorkerModule {
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
     return {
       module: WorkerModule,
-      imports: [AppConfigModule, ClockModule, RedisModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
+      imports: [AppConfigModule, ClockModule, RedisModule, MetricsModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
       providers: [
         ResultCache,
         registerClientProvider,
         registerClientCloserProvider,
         VerificationProcessor,
+        WorkerHeartbeat,
+        WorkerListener,
       ],
     };
   }

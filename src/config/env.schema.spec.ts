@@ -69,6 +69,14 @@ describe('validateEnvironment', () => {
         BATCH_RETENTION_DAYS: 30,
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
+        WORKER_HTTP_PORT: 3001,
+        WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
+        SHUTDOWN_GRACE_MS: 10000,
+        ADMIN_TOKEN: '',
+        WORKERS: 1,
+        LVS_DATA_DIR: '.data',
+        LOCAL_POSTGRES_PORT: 5432,
+        LOCAL_REDIS_PORT: 6379,
       });
     });
 
@@ -119,6 +127,15 @@ describe('validateEnvironment', () => {
       expect(validateEnvironment({ DATABASE_URL: 'postgresql://app:secret@db:5433/lvs_test' }).DATABASE_URL).toBe(
         'postgresql://app:secret@db:5433/lvs_test',
       );
+    });
+
+    it.each([
+      'postgres://app:secret@db.example.com:5432/lvs?sslmode=require',
+      'postgresql://app:p%40ss%2Fw%3Ard@db:5432/lvs',
+      'postgres://app@[::1]:5432/lvs',
+      'postgres://db/lvs?sslmode=verify-full&application_name=lvs',
+    ])('keeps the DATABASE_URL %s', (url) => {
+      expect(validateEnvironment({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     });
 
     it('keeps a rediss:// REDIS_URL', () => {
@@ -283,14 +300,23 @@ describe('validateEnvironment', () => {
 
     it('rejects an http:// REDIS_URL with the exact message', () => {
       expect(() => validateEnvironment({ REDIS_URL: 'http://x' })).toThrow(
-        new Error('Invalid configuration:\n  REDIS_URL: REDIS_URL must be redis://host:port[/db]'),
+        new Error('Invalid configuration:\n  REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS'),
       );
     });
 
     it('rejects a DATABASE_URL without a database name', () => {
       expect(() => validateEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/' })).toThrow(
-        new Error('Invalid configuration:\n  DATABASE_URL: DATABASE_URL must be postgres://user[:password]@host[:port]/database'),
+        new Error('Invalid configuration:\n  DATABASE_URL: must end in a database name of letters, digits and _'),
       );
+    });
+
+    it.each([
+      ['mysql://db/lvs', 'DATABASE_URL: must start with postgres:// or postgresql://'],
+      ['not a url', 'DATABASE_URL: must be a URL: postgres://user[:password]@host[:port]/database[?options]'],
+      ['postgres://app:%E0%A4%A@db/lvs', 'DATABASE_URL: has a badly percent-encoded user or password'],
+      ['postgres://db/lvs-prod', 'DATABASE_URL: must end in a database name of letters, digits and _'],
+    ])('rejects the DATABASE_URL %s with the exact message', (url, problem) => {
+      expect(() => validateEnvironment({ DATABASE_URL: url })).toThrow(new Error(`Invalid configuration:\n  ${problem}`));
     });
 
     it('rejects a REGISTER_URL with a path', () => {
@@ -309,7 +335,7 @@ describe('validateEnvironment', () => {
       expect(lines[0]).toBe('Invalid configuration:');
       expect(namedVariables(error.message).sort()).toEqual(['PORT', 'QUOTA_TIME_ZONE', 'REDIS_URL']);
       expect(lines.includes('  QUOTA_TIME_ZONE: "Mars/Base" is not an IANA time zone')).toBe(true);
-      expect(lines.includes('  REDIS_URL: REDIS_URL must be redis://host:port[/db]')).toBe(true);
+      expect(lines.includes('  REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS')).toBe(true);
       expect(lines.some((line) => line.startsWith('  PORT: ') && line.includes('PORT must be an integer number'))).toBe(
         true,
       );

@@ -21,6 +21,28 @@ function isValidTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * Any URL PostgreSQL clients accept (query parameters such as sslmode, percent-encoded passwords), with a
+ * plain database name: the service creates that database when missing and quotes it in SQL.
+ */
+export function describeDatabaseUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a URL: postgres://user[:password]@host[:port]/database[?options]';
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return 'must start with postgres:// or postgresql://';
+  if (url.hostname === '') return 'must name a host';
+  try {
+    decodeURIComponent(url.username + url.password);
+  } catch {
+    return 'has a badly percent-encoded user or password';
+  }
+  if (!/^\/[A-Za-z0-9_]+$/.test(url.pathname)) return 'must end in a database name of letters, digits and _';
+  return null;
+}
+
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 const toList = ({ value }: { value: unknown }) =>
@@ -52,15 +74,14 @@ export class EnvironmentVariables {
   @Transform(toList) @Matches(/^https?:\/\/[^\s/,]+$/, { each: true, message: 'CORS_ORIGINS must be comma-separated http(s) origins' })
   CORS_ORIGINS: string[] = [];
 
-  @Matches(/^postgres(ql)?:\/\/[^/]+\/[A-Za-z0-9_]+$/, {
-    message: 'DATABASE_URL must be postgres://user[:password]@host[:port]/database',
-  })
+  /** Checked by describeDatabaseUrlProblem below: any PostgreSQL URL, query parameters included. */
+  @IsString()
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/licence_verification';
 
   @Transform(toBoolean) @IsBoolean()
   MIGRATIONS_RUN = true;
 
-  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port[/db]' })
+  @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. */
@@ -124,6 +145,38 @@ export class EnvironmentVariables {
 
   @IsIn(['json', 'text'])
   LOG_FORMAT = 'json';
+
+  /** The worker's operators' listener (/metrics, /health/*); 0 picks a free port. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  WORKER_HTTP_PORT = 3001;
+
+  /** API readiness fails when no worker has written its heartbeat for this long. */
+  @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
+  WORKER_HEARTBEAT_TIMEOUT_MS = 30000;
+
+  /** How long a SIGTERM'd process may finish in-flight work before it exits regardless. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(600000)
+  SHUTDOWN_GRACE_MS = 10000;
+
+  /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. */
+  @IsString()
+  ADMIN_TOKEN = '';
+
+  /** `npm start` / `npm run demo` only: worker processes to run. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(64)
+  WORKERS = 1;
+
+  /** `npm start` only: where an embedded PostgreSQL and a local Redis keep their data. */
+  @IsString()
+  LVS_DATA_DIR = '.data';
+
+  /** `npm start` only: the local PostgreSQL port used while DATABASE_URL is unset (embedded server if closed). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  LOCAL_POSTGRES_PORT = 5432;
+
+  /** `npm start` only: the local Redis port used while REDIS_URL is unset (redis-server started if closed). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  LOCAL_REDIS_PORT = 6379;
 }
 
 export type AppSettings = Readonly<EnvironmentVariables>;
@@ -141,6 +194,8 @@ export function validateEnvironment(raw: Record<string, unknown>): AppSettings {
   const problems = validateSync(settings, { forbidUnknownValues: false }).map(
     (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
   );
+  const databaseUrlProblem = describeDatabaseUrlProblem(settings.DATABASE_URL);
+  if (databaseUrlProblem) problems.push(`DATABASE_URL: ${databaseUrlProblem}`);
   if (!isValidTimeZone(settings.QUOTA_TIME_ZONE)) {
     problems.push(`QUOTA_TIME_ZONE: "${settings.QUOTA_TIME_ZONE}" is not an IANA time zone`);
   }

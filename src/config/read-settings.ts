@@ -4,3 +4,22 @@ import { AppSettings, validateEnvironment } from './env.schema';
 export function readSettings(): AppSettings {
   return validateEnvironment(process.env);
 }
+
+/** What `npm start` needs: the settings, which URLs the operator chose, and the environment its children inherit. */
+export interface LauncherEnvironment {
+  settings: AppSettings;
+  /** false: DATABASE_URL is unset, so the launcher may use or start a local PostgreSQL */
+  databaseUrlGiven: boolean;
+  /** false: REDIS_URL is unset, so the launcher may use or start a local Redis */
+  redisUrlGiven: boolean;
+  inherited: Record<string, string | undefined>;
+}
+
+export function readLauncherEnvironment(): LauncherEnvironment {
+  return {
+    settings: readSettings(),
+    databaseUrlGiven: Boolean(process.env.DATABASE_URL),
+    redisUrlGiven: Boolean(process.env.REDIS_URL),
+    inherited: { ...process.env },
+  };
+}

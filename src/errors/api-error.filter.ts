@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
+import { Metrics } from '../metrics/metrics';
 import { ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 /** Sends an error answer: its status and exactly {code, message} as JSON. */
@@ -13,6 +14,8 @@ export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnsw
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiErrorFilter');
 
+  constructor(private readonly metrics: Metrics) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
@@ -22,7 +25,9 @@ export class ApiErrorFilter implements ExceptionFilter {
       this.logger.debug('Client closed the connection before its request was read');
       return;
     }
-    sendErrorAnswer(reply, this.toContract(exception));
+    const answer = this.toContract(exception);
+    if (answer.body.code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
+    sendErrorAnswer(reply, answer);
   }
 
   private toContract(exception: unknown): ErrorAnswer {

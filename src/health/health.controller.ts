@@ -1,8 +1,11 @@
 import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
+import { describeUnreadiness } from './describe-unreadiness';
+import { countLiveWorkers } from './worker-heartbeat';
 
 const CHECK_TIMEOUT_MS = 1500;
 
@@ -17,6 +20,7 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly redis: RedisStore,
+    private readonly config: AppConfig,
   ) {}
 
   /** The process is up and serving HTTP. */
@@ -25,9 +29,10 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** PostgreSQL and Redis answer: the API can take traffic. */
+  /** PostgreSQL and Redis answer and a worker was seen lately: the API can take traffic. */
   @Get('ready')
   async ready(): Promise<HealthCheckResult> {
+    const windowMs = this.config.get('WORKER_HEARTBEAT_TIMEOUT_MS');
     try {
       return await this.health.check([
         () => this.database.pingCheck('database').withTimeout(CHECK_TIMEOUT_MS),
@@ -36,10 +41,21 @@ export class HealthController {
             .check('redis')
             .attempt(async () => void (await this.redis.client.ping()))
             .withTimeout(CHECK_TIMEOUT_MS),
+        () =>
+          this.indicators
+            .check('workers')
+            .attempt(async () => {
+              const live = await countLiveWorkers(this.redis, windowMs);
+              if (live === 0) throw new Error('no worker seen');
+              return { live };
+            })
+            .withTimeout(CHECK_TIMEOUT_MS),
       ]);
     } catch (error) {
-      this.logger.warn(`Not ready: ${JSON.stringify((error as { response?: unknown }).response ?? String(error))}`);
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The service cannot reach its database or Redis; try again later');
+      const failing = Object.keys((error as { response?: { error?: object } }).response?.error ?? {});
+      const message = describeUnreadiness(failing, windowMs);
+      this.logger.warn(message);
+      throw new ApiError('SERVICE_UNAVAILABLE', message);
     }
   }
 }

@@ -11,6 +11,13 @@ import { createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
 import { BodyPolicy, decodeRequestBody, isDecodableMediaType, JSON_BODY } from './decode-request-body';
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { AppLogger } from '../logging/create-logger';
+import { Metrics } from '../metrics/metrics';
+import { registerHttpMetrics } from '../metrics/http-metrics';
+import { chooseRequestId } from '../logging/request-id';
+import { registerRequestLogging } from '../logging/request-logging';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
 
@@ -24,6 +31,11 @@ export const HTTP_APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
   return new FastifyAdapter({
     trustProxy: true,
+    genReqId: (request: IncomingMessage) => chooseRequestId(request.headers['x-request-id'], randomUUID),
+    // Idle keep-alive sockets close at once on shutdown; requests still arriving on busy ones get our
+    // own 503 body from the shutdown hook instead of Fastify's.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     requestTimeout: settings.REQUEST_BODY_TIMEOUT_MS,
     keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
     http: {
@@ -65,8 +77,10 @@ async function rejectHttp11WithoutHost(request: FastifyRequest): Promise<void> {
   }
 }
 
-export async function configureHttp(app: NestFastifyApplication): Promise<void> {
+export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  registerRequestLogging(fastify, logger.pino);
+  registerHttpMetrics(fastify, app.get(Metrics));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', readRequestBody);
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
@@ -83,6 +97,5 @@ export async function configureHttp(app: NestFastifyApplication): Promise<void> 
   });
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
   if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });
-  app.enableShutdownHooks();
   mountOpenApi(app);
 }

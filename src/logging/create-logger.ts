@@ -1,14 +1,88 @@
-import { ConsoleLogger, LogLevel } from '@nestjs/common';
+import { LoggerService, LogLevel } from '@nestjs/common';
+import pino, { Logger, Level } from 'pino';
+import pretty from 'pino-pretty';
 import { AppSettings } from '../config/env.schema';
+import { currentRequestId } from './request-context';
 
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+const PINO_LEVEL: Record<LogLevel, Level> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
 
-/** One logger setup for both processes; `processName` tells their lines apart. */
-export function createLogger(settings: AppSettings, processName: 'api' | 'worker'): ConsoleLogger {
-  const threshold = LEVELS.indexOf(settings.LOG_LEVEL as LogLevel);
-  return new ConsoleLogger(processName, {
-    json: settings.LOG_FORMAT === 'json',
-    logLevels: LEVELS.slice(0, threshold + 1),
-    prefix: `lvs-${processName}`,
-  });
+export type ProcessName = 'api' | 'worker' | 'launcher';
+
+/**
+ * Nest's LoggerService on pino, so that `new Logger(context)` from @nestjs/common keeps working
+ * everywhere while every line is one JSON object carrying the process, the context and, inside a
+ * request or a job, the request id.
+ */
+export class AppLogger implements LoggerService {
+  constructor(readonly pino: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  /**
+   * Nest passes the logger's context as the last argument, and for errors a stack before it. A plain
+   * object among the arguments adds its fields to the line (`logger.log(message, { requestId })`).
+   */
+  private write(level: Level, message: unknown, rest: unknown[]): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
+    const fields: Record<string, unknown> = Object.assign(
+      {},
+      ...rest.filter((param) => typeof param === 'object' && param !== null && !(param instanceof Error)),
+    );
+    if (context) fields.context = context;
+    if (stack) fields.stack = stack;
+    if (message instanceof Error) fields.err = message;
+    this.pino[level](fields, message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message));
+  }
+}
+
+/**
+ * One logger for every process: JSON lines (buffered, flushed at exit) or readable text, on stdout
+ * unless a destination is given (the e2e tests keep the lines to read them).
+ */
+export function createLogger(
+  settings: Pick<AppSettings, 'LOG_LEVEL' | 'LOG_FORMAT'>,
+  processName: ProcessName,
+  destination?: pino.DestinationStream,
+): AppLogger {
+  const options: pino.LoggerOptions = {
+    level: PINO_LEVEL[settings.LOG_LEVEL as LogLevel],
+    base: { process: processName, pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => {
+      const requestId = currentRequestId();
+      return requestId === undefined ? {} : { requestId };
+    },
+  };
+  const output =
+    destination ??
+    (settings.LOG_FORMAT === 'text'
+      ? pretty({ sync: true, colorize: false, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+      : pino.destination({ sync: false }));
+  return new AppLogger(pino(options, output));
 }

@@ -1,7 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { RedisOutageLog } from '../logging/redis-outage-log';
+import { RedisOutageWatch } from './redis-outage-watch';
 
 /** The Redis client for our own keys (cache, idempotency), every key under REDIS_PREFIX. */
 @Injectable()
@@ -9,9 +12,10 @@ export class RedisStore implements OnApplicationShutdown {
   readonly client: Redis;
   private readonly prefix: string;
 
-  constructor(@Inject(AppConfig) config: AppConfig) {
+  constructor(@Inject(AppConfig) config: AppConfig, @Inject(RedisOutageLog) outages: RedisOutageLog) {
     this.client = new Redis(config.get('REDIS_URL'));
     this.prefix = config.get('REDIS_PREFIX');
+    outages.watchClient(this.client);
   }
 
   key(...parts: string[]): string {
@@ -27,6 +31,7 @@ export class RedisStore implements OnApplicationShutdown {
 @Global()
 @Module({
   imports: [
+    DiscoveryModule,
     BullModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -35,7 +40,7 @@ export class RedisStore implements OnApplicationShutdown {
       }),
     }),
   ],
-  providers: [RedisStore],
-  exports: [RedisStore, BullModule],
+  providers: [RedisStore, RedisOutageWatch, { provide: RedisOutageLog, useFactory: () => new RedisOutageLog(new Logger('Redis')) }],
+  exports: [RedisStore, RedisOutageLog, BullModule],
 })
 export class RedisModule {}

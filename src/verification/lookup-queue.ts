@@ -2,6 +2,8 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
+import { currentRequestId } from '../logging/request-context';
+import { RedisOutageLog } from '../logging/redis-outage-log';
 import {
   LOOKUP_JOB,
   LOOKUP_PRIORITY,
@@ -30,6 +32,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
     private readonly config: AppConfig,
+    private readonly outages: RedisOutageLog,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -39,6 +42,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.
     this.events.setMaxListeners(0);
+    this.outages.watchQueue(this.events);
     this.events.on('completed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'completed')));
     this.events.on('failed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'failed')));
     await this.events.waitUntilReady();
@@ -65,7 +69,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   async enqueue(licenceNumber: string, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
     const job = await this.queue.add(
       LOOKUP_JOB,
-      { licenceNumber },
+      { licenceNumber, requestId: currentRequestId() },
       {
         priority,
         deduplication: { id: licenceNumber },

@@ -6,6 +6,7 @@ import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
+import { Metrics } from '../metrics/metrics';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
 import { verificationAnswer, VerificationBody } from './outcome-status';
@@ -16,7 +17,10 @@ import { VerificationService } from './verification.service';
 @Controller('v1/licences')
 @UseGuards(ApiKeyGuard)
 export class VerificationController {
-  constructor(private readonly verifications: VerificationService) {}
+  constructor(
+    private readonly verifications: VerificationService,
+    private readonly metrics: Metrics,
+  ) {}
 
   @Post('verify')
   @HttpCode(200)
@@ -49,6 +53,7 @@ export class VerificationController {
     }
     const verification = await this.verifications.verify(user, request.licenceNumber, idempotencyKey);
     const { httpStatus, body } = verificationAnswer(verification.result);
+    this.metrics.countVerification(body.status, verification.source);
     void reply
       .status(httpStatus)
       .header('Idempotency-Key', verification.idempotencyKey)

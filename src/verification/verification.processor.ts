@@ -4,6 +4,7 @@ import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@l
 import { Job, UnrecoverableError } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
+import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { toFinalResult } from './outcome-status';
 import { ResultCache } from './result-cache';
 import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './verification.queue';
@@ -21,31 +22,48 @@ export class VerificationProcessor extends WorkerHost {
     private readonly register: RegisterClient,
     private readonly cache: ResultCache,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {
     super();
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
     const { licenceNumber } = job.data;
+    // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
+    const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
     const cached = await this.cache.get(licenceNumber);
     if (cached) return cached;
 
     const askedAt = this.clock.now();
+    const started = performance.now();
+    const observe = (outcome: LookupOutcomeLabel) => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.observeLookup(outcome, seconds);
+      return seconds;
+    };
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      const seconds = observe(result.status);
+      this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
       await this.cache.put(licenceNumber, result);
       return result;
     } catch (error) {
+      const failure =
+        error instanceof RegisterUnavailableError
+          ? LOOKUP_FAILURE.unavailable
+          : error instanceof RegisterParseError
+            ? LOOKUP_FAILURE.unexpectedPage
+            : LOOKUP_FAILURE.internal;
+      observe(failure);
       const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
       const detail =
         error instanceof RegisterUnavailableError || error instanceof RegisterParseError
           ? `${error.name} status=${error.httpStatus ?? '-'} excerpt=${JSON.stringify(error.excerpt ?? '')}`
           : (error as Error).stack ?? String(error);
-      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`);
-      if (error instanceof RegisterUnavailableError) throw new Error(LOOKUP_FAILURE.unavailable);
-      if (error instanceof RegisterParseError) throw new UnrecoverableError(LOOKUP_FAILURE.unexpectedPage);
-      throw new UnrecoverableError(LOOKUP_FAILURE.internal);
+      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`, logFields);
+      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
+      throw new UnrecoverableError(failure);
     }
   }
 }

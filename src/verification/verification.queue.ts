@@ -19,6 +19,8 @@ export type LookupPriority = (typeof LOOKUP_PRIORITY)[keyof typeof LOOKUP_PRIORI
 
 export interface LookupJobData {
   licenceNumber: string;
+  /** Of the request that enqueued the job, so that the worker's log lines can be matched to it. */
+  requestId?: string;
 }
 
 export type LookupJobResult = FinalResult;

@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     // The production limit (10/s) would measure the limiter; here we measure our own overhead.
     REGISTER_MAX_PER_SECOND: '1000',
     LOG_LEVEL: 'log',
-    LOG_FORMAT: 'text',
+    LOG_FORMAT: 'json',
+    WORKER_HTTP_PORT: '0',
   };
   const processes: ChildProcess[] = [];
   const admin = new Client({ connectionString: POSTGRES_URL });

@@ -1,11 +1,23 @@
-import { request } from '../support/http';
+import { request, TestResponse } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
+
+const HEARTBEAT_WINDOW_MS = 3000;
+
+/** Polls readiness until it answers `status`, or gives up after the timeout. */
+async function readinessBecomes(baseUrl: string, status: number, timeoutMs: number): Promise<TestResponse> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await request(baseUrl, 'GET', '/health/ready');
+    if (response.status === status || Date.now() > deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 describe('health probes', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ withWorker: true, env: { WORKER_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_WINDOW_MS) } });
   });
   afterAll(() => t.close());
 
@@ -20,7 +32,7 @@ describe('health probes', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       status: 'ok',
-      info: { database: { status: 'up' }, redis: { status: 'up' } },
+      info: { database: { status: 'up' }, redis: { status: 'up' }, workers: { status: 'up', live: 1 } },
       error: {},
     });
   });
@@ -31,9 +43,32 @@ describe('health probes', () => {
     expect(response.status).toBe(503);
     expect(response.body).toEqual({
       code: 'SERVICE_UNAVAILABLE',
-      message: 'The service cannot reach its database or Redis; try again later',
+      message: 'Not ready: Redis does not answer; no lookup worker seen for 3 s',
     });
     await t.redis.call('CLIENT', 'UNPAUSE');
+    expect((await request(t.baseUrl, 'GET', '/health/ready')).status).toBe(200);
+  });
+
+  it('answers 503 naming the workers when the only worker stops, and 200 again when one starts', async () => {
+    await t.workers[0].stop();
+    const unready = await request(t.baseUrl, 'GET', '/health/ready');
+    expect(unready.status).toBe(503);
+    expect(unready.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Not ready: no lookup worker seen for 3 s' });
+
+    await t.startWorker();
+    const ready = await request(t.baseUrl, 'GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ok', info: { workers: { status: 'up', live: 1 } } });
+  });
+
+  it('turns unready once a killed worker has not been seen for the window', async () => {
+    const worker = t.workers[t.workers.length - 1];
+    await worker.kill();
+    // SIGKILL leaves the entry behind: it still counts until the window passes.
+    expect((await request(t.baseUrl, 'GET', '/health/ready')).status).toBe(200);
+    const unready = await readinessBecomes(t.baseUrl, 503, HEARTBEAT_WINDOW_MS + 3000);
+    expect(unready.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Not ready: no lookup worker seen for 3 s' });
+    await t.startWorker();
     expect((await request(t.baseUrl, 'GET', '/health/ready')).status).toBe(200);
   });
 

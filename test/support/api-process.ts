@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ServiceProcess } from './service-process';
 
 const API_ENTRY = join(__dirname, '../../dist/src/main.js'); // test/support -> repo root
-const LISTENING = /API listening on (http:\/\/[\d.]+:\d+)/;
+const LISTENING = /API listening on ([\d.]+:\d+)/;
 
 /** The real API entry point in its own process, listening on a free port of 127.0.0.1. */
 export class ApiProcess extends ServiceProcess {
@@ -12,16 +12,19 @@ export class ApiProcess extends ServiceProcess {
     return this.listeningUrl;
   }
 
-  /** `env` as for the worker (a TestApp's env), with LOG_LEVEL `log` or finer; port and log format are chosen here. */
+  /**
+   * `env` as for the worker (a TestApp's env), with LOG_LEVEL `log` or finer; a free port of 127.0.0.1
+   * unless `env` names HOST and PORT.
+   */
   static async start(env: Record<string, string>, { inspect = false } = {}): Promise<ApiProcess> {
     const api = await ServiceProcess.spawn(
       (child) => new ApiProcess(child),
       API_ENTRY,
-      { ...env, HOST: '127.0.0.1', PORT: '0', LOG_FORMAT: 'json' },
+      { HOST: '127.0.0.1', PORT: '0', ...env, LOG_FORMAT: 'json' },
       LISTENING,
       inspect,
     );
-    api.listeningUrl = LISTENING.exec(api.log)![1];
+    api.listeningUrl = `http://${LISTENING.exec(api.log)![1]}`;
     return api;
   }
 }

@@ -37,6 +37,17 @@ export class ServiceProcess {
     return this.output;
   }
 
+  /** The exit code once the process has ended (null when a signal ended it). */
+  get exited(): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve(this.child.exitCode);
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Sends a signal without waiting for the exit. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   get pid(): number {
     if (this.child.pid === undefined) throw new Error('the process did not start');
     return this.child.pid;

@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
-import { readSettings } from '../../src/config/read-settings';
+import { validateEnvironment } from '../../src/config/env.schema';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from '../../src/http/configure-http';
+import { createLogger } from '../../src/logging/create-logger';
 import { loadServedDocument } from './http';
 import { MutableClock } from './mutable-clock';
 import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
@@ -30,6 +31,8 @@ export interface TestApp {
   redis: Redis;
   redisPrefix: string;
   env: Record<string, string>;
+  /** the API's log lines (JSON), kept instead of printed: errors provoked on purpose stay quiet */
+  logLines: string[];
   /** every worker started, in order */
   workers: WorkerProcess[];
   /** starts one more worker process; all of them stop with close() */
@@ -63,8 +66,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     REGISTER_MAX_PER_SECOND: '200',
     LOOKUP_BACKOFF_MS: '50',
     VERIFY_TIMEOUT_MS: '5000',
-    LOG_LEVEL: 'error',
-    LOG_FORMAT: 'text',
+    LOG_LEVEL: 'log',
+    LOG_FORMAT: 'json',
+    WORKER_HTTP_PORT: '0',
     ...options.env,
   };
   Object.assign(process.env, env);
@@ -77,11 +81,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(readSettings()), {
-    logger: ['error'],
+  const logLines: string[] = [];
+  const settings = validateEnvironment(env);
+  const logger = createLogger(settings, 'api', { write: (line: string) => void logLines.push(line) });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(settings), {
+    logger,
     ...HTTP_APP_OPTIONS,
   });
-  await configureHttp(app);
+  await configureHttp(app, logger);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   await app.listen(0, '127.0.0.1');
@@ -102,6 +109,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redis,
     redisPrefix,
     env,
+    logLines,
     workers,
     async startWorker() {
       const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed

@@ -1,22 +1,35 @@
 import { startSandbox } from './sandbox-server';
 
 // Standalone register sandbox: `node dist/libs/register-sandbox/src/main.js`.
-// SANDBOX_PORT (default 4010), SANDBOX_HOST (default 127.0.0.1), SANDBOX_DATA_FILE (default: shipped data).
+// SANDBOX_PORT (default 4010), SANDBOX_HOST (default 127.0.0.1), SANDBOX_DATA_FILE (default: shipped data),
+// SANDBOX_SLOW_PREFIX with SANDBOX_SLOW_LATENCY_MS (default 8000): numbers with that prefix answer slowly,
+// so a demo can show a 202 without racing the timeout.
 
 const DEFAULT_PORT = 4010;
 
-function portFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_PORT;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`SANDBOX_PORT "${value}" is not a port`);
-  return port;
+const DEFAULT_SLOW_LATENCY_MS = 8000;
+
+function integerFromEnv(name: string, fallback: number, max: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > max) throw new Error(`${name} "${value}" is not an integer from 0 to ${max}`);
+  return number;
+}
+
+function slowNumbersFromEnv(): { prefix: string; latencyMs: number } | undefined {
+  const prefix = process.env.SANDBOX_SLOW_PREFIX;
+  if (!prefix) return undefined;
+  if (!/^\d{1,15}$/.test(prefix)) throw new Error(`SANDBOX_SLOW_PREFIX "${prefix}" must be 1 to 15 digits`);
+  return { prefix, latencyMs: integerFromEnv('SANDBOX_SLOW_LATENCY_MS', DEFAULT_SLOW_LATENCY_MS, 600_000) };
 }
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({
-    port: portFromEnv(process.env.SANDBOX_PORT),
+    port: integerFromEnv('SANDBOX_PORT', DEFAULT_PORT, 65535),
     host: process.env.SANDBOX_HOST || undefined,
     dataFile: process.env.SANDBOX_DATA_FILE || undefined,
+    slowNumbers: slowNumbersFromEnv(),
   });
   console.log(`Register sandbox listening on ${sandbox.url}`);
   const stop = (): void => {

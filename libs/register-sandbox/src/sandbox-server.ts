@@ -27,6 +27,8 @@ export interface SandboxOptions {
   host?: string;
   /** Default: the data set shipped in libs/register-sandbox/data/licences.json. */
   dataFile?: string;
+  /** Numbers starting with this prefix are answered (from the data, usually not found) after latencyMs. */
+  slowNumbers?: { prefix: string; latencyMs: number };
 }
 
 export interface RunningSandbox {
@@ -81,7 +83,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (licenceNumber !== '') requestsByLicence.set(licenceNumber, (requestsByLicence.get(licenceNumber) ?? 0) + 1);
 
     const reservedFault = data.reservedFaults.get(licenceNumber);
-    const rule = faults.take(licenceNumber) ?? (reservedFault === undefined ? null : { fault: reservedFault });
+    const slow = options.slowNumbers;
+    const rule =
+      faults.take(licenceNumber) ??
+      (reservedFault === undefined ? null : { fault: reservedFault }) ??
+      (slow && licenceNumber.startsWith(slow.prefix) ? { fault: 'none' as const, latencyMs: slow.latencyMs } : null);
     const latencyMs = rule === null ? 0 : pickLatencyMs(rule);
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     await misbehave(rule?.fault ?? 'none', licenceNumber, data, request, response);

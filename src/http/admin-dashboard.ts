@@ -1,0 +1,37 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
+import { getQueueToken } from '@nestjs/bullmq';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '../errors/error-codes';
+import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
+import { isAdminAuthorized } from './admin-authorization';
+
+export const ADMIN_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * Bull Board at /admin/queues, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
+ * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
+ */
+export async function mountAdminDashboard(app: NestFastifyApplication, token: string): Promise<void> {
+  if (token === '') return;
+  const board = new BullBoardFastifyAdapter();
+  board.setBasePath(ADMIN_DASHBOARD_PATH);
+  createBullBoard({
+    queues: [new BullMQAdapter(app.get<Queue>(getQueueToken(REGISTER_LOOKUP_QUEUE), { strict: false }))],
+    serverAdapter: board,
+  });
+  await app.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (isAdminAuthorized(request.headers.authorization, token)) return;
+      await reply
+        .status(ERROR_CODES.UNAUTHORIZED.status)
+        .header('WWW-Authenticate', 'Basic realm="queues"')
+        .header('content-type', 'application/json; charset=utf-8')
+        .send({ code: 'UNAUTHORIZED', message: 'Invalid or missing admin token' });
+    });
+    await scope.register(board.registerPlugin(), { prefix: ADMIN_DASHBOARD_PATH });
+  });
+}

@@ -1,0 +1,49 @@
+import { demoBanner, displayUrl, startBanner } from './banner';
+
+describe('displayUrl', () => {
+  it.each([
+    ['0.0.0.0', 3000, 'http://127.0.0.1:3000'],
+    ['::', 3000, 'http://127.0.0.1:3000'],
+    ['127.0.0.1', 8080, 'http://127.0.0.1:8080'],
+    ['::1', 3000, 'http://[::1]:3000'],
+    ['api.internal', 3000, 'http://api.internal:3000'],
+  ])('shows %s:%i as %s', (host, port, url) => {
+    expect(displayUrl(host, port)).toBe(url);
+  });
+});
+
+describe('startBanner', () => {
+  it('gives the API, Swagger UI and metrics addresses', () => {
+    expect(startBanner('http://127.0.0.1:3000', 2)).toEqual([
+      'API          http://127.0.0.1:3000',
+      'Swagger UI   http://127.0.0.1:3000/docs',
+      'Metrics      http://127.0.0.1:3000/metrics',
+      'Workers      2',
+      'Stop everything with Ctrl-C.',
+    ]);
+  });
+});
+
+describe('demoBanner', () => {
+  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010');
+
+  it('says the answers come from the sandbox', () => {
+    expect(lines[1]).toBe('Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.');
+  });
+
+  it('prints the FOUND and NOT_FOUND commands with the key', () => {
+    expect(lines).toContain(
+      `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"licenceNumber":"1011001544208079"}'`,
+    );
+    expect(lines).toContain(
+      `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"licenceNumber":"1888000000000000"}'`,
+    );
+  });
+
+  it('prints the slow call twice with one Idempotency-Key, after a fresh slow number', () => {
+    const slow = lines.findIndex((line) => line.startsWith('SLOW='));
+    expect(lines[slow]).toBe('SLOW=1077$(date +%s%N | cut -c8-19)');
+    const call = `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -H "Idempotency-Key: demo-$SLOW" -d '{"licenceNumber":"'"$SLOW"'"}'`;
+    expect(lines.slice(slow + 1, slow + 3)).toEqual([call, call]);
+  });
+});

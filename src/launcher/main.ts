@@ -1,0 +1,170 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
+import { DEMO_SLOW_LATENCY_MS, DEMO_SLOW_PREFIX, demoBanner, displayUrl, startBanner } from './banner';
+import { prefixesFor } from './line-prefixer';
+import { isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
+import { Supervised, Supervisor } from './supervisor';
+
+// `npm start` and `npm run demo` (after scripts/ensure-build.js): dist/src/launcher/main.js
+const DIST_SRC = join(__dirname, '..');
+const ENTRY = {
+  api: join(DIST_SRC, 'main.js'),
+  worker: join(DIST_SRC, 'worker.js'),
+  migrate: join(DIST_SRC, 'database/migrate.cli.js'),
+  keys: join(DIST_SRC, 'auth/keys.cli.js'),
+  sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
+  embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
+};
+const READY_TIMEOUT_MS = 60_000;
+const DEMO_REGISTER_TIMEOUT_MS = DEMO_SLOW_LATENCY_MS + 4000;
+
+type Env = Record<string, string | undefined>;
+
+class Launcher {
+  private readonly prefixes: Map<string, string>;
+  private readonly supervisor: Supervisor;
+  private readonly stoppable: { name: string; stop: () => Promise<void> }[] = [];
+  private stopping: Promise<void> | null = null;
+
+  constructor(
+    private readonly environment: LauncherEnvironment,
+    private readonly demo: boolean,
+  ) {
+    const workers = Array.from({ length: environment.settings.WORKERS }, (_, index) => `worker-${index + 1}`);
+    this.prefixes = prefixesFor(['lvs', 'postgres', 'redis', 'migrate', 'sandbox', 'api', ...workers]);
+    this.supervisor = new Supervisor(this.prefixes, (line) => process.stdout.write(`${line}\n`));
+  }
+
+  say(line: string): void {
+    process.stdout.write(`${this.prefixes.get('lvs')}${line}\n`);
+  }
+
+  async run(): Promise<void> {
+    const { settings } = this.environment;
+    const dataDir = resolve(settings.LVS_DATA_DIR);
+    const env: Env = { ...this.environment.inherited, MIGRATIONS_RUN: 'false' };
+    env.REDIS_URL = await this.redisUrl(join(dataDir, 'redis'));
+    env.DATABASE_URL = await this.databaseUrl(join(dataDir, 'postgres'));
+
+    this.say('Applying migrations');
+    const migrate = this.supervisor.start('migrate', process.execPath, [ENTRY.migrate], env);
+    if ((await migrate.exited) !== 0) throw new Error('Migrations failed (see above)');
+
+    let key = '';
+    let sandboxUrl = '';
+    if (this.demo) {
+      const sandbox = this.track(
+        this.supervisor.start('sandbox', process.execPath, [ENTRY.sandbox], {
+          ...env,
+          SANDBOX_SLOW_PREFIX: DEMO_SLOW_PREFIX,
+          SANDBOX_SLOW_LATENCY_MS: String(DEMO_SLOW_LATENCY_MS),
+        }),
+      );
+      sandboxUrl = (await sandbox.waitFor(/Register sandbox listening on (\S+)/, READY_TIMEOUT_MS))[1];
+      env.REGISTER_URL = sandboxUrl;
+      env.REGISTER_REQUEST_TIMEOUT_MS = String(DEMO_REGISTER_TIMEOUT_MS);
+      key = this.createDemoKey(env);
+    }
+
+    const api = this.track(this.supervisor.start('api', process.execPath, [ENTRY.api], env));
+    const apiPort = Number((await api.waitFor(/API listening on \S+:(\d+)/, READY_TIMEOUT_MS))[1]);
+    const workers = Array.from({ length: settings.WORKERS }, (_, index) => {
+      const port = settings.WORKER_HTTP_PORT === 0 ? 0 : settings.WORKER_HTTP_PORT + index;
+      return this.track(
+        this.supervisor.start(`worker-${index + 1}`, process.execPath, [ENTRY.worker], { ...env, WORKER_HTTP_PORT: String(port) }),
+      );
+    });
+    await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, READY_TIMEOUT_MS)));
+
+    const apiUrl = displayUrl(settings.HOST, apiPort);
+    // Unprefixed, so that addresses and commands can be copied as they are.
+    const banner = [...startBanner(apiUrl, settings.WORKERS), ...(this.demo ? demoBanner(apiUrl, key, sandboxUrl) : [])];
+    process.stdout.write(`\n${banner.join('\n')}\n\n`);
+    this.say(`Processes: ${this.supervisor.describeRunning()}`);
+
+    // Any child that dies on its own takes the stack down: a half-running service is worse than none.
+    for (const child of [api, ...workers]) {
+      void child.exited.then((code) => {
+        if (this.stopping) return;
+        this.say(`${child.name} exited unexpectedly (code ${code}); stopping everything`);
+        void this.stop(1);
+      });
+    }
+  }
+
+  private track(child: Supervised): Supervised {
+    const graceMs = this.environment.settings.SHUTDOWN_GRACE_MS + 5000;
+    this.stoppable.push({ name: child.name, stop: () => child.stop(graceMs) });
+    return child;
+  }
+
+  private async redisUrl(dataDir: string): Promise<string> {
+    if (this.environment.redisUrlGiven) return this.environment.settings.REDIS_URL;
+    const port = this.environment.settings.LOCAL_REDIS_PORT;
+    if (await isPortOpen(port)) return `redis://127.0.0.1:${port}`;
+    this.say(`No Redis on 127.0.0.1:${port}: starting redis-server with its data in ${dataDir}`);
+    const redis = await startLocalRedis(this.supervisor, port, dataDir, this.environment.inherited);
+    if (!redis) {
+      NO_REDIS_SERVER_MESSAGE.forEach((line) => this.say(line));
+      throw new Error('No Redis');
+    }
+    this.track(redis);
+    return `redis://127.0.0.1:${port}`;
+  }
+
+  private async databaseUrl(dataDir: string): Promise<string> {
+    if (this.environment.databaseUrlGiven) return this.environment.settings.DATABASE_URL;
+    const port = this.environment.settings.LOCAL_POSTGRES_PORT;
+    const url = `postgres://postgres@127.0.0.1:${port}/licence_verification`;
+    if (await isPortOpen(port)) return url;
+    this.say(`No PostgreSQL on 127.0.0.1:${port}: starting the embedded PostgreSQL with its data in ${dataDir}`);
+    this.track(await startEmbeddedPostgres(this.supervisor, ENTRY.embeddedPostgres, port, dataDir, this.environment.inherited));
+    return url;
+  }
+
+  private createDemoKey(env: Env): string {
+    const created = spawnSync(process.execPath, [ENTRY.keys, 'create', '--name', 'Demo user', '--quota', '100'], {
+      env,
+      encoding: 'utf8',
+    });
+    if (created.status !== 0) throw new Error(`Could not create the demo key: ${created.stderr}`);
+    return (JSON.parse(created.stdout) as { key: string }).key;
+  }
+
+  /** Stops the API first (it drains), then the workers, the sandbox and the databases, newest first. */
+  stop(exitCode: number): Promise<void> {
+    this.stopping ??= (async () => {
+      this.say('Stopping');
+      const api = this.stoppable.filter((entry) => entry.name === 'api');
+      const workers = this.stoppable.filter((entry) => entry.name.startsWith('worker-'));
+      const rest = this.stoppable.filter((entry) => !api.includes(entry) && !workers.includes(entry)).reverse();
+      for (const group of [api, workers, ...rest.map((entry) => [entry])]) {
+        await Promise.all(group.map((entry) => entry.stop().catch((error: unknown) => this.say(`${entry.name}: ${String(error)}`))));
+      }
+      this.say('Stopped');
+      process.exit(exitCode);
+    })();
+    return this.stopping;
+  }
+}
+
+async function main(): Promise<void> {
+  let environment: LauncherEnvironment;
+  try {
+    environment = readLauncherEnvironment();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const launcher = new Launcher(environment, process.argv.includes('--demo'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void launcher.stop(0));
+  try {
+    await launcher.run();
+  } catch (error) {
+    launcher.say(`Start-up failed: ${(error as Error).message}`);
+    await launcher.stop(1);
+  }
+}
+
+void main();

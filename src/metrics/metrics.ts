@@ -1,0 +1,117 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, LabelValues, Registry } from 'prom-client';
+
+// Label values are closed lists, registered up front: every series exists (at 0) from the first
+// scrape, and nothing a caller sends can create a new series.
+const VERIFICATION_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING'] as const;
+const VERIFICATION_SOURCES = ['cache', 'register'] as const;
+const LOOKUP_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'SERVICE_UNAVAILABLE', 'PARSE_ERROR', 'INTERNAL_ERROR'] as const;
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
+export type VerificationSource = (typeof VERIFICATION_SOURCES)[number];
+export type LookupOutcomeLabel = (typeof LOOKUP_OUTCOMES)[number];
+export type QueueCounts = Partial<Record<(typeof QUEUE_STATES)[number], number>>;
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Every metric of both processes, defined once. Code receives this object and calls its methods;
+ * it never builds a metric itself. Each process has its own registry, served at /metrics.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private queueCounts: (() => Promise<QueueCounts>) | null = null;
+  // label children cached by key: the per-request cost is one Map lookup and one observe
+  private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
+
+  private readonly httpDuration = new Histogram({
+    name: 'lvs_http_request_duration_seconds',
+    help: 'HTTP request duration by route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly verifications = new Counter({
+    name: 'lvs_verifications_total',
+    help: 'Verification answers by outcome and source (cache or register)',
+    labelNames: ['outcome', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly quotaRefusals = new Counter({
+    name: 'lvs_quota_refusals_total',
+    help: 'Verifications refused with 429 QUOTA_EXCEEDED',
+    registers: [this.registry],
+  });
+  private readonly lookups = new Counter({
+    name: 'lvs_register_lookups_total',
+    help: 'Register lookup attempts by outcome (worker)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly lookupDuration = new Histogram({
+    name: 'lvs_register_lookup_duration_seconds',
+    help: 'Register lookup attempt duration by outcome (worker)',
+    labelNames: ['outcome'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const metrics = this;
+    new Gauge({
+      name: 'lvs_lookup_queue_jobs',
+      help: 'Lookup jobs in the queue by state, read at scrape time',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        if (!metrics.queueCounts) return;
+        const counts = await metrics.queueCounts();
+        for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+    for (const outcome of VERIFICATION_OUTCOMES) {
+      for (const source of VERIFICATION_SOURCES) this.verifications.inc({ outcome, source }, 0);
+    }
+    for (const outcome of LOOKUP_OUTCOMES) {
+      this.lookups.inc({ outcome }, 0);
+      this.lookupDuration.zero({ outcome });
+    }
+  }
+
+  /** Where the queue gauge reads its counts when scraped. */
+  readQueueCountsFrom(source: () => Promise<QueueCounts>): void {
+    this.queueCounts = source;
+  }
+
+  observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.httpDuration.labels({ method, route, status: String(status) } as LabelValues<'method' | 'route' | 'status'>);
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  countVerification(outcome: VerificationOutcome, source: VerificationSource): void {
+    this.verifications.inc({ outcome, source });
+  }
+
+  countQuotaRefusal(): void {
+    this.quotaRefusals.inc();
+  }
+
+  observeLookup(outcome: LookupOutcomeLabel, seconds: number): void {
+    this.lookups.inc({ outcome });
+    this.lookupDuration.observe({ outcome }, seconds);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { freePort } from '../support/launcher-process';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const ROOT = join(__dirname, '../..');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: string;
+  command?: string[];
+  profiles?: string[];
+  restart?: string;
+  deploy?: { replicas?: number };
+  depends_on?: Record<string, { condition: string }>;
+  environment?: Record<string, string>;
+}
+
+function runHealthcheck(env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [join(ROOT, 'scripts/healthcheck.js')], { env: { PATH: process.env.PATH, ...env } });
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+describe('deployment files', () => {
+  // Compose resolves YAML merge keys (<<), which YAML 1.2 parsers leave alone unless asked.
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const { services } = compose;
+
+  it('runs PostgreSQL, Redis, one-shot migrations, the API, two workers, and the sandbox under the demo profile', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'migrations', 'postgres', 'redis', 'sandbox', 'worker']);
+    expect(services.worker.deploy?.replicas).toBe(2);
+    expect(services.migrations.restart).toBe('no');
+    expect(services.api.depends_on?.migrations).toEqual({ condition: 'service_completed_successfully' });
+    expect(services.worker.depends_on?.migrations).toEqual({ condition: 'service_completed_successfully' });
+    expect(services.sandbox.profiles).toEqual(['demo']);
+    expect(Object.entries(services).filter(([, service]) => service.profiles).map(([name]) => name)).toEqual(['sandbox']);
+  });
+
+  it('starts each role with the npm script the tests and the launcher start', () => {
+    const commands = Object.fromEntries(
+      ['migrations', 'api', 'worker', 'sandbox'].map((name) => [name, services[name].command]),
+    );
+    expect(commands).toEqual({
+      migrations: ['npm', 'run', 'migration:run'],
+      api: ['npm', 'run', 'start:api'],
+      worker: ['npm', 'run', 'start:worker'],
+      sandbox: ['npm', 'run', 'sandbox'],
+    });
+    expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
+      'node dist/src/database/migrate.cli.js',
+      'node dist/src/main.js',
+      'node dist/src/worker.js',
+      'node dist/libs/register-sandbox/src/main.js',
+    ]);
+    for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
+      expect([name, services[name].image, services[name].environment?.DATABASE_URL]).toEqual([
+        name,
+        'licence-verification',
+        'postgres://postgres:postgres@postgres:5432/licence_verification',
+      ]);
+    }
+  });
+
+  it('builds one image on Node 24, running as a non-root user, with a health check', () => {
+    const dockerfile = read('Dockerfile');
+    expect(dockerfile.match(/^FROM .*/gm)).toEqual(['FROM node:24-bookworm-slim AS build', 'FROM node:24-bookworm-slim']);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/healthcheck\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["npm", "run", "start:api"\]$/m);
+  });
+
+  describe('the image health check', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(() => t.close());
+
+    it('passes while the API answers on PORT, and fails when nothing answers', async () => {
+      const [apiPort, closed] = [new URL(t.baseUrl).port, String(await freePort())];
+      expect(await runHealthcheck({ PORT: apiPort, WORKER_HTTP_PORT: closed })).toBe(0);
+      expect(await runHealthcheck({ PORT: closed, WORKER_HTTP_PORT: closed })).toBe(1);
+    });
+  });
+});

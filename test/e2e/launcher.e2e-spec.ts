@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort, isAlive, isListening, LauncherProcess, removeDataDir, runInBash, scratchDataDir } from '../support/launcher-process';
+import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
+
+const STARTED = /Processes: .*\n/;
+
+interface CurlAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** Parses `curl -i` output: status line, headers, JSON body. */
+function parseCurl(output: string): CurlAnswer {
+  const [head, body] = output.split(/\r\n\r\n/, 2);
+  const [statusLine, ...headerLines] = head.trim().split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
+}
+
+/** The command line printed right after a comment line starting with `title`. */
+function commandAfter(log: string, title: string): string {
+  const lines = log.split('\n');
+  return lines[lines.findIndex((line) => line.startsWith(title)) + 1];
+}
+
+async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
+  expect([...pids.entries()].filter(([, pid]) => isAlive(pid))).toEqual([]);
+  expect(await Promise.all(ports.map(isListening))).toEqual(ports.map(() => false));
+}
+
+describe('npm run demo', () => {
+  let demo: LauncherProcess;
+  let log: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    const name = `${testRunId()}_demo`;
+    demo = LauncherProcess.start('demo', {
+      DATABASE_URL: databaseUrl(name),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: name,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      SANDBOX_PORT: '0',
+      LVS_DATA_DIR: (dataDir = await scratchDataDir()),
+    });
+    await demo.waitFor(STARTED, 120_000);
+    log = demo.log;
+  }, 150_000);
+  afterAll(async () => {
+    demo.kill();
+    await demo.exited;
+    await removeDataDir(dataDir);
+  });
+
+  it('says that answers come from the sandbox', () => {
+    expect(log).toMatch(/\nAnswers come from the register SANDBOX at http:\/\/127\.0\.0\.1:\d+, not the real register\.\n/);
+  });
+
+  it('answers FOUND through the printed curl', async () => {
+    const result = await runInBash(commandAfter(log, '# FOUND (200):'));
+    const answer = parseCurl(result.stdout);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'FOUND', licence: { firstName: 'JANE', surname: 'DOE' } });
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers NOT_FOUND through the printed curl', async () => {
+    const answer = parseCurl((await runInBash(commandAfter(log, '# NOT_FOUND (404):'))).stdout);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({
+      status: 'NOT_FOUND',
+      message: 'No licence matches the number',
+      licence: null,
+      checkedAt: expect.any(String),
+    });
+  });
+
+  it('answers the slow example 202, then the result by joining the same lookup, 10 runs out of 10', async () => {
+    const lines = log.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('SLOW='));
+    const script = [lines[at], lines[at + 1], "echo '@@@'", lines[at + 2]].join('\n');
+    const runs = await Promise.all(Array.from({ length: 10 }, () => runInBash(script)));
+    const answers = runs.map((run) => run.stdout.split('@@@\n').map(parseCurl));
+    expect(answers.map(([first]) => [first.status, first.body.status, first.headers['retry-after']])).toEqual(
+      runs.map(() => [202, 'PENDING', '1']),
+    );
+    // Joined, not answered from the cache: the retry waited for the same lookup to finish.
+    expect(answers.map(([, retry]) => [retry.status, retry.body.status, retry.headers['x-verification-source']])).toEqual(
+      runs.map(() => [404, 'NOT_FOUND', 'register']),
+    );
+    const quota = await runInBash(`${lines.find((line) => line.startsWith('# Quota: '))!.slice('# Quota: '.length)}`);
+    expect(JSON.parse(quota.stdout)).toMatchObject({ used: 12, quota: 100, remaining: 88 });
+  }, 60_000);
+
+  it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {
+    const pids = demo.pids();
+    expect([...pids.keys()].sort()).toEqual(['api', 'sandbox', 'worker-1']);
+    const ports = [
+      Number(log.match(/^API +http:\/\/127\.0\.0\.1:(\d+)$/m)![1]),
+      Number(log.match(/SANDBOX at http:\/\/127\.0\.0\.1:(\d+)/)![1]),
+      Number(log.match(/Operators' listener .* on 127\.0\.0\.1:(\d+)/)![1]),
+    ];
+    expect(await demo.interrupt()).toBe(0);
+    await expectAllGone(pids, ports);
+  }, 30_000);
+});
+
+describe('npm start without PostgreSQL and Redis at the default addresses', () => {
+  let dataDir: string;
+  let postgresPort: number;
+  let redisPort: number;
+
+  beforeAll(async () => {
+    dataDir = await scratchDataDir();
+    postgresPort = await freePort();
+    redisPort = await freePort();
+  });
+  afterAll(() => removeDataDir(dataDir));
+
+  const startLauncher = () =>
+    LauncherProcess.start('start', {
+      LOCAL_POSTGRES_PORT: String(postgresPort),
+      LOCAL_REDIS_PORT: String(redisPort),
+      LVS_DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      WORKERS: '2',
+    });
+
+  it('starts an embedded PostgreSQL and a local redis-server, serves, keeps the data, and stops clean', async () => {
+    const launcher = startLauncher();
+    try {
+      await launcher.waitFor(STARTED, 150_000);
+      expect(launcher.log).toContain(`No PostgreSQL on 127.0.0.1:${postgresPort}: starting the embedded PostgreSQL with its data in ${join(dataDir, 'postgres')}`);
+      expect(launcher.log).toContain(`No Redis on 127.0.0.1:${redisPort}: starting redis-server with its data in ${join(dataDir, 'redis')}`);
+      const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
+      expect(launcher.log).toContain(`\nSwagger UI   ${apiUrl}/docs\n`);
+
+      const ready = await fetch(`${apiUrl}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ info: { database: { status: 'up' }, workers: { live: 2 } } });
+
+      const created = JSON.parse(
+        execFileSync(process.execPath, [join(__dirname, '../../dist/src/auth/keys.cli.js'), 'create', '--name', 'launcher', '--quota', '5'], {
+          env: { PATH: process.env.PATH, DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}/licence_verification` },
+          encoding: 'utf8',
+        }),
+      ) as { key: string };
+      const usage = await fetch(`${apiUrl}/v1/quota/usage`, { headers: { 'x-api-key': created.key } });
+      expect(usage.status).toBe(200);
+      expect(await usage.json()).toMatchObject({ used: 0, quota: 5, remaining: 5 });
+
+      const pids = launcher.pids();
+      expect([...pids.keys()].sort()).toEqual(['api', 'postgres', 'redis', 'worker-1', 'worker-2']);
+      expect(await launcher.interrupt()).toBe(0);
+      await expectAllGone(pids, [Number(new URL(apiUrl).port), postgresPort, redisPort]);
+
+      // The data stays: a second start finds the cluster and the key.
+      const again = startLauncher();
+      try {
+        await again.waitFor(STARTED, 150_000);
+        expect(again.log).not.toContain('Creating an embedded PostgreSQL cluster');
+        const secondUrl = again.log.match(/^API +(http:\/\/\S+)$/m)![1];
+        expect((await fetch(`${secondUrl}/v1/quota/usage`, { headers: { 'x-api-key': created.key } })).status).toBe(200);
+        expect(await again.interrupt()).toBe(0);
+      } finally {
+        again.kill();
+      }
+    } finally {
+      launcher.kill();
+    }
+  }, 300_000);
+
+  it('says how to get Redis and exits non-zero when there is no redis-server', async () => {
+    const launcher = LauncherProcess.startEntry({
+      PATH: `/nonexistent-${randomBytes(4).toString('hex')}`,
+      LOCAL_REDIS_PORT: String(redisPort),
+      LVS_DATA_DIR: dataDir,
+    });
+    expect(await launcher.exited).toBe(1);
+    expect(launcher.log).toContain('there is no redis-server on this machine');
+    expect(launcher.log).toContain('docker compose up -d redis');
+  });
+});

@@ -1,0 +1,47 @@
+import { quotaUsage, verify } from '../support/http';
+import { SandboxAdmin } from '../support/sandbox-admin';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const unknownNumber = (index: number) => `1777${String(index).padStart(12, '0')}`;
+
+/** Counts from the API's queue gauge, as an operator would read them. */
+async function queueJobs(baseUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/^lvs_lookup_queue_jobs\{state="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+describe('worker SIGTERM', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ withWorker: true, env: { WORKER_CONCURRENCY: '2', VERIFY_TIMEOUT_MS: '1000' } });
+  });
+  afterAll(() => t.close());
+
+  it('finishes the active lookups, fails none, and leaves the waiting ones to the next worker', async () => {
+    const key = (await t.createKey()).key;
+    const sandbox = new SandboxAdmin(t.sandbox.url);
+    await sandbox.setFault({ fault: 'none', latencyMs: 1000 }); // under the 1.5 s request timeout of the tests
+    const numbers = Array.from({ length: 6 }, (_, index) => unknownNumber(900 + index));
+    const first = Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
+    while ((await sandbox.counts()).total < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, active: 2, delayed: 0, failed: 0 });
+
+    const [worker] = t.workers;
+    await worker.stop('SIGTERM');
+    expect(worker.log).toContain('SIGTERM: no longer taking jobs');
+    expect(worker.log).toContain('Active lookups finished');
+    expect((await first).map((response) => response.status)).toEqual([202, 202, 202, 202, 202, 202]);
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, active: 0, delayed: 0, failed: 0 });
+    expect((await sandbox.counts()).total).toBe(2);
+
+    await sandbox.clearFaults();
+    await t.startWorker();
+    const retries = await Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
+    expect(retries.map((response) => [response.status, (response.body as { status: string }).status])).toEqual(
+      numbers.map(() => [404, 'NOT_FOUND']),
+    );
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 6 });
+  }, 60_000);
+});

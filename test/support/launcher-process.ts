@@ -1,0 +1,136 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../..');
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A data directory of its own, never the developer's .data; the postgres user must be able to enter it. */
+export async function scratchDataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lvs-launcher-'));
+  await chmod(dir, 0o755);
+  return join(dir, 'data');
+}
+
+export function removeDataDir(dataDir: string): Promise<void> {
+  return rm(join(dataDir, '..'), { recursive: true, force: true });
+}
+
+export interface ShellResult {
+  code: number | null;
+  stdout: string;
+}
+
+/** Runs a command line with bash, as a person pasting it would. */
+export function runInBash(script: string, timeoutMs = 60_000): Promise<ShellResult> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', script], { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+  });
+}
+
+/** `npm start` / `npm run demo` as a terminal runs it: its own process group, Ctrl-C to the group. */
+export class LauncherProcess {
+  private output = '';
+  readonly exited: Promise<number | null>;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static start(script: 'start' | 'demo', env: Record<string, string>): LauncherProcess {
+    const child = spawn('npm', ['run', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return new LauncherProcess(child);
+  }
+
+  /** The launcher's compiled entry straight, with a chosen PATH (to hide redis-server). */
+  static startEntry(env: Record<string, string>): LauncherProcess {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src/launcher/main.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return new LauncherProcess(child);
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    for (;;) {
+      const match = this.output.match(pattern);
+      if (match) return match;
+      if (exited || Date.now() > deadline) throw new Error(`No ${pattern} in the launcher's output:\n${this.output.slice(-5000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** "name pid N" pairs from the launcher's "Processes:" line. */
+  pids(): Map<string, number> {
+    const line = this.output.match(/Processes: (.*)/)?.[1] ?? '';
+    return new Map([...line.matchAll(/([\w-]+) pid (\d+)/g)].map((match) => [match[1], Number(match[2])]));
+  }
+
+  /** Ctrl-C: SIGINT to the whole process group, as a terminal sends it. */
+  interrupt(): Promise<number | null> {
+    if (this.child.pid) process.kill(-this.child.pid, 'SIGINT');
+    return this.exited;
+  }
+
+  /** For a failed test: the launcher stops whatever it started. */
+  kill(): void {
+    if (this.child.pid && this.child.exitCode === null) {
+      try {
+        process.kill(-this.child.pid, 'SIGTERM'); // the launcher then stops its children
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
