@@ -19,8 +19,8 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { VALIDATION_MESSAGES } from '../errors/error-codes';
-import { ApiErrorResponses } from '../http/api-error-responses';
+import { BATCH_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { CsvText, ROSTER_BODY } from '../http/decode-request-body';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { batchAnswer, BatchView, readBatchesPage, readItemsPage } from './batch-view';
@@ -28,6 +28,18 @@ import { BatchesService } from './batches.service';
 import { BatchDto, BatchListDto, CreateBatchFromItemsDto, CreateBatchFromNumbersDto } from './dto/batch.dto';
 import { readRosterJson } from './roster';
 import { readRosterCsv, writeResultsCsv } from './roster-csv';
+
+// The VALIDATION_ERROR texts each route really sends, for the document's examples.
+const { batchesLimit, cursor, itemsLimit, ...CREATE_TEXTS } = BATCH_VALIDATION_MESSAGES;
+const CREATE_BATCH_TEXTS = {
+  notJson: VALIDATION_MESSAGES.notJson,
+  tooDeep: VALIDATION_MESSAGES.tooDeep,
+  idempotencyKey: VALIDATION_MESSAGES.idempotencyKey,
+  ...CREATE_TEXTS,
+  badRow: rowMessage(17, 'licenceNumber'),
+};
+const LIST_BATCHES_TEXTS = { batchesLimit, cursor };
+const BATCH_ITEMS_TEXTS = { itemsLimit, cursor };
 
 const ID_PARAM = { name: 'id', description: 'The batch id from POST /v1/batches', schema: { type: 'string', format: 'uuid' } };
 const ITEM_PAGE_QUERIES = [
@@ -105,7 +117,7 @@ export class BatchesController {
       'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
     },
   })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(CREATE_BATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: unknown,
@@ -124,7 +136,7 @@ export class BatchesController {
   @ApiQuery({ name: 'limit', required: false, description: 'Batches per page, 1-100 (default 20)', schema: { type: 'integer', minimum: 1, maximum: 100 } })
   @ApiQuery({ name: 'cursor', required: false, description: "The previous page's nextCursor", schema: { type: 'string' } })
   @ApiOkResponse({ type: BatchListDto })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(LIST_BATCHES_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(
     @CurrentUser() user: AuthenticatedUser,
     @Query('limit') limit: unknown,
@@ -143,7 +155,7 @@ export class BatchesController {
   @ApiQuery(ITEM_PAGE_QUERIES[1])
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ type: BatchDto })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,

@@ -36,6 +36,10 @@ export const VALIDATION_MESSAGES = {
   malformedRequest: 'Request is not valid HTTP',
   badUrl: 'Request URL is not valid',
   hostRequired: 'Host header is required',
+} as const;
+
+/** Fixed texts of VALIDATION_ERROR that only the batch routes send. */
+export const BATCH_VALIDATION_MESSAGES = {
   batchIdempotencyKeyReused: 'Idempotency-Key was already used with a different batch',
   batchContentType: 'Content-Type must be application/json or text/csv',
   batchTooLarge: 'Request body must not exceed 512 KiB',
@@ -48,7 +52,9 @@ export const VALIDATION_MESSAGES = {
   cursor: 'cursor is not valid',
 } as const;
 
-export type ValidationMessage = (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES];
+export type ValidationMessage =
+  | (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES]
+  | (typeof BATCH_VALIDATION_MESSAGES)[keyof typeof BATCH_VALIDATION_MESSAGES];
 
 /** Fixed texts for one bad row of a batch; the row's number is put before them. */
 export const ROW_MESSAGES = {

@@ -56,7 +56,7 @@ describe('errorResponseDocs', () => {
       QUOTA_EXCEEDED: { status: 429, message: 'Monthly verification quota exceeded' },
       UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
     };
-    const docs = errorResponseDocs(['RATE_LIMITED', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'RATE_LIMITED'], table);
+    const docs = errorResponseDocs(['RATE_LIMITED', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'RATE_LIMITED'], undefined, table);
     expect(docs.map((doc) => doc.status)).toEqual([429, 401]);
     expect(docs[0].description).toBe('RATE_LIMITED: Too many requests; slow down; QUOTA_EXCEEDED: Monthly verification quota exceeded');
     expect(Object.keys(docs[0].examples)).toEqual(['RATE_LIMITED', 'QUOTA_EXCEEDED']);

@@ -15,14 +15,22 @@ export interface ErrorResponseDoc {
   examples: Record<string, ErrorExample>;
 }
 
+/** The VALIDATION_ERROR texts one route sends, by example name. */
+export type ValidationTexts = Readonly<Record<string, string>>;
+
+interface DocSources {
+  table: ErrorTable;
+  validationTexts: ValidationTexts;
+}
+
 /** Every text a code is sent with: VALIDATION_ERROR names what was wrong, every other code has one text. */
-function messagesOf(code: string, table: ErrorTable): Array<[name: string, message: string]> {
-  if (code === 'VALIDATION_ERROR') return Object.entries(VALIDATION_MESSAGES);
+function messagesOf(code: string, { table, validationTexts }: DocSources): Array<[name: string, message: string]> {
+  if (code === 'VALIDATION_ERROR') return Object.entries(validationTexts);
   return [[code, table[code].message]];
 }
 
-function describeCode(code: string, table: ErrorTable): string {
-  const messages = messagesOf(code, table);
+function describeCode(code: string, sources: DocSources): string {
+  const messages = messagesOf(code, sources);
   return messages.length === 1 ? `${code}: ${messages[0][1]}` : `${code}: one message per problem, see the examples`;
 }
 
@@ -30,7 +38,12 @@ function describeCode(code: string, table: ErrorTable): string {
  * Groups a route's error codes by HTTP status (two codes may share one) with an example per real message,
  * taken from the error table, so a code added there documents itself.
  */
-export function errorResponseDocs(codes: readonly string[], table: ErrorTable = ERROR_CODES): ErrorResponseDoc[] {
+export function errorResponseDocs(
+  codes: readonly string[],
+  validationTexts: ValidationTexts = VALIDATION_MESSAGES,
+  table: ErrorTable = ERROR_CODES,
+): ErrorResponseDoc[] {
+  const sources = { table, validationTexts };
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
     const { status } = table[code];
@@ -38,10 +51,10 @@ export function errorResponseDocs(codes: readonly string[], table: ErrorTable = 
   }
   return [...byStatus].map(([status, sameStatus]) => ({
     status,
-    description: sameStatus.map((code) => describeCode(code, table)).join('; '),
+    description: sameStatus.map((code) => describeCode(code, sources)).join('; '),
     examples: Object.fromEntries(
       sameStatus.flatMap((code) =>
-        messagesOf(code, table).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
+        messagesOf(code, sources).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
       ),
     ),
   }));
