@@ -41,6 +41,21 @@ export class EnvironmentVariables {
   @Transform(toBoolean) @IsBoolean()
   MIGRATIONS_RUN = true;
 
+  /** How long opening a database connection may take: an unreachable database fails requests fast. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60000)
+  DATABASE_CONNECT_TIMEOUT_MS = 1000;
+
+  /** How long one database statement may take. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(600000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+
+  /** How long an API process trusts what it cached about a key when it missed a change announcement. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3600)
+  AUTH_CACHE_TTL_SECONDS = 60;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000000)
+  AUTH_CACHE_MAX_KEYS = 10000;
+
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port[/db]' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
