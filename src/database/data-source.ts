@@ -6,8 +6,13 @@ import { QuotaCharge } from '../quota/quota-charge.entity';
 import { QuotaUsage } from '../quota/quota-usage.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
 
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
 /** Shared by the API, the worker, the command-line tools and the tests. */
-export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -15,7 +20,15 @@ export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrations: [InitialSchema1763769600000],
     migrationsTransactionMode: 'each',
     synchronize: false,
-    extra: { max: 20 },
+    extra: {
+      max: 20,
+      // pg's pool options: without them a query waits for an unreachable database indefinitely.
+      ...(timeouts && {
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        query_timeout: timeouts.statementMs + 1000,
+      }),
+    },
   };
 }
 
