@@ -71,6 +71,16 @@ describe('billingPeriod', () => {
     });
   });
 
+  it('keeps each zone apart when zones alternate (formatters are reused per zone)', () => {
+    const instant = new Date('2026-12-01T03:00:00Z');
+    expect([
+      billingPeriod(instant, 'America/New_York'),
+      billingPeriod(instant, 'UTC'),
+      billingPeriod(instant, 'America/New_York'),
+      billingPeriod(instant, 'UTC'),
+    ]).toEqual(['2026-11', '2026-12', '2026-11', '2026-12']);
+  });
+
   it('puts the same instant in different periods in different zones', () => {
     const instant = new Date('2026-12-31T23:30:00Z');
     expect([

@@ -1,11 +1,21 @@
+// Building a formatter costs far more than using one, and this runs on every verification.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function monthFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /**
  * The billing period (YYYY-MM) an instant falls in, in the given IANA time zone.
  * Periods are calendar months, so a new month starts from zero without any job running.
  */
 export function billingPeriod(instant: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(
-    instant,
-  );
+  const parts = monthFormatter(timeZone).formatToParts(instant);
   const year = parts.find((part) => part.type === 'year')?.value;
   const month = parts.find((part) => part.type === 'month')?.value;
   return `${year}-${month}`;
