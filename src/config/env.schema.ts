@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { PRODUCTION_REGISTER_URL } from '@lvs/register';
+// Not the library's index: that loads the register client and its HTML parser, which the API never uses.
+import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
 import {
   IsBoolean,
   IsIn,
