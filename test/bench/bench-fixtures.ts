@@ -1,20 +1,13 @@
-/** What the bench's register knows and what the bare baseline answers: the same shapes as the service's. */
+import shippedData from '../../libs/register-sandbox/data/licences.json';
 
-export const BENCH_LICENCE = {
-  firstName: 'JANE',
-  surname: 'DOE',
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
+/** The bench's register holds many copies of the sandbox's first licence (JANE DOE), under other numbers. */
+export const BENCH_LICENCE = shippedData.licences[0];
 
+/** What a cached verification of such a number answers, for the bare baseline to answer too. */
 export const BARE_VERIFY_BODY = {
   status: 'FOUND',
   message: 'Licence found',
-  licence: { licenceNumber: '1500000000000000', ...BENCH_LICENCE, dateOfBirth: null, licenceType: null },
+  licence: { ...BENCH_LICENCE, dateOfBirth: null, licenceType: null },
   checkedAt: '2026-11-22T09:00:00.000Z',
 };
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
+import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { BENCH_LICENCE } from './bench-fixtures';
 import type { LoadFigures, LoadPlan } from './load-generator';
 
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
   writeFileSync(
     dataFile,
     JSON.stringify({
-      licences: repeatNumbers.map((licenceNumber) => ({ licenceNumber, ...BENCH_LICENCE })),
+      licences: repeatNumbers.map((licenceNumber) => ({ ...BENCH_LICENCE, licenceNumber })),
       tooManyResults: [],
       faults: {},
     }),
@@ -226,7 +227,6 @@ async function main(): Promise<void> {
         ratio: Number(row.ratio.toFixed(2)),
         target,
         outcomes: row.runs.map((figures) => figures.outcomes),
-        reusedPairs: row.runs.reduce((sum, figures) => sum + figures.reusedPairs, 0),
       });
 
     summarise(
@@ -240,16 +240,16 @@ async function main(): Promise<void> {
     );
     // Each request is a user's first verification of a cached number: half the pairs per run.
     const firstChargePairs = FIRST_CHARGE_USERS * REPEAT_NUMBERS;
-    summarise(
-      await compare(
-        'first verification of a cached number (a new charge)',
-        'bare Fastify POST',
-        (turn) =>
-          load(workDir, verifyPlan(repeatNumbers, firstChargeKeys, { durationSeconds: SECONDS, firstIndex: (turn * firstChargePairs) / 2 })),
-        bareVerify,
-      ),
-      '>= 0.2x',
+    const firstChargeRow = await compare(
+      'first verification of a cached number (a new charge)',
+      'bare Fastify POST',
+      (turn) =>
+        load(workDir, verifyPlan(repeatNumbers, firstChargeKeys, { durationSeconds: SECONDS, firstIndex: (turn * firstChargePairs) / 2 })),
+      bareVerify,
     );
+    summarise(firstChargeRow, '>= 0.2x');
+    // Should the service outrun the pairs prepared, the surplus were repeats: say so beside the row.
+    rows[rows.length - 1].reusedPairs = firstChargeRow.runs.reduce((sum, figures) => sum + figures.reusedPairs, 0);
     summarise(
       await compare(
         'GET /v1/quota/usage',
@@ -322,12 +322,7 @@ async function main(): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS "${runId}" WITH (FORCE)`);
     await admin.end();
     const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${runId}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = nextCursor;
-    } while (cursor !== '0');
+    await deleteKeysWithPrefix(redis, runId);
     redis.disconnect();
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { ApiProcess, startApiProcess } from '../support/api-process';
 import { quotaUsage, verify } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { PrivatePostgres } from '../support/private-postgres';
+import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { TEST_REDIS_URL, testRunId } from '../support/test-run';
 import { WorkerProcess } from '../support/worker-process';
@@ -113,9 +114,7 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
 
     // Everything of this deployment goes, as after a Redis restart without persistence: the cached
     // result, the charged markers, the idempotency records and the queue.
-    const keys = await redis.keys(`${env.REDIS_PREFIX}:*`);
-    expect(keys.length).toBeGreaterThan(0);
-    await redis.del(...keys);
+    expect(await deleteKeysWithPrefix(redis, `${env.REDIS_PREFIX}:`)).toBeGreaterThan(0);
 
     const afterFlush = await verify(api.baseUrl, key, UNKNOWN_NUMBER);
     expect(afterFlush.status).toBe(404);

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { deleteKeysWithPrefix } from './redis-keys';
 import { POSTGRES_ADMIN_URL, TEST_REDIS_URL, testRunId } from './test-run';
 
 /** Drops every database and Redis key the run created. */
@@ -18,12 +19,7 @@ export default async function globalTeardown(): Promise<void> {
   }
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${runId}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeysWithPrefix(redis, runId);
   } finally {
     redis.disconnect();
   }
