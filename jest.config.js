@@ -42,6 +42,7 @@ const shared = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@lvs/register$': '<rootDir>/libs/register/src/index.ts',
+    '^@lvs/register/production-url$': '<rootDir>/libs/register/src/production-url.ts',
     '^@lvs/register-sandbox$': '<rootDir>/libs/register-sandbox/src/index.ts',
   },
 };

@@ -1,3 +1,4 @@
+import './runtime/limit-heap-growth';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { setTimeout as sleep } from 'node:timers/promises';

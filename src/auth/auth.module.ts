@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from './api-key.entity';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { KeyChanges } from './key-changes';
 import { User } from './user.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, ApiKey])],
-  providers: [ApiKeysService, ApiKeyGuard],
-  exports: [ApiKeysService, ApiKeyGuard],
+  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard],
 })
 export class AuthModule {}

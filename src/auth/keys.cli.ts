@@ -4,11 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
 import { DatabaseModule } from '../database/database.module';
+import { RedisModule } from '../redis/redis.module';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, AuthModule] })
+// Redis: revocations and quota changes are announced to every API process.
+@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule] })
 class KeysCliModule {}
 
 async function execute(apiKeys: ApiKeysService, command: KeysCommand): Promise<unknown> {

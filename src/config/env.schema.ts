@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { PRODUCTION_REGISTER_URL } from '@lvs/register';
+// Not the library's index: that loads the register client and its HTML parser, which the API never uses.
+import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
 import {
   IsBoolean,
   IsIn,
@@ -80,6 +81,21 @@ export class EnvironmentVariables {
 
   @Transform(toBoolean) @IsBoolean()
   MIGRATIONS_RUN = true;
+
+  /** How long opening a database connection may take: an unreachable database fails requests fast. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60000)
+  DATABASE_CONNECT_TIMEOUT_MS = 1000;
+
+  /** How long one database statement may take. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(600000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+
+  /** How long an API process trusts what it cached about a key when it missed a change announcement. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3600)
+  AUTH_CACHE_TTL_SECONDS = 60;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000000)
+  AUTH_CACHE_MAX_KEYS = 10000;
 
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';

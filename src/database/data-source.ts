@@ -9,8 +9,13 @@ import { QuotaUsage } from '../quota/quota-usage.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
 /** Shared by the API, the worker, the command-line tools and the tests. */
-export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -18,7 +23,15 @@ export function buildDataSourceOptions(databaseUrl: string): DataSourceOptions {
     migrations: [InitialSchema1763769600000, Batches1763856000000],
     migrationsTransactionMode: 'each',
     synchronize: false,
-    extra: { max: 20 },
+    extra: {
+      max: 20,
+      // pg's pool options: without them a query waits for an unreachable database indefinitely.
+      ...(timeouts && {
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        query_timeout: timeouts.statementMs + 1000,
+      }),
+    },
   };
 }
 

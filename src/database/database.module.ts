@@ -28,7 +28,10 @@ class SchemaMigrator implements OnModuleInit {
       useFactory: async (config: AppConfig) => {
         const databaseUrl = config.get('DATABASE_URL');
         if (config.get('MIGRATIONS_RUN')) await ensureDatabaseExists(databaseUrl);
-        return buildDataSourceOptions(databaseUrl);
+        return buildDataSourceOptions(databaseUrl, {
+          connectMs: config.get('DATABASE_CONNECT_TIMEOUT_MS'),
+          statementMs: config.get('DATABASE_STATEMENT_TIMEOUT_MS'),
+        });
       },
     }),
   ],

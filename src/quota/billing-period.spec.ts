@@ -71,6 +71,33 @@ describe('billingPeriod', () => {
     });
   });
 
+  it('keeps each zone apart when zones alternate (formatters are reused per zone)', () => {
+    const instant = new Date('2026-12-01T03:00:00Z');
+    expect([
+      billingPeriod(instant, 'America/New_York'),
+      billingPeriod(instant, 'UTC'),
+      billingPeriod(instant, 'America/New_York'),
+      billingPeriod(instant, 'UTC'),
+    ]).toEqual(['2026-11', '2026-12', '2026-11', '2026-12']);
+  });
+
+  it('tells apart the last and the first millisecond of a month asked in turn (answers are reused per minute)', () => {
+    const lastOfNovember = new Date('2026-11-30T23:59:59.999Z');
+    const firstOfDecember = new Date('2026-12-01T00:00:00.000Z');
+    expect([
+      billingPeriod(lastOfNovember, 'UTC'),
+      billingPeriod(new Date('2026-11-30T23:59:00.000Z'), 'UTC'),
+      billingPeriod(firstOfDecember, 'UTC'),
+      billingPeriod(lastOfNovember, 'UTC'),
+      billingPeriod(new Date('2026-12-01T00:00:59.999Z'), 'UTC'),
+    ]).toEqual(['2026-11', '2026-11', '2026-12', '2026-11', '2026-12']);
+  });
+
+  it('counts a zone with a half-hour offset by its own midnight (India, UTC+5:30)', () => {
+    expect(billingPeriod(new Date('2026-11-30T18:29:59.999Z'), 'Asia/Kolkata')).toBe('2026-11');
+    expect(billingPeriod(new Date('2026-11-30T18:30:00.000Z'), 'Asia/Kolkata')).toBe('2026-12');
+  });
+
   it('puts the same instant in different periods in different zones', () => {
     const instant = new Date('2026-12-31T23:30:00Z');
     expect([

@@ -4,8 +4,10 @@ import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
+import { RedisStore } from '../redis/redis.module';
 import { billingPeriod, remainingQuota } from './billing-period';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
@@ -18,29 +20,55 @@ export interface Charge {
   isNew: boolean;
 }
 
+// Outlives the longest month; the period is part of the key, so a new month never sees it.
+const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
+
+/**
+ * PostgreSQL is the ledger of record. Redis holds a marker per user, period and number that
+ * PostgreSQL has charged, so that repeats skip the database: it is written only after the charge
+ * is committed and removed before a refund, and a missing one only costs a quota_charge_once,
+ * which answers "repeat" without charging again.
+ */
 @Injectable()
 export class QuotaService {
+  private readonly timeZone: string;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly redis: RedisStore,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.timeZone = config.get('QUOTA_TIME_ZONE');
+  }
 
   currentPeriod(): string {
-    return billingPeriod(this.clock.now(), this.config.get('QUOTA_TIME_ZONE'));
+    return billingPeriod(this.clock.now(), this.timeZone);
+  }
+
+  /** The Redis hash of a user's numbers charged in a period (field: the number). */
+  chargedMarkersKey(userId: string, period: string): string {
+    return this.redis.key('charged', period, userId);
   }
 
   /**
    * Counts a licence number once per user and period, in one atomic statement (see the
    * quota_charge_once migration). A repeat is free and never refused; a new number over the
-   * limit throws QUOTA_EXCEEDED and leaves no trace.
+   * limit throws QUOTA_EXCEEDED and leaves no trace. An unreachable database is
+   * SERVICE_UNAVAILABLE: nothing was charged, and the client may try again.
    */
   async chargeOnce(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
     const period = this.currentPeriod();
-    const [{ outcome }] = await this.dataSource.query<{ outcome: 'charged' | 'repeat' | 'refused' }[]>(
-      'SELECT quota_charge_once($1, $2, $3, $4) AS outcome',
-      [user.userId, period, licenceNumber, user.monthlyQuota],
-    );
+    const [{ outcome }] = await this.dataSource
+      .query<{ outcome: 'charged' | 'repeat' | 'refused' }[]>('SELECT quota_charge_once($1, $2, $3, $4) AS outcome', [
+        user.userId,
+        period,
+        licenceNumber,
+        user.monthlyQuota,
+      ])
+      .catch((error: unknown) => {
+        throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+      });
     if (outcome === 'refused') throw new ApiError('QUOTA_EXCEEDED');
     return { userId: user.userId, period, licenceNumber, isNew: outcome === 'charged' };
   }
@@ -65,9 +93,17 @@ export class QuotaService {
     return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true }));
   }
 
+  /** Records that PostgreSQL has committed this charge and that no refund is coming for it. */
+  async markCharged(charge: Charge): Promise<void> {
+    const key = this.chargedMarkersKey(charge.userId, charge.period);
+    await this.redis.client.multi().hset(key, charge.licenceNumber, '1').expire(key, CHARGED_MARKER_TTL_SECONDS).exec();
+  }
+
   /** Undoes a new charge, atomically; a second refund of the same charge changes nothing. */
   async refund(charge: Charge): Promise<void> {
     if (!charge.isNew) return;
+    // The marker goes first: a marker without its charge would make the number free this month.
+    await this.redis.client.hdel(this.chargedMarkersKey(charge.userId, charge.period), charge.licenceNumber);
     await this.dataSource.query(
       `WITH removed AS (
          DELETE FROM quota_charges WHERE user_id = $1 AND period = $2 AND licence_number = $3 RETURNING user_id

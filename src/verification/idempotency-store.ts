@@ -1,14 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
+import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
+import { FinalResult } from './outcome-status';
+import { ResultCache } from './result-cache';
 
-export interface IdempotencyRecord {
+/** What a verification request needs to know before anything else, read in one round trip. */
+export interface Claim {
   /** the number the key was first used with; a key never changes number */
   licenceNumber: string;
   /** the lookup job the key is tied to, once one was enqueued */
   jobId: string | null;
+  /** PostgreSQL has charged this user for the number this period, and no refund is coming */
+  chargedThisPeriod: boolean;
+  /** the cached result for the number asked about */
+  cached: FinalResult | null;
 }
+
+// Binds the key to the number unless it is bound already, then reads the record, the charged
+// marker and the cached result: a repeat verification needs nothing else.
+// KEYS: idempotency record, charged markers of the user and period, cached result.
+// ARGV: licence number, record TTL in seconds.
+const CLAIM_SCRIPT = `
+redis.call('HSETNX', KEYS[1], 'licenceNumber', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX')
+local record = redis.call('HMGET', KEYS[1], 'licenceNumber', 'jobId')
+return { record[1], record[2], redis.call('HEXISTS', KEYS[2], ARGV[1]), redis.call('GET', KEYS[3]) }
+`;
+
+type ClaimReply = [string, string | null, 0 | 1, string | null];
 
 /** Idempotency keys, scoped per user, each bound to one licence number and its lookup job. */
 @Injectable()
@@ -17,22 +38,35 @@ export class IdempotencyStore {
 
   constructor(
     private readonly redis: RedisStore,
+    private readonly quota: QuotaService,
+    private readonly cache: ResultCache,
     config: AppConfig,
   ) {
     this.ttlSeconds = config.get('IDEMPOTENCY_TTL_SECONDS');
+    redis.client.defineCommand('lvsClaimIdempotencyKey', { numberOfKeys: 3, lua: CLAIM_SCRIPT });
   }
 
-  /** Binds the key to the number unless it is bound already; returns the record as it stands. */
-  async claim(userId: string, idempotencyKey: string, licenceNumber: string): Promise<IdempotencyRecord> {
-    const key = this.recordKey(userId, idempotencyKey);
-    const replies = await this.redis.client
-      .multi()
-      .hsetnx(key, 'licenceNumber', licenceNumber)
-      .expire(key, this.ttlSeconds, 'NX')
-      .hgetall(key)
-      .exec();
-    const record = (replies?.[2]?.[1] ?? {}) as Record<string, string>;
-    return { licenceNumber: record.licenceNumber, jobId: record.jobId ?? null };
+  /**
+   * Binds the key to the number unless it is bound already, and returns the record as it stands
+   * with the charged marker and the cached result for the number, in one Redis round trip.
+   */
+  async claim(userId: string, idempotencyKey: string, licenceNumber: string, period: string): Promise<Claim> {
+    const client = this.redis.client as unknown as {
+      lvsClaimIdempotencyKey(...args: (string | number)[]): Promise<ClaimReply>;
+    };
+    const [boundNumber, jobId, charged, cached] = await client.lvsClaimIdempotencyKey(
+      this.recordKey(userId, idempotencyKey),
+      this.quota.chargedMarkersKey(userId, period),
+      this.cache.key(licenceNumber),
+      licenceNumber,
+      this.ttlSeconds,
+    );
+    return {
+      licenceNumber: boundNumber,
+      jobId,
+      chargedThisPeriod: charged === 1,
+      cached: cached ? (JSON.parse(cached) as FinalResult) : null,
+    };
   }
 
   async attachJob(userId: string, idempotencyKey: string, jobId: string): Promise<void> {

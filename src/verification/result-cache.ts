@@ -15,14 +15,18 @@ export class ResultCache {
     this.ttl = { found: config.get('CACHE_TTL_FOUND_SECONDS'), notFound: config.get('CACHE_TTL_NOT_FOUND_SECONDS') };
   }
 
+  key(licenceNumber: string): string {
+    return this.redis.key('result', licenceNumber);
+  }
+
   async get(licenceNumber: string): Promise<FinalResult | null> {
-    const stored = await this.redis.client.get(this.redis.key('result', licenceNumber));
+    const stored = await this.redis.client.get(this.key(licenceNumber));
     return stored ? (JSON.parse(stored) as FinalResult) : null;
   }
 
   async put(licenceNumber: string, result: FinalResult): Promise<void> {
     await this.redis.client.set(
-      this.redis.key('result', licenceNumber),
+      this.key(licenceNumber),
       JSON.stringify(result),
       'EX',
       cacheTtlSeconds(result.status, this.ttl),

@@ -9,7 +9,6 @@ import { IdempotencyStore } from './idempotency-store';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { FinalResult, lookupFailureCode } from './outcome-status';
-import { ResultCache } from './result-cache';
 
 export interface Verification {
   result: FinalResult | 'PENDING';
@@ -24,7 +23,6 @@ export class VerificationService {
 
   constructor(
     private readonly quota: QuotaService,
-    private readonly cache: ResultCache,
     private readonly idempotency: IdempotencyStore,
     private readonly payers: LookupPayers,
     private readonly lookups: LookupQueue,
@@ -41,33 +39,48 @@ export class VerificationService {
   }
 
   /**
-   * Verifies a number for a user: joins the lookup already tied to the idempotency key, or answers
-   * from the cache, or enqueues a lookup (single flight per number) and waits up to the timeout.
+   * Verifies a number for a user: answers from the cache, or joins the lookup already tied to the
+   * idempotency key, or enqueues a lookup (single flight per number) and waits up to the timeout.
+   * A repeat of a number charged this period costs one Redis round trip and no database query.
    */
   async verify(user: AuthenticatedUser, licenceNumber: string, clientKey?: string): Promise<Verification> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, licenceNumber);
-    const record = await this.idempotency.claim(user.userId, idempotencyKey, licenceNumber);
-    if (record.licenceNumber !== licenceNumber) {
+    const claim = await this.idempotency.claim(user.userId, idempotencyKey, licenceNumber, this.quota.currentPeriod());
+    if (claim.licenceNumber !== licenceNumber) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKeyReused);
     }
-    if (record.jobId && (await this.lookups.isInFlight(record.jobId))) {
-      return this.awaitLookup(record.jobId, deadline, idempotencyKey);
+    // A cached result is final, so a job tied to the key has nothing better to offer.
+    if (claim.cached) {
+      if (!claim.chargedThisPeriod) await this.chargeForCachedResult(user, licenceNumber);
+      return { result: claim.cached, source: 'cache', idempotencyKey };
+    }
+    if (claim.jobId && (await this.lookups.isInFlight(claim.jobId))) {
+      return this.awaitLookup(claim.jobId, deadline, idempotencyKey);
     }
 
-    const charge = await this.quota.chargeOnce(user, licenceNumber);
+    const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, licenceNumber);
     let jobId: string;
     try {
-      const cached = await this.cache.get(licenceNumber);
-      if (cached) return { result: cached, source: 'cache', idempotencyKey };
       jobId = await this.lookups.enqueue(licenceNumber);
-      if (charge.isNew) await this.payers.add(jobId, charge);
+      if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
-      await this.quota.refund(charge);
+      if (charge) await this.quota.refund(charge);
       throw error;
     }
     return this.awaitLookup(jobId, deadline, idempotencyKey);
+  }
+
+  /**
+   * A cached answer is never refunded, so its charge can be marked as final. The marker is not
+   * awaited: the answer does not depend on it, and a lost one costs only a quota_charge_once later.
+   */
+  private async chargeForCachedResult(user: AuthenticatedUser, licenceNumber: string): Promise<void> {
+    const charge = await this.quota.chargeOnce(user, licenceNumber);
+    this.quota
+      .markCharged(charge)
+      .catch((error: unknown) => this.logger.warn(`Marking a charge in Redis failed: ${(error as Error).message}`));
   }
 
   private async awaitLookup(jobId: string, deadline: number, idempotencyKey: string): Promise<Verification> {

@@ -1,46 +1,51 @@
-import { RegisterClient } from '@lvs/register';
 import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { Agent, request } from 'undici';
-import { LoadResult, runLoad } from './load';
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
+import { deleteKeysWithPrefix } from '../support/redis-keys';
+import { BENCH_LICENCE } from './bench-fixtures';
+import type { LoadFigures, LoadPlan } from './load-generator';
 
 /**
- * `npm run bench`: the service's paths measured over real HTTP against real processes (API, worker,
- * PostgreSQL, Redis, the sandbox register), each beside a baseline from the same run on the same
- * machine, so the ratios hold even where absolute numbers do not.
+ * `npm run bench`: the hot paths over real HTTP against real processes (API, worker, PostgreSQL,
+ * Redis, the sandbox register), each beside a bare Fastify route measured in the same session
+ * with the same load (alternating A B A B, medians reported). The load generator runs in its own
+ * process. Results go to bench/results/latest.json.
  */
 const ROOT = process.cwd();
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+/** Length of one measured run; 20 s by default, shorter for a smoke run. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? '20');
+const CONNECTIONS = 64;
+const USERS = 10;
+const REPEAT_NUMBERS = 1000;
+const FIRST_CHARGE_USERS = 200;
+const COLD_NUMBERS = 2000;
+const SANDBOX_LATENCY_MS = 200;
+const REGISTER_MAX_PER_SECOND = 200;
+const WORKER_CONCURRENCY = 64;
+const SINGLE_FLIGHT_REQUESTS = 500;
+/** As the Dockerfile and the start scripts run both processes. */
+const PRODUCTION_NODE_OPTIONS = '--max-semi-space-size=8';
 
-function residentBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) * 1024 : 0;
-}
+const run = promisify(execFile);
+const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startProcess(entry: string, env: Record<string, string>, readyText: string): Promise<ChildProcess> {
+function startProcess(entry: string, env: Record<string, string>, readyText: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env } });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes(readyText)) resolve(child);
+      const match = readyText.exec(output);
+      if (match) resolve({ child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1') });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -48,135 +53,280 @@ function startProcess(entry: string, env: Record<string, string>, readyText: str
   });
 }
 
-const row = (name: string, result: LoadResult, baseline?: LoadResult) =>
-  [
-    name.padEnd(44),
-    String(result.requests).padStart(6),
-    result.perSecond.toFixed(0).padStart(8),
-    result.p50.toFixed(1).padStart(8),
-    result.p95.toFixed(1).padStart(8),
-    result.p99.toFixed(1).padStart(8),
-    (baseline ? `${(result.perSecond / baseline.perSecond).toFixed(2)}x` : 'baseline').padStart(9),
-    `  ${JSON.stringify(result.outcomes)}`,
-  ].join('');
+/** Peak resident memory of a process so far (the kernel's high-water mark), in MiB. */
+function peakResidentMiB(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+let planCounter = 0;
+async function load(workDir: string, plan: LoadPlan): Promise<LoadFigures> {
+  const file = join(workDir, `plan-${planCounter++}.json`);
+  writeFileSync(file, JSON.stringify(plan));
+  const { stdout } = await run(process.execPath, [join(ROOT, 'dist/test/bench/load-generator.js'), file], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout) as LoadFigures;
+}
+
+interface ComparedRow {
+  scenario: string;
+  baseline: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  baselinePerSecond: number;
+  baselineP99: number;
+  ratio: number;
+  runs: LoadFigures[];
+  baselineRuns: LoadFigures[];
+}
+
+/** A B A B: the path and the bare route take turns, so that both see the same machine. */
+async function compare(
+  scenario: string,
+  baseline: string,
+  measured: (turn: number) => Promise<LoadFigures>,
+  bare: () => Promise<LoadFigures>,
+): Promise<ComparedRow> {
+  const runs: LoadFigures[] = [];
+  const baselineRuns: LoadFigures[] = [];
+  for (let turn = 0; turn < 2; turn++) {
+    runs.push(await measured(turn));
+    baselineRuns.push(await bare());
+  }
+  const perSecond = median(runs.map((figures) => figures.perSecond));
+  const baselinePerSecond = median(baselineRuns.map((figures) => figures.perSecond));
+  const row = {
+    scenario,
+    baseline,
+    perSecond,
+    p50: median(runs.map((figures) => figures.p50)),
+    p99: median(runs.map((figures) => figures.p99)),
+    baselinePerSecond,
+    baselineP99: median(baselineRuns.map((figures) => figures.p99)),
+    ratio: perSecond / baselinePerSecond,
+    runs,
+    baselineRuns,
+  };
+  console.log(
+    `${scenario}: ${perSecond.toFixed(0)} req/s, p99 ${row.p99.toFixed(1)} ms; ${baseline}: ${baselinePerSecond.toFixed(0)} req/s ` +
+      `-> ${row.ratio.toFixed(2)}x ${JSON.stringify(runs.map((figures) => figures.outcomes))}`,
+  );
+  return row;
+}
+
+async function createUsers(db: Client, count: number, name: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const key = generateApiKey();
+    const { rows } = await db.query<{ id: string }>('INSERT INTO users (name, monthly_quota) VALUES ($1, NULL) RETURNING id', [
+      `${name} ${index}`,
+    ]);
+    await db.query('INSERT INTO api_keys (user_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
+      rows[0].id,
+      name,
+      hashApiKey(key),
+      displayPrefix(key),
+    ]);
+    keys.push(key);
+  }
+  return keys;
+}
+
+async function setSandboxLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
+  await fetch(`${sandboxUrl}/__sandbox/fault`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fault: 'none', latencyMs }),
+  });
+}
+
+function markdownTable(result: { date: string; machine: Record<string, unknown>; rows: Record<string, unknown>[] }): string {
+  const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | target |', '|---|---|---|---|---|---|---|---|'];
+  for (const row of result.rows) {
+    lines.push(`| ${row.scenario} | ${row.perSecond} | ${row.p50 ?? ''} | ${row.p99 ?? ''} | ${row.baseline} | ${row.baselinePerSecond} | ${row.ratio}x | ${row.target} |`);
+  }
+  return lines.join('\n');
+}
 
 async function main(): Promise<void> {
   const runId = `lvs_bench_${Date.now().toString(36)}`;
-  const sandbox = await startSandbox({ port: 0 });
-  const port = await freePort();
+  const workDir = mkdtempSync(join(tmpdir(), 'lvs-bench-'));
+  const repeatNumbers = Array.from({ length: REPEAT_NUMBERS }, (_, index) => number('15', index));
+  const dataFile = join(workDir, 'licences.json');
+  writeFileSync(
+    dataFile,
+    JSON.stringify({
+      licences: repeatNumbers.map((licenceNumber) => ({ ...BENCH_LICENCE, licenceNumber })),
+      tooManyResults: [],
+      faults: {},
+    }),
+  );
+  const sandbox = await startSandbox({ port: 0, dataFile });
   const databaseUrl = POSTGRES_URL.replace(/\/[^/]*$/, `/${runId}`);
   const env = {
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     REDIS_PREFIX: runId,
     REGISTER_URL: sandbox.url,
-    // The production limit (10/s) would measure the limiter; here we measure our own overhead.
-    REGISTER_MAX_PER_SECOND: '1000',
+    REGISTER_MAX_PER_SECOND: String(REGISTER_MAX_PER_SECOND),
+    WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
     LOG_LEVEL: 'log',
     LOG_FORMAT: 'json',
     WORKER_HTTP_PORT: '0',
+    NODE_OPTIONS: PRODUCTION_NODE_OPTIONS,
   };
-  const processes: ChildProcess[] = [];
+  const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: POSTGRES_URL });
   await admin.connect();
-  const agent = new Agent({ connections: 64 });
   try {
-    processes.push(await startProcess('dist/src/main.js', env, 'API listening'));
-    processes.push(await startProcess('dist/src/worker.js', env, 'Worker running'));
-    const created = spawnSync(process.execPath, [join(ROOT, 'dist/src/auth/keys.cli.js'), 'create', '--name', 'bench'], {
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
+    const bare = await startProcess('dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
+    children.push(bare.child);
+    const api = await startProcess('dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
+    children.push(api.child);
+    const apiUrl = `http://${api.url}`;
+    const worker = await startProcess('dist/src/worker.js', env, /Worker running()/);
+    children.push(worker.child);
+
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    const userKeys = await createUsers(db, USERS, 'bench');
+    const firstChargeKeys = await createUsers(db, FIRST_CHARGE_USERS, 'bench first charge');
+    await db.end();
+
+    const verifyPlan = (numbers: string[], apiKeys: string[], extra: Partial<LoadPlan>): LoadPlan => ({
+      url: apiUrl,
+      method: 'POST',
+      path: '/v1/licences/verify',
+      connections: CONNECTIONS,
+      apiKeys,
+      numbers,
+      firstIndex: 0,
+      ...extra,
     });
-    const apiKey = (JSON.parse(created.stdout) as { key: string }).key;
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const verify = async (licenceNumber: string) => {
-      const response = await request(`${baseUrl}/v1/licences/verify`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ licenceNumber }),
-        dispatcher: agent,
+    const bareVerify = () => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: bare.url });
+    const bareQuota = () =>
+      load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), url: bare.url, method: 'GET', path: '/v1/quota/usage' });
+
+    // Warm-up: every user verifies every number twice, so that all are cached, charged and marked.
+    const pairs = USERS * REPEAT_NUMBERS;
+    for (let pass = 0; pass < 2; pass++) await load(workDir, verifyPlan(repeatNumbers, userKeys, { amount: pairs }));
+    await bareVerify();
+
+    const rows: Record<string, unknown>[] = [];
+    const summarise = (row: ComparedRow, target: string) =>
+      rows.push({
+        scenario: row.scenario,
+        perSecond: Math.round(row.perSecond),
+        p50: Number(row.p50.toFixed(1)),
+        p99: Number(row.p99.toFixed(1)),
+        baseline: row.baseline,
+        baselinePerSecond: Math.round(row.baselinePerSecond),
+        baselineP99: Number(row.baselineP99.toFixed(1)),
+        ratio: Number(row.ratio.toFixed(2)),
+        target,
+        outcomes: row.runs.map((figures) => figures.outcomes),
       });
-      await response.body.dump();
-      return String(response.statusCode);
-    };
-    const numberAt = (base: number, index: number) => String(base + index).padStart(16, '1');
-    const cold = Math.round(300 * SCALE);
-    const warm = Math.round(3000 * SCALE);
 
-    const client = new RegisterClient({ baseUrl: sandbox.url, maxConnections: 16 });
-    const registerDirect = await runLoad(cold, 16, async (index) => {
-      const outcome = await client.lookup(numberAt(18_000_000_000_000, index));
-      return outcome.kind;
-    });
-    await client.close();
-    const coldVerify = await runLoad(cold, 16, (index) => verify(numberAt(18_100_000_000_000, index)));
-
-    const quotaUsage = await runLoad(warm, 32, async () => {
-      const response = await request(`${baseUrl}/v1/quota/usage`, { headers, dispatcher: agent });
-      await response.body.dump();
-      return String(response.statusCode);
-    });
-    const cachedVerify = await runLoad(warm, 32, (index) => verify(numberAt(18_100_000_000_000, index % cold)));
-
-    await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
-    await fetch(`${sandbox.url}/__sandbox/fault`, {
-      method: 'PUT',
-      body: JSON.stringify({ fault: 'none', latencyMs: 200 }),
-    });
-    const burst = 200;
-    const singleFlight = await runLoad(burst, burst, () => verify('1777000000000001'));
-    const upstreamCalls = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
-
-    // Thousands of clients waiting on slow lookups: what each waiting request costs the API process.
-    const waiting = Math.round(2000 * SCALE);
-    const apiPid = processes[0].pid!;
-    await fetch(`${sandbox.url}/__sandbox/fault`, { method: 'PUT', body: JSON.stringify({ fault: 'none', latencyMs: 8000 }) });
-    const manyAgent = new Agent({ connections: waiting + 10 });
-    const rssBefore = residentBytes(apiPid);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(apiPid))), 100);
-    const waitingLoad = await runLoad(waiting, waiting, async (index) => {
-      const response = await request(`${baseUrl}/v1/licences/verify`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ licenceNumber: numberAt(18_200_000_000_000, index % 50) }),
-        dispatcher: manyAgent,
-      });
-      await response.body.dump();
-      return String(response.statusCode);
-    });
-    clearInterval(sampler);
-    await manyAgent.close();
-
-    console.log(`\nMachine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
-    console.log('Load generator, API, worker, sandbox, PostgreSQL and Redis share these cores.\n');
-    console.log(`${'scenario'.padEnd(44)}${'reqs'.padStart(6)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'ratio'.padStart(9)}`);
-    console.log(row('register client -> sandbox (direct)', registerDirect));
-    console.log(row('verify, new numbers (API+queue+worker)', coldVerify, registerDirect));
-    console.log(row('GET /v1/quota/usage (auth + 1 query)', quotaUsage));
-    console.log(row('verify, cached numbers', cachedVerify, quotaUsage));
-    console.log(row(`verify, ${burst} concurrent for one new number`, singleFlight));
-    console.log(row(`verify, ${waiting} concurrent waiting on slow lookups`, waitingLoad));
-    console.log(`\nSingle flight: ${burst} concurrent requests for one number made ${upstreamCalls} upstream request(s).`);
-    console.log(
-      `Waiting requests: ${waiting} concurrent requests held for the 5 s timeout raised the API's resident memory ` +
-        `from ${(rssBefore / 2 ** 20).toFixed(0)} MiB to ${(rssPeak / 2 ** 20).toFixed(0)} MiB ` +
-        `(${((rssPeak - rssBefore) / waiting / 1024).toFixed(1)} KiB per waiting request, sockets included).`,
+    summarise(
+      await compare(
+        `cached repeat verification (${USERS} users x ${REPEAT_NUMBERS} numbers, charged)`,
+        'bare Fastify POST',
+        () => load(workDir, verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS })),
+        bareVerify,
+      ),
+      '>= 0.35x, p99 <= 20 ms, no errors',
     );
+    // Each request is a user's first verification of a cached number: half the pairs per run.
+    const firstChargePairs = FIRST_CHARGE_USERS * REPEAT_NUMBERS;
+    const firstChargeRow = await compare(
+      'first verification of a cached number (a new charge)',
+      'bare Fastify POST',
+      (turn) =>
+        load(workDir, verifyPlan(repeatNumbers, firstChargeKeys, { durationSeconds: SECONDS, firstIndex: (turn * firstChargePairs) / 2 })),
+      bareVerify,
+    );
+    summarise(firstChargeRow, '>= 0.2x');
+    // Should the service outrun the pairs prepared, the surplus were repeats: say so beside the row.
+    rows[rows.length - 1].reusedPairs = firstChargeRow.runs.reduce((sum, figures) => sum + figures.reusedPairs, 0);
+    summarise(
+      await compare(
+        'GET /v1/quota/usage',
+        'bare Fastify GET',
+        () => load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), method: 'GET', path: '/v1/quota/usage' }),
+        bareQuota,
+      ),
+      '>= 0.35x',
+    );
+
+    // Cold: distinct new numbers through queue and worker against a register that takes 200 ms.
+    await setSandboxLatency(sandbox.url, SANDBOX_LATENCY_MS);
+    await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+    const coldNumbers = Array.from({ length: COLD_NUMBERS }, (_, index) => number('16', index));
+    const cold = await load(workDir, verifyPlan(coldNumbers, userKeys, { amount: COLD_NUMBERS }));
+    const workers = 1;
+    const expected = Math.min(REGISTER_MAX_PER_SECOND, (workers * WORKER_CONCURRENCY * 1000) / SANDBOX_LATENCY_MS);
+    const coldUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
+    rows.push({
+      scenario: `cold verifications (${COLD_NUMBERS} new numbers, register latency ${SANDBOX_LATENCY_MS} ms)`,
+      perSecond: Math.round(cold.perSecond),
+      p50: Number(cold.p50.toFixed(1)),
+      p99: Number(cold.p99.toFixed(1)),
+      baseline: `min(register budget ${REGISTER_MAX_PER_SECOND}/s, ${workers} worker x ${WORKER_CONCURRENCY} / ${SANDBOX_LATENCY_MS} ms)`,
+      baselinePerSecond: expected,
+      ratio: Number((cold.perSecond / expected).toFixed(2)),
+      target: '>= 0.9x, one upstream request per number',
+      outcomes: [cold.outcomes],
+      upstreamRequests: coldUpstream,
+    });
+    console.log(`cold: ${cold.perSecond.toFixed(0)} completions/s of ${expected} possible; ${coldUpstream} upstream requests`);
+
+    // Single flight: many users at once for one new number.
+    await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+    const burst = await load(
+      workDir,
+      verifyPlan([repeatNumbers[0].replace(/^15/, '17')], userKeys, {
+        connections: SINGLE_FLIGHT_REQUESTS,
+        amount: SINGLE_FLIGHT_REQUESTS,
+      }),
+    );
+    const burstUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
+    console.log(`single flight: ${SINGLE_FLIGHT_REQUESTS} requests made ${burstUpstream} upstream request(s) ${JSON.stringify(burst.outcomes)}`);
+
+    const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
+    console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);
+
+    const result = {
+      date: new Date().toISOString(),
+      machine: {
+        cpu: cpus()[0]?.model ?? 'unknown',
+        cores: cpus().length,
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+      },
+      settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: 'A B A B, medians', loadGenerator: 'autocannon' },
+      rows,
+      singleFlight: { requests: SINGLE_FLIGHT_REQUESTS, users: USERS, upstreamRequests: burstUpstream, outcomes: burst.outcomes },
+      memory,
+    };
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`\n${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}, ${result.date}\n`);
+    console.log(markdownTable(result));
+    console.log('\nWritten to bench/results/latest.json');
   } finally {
-    for (const child of processes) child.kill('SIGTERM');
-    await Promise.all(processes.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-    await agent.close();
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))));
     await sandbox.close();
     await admin.query(`DROP DATABASE IF EXISTS "${runId}" WITH (FORCE)`);
     await admin.end();
     const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${runId}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await deleteKeysWithPrefix(redis, runId);
     redis.disconnect();
+    rmSync(workDir, { recursive: true, force: true });
   }
 }
 

@@ -1,11 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { request } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
 import { startTestApp, TestApp } from '../support/test-app';
-
-const KEYS_CLI = join(__dirname, '../../dist/src/auth/keys.cli.js');
 
 describe('OpenAPI document and the key command', () => {
   let t: TestApp;
@@ -139,13 +136,7 @@ describe('OpenAPI document and the key command', () => {
   });
 
   describe('npm run keys', () => {
-    const keys = (...args: string[]) => {
-      const result = spawnSync(process.execPath, [KEYS_CLI, ...args], {
-        env: { PATH: process.env.PATH ?? '', ...t.env },
-        encoding: 'utf8',
-      });
-      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-    };
+    const keys = (...args: string[]) => runKeysCli(t.env, ...args);
 
     it('creates a key that works at once, lists it without the secret, sets the quota and revokes it', async () => {
       const created = keys('create', '--name', 'Acme Security', '--quota', '3');

@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { openApiRunDirectory, unseenStatuses } from './openapi-contract';
+import { deleteKeysWithPrefix } from './redis-keys';
 import { POSTGRES_ADMIN_URL, TEST_REDIS_URL, testRunId } from './test-run';
 
 /** The interface's operations: a full run must produce every status the document gives them. */
@@ -24,12 +25,7 @@ export default async function globalTeardown(globalConfig: Config.GlobalConfig):
   }
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${runId}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeysWithPrefix(redis, runId);
   } finally {
     redis.disconnect();
   }

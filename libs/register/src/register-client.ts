@@ -10,8 +10,6 @@ import {
 } from './register-errors';
 import type { LookupOutcome } from './register-licence';
 
-export const PRODUCTION_REGISTER_URL = 'https://services.sia.homeoffice.gov.uk';
-
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
 const DEFAULT_REQUEST_TIMEOUT_MS = 4000;
 const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;

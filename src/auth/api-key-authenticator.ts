@@ -1,0 +1,79 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { hashApiKey } from './api-key-secret';
+import { AuthenticatedUser } from './authenticated-user';
+import { isExpired } from './key-expiry';
+import { KeyChanges } from './key-changes';
+
+interface KnownKey {
+  user: AuthenticatedUser;
+  expiresAt: Date | null;
+}
+
+/**
+ * Finds the user behind a key without a database query per request: live keys are kept in a
+ * bounded in-process cache with a short TTL. Revocations and quota changes reach every API
+ * process through KeyChanges at once; expiry is checked against the cached date on every request.
+ * Unknown keys are never cached, so guessing keys cannot fill the cache.
+ */
+@Injectable()
+export class ApiKeyAuthenticator implements OnModuleInit {
+  private readonly known: LRUCache<string, KnownKey>;
+  /** Bumped by every change, so that a lookup that raced with one does not cache what it read. */
+  private generation = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keyChanges: KeyChanges,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.keyChanges.subscribe(
+      (userId) => this.forgetUser(userId),
+      () => this.forgetAll(),
+    );
+  }
+
+  /** The user behind a plain key, or null when the key is unknown, revoked or expired. */
+  async authenticate(plainKey: string): Promise<AuthenticatedUser | null> {
+    const keyHash = hashApiKey(plainKey);
+    const known = this.known.get(keyHash) ?? (await this.load(keyHash));
+    if (!known || isExpired(known.expiresAt, this.clock.now())) return null;
+    return known.user;
+  }
+
+  private async load(keyHash: string): Promise<KnownKey | null> {
+    const generation = this.generation;
+    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null })[]>(
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt"
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [keyHash],
+    );
+    if (rows.length === 0) return null;
+    const { expiresAt, ...user } = rows[0];
+    const known = { user, expiresAt };
+    if (generation === this.generation) this.known.set(keyHash, known);
+    return known;
+  }
+
+  private forgetUser(userId: string): void {
+    this.generation++;
+    for (const [keyHash, known] of this.known.entries()) {
+      if (known.user.userId === userId) this.known.delete(keyHash);
+    }
+  }
+
+  private forgetAll(): void {
+    this.generation++;
+    this.known.clear();
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RedisStore } from '../redis/redis.module';
+
+/**
+ * Tells every API process that a user's keys or plan changed (revocation, quota), so that each
+ * drops what it cached about the user at once. Redis pub/sub keeps no messages: a process that
+ * is disconnected when one is sent falls back to the cache's TTL.
+ */
+@Injectable()
+export class KeyChanges implements OnModuleDestroy {
+  private readonly logger = new Logger('KeyChanges');
+  private readonly channel: string;
+  private subscriber: Redis | null = null;
+
+  constructor(private readonly redis: RedisStore) {
+    this.channel = redis.key('key-changes');
+  }
+
+  /** Call after the change is committed, or a process could cache the old state again. */
+  async publish(userId: string): Promise<void> {
+    await this.redis.client.publish(this.channel, userId);
+  }
+
+  /**
+   * Calls onChange with the user id of every change. onConnected runs at every (re)connection,
+   * because messages sent while this process was disconnected are lost.
+   */
+  async subscribe(onChange: (userId: string) => void, onConnected: () => void): Promise<void> {
+    const subscriber = this.redis.client.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, userId: string) => onChange(userId));
+    subscriber.on('ready', onConnected);
+    subscriber.on('error', (error: Error) => this.logger.warn(`Key change subscription: ${error.message}`));
+    await subscriber.subscribe(this.channel);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+}

@@ -1,0 +1,14 @@
+import shippedData from '../../libs/register-sandbox/data/licences.json';
+
+/** The bench's register holds many copies of the sandbox's first licence (JANE DOE), under other numbers. */
+export const BENCH_LICENCE = shippedData.licences[0];
+
+/** What a cached verification of such a number answers, for the bare baseline to answer too. */
+export const BARE_VERIFY_BODY = {
+  status: 'FOUND',
+  message: 'Licence found',
+  licence: { ...BENCH_LICENCE, dateOfBirth: null, licenceType: null },
+  checkedAt: '2026-11-22T09:00:00.000Z',
+};
+
+export const BARE_QUOTA_BODY = { period: '2026-11', used: 1000, quota: null, remaining: null };

@@ -1,0 +1,88 @@
+import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The load generator, in its own process so that it never shares an event loop with what it
+ * measures. Reads a plan (JSON file named by the first argument), runs autocannon, and prints
+ * one JSON line with the figures.
+ */
+export interface LoadPlan {
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  connections: number;
+  /** run for this long, or */
+  durationSeconds?: number;
+  /** send exactly this many requests */
+  amount?: number;
+  /** the i-th request uses apiKeys[floor(i / numbers.length) % apiKeys.length] and numbers[i % numbers.length] */
+  apiKeys: string[];
+  /** licence numbers for POST bodies; none for GET */
+  numbers: string[];
+  /** index of the first request, so that consecutive runs can use pairs not used before */
+  firstIndex: number;
+}
+
+export interface LoadFigures {
+  requests: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** HTTP status (or "errors", "timeouts") -> count */
+  outcomes: Record<string, number>;
+  /** requests that went to a key-number pair already used in this plan */
+  reusedPairs: number;
+}
+
+async function main(): Promise<void> {
+  const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadPlan;
+  const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
+  let next = plan.firstIndex;
+  const body = (index: number) =>
+    plan.numbers.length > 0 ? JSON.stringify({ licenceNumber: plan.numbers[index % plan.numbers.length] }) : undefined;
+  const apiKey = (index: number) =>
+    plan.apiKeys[Math.floor(index / Math.max(plan.numbers.length, 1)) % plan.apiKeys.length];
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: plan.url,
+    connections: plan.connections,
+    ...(plan.amount === undefined ? { duration: plan.durationSeconds } : { amount: plan.amount }),
+    requests: [
+      {
+        method: plan.method,
+        path: plan.path,
+        setupRequest: (request) => {
+          const index = next++;
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', 'x-api-key': apiKey(index) },
+            body: body(index),
+          };
+        },
+      },
+    ],
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const outcomes: Record<string, number> = {};
+  const statusCodeStats = (result as unknown as { statusCodeStats: Record<string, { count: number }> }).statusCodeStats;
+  for (const [status, { count }] of Object.entries(statusCodeStats)) outcomes[status] = count;
+  if (result.errors > 0) outcomes.errors = result.errors;
+  if (result.timeouts > 0) outcomes.timeouts = result.timeouts;
+  const requests = Object.values(statusCodeStats).reduce((sum, { count }) => sum + count, 0);
+  const figures: LoadFigures = {
+    requests,
+    seconds: plan.durationSeconds ?? seconds,
+    perSecond: plan.durationSeconds ? requests / plan.durationSeconds : requests / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    outcomes,
+    reusedPairs: Math.max(next - plan.firstIndex - pairs, 0),
+  };
+  console.log(JSON.stringify(figures));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,98 @@
+import { quotaUsage } from '../support/http';
+import { ApiProcess } from '../support/api-process';
+import { runKeysCli } from '../support/keys-cli';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Two API processes on one database and Redis, each caching keys in memory (for far longer than
+ * these tests run): a change made with the keys command reaches both on their very next request.
+ */
+describe('key changes reach every API process at once', () => {
+  let t: TestApp;
+  let apis: ApiProcess[];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const env = { ...t.env, AUTH_CACHE_TTL_SECONDS: '3600' };
+    apis = [await ApiProcess.start({ ...env, LOG_LEVEL: 'log' }), await ApiProcess.start({ ...env, LOG_LEVEL: 'log' })];
+  });
+  afterAll(async () => {
+    await Promise.all(apis.map((api) => api.stop()));
+    await t.close();
+  });
+
+  function createKey(...options: string[]): { key: string; keyId: string; userId: string } {
+    const created = runKeysCli(t.env, 'create', '--name', 'two processes', ...options);
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    return JSON.parse(created.stdout);
+  }
+
+  async function usageOnEach(key: string) {
+    return Promise.all(apis.map((api) => quotaUsage(api.baseUrl, key)));
+  }
+
+  it('answers 401 on both processes on the very next request after `keys revoke`', async () => {
+    const { key, keyId, userId } = createKey('--quota', '7');
+    const other = JSON.parse(runKeysCli(t.env, 'create', '--name', 'other key', '--user', userId).stdout);
+    for (const response of [...(await usageOnEach(key)), ...(await usageOnEach(other.key))]) {
+      expect(response.status).toBe(200);
+    }
+
+    const revoked = runKeysCli(t.env, 'revoke', keyId);
+    expect(revoked.status).toBe(0);
+
+    for (const response of await usageOnEach(key)) {
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(UNAUTHORIZED);
+    }
+    // the user's other key, dropped from the caches with it, is read again and still works
+    for (const response of await usageOnEach(other.key)) {
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ used: 0, quota: 7, remaining: 7 });
+    }
+  });
+
+  it('answers 401 on both processes from the moment the key expires', async () => {
+    const expiresAt = new Date(Date.now() + 3000);
+    const { key } = createKey('--expires-at', expiresAt.toISOString());
+    for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
+
+    await sleep(expiresAt.getTime() - Date.now() + 50);
+    for (const response of await usageOnEach(key)) {
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(UNAUTHORIZED);
+    }
+  });
+
+  it('applies `keys set-quota` on both processes on the very next request', async () => {
+    const { key, userId } = createKey('--quota', '2');
+    for (const response of await usageOnEach(key)) {
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ used: 0, quota: 2, remaining: 2 });
+    }
+
+    expect(runKeysCli(t.env, 'set-quota', userId, '50').status).toBe(0);
+    for (const response of await usageOnEach(key)) {
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ used: 0, quota: 50, remaining: 50 });
+    }
+
+    expect(runKeysCli(t.env, 'set-quota', userId, 'unlimited').status).toBe(0);
+    for (const response of await usageOnEach(key)) {
+      expect(response.body).toMatchObject({ used: 0, quota: null, remaining: null });
+    }
+  });
+
+  it('serves a cached key from memory: a revocation written straight to the database is not seen', async () => {
+    // The other side of the coin: only announced changes are immediate; this one waits for the TTL.
+    const { key, keyId } = createKey();
+    for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
+    await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
+    for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
+  });
+});
