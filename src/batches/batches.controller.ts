@@ -8,7 +8,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiQuery,
   ApiResponse,
   ApiTags,
@@ -153,8 +152,12 @@ export class BatchesController {
   @ApiParam(ID_PARAM)
   @ApiQuery(ITEM_PAGE_QUERIES[0])
   @ApiQuery(ITEM_PAGE_QUERIES[1])
-  @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ type: BatchDto })
+  @ApiExtraModels(BatchDto)
+  @ApiResponse({
+    status: 200,
+    description: 'The batch, or with Accept: text/csv the same download as results.csv',
+    content: { 'application/json': { schema: { $ref: getSchemaPath(BatchDto) } }, ...CSV_DOWNLOAD.content },
+  })
   @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
@@ -171,7 +174,6 @@ export class BatchesController {
   @Get(':id/results.csv')
   @ApiOperation({ summary: "A batch's results as CSV, one row per item, in request order" })
   @ApiParam(ID_PARAM)
-  @ApiProduces('text/csv')
   @ApiResponse(CSV_DOWNLOAD)
   @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async results(

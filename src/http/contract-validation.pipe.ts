@@ -36,7 +36,8 @@ export class ContractValidationPipe extends ValidationPipe {
     if (value instanceof RejectedBody) throw ApiError.validation(value.reason);
     if (metadata.type === 'body') {
       if (value === undefined || value === null) throw ApiError.validation(VALIDATION_MESSAGES.notJson);
-      if (hasUndeclaredFields(value as object, declaredFields(metadata.metatype))) {
+      // Only a DTO class is checked field by field; a route that reads its body itself takes it as it is.
+      if (this.toValidate(metadata) && hasUndeclaredFields(value as object, declaredFields(metadata.metatype))) {
         throw ApiError.validation(VALIDATION_MESSAGES.unknownField);
       }
     }

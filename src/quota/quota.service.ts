@@ -59,16 +59,10 @@ export class QuotaService {
    */
   async chargeOnce(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
     const period = this.currentPeriod();
-    const [{ outcome }] = await this.dataSource
-      .query<{ outcome: 'charged' | 'repeat' | 'refused' }[]>('SELECT quota_charge_once($1, $2, $3, $4) AS outcome', [
-        user.userId,
-        period,
-        licenceNumber,
-        user.monthlyQuota,
-      ])
-      .catch((error: unknown) => {
-        throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
-      });
+    const [{ outcome }] = await this.charge<{ outcome: 'charged' | 'repeat' | 'refused' }>(
+      'SELECT quota_charge_once($1, $2, $3, $4) AS outcome',
+      [user.userId, period, licenceNumber, user.monthlyQuota],
+    );
     if (outcome === 'refused') throw new ApiError('QUOTA_EXCEEDED');
     return { userId: user.userId, period, licenceNumber, isNew: outcome === 'charged' };
   }
@@ -81,16 +75,19 @@ export class QuotaService {
    */
   async chargeMany(user: AuthenticatedUser, licenceNumbers: string[]): Promise<Charge[]> {
     const period = this.currentPeriod();
-    const [{ charged, needed, remaining }] = await this.dataSource.query<
-      { charged: string[]; needed: number; remaining: number | null }[]
-    >('SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)', [
-      user.userId,
-      period,
-      licenceNumbers,
-      user.monthlyQuota,
-    ]);
+    const [{ charged, needed, remaining }] = await this.charge<{ charged: string[]; needed: number; remaining: number | null }>(
+      'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
+      [user.userId, period, licenceNumbers, user.monthlyQuota],
+    );
     if (charged.length < needed) throw new ApiError('QUOTA_EXCEEDED', batchQuotaMessage(needed, remaining ?? 0));
     return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true }));
+  }
+
+  /** Runs a charging statement; an unreachable database is SERVICE_UNAVAILABLE, with nothing charged. */
+  private charge<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
+    return this.dataSource.query<Row[]>(sql, parameters).catch((error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+    });
   }
 
   /** Records that PostgreSQL has committed this charge and that no refund is coming for it. */

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
 import { deleteKeysWithPrefix } from '../support/redis-keys';
+import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
 import type { LoadFigures, LoadPlan } from './load-generator';
 
@@ -31,6 +32,7 @@ const SANDBOX_LATENCY_MS = 200;
 const REGISTER_MAX_PER_SECOND = 200;
 const WORKER_CONCURRENCY = 64;
 const SINGLE_FLIGHT_REQUESTS = 500;
+const BATCH_IMPACT_VERIFIES = 40;
 /** As the Dockerfile and the start scripts run both processes. */
 const PRODUCTION_NODE_OPTIONS = '--max-semi-space-size=8';
 
@@ -295,6 +297,30 @@ async function main(): Promise<void> {
     );
     const burstUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
     console.log(`single flight: ${SINGLE_FLIGHT_REQUESTS} requests made ${burstUpstream} upstream request(s) ${JSON.stringify(burst.outcomes)}`);
+
+    // Live verifications of new numbers, alone and while a 1,000-row batch of new numbers runs at batch priority.
+    const batchImpact = await measureBatchImpact({
+      baseUrl: apiUrl,
+      batchKey: userKeys[1],
+      verifyKey: userKeys[2],
+      batchNumbers: Array.from({ length: 1000 }, (_, index) => number('18', index)),
+      verifyNumbers: Array.from({ length: BATCH_IMPACT_VERIFIES }, (_, index) => number('19', index)),
+    });
+    rows.push({
+      scenario: `single verifications of new numbers while a 1,000-row batch runs (register latency ${SANDBOX_LATENCY_MS} ms)`,
+      perSecond: Math.round(batchImpact.duringBatch.perSecond),
+      p50: Number(batchImpact.duringBatch.p50.toFixed(1)),
+      p99: Number(batchImpact.duringBatch.p99.toFixed(1)),
+      baseline: 'the same verifications with no batch running',
+      baselinePerSecond: Math.round(batchImpact.withoutBatch.perSecond),
+      baselineP50: Number(batchImpact.withoutBatch.p50.toFixed(1)),
+      ratio: Number((batchImpact.duringBatch.perSecond / batchImpact.withoutBatch.perSecond).toFixed(2)),
+      target: 'final answers, no 202, p99 well under the 5 s wait',
+      outcomes: [batchImpact.withoutBatch.outcomes, batchImpact.duringBatch.outcomes],
+      batchSeconds: Number(batchImpact.batchSeconds.toFixed(1)),
+      batchStillRunningAfterLastVerify: batchImpact.overlapped,
+    });
+    console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
 
     const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
     console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);

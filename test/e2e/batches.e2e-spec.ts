@@ -92,9 +92,8 @@ describe('batches: roster checks through the lookup queue', () => {
     expect(Object.keys(document.paths['/v1/batches'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
     expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '500']);
     expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '500']);
-    expect(document.paths['/v1/batches/{id}'].get.responses['404'].content['application/json'].example).toEqual({
-      code: 'BATCH_NOT_FOUND',
-      message: 'Batch not found',
+    expect(document.paths['/v1/batches/{id}'].get.responses['404'].content['application/json'].examples).toEqual({
+      BATCH_NOT_FOUND: { summary: 'Batch not found', value: { code: 'BATCH_NOT_FOUND', message: 'Batch not found' } },
     });
     expect(Object.keys(document.paths['/v1/batches/{id}/results.csv'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '404', '429', '500']);

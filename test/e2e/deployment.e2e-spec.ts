@@ -54,8 +54,8 @@ describe('deployment files', () => {
     });
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
       'node dist/src/database/migrate.cli.js',
-      'node dist/src/main.js',
-      'node dist/src/worker.js',
+      'node --max-semi-space-size=8 dist/src/main.js',
+      'node --max-semi-space-size=8 dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',
     ]);
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {

@@ -153,11 +153,14 @@ export class OpenApiContract {
     const media = content[mediaType];
     if (media === undefined) return [`content type "${mediaType}" is not documented (${Object.keys(content).join(', ')})`];
     if (media.schema === undefined) return [];
-    let body: unknown;
-    try {
-      body = JSON.parse(answer.text);
-    } catch {
-      return [`body is not JSON: ${answer.text.slice(0, 200)}`];
+    // A JSON media type is checked as the value it encodes; any other (text/csv) as the text itself.
+    let body: unknown = answer.text;
+    if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        return [`body is not JSON: ${answer.text.slice(0, 200)}`];
+      }
     }
     const validate = this.validatorFor(media.schema);
     return validate(body) ? [] : [`body ${JSON.stringify(body)}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}`];
