@@ -4,6 +4,9 @@ export const ERROR_CODES = {
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
+  WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
+  DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -40,6 +43,15 @@ export const VALIDATION_MESSAGES = {
   itemsLimit: 'limit must be an integer from 1 to 1000',
   batchesLimit: 'limit must be an integer from 1 to 100',
   cursor: 'cursor is not valid',
+  watchReference: 'reference must be text of at most 100 characters',
+  watchBody: 'Request body may only contain reference',
+  watchlistLimit: 'limit must be an integer from 1 to 1000',
+  watchStatus: 'status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED',
+  expiringWithinDays: 'expiringWithinDays must be an integer from 0 to 3650',
+  webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
+  webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+  eventsLimit: 'limit must be an integer from 1 to 1000',
+  eventsAfter: 'after must be a cursor from a previous page',
 } as const;
 
 export type ValidationMessage = (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES];

@@ -16,6 +16,9 @@ export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarg
 /** A roster of up to 1,000 rows, each with a reference of up to 100 characters, as JSON or CSV. */
 export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: VALIDATION_MESSAGES.batchTooLarge, csv: true };
 
+/** A watchlist batch: up to 1,000 items as JSON only. */
+export const JSON_ROSTER_BODY: BodyPolicy = { ...ROSTER_BODY, csv: false };
+
 /** A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop); its rows are the route's business. */
 export class CsvText {
   constructor(readonly text: string) {}

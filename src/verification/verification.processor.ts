@@ -26,9 +26,9 @@ export class VerificationProcessor extends WorkerHost {
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
-    const { licenceNumber } = job.data;
+    const { licenceNumber, refresh } = job.data;
     // A lookup enqueued just after another one finished: its answer is already here.
-    const cached = await this.cache.get(licenceNumber);
+    const cached = refresh ? null : await this.cache.get(licenceNumber);
     if (cached) return cached;
 
     const askedAt = this.clock.now();

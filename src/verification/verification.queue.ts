@@ -19,6 +19,8 @@ export type LookupPriority = (typeof LOOKUP_PRIORITY)[keyof typeof LOOKUP_PRIORI
 
 export interface LookupJobData {
   licenceNumber: string;
+  /** ask the register even when the cache holds an answer (a watchlist re-check wants today's) */
+  refresh?: boolean;
 }
 
 export type LookupJobResult = FinalResult;
