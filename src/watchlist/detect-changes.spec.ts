@@ -52,6 +52,12 @@ describe('detectChanges', () => {
     ]);
   });
 
+  it('takes a new status reason as part of the status change', () => {
+    expect(detectChanges(found(), found({ status: 'Revoked', statusReason: 'Conviction' })).map((change) => change.type)).toEqual([
+      'licence.status_changed',
+    ]);
+  });
+
   it('reports both when the status and a detail change together', () => {
     expect(detectChanges(found(), found({ status: 'Expired', expiryDate: '2026-11-01' })).map((change) => change.type)).toEqual([
       'licence.status_changed',

@@ -9,7 +9,7 @@ export interface LicenceChange {
   current: RegisterLicence | null;
 }
 
-/** Fields whose change is a licence.details_changed; status has its own event. */
+/** Fields whose change is a licence.details_changed; status (with its reason) has its own event. */
 const DETAIL_FIELDS = [
   'expiryDate',
   'licenceSector',
@@ -17,7 +17,6 @@ const DETAIL_FIELDS = [
   'firstName',
   'surname',
   'additionalConditions',
-  'statusReason',
   'licenceType',
 ] as const satisfies readonly (keyof RegisterLicence)[];
 

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { once } from 'node:events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
@@ -22,6 +23,8 @@ interface Watcher {
   reference: string | null;
   state: WatchState;
   monthly_quota: number | null;
+  /** when the number was last recorded as checked (the same for every watcher) */
+  checked_at: Date | null;
 }
 
 /**
@@ -29,8 +32,10 @@ interface Watcher {
  * for all its watchers through the one lookup queue, and turns what changed into events.
  */
 @Injectable()
-export class LicenceMonitor {
+export class LicenceMonitor implements OnModuleDestroy {
   private readonly logger = new Logger('LicenceMonitor');
+  /** aborted at shutdown: re-checks stop waiting for lookups the closing worker will not finish */
+  private readonly stopping = new AbortController();
   private readonly cycleSeconds: number;
 
   constructor(
@@ -44,6 +49,10 @@ export class LicenceMonitor {
     private readonly config: AppConfig,
   ) {
     this.cycleSeconds = config.get('WATCH_RECHECK_SECONDS');
+  }
+
+  onModuleDestroy(): void {
+    this.stopping.abort();
   }
 
   /**
@@ -63,7 +72,8 @@ export class LicenceMonitor {
       registerPerSecond: this.config.get('REGISTER_MAX_PER_SECOND'),
       registerShare: this.config.get('WATCH_MAX_REGISTER_SHARE'),
     });
-    const rows = await this.dataSource.query<{ licence_number: string }[]>(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
       `WITH due AS (
          SELECT licence_number FROM licence_states s
          WHERE next_check_at <= $1 AND EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)
@@ -82,7 +92,7 @@ export class LicenceMonitor {
   async recheck(licenceNumber: string): Promise<void> {
     const active = await this.settleQuota(licenceNumber);
     if (active.length === 0) return; // every watcher is paused: no lookup, no charge
-    const result = await this.currentResult(licenceNumber);
+    const result = await this.currentResult(licenceNumber, active[0].checked_at);
     if (result) await this.record(licenceNumber, result, active);
   }
 
@@ -92,8 +102,9 @@ export class LicenceMonitor {
    */
   private async settleQuota(licenceNumber: string): Promise<Watcher[]> {
     const watchers = await this.dataSource.query<Watcher[]>(
-      `SELECT w.user_id, w.reference, w.state, u.monthly_quota
-       FROM watch_entries w JOIN users u ON u.id = w.user_id WHERE w.licence_number = $1`,
+      `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
+       FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
+       WHERE w.licence_number = $1`,
       [licenceNumber],
     );
     const active: Watcher[] = [];
@@ -122,15 +133,14 @@ export class LicenceMonitor {
    * partner's verify) counts as the re-check; otherwise a lookup at the lowest priority that
    * skips the cache. null when the lookup failed or is still running: nothing is concluded.
    */
-  private async currentResult(licenceNumber: string): Promise<FinalResult | null> {
-    const [state] = await this.dataSource.query<{ checked_at: Date | null }[]>(
-      'SELECT checked_at FROM licence_states WHERE licence_number = $1',
-      [licenceNumber],
-    );
+  private async currentResult(licenceNumber: string, lastChecked: Date | null): Promise<FinalResult | null> {
     const cached = await this.cache.get(licenceNumber);
-    if (cached && state?.checked_at && Date.parse(cached.checkedAt) > state.checked_at.getTime()) return cached;
+    if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
     const jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
-    const outcome = await this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS);
+    const outcome = await Promise.race([
+      this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS),
+      once(this.stopping.signal, 'abort').then(() => ({ state: 'pending' as const })),
+    ]);
     if (outcome.state === 'completed') return outcome.result;
     this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);
     return null;

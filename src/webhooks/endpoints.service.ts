@@ -112,7 +112,8 @@ export class EndpointsService {
       [deliveryId, id],
     );
     if (rows.length === 0) throw new ApiError('DELIVERY_NOT_FOUND');
-    await this.dispatcher.enqueue(deliveryId, `${deliveryId}:${randomUUID()}`);
+    // BullMQ job ids may not contain a colon.
+    await this.dispatcher.enqueue(deliveryId, `${deliveryId}-replay-${randomUUID()}`);
     return (await this.deliveryLog(id, deliveryId))[0];
   }
 
