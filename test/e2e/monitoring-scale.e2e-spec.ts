@@ -3,6 +3,8 @@ import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // Long enough for one worker process on a shared 2-core machine to re-check 1,000 numbers in it.
 const CYCLE_SECONDS = 10;
 
@@ -17,9 +19,9 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
     });
     sandbox = new SandboxAdmin(t.sandbox.url);
   });
-  afterAll(() => t.close());
+  afterAll(() => t.close(), 120_000);
 
-  it('looks 1,000 numbers watched by 3 users up 1,000 times per cycle, with one worker and with three', async () => {
+  it('looks 1,000 numbers watched by 3 users up about 1,000 times per cycle, not 3,000, with one worker and with three', async () => {
     const numbers = Array.from({ length: 1000 }, (_, index) => unknownNumber(2, index));
     for (let user = 0; user < 3; user++) {
       const { key } = await t.createKey();
@@ -30,30 +32,30 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
       expect(added.body).toEqual({ added: 1000, updated: 0 });
     }
 
-    /** Sandbox requests for the 1,000 numbers from a reset until every one was asked at least once. */
-    async function oneCycle(): Promise<number[]> {
+    /**
+     * Sandbox requests per number over three cycles. A cycle boundary rarely falls exactly on the
+     * window's edges, so a number may be asked 2 to 4 times; one lookup per watcher (3 users) or
+     * per worker (3 workers) would make about 9 per number.
+     */
+    async function threeCycles(): Promise<{ total: number; most: number; least: number }> {
       await sandbox.resetCounts();
-      const counts = await until(
-        async () => {
-          const { byLicence } = await sandbox.counts();
-          return numbers.map((number) => byLicence[number] ?? 0);
-        },
-        (perNumber) => perNumber.every((count) => count >= 1),
-        2 * CYCLE_SECONDS * 1000,
-      );
-      return counts;
+      await sleep(3 * CYCLE_SECONDS * 1000);
+      const { byLicence } = await sandbox.counts();
+      const perNumber = numbers.map((number) => byLicence[number] ?? 0);
+      return { total: perNumber.reduce((sum, count) => sum + count, 0), most: Math.max(...perNumber), least: Math.min(...perNumber) };
     }
 
-    await oneCycle(); // the baseline
-    const withOneWorker = await oneCycle();
-    expect(withOneWorker.reduce((sum, count) => sum + count, 0)).toBe(1000);
-    expect(Math.max(...withOneWorker)).toBe(1);
+    await until(async () => Object.keys((await sandbox.counts()).byLicence).length, (asked) => asked === 1000, 2 * CYCLE_SECONDS * 1000);
+    const withOneWorker = await threeCycles();
+    expect(withOneWorker.total).toBeGreaterThanOrEqual(2000);
+    expect(withOneWorker.total).toBeLessThanOrEqual(4000);
+    expect([withOneWorker.least >= 2, withOneWorker.most <= 4]).toEqual([true, true]);
 
     await t.startWorker();
     await t.startWorker();
-    await oneCycle();
-    const withThreeWorkers = await oneCycle();
-    expect(withThreeWorkers.reduce((sum, count) => sum + count, 0)).toBe(1000);
-    expect(Math.max(...withThreeWorkers)).toBe(1);
+    const withThreeWorkers = await threeCycles();
+    expect(withThreeWorkers.total).toBeGreaterThanOrEqual(2000);
+    expect(withThreeWorkers.total).toBeLessThanOrEqual(4000);
+    expect([withThreeWorkers.least >= 2, withThreeWorkers.most <= 4]).toEqual([true, true]);
   }, 180_000);
 });
