@@ -39,6 +39,8 @@ describe('health probes', () => {
 
   it('is not part of the partner API document', async () => {
     const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths).sort()).toEqual(['/v1/licences/verify', '/v1/quota/usage']);
+    const paths = Object.keys(document.paths);
+    expect(paths).toContain('/v1/licences/verify');
+    expect(paths.filter((path) => !path.startsWith('/v1/'))).toEqual([]);
   });
 });
