@@ -10,9 +10,27 @@ import { MetricsModule } from './metrics/metrics.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
+import { EventsModule } from './events/events.module';
+import { WatchlistModule } from './watchlist/watchlist.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** API root: config, database, errors, auth, quota, the verification producer, batches and health probes. */
+/** API root: config, database, errors, auth, quota, the verification producer, batches, monitoring and health probes. */
 @Module({
-  imports: [AppConfigModule, ClockModule, DatabaseModule, ErrorsModule, MetricsModule, RedisModule, AuthModule, QuotaModule, VerificationModule, BatchesModule, HealthModule],
+  imports: [
+    AppConfigModule,
+    ClockModule,
+    DatabaseModule,
+    ErrorsModule,
+    MetricsModule,
+    RedisModule,
+    AuthModule,
+    QuotaModule,
+    VerificationModule,
+    BatchesModule,
+    WatchlistModule,
+    WebhooksModule,
+    EventsModule,
+    HealthModule,
+  ],
 })
 export class AppModule {}

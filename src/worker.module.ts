@@ -7,7 +7,11 @@ import { AppSettings } from './config/env.schema';
 import { WorkerHeartbeat } from './health/worker-heartbeat';
 import { WorkerListener } from './health/worker-listener';
 import { MetricsModule } from './metrics/metrics.module';
+import { DatabaseModule } from './database/database.module';
+import { EventsService } from './events/events.service';
+import { QuotaService } from './quota/quota.service';
 import { RedisModule } from './redis/redis.module';
+import { LookupQueue } from './verification/lookup-queue';
 import {
   registerClientCloserProvider,
   registerClientProvider,
@@ -15,6 +19,18 @@ import {
 import { ResultCache } from './verification/result-cache';
 import { VerificationProcessor } from './verification/verification.processor';
 import { REGISTER_LOOKUP_QUEUE } from './verification/verification.queue';
+import { LicenceMonitor } from './watchlist/licence-monitor';
+import { RecheckProcessor } from './watchlist/recheck.processor';
+import { WATCH_RECHECK_QUEUE } from './watchlist/recheck.queue';
+import { DeliveryProcessor } from './webhooks/delivery.processor';
+import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/delivery.queue';
+import { delayBeforeNextAttemptMs, parseRetrySchedule } from './webhooks/retry-schedule';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookSecrets } from './webhooks/webhook-secrets';
+
+// Re-checks mostly wait for their lookup on the lookup queue, which holds the register's rate limit.
+const RECHECK_CONCURRENCY = 64;
+const DELIVERY_CONCURRENCY = 16;
 
 /** Worker options from the settings; the limiter is global, shared by every worker through Redis. */
 export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
@@ -27,15 +43,37 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
   };
 }
 
-/** Worker root: no database and no Nest HTTP (only a small operators' listener); only this module provides the processor. */
+/** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
+function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
+  return {
+    concurrency: DELIVERY_CONCURRENCY,
+    settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
+  };
+}
+
+/** Worker root: no Nest HTTP (only a small operators' listener); only this module provides the processors (lookups, re-checks, webhook deliveries). */
 @Module({})
 export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
     // @Processor's options are static metadata; applying it here lets them come from the settings.
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
+    Processor(WATCH_RECHECK_QUEUE, { concurrency: RECHECK_CONCURRENCY })(RecheckProcessor);
+    Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(settings))(DeliveryProcessor);
     return {
       module: WorkerModule,
-      imports: [AppConfigModule, ClockModule, RedisModule, MetricsModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
+      imports: [
+        AppConfigModule,
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        MetricsModule,
+        BullModule.registerQueue(
+          { name: REGISTER_LOOKUP_QUEUE },
+          { name: WATCH_RECHECK_QUEUE },
+          { name: WEBHOOK_DELIVERY_QUEUE },
+        ),
+      ],
       providers: [
         ResultCache,
         registerClientProvider,
@@ -43,6 +81,14 @@ export class WorkerModule {
         VerificationProcessor,
         WorkerHeartbeat,
         WorkerListener,
+        LookupQueue,
+        QuotaService,
+        EventsService,
+        WebhookSecrets,
+        WebhookDispatcher,
+        LicenceMonitor,
+        RecheckProcessor,
+        DeliveryProcessor,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { BATCH_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
 import type { LookupWait } from '../verification/lookup-queue';
 import { lookupFailureCode } from '../verification/outcome-status';
 import type { BatchItemStatus } from './batch-item.entity';
@@ -84,9 +84,9 @@ export const MAX_BATCHES_PAGE = 100;
 /** `limit` (1-1000, default 1000) and `cursor` (the index after which the page starts) of a batch's items. */
 export function readItemsPage(limit: unknown, cursor: unknown): PageReading<number> {
   const pageLimit = readLimit(limit, MAX_ITEMS_PAGE, MAX_ITEMS_PAGE);
-  if (pageLimit === null) return { problem: BATCH_VALIDATION_MESSAGES.itemsLimit };
+  if (pageLimit === null) return { problem: FEATURE_VALIDATION_MESSAGES.itemsLimit };
   if (cursor === undefined) return { limit: pageLimit, after: null };
-  if (typeof cursor !== 'string' || !/^[0-9]{1,4}$/.test(cursor)) return { problem: BATCH_VALIDATION_MESSAGES.cursor };
+  if (typeof cursor !== 'string' || !/^[0-9]{1,4}$/.test(cursor)) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
   return { limit: pageLimit, after: Number(cursor) };
 }
 
@@ -103,13 +103,13 @@ export function writeBatchesCursor(cursor: BatchesCursor): string {
 /** `limit` (1-100, default 20) and `cursor` (from the previous page) of the caller's batches. */
 export function readBatchesPage(limit: unknown, cursor: unknown): PageReading<BatchesCursor> {
   const pageLimit = readLimit(limit, 20, MAX_BATCHES_PAGE);
-  if (pageLimit === null) return { problem: BATCH_VALIDATION_MESSAGES.batchesLimit };
+  if (pageLimit === null) return { problem: FEATURE_VALIDATION_MESSAGES.batchesLimit };
   if (cursor === undefined) return { limit: pageLimit, after: null };
-  if (typeof cursor !== 'string' || cursor.length > 200) return { problem: BATCH_VALIDATION_MESSAGES.cursor };
+  if (typeof cursor !== 'string' || cursor.length > 200) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
   const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const time = Date.parse(createdAt);
   if (rest.length > 0 || id === undefined || !isBatchId(id) || Number.isNaN(time)) {
-    return { problem: BATCH_VALIDATION_MESSAGES.cursor };
+    return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
   }
   return { limit: pageLimit, after: { createdAt: new Date(time).toISOString(), id } };
 }

@@ -18,7 +18,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { BATCH_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { CsvText, ROSTER_BODY } from '../http/decode-request-body';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
@@ -29,7 +29,7 @@ import { readRosterJson } from './roster';
 import { readRosterCsv, writeResultsCsv } from './roster-csv';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { batchesLimit, cursor, itemsLimit, ...CREATE_TEXTS } = BATCH_VALIDATION_MESSAGES;
+const { batchesLimit, cursor, itemsLimit, ...CREATE_TEXTS } = FEATURE_VALIDATION_MESSAGES;
 const CREATE_BATCH_TEXTS = {
   notJson: VALIDATION_MESSAGES.notJson,
   tooDeep: VALIDATION_MESSAGES.tooDeep,

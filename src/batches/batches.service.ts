@@ -6,7 +6,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { BATCH_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { LookupPayers } from '../verification/lookup-payers';
 import { LookupQueue, LookupStanding } from '../verification/lookup-queue';
@@ -199,7 +199,7 @@ export class BatchesService implements OnApplicationBootstrap {
   }
 
   private replay(userId: string, existing: BatchRow, requestHash: string, deadline: number): Promise<BatchView> {
-    if (existing.request_hash !== requestHash) throw ApiError.validation(BATCH_VALIDATION_MESSAGES.batchIdempotencyKeyReused);
+    if (existing.request_hash !== requestHash) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.batchIdempotencyKeyReused);
     return this.awaitBatch(userId, existing.id, deadline);
   }
 

@@ -1,7 +1,7 @@
 import type { RegisterLicence } from '@lvs/register';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { BATCH_VALIDATION_MESSAGES, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
 import { checkRoster, RosterReading } from './roster';
 
 /** Header names a spreadsheet may use for the number, compared without case, spaces or underscores. */
@@ -36,7 +36,7 @@ export function readRosterCsv(text: string): RosterReading {
   }
   const header = (records[0] ?? []).map(normaliseHeader);
   const numberColumn = header.findIndex((cell) => NUMBER_HEADERS.has(cell));
-  if (numberColumn === -1) return { problem: BATCH_VALIDATION_MESSAGES.csvHeader };
+  if (numberColumn === -1) return { problem: FEATURE_VALIDATION_MESSAGES.csvHeader };
   const referenceColumn = header.findIndex((cell) => REFERENCE_HEADERS.has(cell));
   const rows: string[][] = [];
   const rowNumbers: number[] = [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BATCH_VALIDATION_MESSAGES, RowProblem, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, RowProblem, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
 
 /** One row of a roster: a licence number and the partner's own reference for it. */
 export interface RosterEntry {
@@ -34,7 +34,7 @@ interface RawRow {
  * `toRow` returns null for a row that does not have the shape of one.
  */
 export function checkRoster<T>(rows: T[], rowNumbers: number[], toRow: (row: T) => RawRow | null): RosterReading {
-  if (rows.length < 1 || rows.length > MAX_BATCH_ITEMS) return { problem: BATCH_VALIDATION_MESSAGES.batchSize };
+  if (rows.length < 1 || rows.length > MAX_BATCH_ITEMS) return { problem: FEATURE_VALIDATION_MESSAGES.batchSize };
   const entries: RosterEntry[] = [];
   for (const [position, row] of rows.entries()) {
     const raw = toRow(row);
@@ -61,7 +61,7 @@ export function readRosterJson(body: unknown): RosterReading {
   const [key, ...others] = Object.keys(body);
   const list = body[key];
   if (others.length > 0 || !Array.isArray(list) || (key !== 'items' && key !== 'licenceNumbers')) {
-    return { problem: BATCH_VALIDATION_MESSAGES.batchShape };
+    return { problem: FEATURE_VALIDATION_MESSAGES.batchShape };
   }
   const rowNumbers = list.map((_, position) => position + 1);
   if (key === 'items') return checkRoster(list, rowNumbers, asItem);

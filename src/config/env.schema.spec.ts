@@ -71,6 +71,11 @@ describe('validateEnvironment', () => {
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
         IDEMPOTENCY_TTL_SECONDS: 86400,
         BATCH_RETENTION_DAYS: 30,
+        WATCH_RECHECK_SECONDS: 86400,
+        WATCH_MAX_REGISTER_SHARE: 0.5,
+        WEBHOOK_SECRET_KEY: '',
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
+        WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
         WORKER_HTTP_PORT: 3001,
@@ -82,6 +87,25 @@ describe('validateEnvironment', () => {
         LOCAL_POSTGRES_PORT: 5432,
         LOCAL_REDIS_PORT: 6379,
       });
+    });
+
+    it('reads the monitoring settings and names each bad one', () => {
+      const settings = validateEnvironment({
+        WATCH_RECHECK_SECONDS: '5',
+        WATCH_MAX_REGISTER_SHARE: '0.25',
+        WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,2',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      });
+      expect([settings.WATCH_RECHECK_SECONDS, settings.WATCH_MAX_REGISTER_SHARE, settings.WEBHOOK_ALLOW_PRIVATE_URLS]).toEqual([5, 0.25, true]);
+      expect(() =>
+        validateEnvironment({ WATCH_MAX_REGISTER_SHARE: '2', WEBHOOK_SECRET_KEY: 'short', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,,5' }),
+      ).toThrow(
+        'Invalid configuration:\n' +
+          '  WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be greater than 1\n' +
+          '  WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)\n' +
+          '  WEBHOOK_RETRY_SCHEDULE_SECONDS: WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds',
+      );
     });
 
     it('returns frozen settings', () => {

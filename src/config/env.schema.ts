@@ -5,6 +5,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsString,
   Matches,
   Max,
@@ -48,6 +49,8 @@ const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 const toList = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value;
+const toNumber = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 
@@ -155,6 +158,26 @@ export class EnvironmentVariables {
   /** How long batches and their results are kept. */
   @Transform(toInt) @IsInt() @Min(1) @Max(3650)
   BATCH_RETENTION_DAYS = 30;
+
+  /** Every watched number is re-checked at least this often (if the register share allows). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(31 * 86400)
+  WATCH_RECHECK_SECONDS = 86400;
+
+  /** The largest part of REGISTER_MAX_PER_SECOND that watchlist re-checks may use. */
+  @Transform(toNumber) @IsNumber() @Min(0.01) @Max(1)
+  WATCH_MAX_REGISTER_SHARE = 0.5;
+
+  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning. */
+  @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
+  WEBHOOK_SECRET_KEY = '';
+
+  /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
+  @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })
+  WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,5,300,1800,7200,18000,36000,36000';
+
+  /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only. */
+  @Transform(toBoolean) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';

@@ -5,6 +5,9 @@ export const ERROR_CODES = {
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
   BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
+  WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
+  DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -38,8 +41,8 @@ export const VALIDATION_MESSAGES = {
   hostRequired: 'Host header is required',
 } as const;
 
-/** Fixed texts of VALIDATION_ERROR that only the batch routes send. */
-export const BATCH_VALIDATION_MESSAGES = {
+/** Fixed texts of VALIDATION_ERROR that only the routes beyond the verify contract send (batches, monitoring). */
+export const FEATURE_VALIDATION_MESSAGES = {
   batchIdempotencyKeyReused: 'Idempotency-Key was already used with a different batch',
   batchContentType: 'Content-Type must be application/json or text/csv',
   batchTooLarge: 'Request body must not exceed 512 KiB',
@@ -50,11 +53,20 @@ export const BATCH_VALIDATION_MESSAGES = {
   itemsLimit: 'limit must be an integer from 1 to 1000',
   batchesLimit: 'limit must be an integer from 1 to 100',
   cursor: 'cursor is not valid',
+  watchReference: 'reference must be text of at most 100 characters',
+  watchBody: 'Request body may only contain reference',
+  watchlistLimit: 'limit must be an integer from 1 to 1000',
+  watchStatus: 'status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED',
+  expiringWithinDays: 'expiringWithinDays must be an integer from 0 to 3650',
+  webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
+  webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+  eventsLimit: 'limit must be an integer from 1 to 1000',
+  eventsAfter: 'after must be a cursor from a previous page',
 } as const;
 
 export type ValidationMessage =
   | (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES]
-  | (typeof BATCH_VALIDATION_MESSAGES)[keyof typeof BATCH_VALIDATION_MESSAGES];
+  | (typeof FEATURE_VALIDATION_MESSAGES)[keyof typeof FEATURE_VALIDATION_MESSAGES];
 
 /** Fixed texts for one bad row of a batch; the row's number is put before them. */
 export const ROW_MESSAGES = {

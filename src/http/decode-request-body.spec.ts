@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BATCH_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import {
   CsvText,
   decodeRequestBody,
@@ -255,7 +255,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('refuses CSV that is not UTF-8', () => {
-      expect(reasonOf(decodeRequestBody('text/csv', Buffer.from([0x41, 0xe9, 0x42]), ROSTER_BODY))).toBe(BATCH_VALIDATION_MESSAGES.csvEncoding);
+      expect(reasonOf(decodeRequestBody('text/csv', Buffer.from([0x41, 0xe9, 0x42]), ROSTER_BODY))).toBe(FEATURE_VALIDATION_MESSAGES.csvEncoding);
     });
 
     it('still reads JSON objects', () => {
@@ -263,7 +263,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('names both accepted types when refusing another', () => {
-      expect(reasonOf(decodeRequestBody('text/plain', body('x'), ROSTER_BODY))).toBe(BATCH_VALIDATION_MESSAGES.batchContentType);
+      expect(reasonOf(decodeRequestBody('text/plain', body('x'), ROSTER_BODY))).toBe(FEATURE_VALIDATION_MESSAGES.batchContentType);
     });
 
     it('takes 512 KiB and refuses a byte more with its own limit in the message', () => {

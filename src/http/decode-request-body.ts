@@ -1,4 +1,4 @@
-import { BATCH_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
 
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
@@ -13,7 +13,10 @@ export interface BodyPolicy {
 export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, csv: false };
 
 /** A roster of up to 1,000 rows, each with a reference of up to 100 characters, as JSON or CSV. */
-export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: BATCH_VALIDATION_MESSAGES.batchTooLarge, csv: true };
+export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: FEATURE_VALIDATION_MESSAGES.batchTooLarge, csv: true };
+
+/** A watchlist batch: up to 1,000 items as JSON only. */
+export const JSON_ROSTER_BODY: BodyPolicy = { ...ROSTER_BODY, csv: false };
 
 /** A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop); its rows are the route's business. */
 export class CsvText {
@@ -72,7 +75,7 @@ function decodeCsv(raw: Buffer): CsvText | RejectedBody {
   try {
     return new CsvText(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
   } catch {
-    return new RejectedBody(BATCH_VALIDATION_MESSAGES.csvEncoding);
+    return new RejectedBody(FEATURE_VALIDATION_MESSAGES.csvEncoding);
   }
 }
 
@@ -92,7 +95,7 @@ export function decodeRequestBody(
   const mediaType = mediaTypeOf(contentType);
   if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw);
   if (mediaType !== 'application/json') {
-    return new RejectedBody(policy.csv ? BATCH_VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
+    return new RejectedBody(policy.csv ? FEATURE_VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
   }
   const text = raw.toString('utf8');
   if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return new RejectedBody(VALIDATION_MESSAGES.tooDeep);

@@ -58,13 +58,20 @@ export class QuotaService {
    * SERVICE_UNAVAILABLE: nothing was charged, and the client may try again.
    */
   async chargeOnce(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
+    const charge = await this.tryChargeOnce(user.userId, user.monthlyQuota, licenceNumber);
+    if (!charge) throw new ApiError('QUOTA_EXCEEDED');
+    return charge;
+  }
+
+  /** chargeOnce for callers without a request (watchlist re-checks): null when the quota has no room. */
+  async tryChargeOnce(userId: string, monthlyQuota: number | null, licenceNumber: string): Promise<Charge | null> {
     const period = this.currentPeriod();
     const [{ outcome }] = await this.charge<{ outcome: 'charged' | 'repeat' | 'refused' }>(
       'SELECT quota_charge_once($1, $2, $3, $4) AS outcome',
-      [user.userId, period, licenceNumber, user.monthlyQuota],
+      [userId, period, licenceNumber, monthlyQuota],
     );
-    if (outcome === 'refused') throw new ApiError('QUOTA_EXCEEDED');
-    return { userId: user.userId, period, licenceNumber, isNew: outcome === 'charged' };
+    if (outcome === 'refused') return null;
+    return { userId, period, licenceNumber, isNew: outcome === 'charged' };
   }
 
   /**

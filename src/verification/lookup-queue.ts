@@ -23,7 +23,7 @@ export type LookupStanding = LookupWait | { state: 'missing' };
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
-/** The API's side of the lookup queue: enqueue with single flight, and wait through queue events. */
+/** The producer side of the lookup queue (the API, and the worker's re-checks): enqueue with single flight, and wait through queue events. */
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private events!: QueueEvents;
@@ -66,10 +66,14 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * Adds a lookup, or joins the one already queued or running for the number: the
    * deduplication id makes at most one job per number in flight, across all processes.
    */
-  async enqueue(licenceNumber: string, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
+  async enqueue(
+    licenceNumber: string,
+    priority: LookupPriority = LOOKUP_PRIORITY.liveVerify,
+    options: { refresh?: boolean } = {},
+  ): Promise<string> {
     const job = await this.queue.add(
       LOOKUP_JOB,
-      { licenceNumber, requestId: currentRequestId() },
+      { licenceNumber, requestId: currentRequestId(), ...(options.refresh ? { refresh: true } : {}) },
       {
         priority,
         deduplication: { id: licenceNumber },

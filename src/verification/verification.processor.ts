@@ -28,11 +28,11 @@ export class VerificationProcessor extends WorkerHost {
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
-    const { licenceNumber } = job.data;
+    const { licenceNumber, refresh } = job.data;
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
-    const cached = await this.cache.get(licenceNumber);
+    const cached = refresh ? null : await this.cache.get(licenceNumber);
     if (cached) return cached;
 
     const askedAt = this.clock.now();

@@ -21,6 +21,8 @@ export interface LookupJobData {
   licenceNumber: string;
   /** Of the request that enqueued the job, so that the worker's log lines can be matched to it. */
   requestId?: string;
+  /** ask the register even when the cache holds an answer (a watchlist re-check wants today's) */
+  refresh?: boolean;
 }
 
 export type LookupJobResult = FinalResult;

@@ -26,7 +26,8 @@ export interface BatchImpact {
   overlapped: boolean;
 }
 
-async function verify(baseUrl: string, apiKey: string, licenceNumber: string): Promise<string> {
+/** One POST /v1/licences/verify; its HTTP status. */
+export async function verify(baseUrl: string, apiKey: string, licenceNumber: string): Promise<string> {
   const response = await fetch(`${baseUrl}/v1/licences/verify`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },

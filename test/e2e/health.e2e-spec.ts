@@ -74,13 +74,8 @@ describe('health probes', () => {
 
   it('is not part of the partner API document', async () => {
     const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths).sort()).toEqual([
-      '/v1/batches',
-      '/v1/batches/{id}',
-      '/v1/batches/{id}/results.csv',
-      '/v1/batches/{id}/retry',
-      '/v1/licences/verify',
-      '/v1/quota/usage',
-    ]);
+    const paths = Object.keys(document.paths);
+    expect(paths).toContain('/v1/licences/verify');
+    expect(paths.filter((path) => !path.startsWith('/v1/'))).toEqual([]);
   });
 });

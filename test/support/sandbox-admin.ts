@@ -25,6 +25,16 @@ export class SandboxAdmin {
     return (await this.counts()).byLicence[licenceNumber] ?? 0;
   }
 
+  /** Changes a licence at run time: new field values, or {removed: true}. */
+  async changeLicence(licenceNumber: string, change: Record<string, unknown>): Promise<void> {
+    const response = await fetch(`${this.sandboxUrl}/__sandbox/licences/${licenceNumber}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(change),
+    });
+    if (response.status !== 200) throw new Error(`Sandbox refused licence change: ${await response.text()}`);
+  }
+
   async resetCounts(): Promise<void> {
     await fetch(`${this.sandboxUrl}/__sandbox/requests`, { method: 'DELETE' });
   }

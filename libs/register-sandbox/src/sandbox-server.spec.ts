@@ -268,6 +268,57 @@ describe('register sandbox', () => {
       });
     });
   });
+
+  describe('licence admin API', () => {
+    const changeLicence = (licenceNumber: string, body: unknown) =>
+      send('PUT', `/__sandbox/licences/${licenceNumber}`, JSON.stringify(body));
+
+    afterAll(async () => {
+      // Back as shipped for the rest of the suite.
+      await changeLicence(SANDBOX_NUMBERS.withConditions, { status: 'Active', expiryDate: '2027-09-09' });
+    });
+
+    it('changes a licence at run time: the next search shows the new status and expiry date', async () => {
+      const answer = await changeLicence(SANDBOX_NUMBERS.withConditions, { status: 'Revoked', expiryDate: '2026-12-01' });
+
+      expect(answer.status).toBe(200);
+      await expect(outcomeOf(SANDBOX_NUMBERS.withConditions)).resolves.toMatchObject({
+        kind: 'found',
+        licence: { status: 'Revoked', expiryDate: '2026-12-01' },
+      });
+    });
+
+    it('refuses a bad change with 400, and a number without a licence with 404', async () => {
+      expect((await changeLicence(SANDBOX_NUMBERS.active, { expiryDate: 'soon' })).body).toBe(
+        JSON.stringify({ error: 'expiryDate must be a YYYY-MM-DD date' }),
+      );
+      expect((await changeLicence(SANDBOX_NUMBERS.notFound, { status: 'Active' })).status).toBe(404);
+      await expect(outcomeOf(SANDBOX_NUMBERS.active)).resolves.toMatchObject({ licence: { expiryDate: '2027-06-06' } });
+    });
+  });
+
+  describe('licence removal', () => {
+    it('removes a licence: the number is then not found', async () => {
+      const own = await startSandbox({ port: 0 });
+      try {
+        const response = await request(`${own.url}/__sandbox/licences/${SANDBOX_NUMBERS.active}`, {
+          method: 'PUT',
+          body: JSON.stringify({ removed: true }),
+          dispatcher: agent,
+        });
+        expect(response.statusCode).toBe(200);
+        await response.body.dump();
+        const page = await request(`${own.url}${SEARCH_PATH}`, {
+          method: 'POST',
+          body: new URLSearchParams({ LicenseNo: SANDBOX_NUMBERS.active }).toString(),
+          dispatcher: agent,
+        });
+        expect(parseRegisterPage(await page.body.text(), SANDBOX_NUMBERS.active)).toEqual({ kind: 'not_found' });
+      } finally {
+        await own.close();
+      }
+    });
+  });
 });
 
 describe('register sandbox lifecycle', () => {

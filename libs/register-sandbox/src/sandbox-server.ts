@@ -17,6 +17,7 @@ import {
   renderTooManyResultsPage,
   renderTruncatedResultsPage,
 } from './render-page';
+import { applyLicenceChange, LicenceChangeError, parseLicenceChange } from './licence-changes';
 import { loadSandboxData } from './sandbox-data';
 import type { SandboxData, SandboxLicence } from './sandbox-data';
 
@@ -48,6 +49,7 @@ const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
 const REDIRECT_LOCATION = '/PublicRegister/Error';
 const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 const LICENCE_NUMBER = /^\d{16}$/;
+const LICENCES_PATH = '/__sandbox/licences/';
 
 /** A request the sandbox refuses with a 4xx: a body too large, or admin input that is not JSON. */
 class ClientInputError extends Error {
@@ -62,7 +64,10 @@ class ClientInputError extends Error {
 type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const data = await loadSandboxData(options.dataFile);
+  const loaded = await loadSandboxData(options.dataFile);
+  // A copy the admin API may change at run time (PUT /__sandbox/licences/{number}).
+  const licencesByNumber = new Map(loaded.licencesByNumber);
+  const data: SandboxData = { ...loaded, licencesByNumber };
   const host = options.host ?? '127.0.0.1';
   const faults = new FaultBook();
   const requestsByLicence = new Map<string, number>();
@@ -124,10 +129,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ],
   ]);
 
+  const changeLicence: RouteHandler = async (request, response) => {
+    const licenceNumber = new URL(request.url ?? '/', 'http://sandbox').pathname.slice(LICENCES_PATH.length);
+    const change = parseLicenceChange(parseJson(await readRequestBody(request)));
+    const cards = applyLicenceChange(licencesByNumber.get(licenceNumber), change);
+    if (cards === null) return sendJson(response, 404, { error: `no licence ${licenceNumber} to change` });
+    if (cards.length === 0) licencesByNumber.delete(licenceNumber);
+    else licencesByNumber.set(licenceNumber, cards);
+    sendJson(response, 200, { licenceNumber, cards });
+  };
+
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://sandbox').pathname;
     const route = `${request.method} ${path}`;
+    const isLicenceChange = request.method === 'PUT' && path.startsWith(LICENCES_PATH) && LICENCE_NUMBER.test(path.slice(LICENCES_PATH.length));
     const answer =
+      (isLicenceChange ? changeLicence : undefined) ??
       routes.get(route) ??
       (path.startsWith('/__sandbox/')
         ? () => sendJson(response, 404, { error: `no admin route ${route}` })
@@ -139,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           response.destroy();
           return;
         }
-        if (error instanceof FaultSettingError) sendJson(response, 400, { error: error.message });
+        if (error instanceof FaultSettingError || error instanceof LicenceChangeError) sendJson(response, 400, { error: error.message });
         else if (error instanceof ClientInputError) sendJson(response, error.statusCode, { error: error.message });
         else sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       });

@@ -1,0 +1,15 @@
+/** Every event type a partner can receive, in the contract's spelling. */
+export const EVENT_TYPES = [
+  'licence.status_changed',
+  'licence.details_changed',
+  'licence.not_found',
+  'licence.expiring',
+  'watch.paused',
+  'watch.resumed',
+  'ping',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Events are kept this long, then deleted by the worker. */
+export const EVENT_RETENTION_DAYS = 30;

@@ -1,0 +1,192 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { once } from 'node:events';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { EventsService, NewEvent } from '../events/events.service';
+import { maskLicenceNumber } from '../logging/mask-licence-number';
+import { QuotaService } from '../quota/quota.service';
+import { LookupQueue } from '../verification/lookup-queue';
+import type { FinalResult } from '../verification/outcome-status';
+import { ResultCache } from '../verification/result-cache';
+import { LOOKUP_PRIORITY } from '../verification/verification.queue';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { detectChanges } from './detect-changes';
+import { daysUntil, dueExpiryWarning } from './expiry-warnings';
+import { recheckClaimLimit } from './recheck-pace';
+import { RECHECK_LOOKUP_WAIT_MS, TICK_INTERVAL_MS } from './recheck.queue';
+import type { WatchState } from './watch-entry.entity';
+
+interface Watcher {
+  user_id: string;
+  reference: string | null;
+  state: WatchState;
+  monthly_quota: number | null;
+  /** when the number was last recorded as checked (the same for every watcher) */
+  checked_at: Date | null;
+}
+
+/**
+ * The worker's side of monitoring: claims the numbers due for a re-check, re-checks each one once
+ * for all its watchers through the one lookup queue, and turns what changed into events.
+ */
+@Injectable()
+export class LicenceMonitor implements OnModuleDestroy {
+  private readonly logger = new Logger('LicenceMonitor');
+  /** aborted at shutdown: re-checks stop waiting for lookups the closing worker will not finish */
+  private readonly stopping = new AbortController();
+  private readonly cycleSeconds: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly quota: QuotaService,
+    private readonly lookups: LookupQueue,
+    private readonly cache: ResultCache,
+    private readonly events: EventsService,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {
+    this.cycleSeconds = config.get('WATCH_RECHECK_SECONDS');
+  }
+
+  onModuleDestroy(): void {
+    this.stopping.abort();
+  }
+
+  /**
+   * Takes the numbers now due, at the pace of recheckClaimLimit, and moves them a cycle ahead in
+   * the same statement; SKIP LOCKED lets several workers claim at once without sharing a number.
+   */
+  async claimDue(): Promise<string[]> {
+    const now = this.clock.now();
+    const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
+      'SELECT count(DISTINCT licence_number)::int AS watched FROM watch_entries',
+    );
+    if (watched === 0) return [];
+    const limit = recheckClaimLimit({
+      watchedNumbers: watched,
+      cycleSeconds: this.cycleSeconds,
+      tickMs: TICK_INTERVAL_MS,
+      registerPerSecond: this.config.get('REGISTER_MAX_PER_SECOND'),
+      registerShare: this.config.get('WATCH_MAX_REGISTER_SHARE'),
+    });
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
+      `WITH due AS (
+         SELECT licence_number FROM licence_states s
+         WHERE next_check_at <= $1 AND EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)
+         ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE licence_states s SET next_check_at = $1::timestamptz + make_interval(secs => $3)
+       FROM due WHERE s.licence_number = due.licence_number
+       RETURNING s.licence_number`,
+      [now, limit, this.cycleSeconds],
+    );
+    await this.events.deleteExpired(now);
+    return rows.map((row) => row.licence_number);
+  }
+
+  /** One re-check of one number for every user watching it. */
+  async recheck(licenceNumber: string): Promise<void> {
+    const active = await this.settleQuota(licenceNumber);
+    if (active.length === 0) return; // every watcher is paused: no lookup, no charge
+    const result = await this.currentResult(licenceNumber, active[0].checked_at);
+    if (result) await this.record(licenceNumber, result, active);
+  }
+
+  /**
+   * Charges each watcher for the number in the current period (free after the first time) and
+   * pauses or resumes their entries accordingly. Returns the watchers left active.
+   */
+  private async settleQuota(licenceNumber: string): Promise<Watcher[]> {
+    const watchers = await this.dataSource.query<Watcher[]>(
+      `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
+       FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
+       WHERE w.licence_number = $1`,
+      [licenceNumber],
+    );
+    const active: Watcher[] = [];
+    const transitions: NewEvent[] = [];
+    for (const watcher of watchers) {
+      const charged = (await this.quota.tryChargeOnce(watcher.user_id, watcher.monthly_quota, licenceNumber)) !== null;
+      if (charged) active.push(watcher);
+      const next: WatchState = charged ? 'ACTIVE' : 'PAUSED';
+      if (next === watcher.state) continue;
+      await this.dataSource.query(
+        'UPDATE watch_entries SET state = $3, paused_reason = $4 WHERE user_id = $1 AND licence_number = $2',
+        [watcher.user_id, licenceNumber, next, charged ? null : 'QUOTA_EXCEEDED'],
+      );
+      transitions.push({
+        userId: watcher.user_id,
+        type: charged ? 'watch.resumed' : 'watch.paused',
+        data: { licenceNumber, reference: watcher.reference, reason: charged ? null : 'QUOTA_EXCEEDED' },
+      });
+    }
+    await this.dispatcher.dispatch(await this.events.record(transitions, this.clock.now()));
+    return active;
+  }
+
+  /**
+   * The register's answer for this cycle: a cached answer newer than the last one recorded (a
+   * partner's verify) counts as the re-check; otherwise a lookup at the lowest priority that
+   * skips the cache. null when the lookup failed or is still running: nothing is concluded.
+   */
+  private async currentResult(licenceNumber: string, lastChecked: Date | null): Promise<FinalResult | null> {
+    const cached = await this.cache.get(licenceNumber);
+    if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
+    const jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
+    const outcome = await Promise.race([
+      this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS),
+      once(this.stopping.signal, 'abort').then(() => ({ state: 'pending' as const })),
+    ]);
+    if (outcome.state === 'completed') return outcome.result;
+    this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);
+    return null;
+  }
+
+  /** Compares with the last known answer, stores the new one, and records an event per change per watcher. */
+  private async record(licenceNumber: string, current: FinalResult, watchers: Watcher[]): Promise<void> {
+    const now = this.clock.now();
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const [state] = await manager.query<{ result: FinalResult | null; expiry_warnings: number[] }[]>(
+        'SELECT result, expiry_warnings FROM licence_states WHERE licence_number = $1 FOR UPDATE',
+        [licenceNumber],
+      );
+      const previous = state?.result ?? null;
+      const changes = detectChanges(previous, current);
+      const previousLicence = previous?.status === 'FOUND' ? previous.licence : null;
+      const currentLicence = current.status === 'FOUND' ? current.licence : null;
+      // A renewal (a new expiry date) starts the warnings again.
+      const sameExpiry = previousLicence?.expiryDate === currentLicence?.expiryDate;
+      const daysLeft = currentLicence ? daysUntil(currentLicence.expiryDate, now) : null;
+      const expiry =
+        daysLeft === null ? { warnAt: null, sent: [] } : dueExpiryWarning(daysLeft, sameExpiry ? (state?.expiry_warnings ?? []) : []);
+      await manager.query(
+        `UPDATE licence_states SET result = $2, checked_at = $3, expiry_warnings = $4,
+           last_changed_at = CASE WHEN $5 THEN $6 ELSE last_changed_at END
+         WHERE licence_number = $1`,
+        [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now],
+      );
+      const events: NewEvent[] = watchers.flatMap((watcher) => [
+        ...changes.map((change) => ({
+          userId: watcher.user_id,
+          type: change.type,
+          data: { licenceNumber, reference: watcher.reference, previous: change.previous, current: change.current },
+        })),
+        ...(expiry.warnAt === null
+          ? []
+          : [
+              {
+                userId: watcher.user_id,
+                type: 'licence.expiring' as const,
+                data: { licenceNumber, reference: watcher.reference, previous: previousLicence, current: currentLicence, daysLeft },
+              },
+            ]),
+      ]);
+      return this.events.record(events, now, manager);
+    });
+    await this.dispatcher.dispatch(stored);
+  }
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type WatchState = 'ACTIVE' | 'PAUSED';
+
+/** One number on one user's watchlist. */
+@Entity({ name: 'watch_entries' })
+export class WatchEntry {
+  @PrimaryColumn({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @PrimaryColumn({ name: 'licence_number', type: 'char', length: 16 })
+  licenceNumber!: string;
+
+  @Column({ type: 'text', nullable: true })
+  reference!: string | null;
+
+  @Column({ name: 'added_at', type: 'timestamptz' })
+  addedAt!: Date;
+
+  @Column({ type: 'text' })
+  state!: WatchState;
+
+  /** QUOTA_EXCEEDED while paused */
+  @Column({ name: 'paused_reason', type: 'text', nullable: true })
+  pausedReason!: string | null;
+}

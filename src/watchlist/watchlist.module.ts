@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { QuotaModule } from '../quota/quota.module';
+import { WatchlistController } from './watchlist.controller';
+import { WatchlistService } from './watchlist.service';
+
+/** Watchlists (API side); the worker re-checks the numbers (recheck.processor.ts, provided by WorkerModule). */
+@Module({
+  imports: [AuthModule, QuotaModule],
+  controllers: [WatchlistController],
+  providers: [WatchlistService],
+})
+export class WatchlistModule {}

@@ -1,0 +1,158 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Job, UnrecoverableError } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { Agent, request } from 'undici';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { webhookBody } from '../events/event-view';
+import type { EventType } from '../events/event-types';
+import { DELIVERY_TIMEOUT_MS, DeliveryJobData } from './delivery.queue';
+import { guardedLookup } from './guarded-lookup';
+import { DISABLE_AFTER_FAILING_MS, delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
+import { signPayload } from './sign-payload';
+import { urlProblem } from './url-guard';
+import { WebhookSecrets } from './webhook-secrets';
+
+interface DeliveryRow {
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  event_id: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  created_at: Date;
+  attempts: number;
+}
+
+type AttemptOutcome = { responseStatus: number | null; error: string | null };
+
+/**
+ * Sends one delivery attempt per job attempt (decorated with @Processor by WorkerModule, where
+ * the retry schedule is the backoff strategy). 2xx is delivered; 410 disables the endpoint; any
+ * other answer, a timeout or a refused address is retried until the schedule runs out or the
+ * endpoint has failed for 3 days, which disables it.
+ */
+@Injectable()
+export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
+  private readonly schedule: number[];
+  private readonly allowPrivate: boolean;
+  private readonly agent: Agent;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: WebhookSecrets,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    super();
+    this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
+    this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+    this.agent = new Agent({
+      connect: { timeout: DELIVERY_TIMEOUT_MS, ...(this.allowPrivate ? {} : { lookup: guardedLookup }) },
+      headersTimeout: DELIVERY_TIMEOUT_MS,
+      bodyTimeout: DELIVERY_TIMEOUT_MS,
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async process(job: Job<DeliveryJobData>): Promise<void> {
+    const { deliveryId } = job.data;
+    const [row] = await this.dataSource.query<DeliveryRow[]>(
+      `SELECT d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
+              e.id AS event_id, e.type, e.data, e.created_at,
+              (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
+       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
+       WHERE d.id = $1`,
+      [deliveryId],
+    );
+    if (!row) return; // deleted with its endpoint or event meanwhile
+    if (row.disabled_at) {
+      await this.setStatus(deliveryId, 'FAILED');
+      return;
+    }
+    const startedAt = this.clock.now();
+    const started = performance.now();
+    const outcome = await this.send(row, startedAt);
+    const durationMs = Math.round(performance.now() - started);
+    const delivered = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300;
+    const nextDelay = delivered ? null : delayBeforeNextAttemptMs(this.schedule, job.attemptsMade + 1);
+    const failingSince = delivered ? null : (row.failing_since ?? startedAt);
+    const disableReason =
+      outcome.responseStatus === 410
+        ? 'GONE'
+        : !delivered && startedAt.getTime() - failingSince!.getTime() >= DISABLE_AFTER_FAILING_MS
+          ? 'FAILING_FOR_3_DAYS'
+          : null;
+    const willRetry = !delivered && disableReason === null && nextDelay !== null;
+
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, response_status, duration_ms, error, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          deliveryId,
+          row.attempts + 1,
+          startedAt,
+          outcome.responseStatus,
+          durationMs,
+          outcome.error,
+          willRetry ? new Date(startedAt.getTime() + nextDelay!) : null,
+        ],
+      );
+      await manager.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [
+        deliveryId,
+        delivered ? 'DELIVERED' : willRetry ? 'PENDING' : 'FAILED',
+      ]);
+      await manager.query(
+        `UPDATE webhook_endpoints SET failing_since = $2,
+           disabled_at = CASE WHEN $3::text IS NULL THEN disabled_at ELSE $4 END,
+           disabled_reason = coalesce($3, disabled_reason)
+         WHERE id = $1`,
+        [row.endpoint_id, failingSince, disableReason, startedAt],
+      );
+    });
+    if (delivered) return;
+    const reason = `delivery failed: ${outcome.responseStatus ?? outcome.error}`;
+    // Thrown so that BullMQ schedules the next attempt (or records the job as failed for good).
+    throw disableReason ? new UnrecoverableError(reason) : new Error(reason);
+  }
+
+  private async send(row: DeliveryRow, now: Date): Promise<AttemptOutcome> {
+    const problem = urlProblem(row.url, this.allowPrivate);
+    if (problem) return { responseStatus: null, error: `url refused: ${problem}` };
+    const secrets = [this.secrets.open(row.secret)];
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
+      secrets.push(this.secrets.open(row.previous_secret));
+    }
+    const body = webhookBody({ type: row.type, createdAt: row.created_at, data: row.data });
+    const headers = signPayload(secrets, row.event_id, Math.floor(now.getTime() / 1000), body);
+    try {
+      // undici's request never follows redirects: a 3xx is an answer, and not a 2xx.
+      const response = await request(row.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'licence-verification-webhooks/1' },
+        body,
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
+      await response.body.dump();
+      return { responseStatus: response.statusCode, error: null };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+      return { responseStatus: null, error: code === 'EBLOCKEDADDRESS' ? 'url refused: address' : String(code) };
+    }
+  }
+
+  private async setStatus(deliveryId: string, status: 'FAILED'): Promise<void> {
+    await this.dataSource.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [deliveryId, status]);
+  }
+}

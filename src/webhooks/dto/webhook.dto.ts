@@ -1,0 +1,111 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EVENT_TYPES } from '../../events/event-types';
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://partner.example/hooks/licences', description: 'https; the host must not be a private, loopback or link-local address' })
+  url!: string;
+
+  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, description: 'Event types to send (default: all)' })
+  events?: string[];
+}
+
+export class WebhookDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'https://partner.example/hooks/licences' })
+  url!: string;
+
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true })
+  events!: string[];
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ description: 'false once disabled (a 410 answer, or 3 days of failures)' })
+  enabled!: boolean;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null })
+  disabledAt!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['GONE', 'FAILING_FOR_3_DAYS'], example: null })
+  disabledReason!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null, description: 'Since when deliveries fail; null when the last one succeeded' })
+  failingSince!: string | null;
+}
+
+export class CreatedWebhookDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  url!: string;
+
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true })
+  events!: string[];
+
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'The signing secret, shown only in this answer' })
+  secret!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+}
+
+export class WebhookListDto {
+  @ApiProperty({ type: [WebhookDto] })
+  webhooks!: WebhookDto[];
+}
+
+export class RotatedSecretDto {
+  @ApiProperty({ example: 'whsec_…', description: 'The new secret; the previous one also signs for 24 hours' })
+  secret!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'Until when the previous secret still signs' })
+  previousSecretExpiresAt!: string;
+}
+
+export class DeliveryAttemptDto {
+  @ApiProperty({ type: 'integer', example: 1 })
+  attempt!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  attemptedAt!: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 200, description: 'null when no answer came' })
+  responseStatus!: number | null;
+
+  @ApiProperty({ type: 'integer', example: 35 })
+  durationMs!: number;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why no answer came (timeout, refused address…)' })
+  error!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null })
+  nextAttemptAt!: string | null;
+}
+
+export class DeliveryDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The event id, sent as webhook-id on every attempt' })
+  eventId!: string;
+
+  @ApiProperty({ enum: EVENT_TYPES })
+  eventType!: string;
+
+  @ApiProperty({ enum: ['PENDING', 'DELIVERED', 'FAILED'] })
+  status!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: [DeliveryAttemptDto] })
+  attempts!: DeliveryAttemptDto[];
+}
+
+export class DeliveryListDto {
+  @ApiProperty({ type: [DeliveryDto], description: 'Newest first, at most 100' })
+  deliveries!: DeliveryDto[];
+}

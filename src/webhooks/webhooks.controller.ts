@@ -1,0 +1,111 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { ApiErrorResponses } from '../http/api-error-responses';
+import {
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  DeliveryDto,
+  DeliveryListDto,
+  RotatedSecretDto,
+  WebhookListDto,
+} from './dto/webhook.dto';
+import { EndpointsService } from './endpoints.service';
+import { readWebhookRequest } from './webhook-request';
+
+const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
+
+@ApiTags('monitoring')
+@Controller('v1/webhooks')
+@UseGuards(ApiKeyGuard)
+export class WebhooksController {
+  private readonly allowPrivate: boolean;
+
+  constructor(
+    private readonly endpoints: EndpointsService,
+    config: AppConfig,
+  ) {
+    this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Add a webhook endpoint',
+    description:
+      'Events are POSTed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). The answer holds the ' +
+      'signing secret, shown only once.',
+  })
+  @ApiBody({ type: CreateWebhookDto })
+  @ApiResponse({ status: 201, type: CreatedWebhookDto })
+  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<CreatedWebhookDto> {
+    const reading = readWebhookRequest(body, this.allowPrivate);
+    if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
+    return this.endpoints.create(user.userId, reading);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The caller's webhook endpoints, with whether each is still enabled" })
+  @ApiOkResponse({ type: WebhookListDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
+  async list(@CurrentUser() user: AuthenticatedUser): Promise<WebhookListDto> {
+    return { webhooks: await this.endpoints.list(user.userId) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a webhook endpoint and its delivery log' })
+  @ApiParam(ID_PARAM)
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<void> {
+    await this.endpoints.remove(user.userId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Replace the signing secret; both secrets sign for 24 hours' })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: RotatedSecretDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<RotatedSecretDto> {
+    return this.endpoints.rotateSecret(user.userId, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a ping event to this endpoint', description: 'Answers with the queued delivery; watch it in the delivery log.' })
+  @ApiParam(ID_PARAM)
+  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryDto> {
+    return this.endpoints.test(user.userId, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt' })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: DeliveryListDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryListDto> {
+    return { deliveries: await this.endpoints.deliveries(user.userId, id) };
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule' })
+  @ApiParam(ID_PARAM)
+  @ApiParam({ name: 'deliveryId', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INTERNAL_ERROR')
+  retry(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<DeliveryDto> {
+    return this.endpoints.retry(user.userId, id, deliveryId);
+  }
+}

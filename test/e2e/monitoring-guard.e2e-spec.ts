@@ -1,0 +1,82 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { request, TestResponse } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+
+// Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off.
+describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document', () => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    key = (await t.createKey()).key;
+  });
+  afterAll(() => t.close());
+
+  const create = (body: object): Promise<TestResponse> =>
+    request(t.baseUrl, 'POST', '/v1/webhooks', { headers: { 'x-api-key': key }, body });
+
+  it.each([
+    'http://127.0.0.1/hook',
+    'https://10.0.0.1/hook',
+    'https://127.0.0.1:8443/hook',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[::1]/hook',
+    'https://localhost/hook',
+    'http://hooks.partner.example/hook',
+  ])('refuses %s', async (url) => {
+    const response = await create({ url });
+    expect([response.status, response.body]).toEqual([
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        message: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+      },
+    ]);
+  });
+
+  it('accepts a public https URL, stores the secret encrypted and lists the endpoint without it', async () => {
+    const response = await create({ url: 'https://hooks.partner.example/licences', events: ['licence.status_changed'] });
+    expect(response.status).toBe(201);
+    const created = response.body as { id: string; secret: string };
+    expect(created).toEqual({
+      id: expect.any(String),
+      url: 'https://hooks.partner.example/licences',
+      events: ['licence.status_changed'],
+      secret: expect.stringMatching(/^whsec_/),
+      createdAt: expect.any(String),
+    });
+    const { rows } = await t.db.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [created.id]);
+    expect(rows[0].secret).toMatch(/^v1\./);
+    expect(rows[0].secret).not.toContain(created.secret.slice(6));
+    const listed = await request(t.baseUrl, 'GET', '/v1/webhooks', { headers: { 'x-api-key': key } });
+    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+    expect(await create({ url: 'https://hooks.partner.example/', events: ['licence.exploded'] })).toMatchObject({ status: 400 });
+  });
+
+  it('documents every monitoring endpoint with its answers and error codes', async () => {
+    const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
+    const paths = document.paths;
+    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].put)).toEqual(['200', '201', '400', '401', '429', '500']);
+    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].delete)).toEqual(['204', '400', '401', '404', '500']);
+    expect(statuses(paths['/v1/watchlist:batchAdd'].post)).toEqual(['200', '400', '401', '429', '500']);
+    expect(statuses(paths['/v1/watchlist'].get)).toEqual(['200', '400', '401', '500']);
+    expect(statuses(paths['/v1/webhooks'].post)).toEqual(['201', '400', '401', '500']);
+    expect(statuses(paths['/v1/webhooks'].get)).toEqual(['200', '401', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}'].delete)).toEqual(['204', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/rotate-secret'].post)).toEqual(['200', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/test'].post)).toEqual(['202', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/deliveries'].get)).toEqual(['200', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post)).toEqual(['202', '401', '404', '500']);
+    expect(statuses(paths['/v1/events'].get)).toEqual(['200', '400', '401', '500']);
+    const schemas = document.components.schemas;
+    expect(schemas.WatchEntryDto.required).toEqual(
+      expect.arrayContaining(['licenceNumber', 'reference', 'status', 'licence', 'checkedAt', 'expiresInDays', 'state']),
+    );
+    expect(schemas.WatchEntryDto.properties.expiresInDays).toMatchObject({ type: 'integer', nullable: true });
+    expect(schemas.DeliveryAttemptDto.properties.responseStatus).toMatchObject({ type: 'integer', nullable: true });
+    expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt']);
+  });
+});
