@@ -47,7 +47,12 @@ function startProcess(entry: string, env: Record<string, string>, readyText: Reg
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = readyText.exec(output);
-      if (match) resolve({ child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1') });
+      if (!match) return;
+      // From here on the output (a line per request) is drained unread: keeping and searching it would
+      // cost the bench process a core and starve the processes it measures.
+      child.stdout.off('data', onData).resume();
+      child.stderr.off('data', onData).resume();
+      resolve({ child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1') });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
