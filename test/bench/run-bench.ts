@@ -40,6 +40,15 @@ const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
+let errorLinesShown = 0;
+/** Prints the first error-level lines (pino levels 50 and 60) a process writes, as the bench runs. */
+function showErrorLines(chunk: Buffer): void {
+  if (errorLinesShown >= 20 || !(chunk.includes('"level":50') || chunk.includes('"level":60'))) return;
+  for (const line of chunk.toString().split('\n')) {
+    if (/"level":(50|60)\b/.test(line) && errorLinesShown++ < 20) console.error(`process error line: ${line.slice(0, 2000)}`);
+  }
+}
+
 function startProcess(entry: string, env: Record<string, string>, readyText: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env } });
   let output = '';
@@ -48,10 +57,10 @@ function startProcess(entry: string, env: Record<string, string>, readyText: Reg
       output += chunk.toString();
       const match = readyText.exec(output);
       if (!match) return;
-      // From here on the output (a line per request) is drained unread: keeping and searching it would
-      // cost the bench process a core and starve the processes it measures.
-      child.stdout.off('data', onData).resume();
-      child.stderr.off('data', onData).resume();
+      // From here on the output (a line per request) is not kept: keeping and searching it would cost the
+      // bench process a core and starve the processes it measures. Only error lines are shown, a few.
+      child.stdout.off('data', onData).on('data', showErrorLines);
+      child.stderr.off('data', onData).on('data', showErrorLines);
       resolve({ child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1') });
     };
     child.stdout.on('data', onData);
