@@ -1,20 +1,10 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { quotaUsage, verify } from '../support/http';
 import { freePort, isListening } from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { ApiProcess } from '../support/api-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
-const FOUND_NUMBERS = [
-  SANDBOX_NUMBERS.active,
-  SANDBOX_NUMBERS.expired,
-  SANDBOX_NUMBERS.revoked,
-  SANDBOX_NUMBERS.suspended,
-  SANDBOX_NUMBERS.surrendered,
-  SANDBOX_NUMBERS.refused,
-  SANDBOX_NUMBERS.withConditions,
-  SANDBOX_NUMBERS.nonFrontLine,
-];
 const unknownNumber = (index: number) => `1777${String(index).padStart(12, '0')}`;
 
 describe('API SIGTERM', () => {
@@ -42,13 +32,13 @@ describe('API SIGTERM', () => {
     await sandbox.setFault({ fault: 'none', latencyMs: 1000 }); // under the 1.5 s request timeout of the tests
 
     // 100 distinct numbers, so 100 lookups: once the register has seen all of them, every request is in flight.
-    const numbers = [...FOUND_NUMBERS, ...Array.from({ length: 100 - FOUND_NUMBERS.length }, (_, index) => unknownNumber(index))];
+    const numbers = [...FOUND_SANDBOX_NUMBERS, ...Array.from({ length: 100 - FOUND_SANDBOX_NUMBERS.length }, (_, index) => unknownNumber(index))];
     const answers = Promise.all(numbers.map((number) => verify(apiUrl, key, number)));
     while ((await sandbox.counts()).total < 100) await new Promise((resolve) => setTimeout(resolve, 20));
     api.signal('SIGTERM');
 
     const responses = await answers;
-    const found = new Set<string>(FOUND_NUMBERS);
+    const found = new Set<string>(FOUND_SANDBOX_NUMBERS);
     expect(responses.map((response) => response.status)).toEqual(numbers.map((number) => (found.has(number) ? 200 : 404)));
     expect(responses.map((response) => (response.body as { status: string }).status)).toEqual(
       numbers.map((number) => (found.has(number) ? 'FOUND' : 'NOT_FOUND')),

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
 import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';
@@ -367,16 +367,7 @@ describe('batches: roster checks through the lookup queue', () => {
     const cachedNumbers = Array.from({ length: 5 }, (_, index) => notFound(8, index));
     const { key, userId } = await t.createKey({ quota: 2000 });
     for (const number of cachedNumbers) expect((await verify(t.baseUrl, key, number)).status).toBe(404); // charged and cached
-    const found: string[] = [
-      SANDBOX_NUMBERS.active,
-      SANDBOX_NUMBERS.expired,
-      SANDBOX_NUMBERS.revoked,
-      SANDBOX_NUMBERS.suspended,
-      SANDBOX_NUMBERS.surrendered,
-      SANDBOX_NUMBERS.refused,
-      SANDBOX_NUMBERS.withConditions,
-      SANDBOX_NUMBERS.nonFrontLine,
-    ];
+    const found = [...FOUND_SANDBOX_NUMBERS];
     const tooMany: string[] = [SANDBOX_NUMBERS.tooMany, SANDBOX_NUMBERS.twoCards];
     const unavailable = [SANDBOX_NUMBERS.fault503, notFound(9, 1), notFound(9, 2)];
     const unreadable = [SANDBOX_NUMBERS.faultMaintenance, notFound(9, 3)];

@@ -1,5 +1,5 @@
 export { FAULT_NAMES } from './faults';
 export type { FaultBookView, FaultName, FaultSetting } from './faults';
-export { SANDBOX_NUMBERS } from './sandbox-numbers';
+export { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from './sandbox-numbers';
 export { startSandbox } from './sandbox-server';
 export type { RequestCounts, RunningSandbox, SandboxOptions } from './sandbox-server';

@@ -38,3 +38,15 @@ export const SANDBOX_NUMBERS = {
   /** 302 to /PublicRegister/Error. */
   faultRedirect: '9000000000000302',
 } as const;
+
+/** Every shipped number the register answers with one licence card, one per status and shape. */
+export const FOUND_SANDBOX_NUMBERS: readonly string[] = [
+  SANDBOX_NUMBERS.active,
+  SANDBOX_NUMBERS.expired,
+  SANDBOX_NUMBERS.revoked,
+  SANDBOX_NUMBERS.suspended,
+  SANDBOX_NUMBERS.surrendered,
+  SANDBOX_NUMBERS.refused,
+  SANDBOX_NUMBERS.withConditions,
+  SANDBOX_NUMBERS.nonFrontLine,
+];
