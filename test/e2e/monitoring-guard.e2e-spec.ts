@@ -75,8 +75,8 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     expect(schemas.WatchEntryDto.required).toEqual(
       expect.arrayContaining(['licenceNumber', 'reference', 'status', 'licence', 'checkedAt', 'expiresInDays', 'state']),
     );
-    expect(schemas.WatchEntryDto.properties.expiresInDays).toMatchObject({ type: 'integer', nullable: true });
-    expect(schemas.DeliveryAttemptDto.properties.responseStatus).toMatchObject({ type: 'integer', nullable: true });
+    expect(schemas.WatchEntryDto.properties.expiresInDays).toMatchObject({ type: ['integer', 'null'] });
+    expect(schemas.DeliveryAttemptDto.properties.responseStatus).toMatchObject({ type: ['integer', 'null'] });
     expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt']);
   });
 });
