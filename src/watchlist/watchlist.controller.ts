@@ -6,13 +6,21 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { readRosterJson } from '../batches/roster';
 import { ApiError } from '../errors/api-error';
-import { VALIDATION_MESSAGES } from '../errors/error-codes';
-import { ApiErrorResponses } from '../http/api-error-responses';
+import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
 import { WatchBatchAddDto, WatchBatchAddResultDto, WatchEntryDto, WatchlistPageDto, WatchRequestDto } from './dto/watchlist.dto';
 import { WatchEntryView } from './watch-entry-view';
 import { isLicenceNumber, readWatchBody, readWatchlistQuery } from './watch-request';
 import { WatchlistService } from './watchlist.service';
+
+// The VALIDATION_ERROR texts each route really sends, for the document's examples.
+const { watchBody, watchReference, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays } = FEATURE_VALIDATION_MESSAGES;
+const { licenceNumber, notJson, tooDeep } = VALIDATION_MESSAGES;
+const WATCH_TEXTS = { licenceNumber, notJson, watchBody, watchReference };
+const NUMBER_TEXTS = { licenceNumber };
+const BATCH_ADD_TEXTS = { notJson, tooDeep, batchShape, batchSize, badRow: rowMessage(17, 'licenceNumber') };
+const LIST_TEXTS = { watchlistLimit, cursor, watchStatus, expiringWithinDays };
 
 const NUMBER_PARAM = { name: 'licenceNumber', description: 'The 16-digit licence number', schema: { type: 'string', pattern: '^[0-9]{16}$' } };
 
@@ -46,7 +54,7 @@ export class WatchlistController {
   @ApiBody({ type: WatchRequestDto, required: false })
   @ApiResponse({ status: 201, type: WatchEntryDto, description: 'Added' })
   @ApiOkResponse({ type: WatchEntryDto, description: 'Already watched; reference updated' })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
   async watch(
     @CurrentUser() user: AuthenticatedUser,
     @Param('licenceNumber') licenceNumber: string,
@@ -65,7 +73,7 @@ export class WatchlistController {
   @ApiOperation({ summary: 'Stop watching a licence number' })
   @ApiParam(NUMBER_PARAM)
   @ApiNoContentResponse({ description: 'Removed' })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCH_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(NUMBER_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async unwatch(@CurrentUser() user: AuthenticatedUser, @Param('licenceNumber') licenceNumber: string): Promise<void> {
     await this.watchlist.unwatch(user.userId, requireLicenceNumber(licenceNumber));
   }
@@ -81,7 +89,7 @@ export class WatchlistController {
   })
   @ApiBody({ type: WatchBatchAddDto })
   @ApiOkResponse({ type: WatchBatchAddResultDto })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
   batchAdd(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<WatchBatchAddResultDto> {
     return this.watchlist.watchMany(user, orReject(readRosterJson(body)).entries);
   }
@@ -103,7 +111,7 @@ export class WatchlistController {
     schema: { type: 'integer', minimum: 0, maximum: 3650 },
   })
   @ApiOkResponse({ type: WatchlistPageDto })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>): Promise<WatchlistPageDto> {
     return this.watchlist.list(user.userId, orReject(readWatchlistQuery(query)));
   }

@@ -4,7 +4,8 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { ApiErrorResponses } from '../http/api-error-responses';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -15,6 +16,13 @@ import {
 } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
 import { readWebhookRequest } from './webhook-request';
+
+// The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples.
+const CREATE_TEXTS = {
+  notJson: VALIDATION_MESSAGES.notJson,
+  webhookBody: FEATURE_VALIDATION_MESSAGES.webhookBody,
+  webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
+};
 
 const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
 
@@ -40,7 +48,7 @@ export class WebhooksController {
   })
   @ApiBody({ type: CreateWebhookDto })
   @ApiResponse({ status: 201, type: CreatedWebhookDto })
-  @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<CreatedWebhookDto> {
     const reading = readWebhookRequest(body, this.allowPrivate);
     if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
