@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { loadServedDocument } from './http';
 import { ServiceProcess } from './service-process';
 
 const API_ENTRY = join(__dirname, '../../dist/src/main.js'); // test/support -> repo root
@@ -25,6 +26,8 @@ export class ApiProcess extends ServiceProcess {
       inspect,
     );
     api.listeningUrl = `http://${LISTENING.exec(api.log)![1]}`;
+    // Answers are checked against the document this process serves: fetch it now, while it surely answers.
+    await loadServedDocument(api.baseUrl);
     return api;
   }
 }
