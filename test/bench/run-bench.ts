@@ -1,7 +1,7 @@
 import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,33 +40,36 @@ const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
-let errorLinesShown = 0;
-/** Prints the first error-level lines (pino levels 50 and 60) a process writes, as the bench runs. */
-function showErrorLines(chunk: Buffer): void {
-  if (errorLinesShown >= 20 || !(chunk.includes('"level":50') || chunk.includes('"level":60'))) return;
-  for (const line of chunk.toString().split('\n')) {
-    if (/"level":(50|60)\b/.test(line) && errorLinesShown++ < 20) console.error(`process error line: ${line.slice(0, 2000)}`);
+/**
+ * Starts a process with its output going to a file, as a log collector would take it: a pipe into this
+ * process would make the bench read a line per request on the cores it measures.
+ */
+async function startProcess(
+  workDir: string,
+  entry: string,
+  env: Record<string, string>,
+  readyText: RegExp,
+): Promise<{ child: ChildProcess; url: string; logFile: string }> {
+  const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  closeSync(out);
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const match = readyText.exec(readFileSync(logFile, 'utf8'));
+    if (match) return { child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1'), logFile };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  throw new Error(`${entry} did not start:\n${readFileSync(logFile, 'utf8')}`);
 }
 
-function startProcess(entry: string, env: Record<string, string>, readyText: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env } });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = readyText.exec(output);
-      if (!match) return;
-      // From here on the output (a line per request) is not kept: keeping and searching it would cost the
-      // bench process a core and starve the processes it measures. Only error lines are shown, a few.
-      child.stdout.off('data', onData).on('data', showErrorLines);
-      child.stderr.off('data', onData).on('data', showErrorLines);
-      resolve({ child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1') });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
-  });
+/** The error-level lines (pino levels 50 and 60) a process logged, the first 20. */
+function errorLines(logFile: string): string[] {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(50|60)\b/.test(line))
+    .slice(0, 20)
+    .map((line) => line.slice(0, 2000));
 }
 
 /** Peak resident memory of a process so far (the kernel's high-water mark), in MiB. */
@@ -199,12 +202,12 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   try {
-    const bare = await startProcess('dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
+    const bare = await startProcess(workDir, 'dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
     children.push(bare.child);
-    const api = await startProcess('dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
+    const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
     children.push(api.child);
     const apiUrl = `http://${api.url}`;
-    const worker = await startProcess('dist/src/worker.js', env, /Worker running()/);
+    const worker = await startProcess(workDir, 'dist/src/worker.js', env, /Worker running()/);
     children.push(worker.child);
 
     const db = new Client({ connectionString: databaseUrl });
@@ -336,6 +339,7 @@ async function main(): Promise<void> {
     });
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
 
+    for (const line of [...errorLines(api.logFile), ...errorLines(worker.logFile)]) console.error(`error line logged: ${line}`);
     const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
     console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);
 
