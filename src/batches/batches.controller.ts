@@ -17,7 +17,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../errors/api-error';
+import { ApiError, orReject } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { CsvText, ROSTER_BODY } from '../http/decode-request-body';
@@ -63,12 +63,6 @@ function sendCsv(reply: FastifyReply, batchId: string, csv: string): string {
     .header('Content-Type', 'text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="batch-${batchId}.csv"`);
   return csv;
-}
-
-/** A reading of the request, or 400 with the reading's fixed text. */
-function orReject<T extends object>(reading: T | { problem: string }): Exclude<T, { problem: string }> {
-  if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
-  return reading as Exclude<T, { problem: string }>;
 }
 
 @ApiTags('batches')

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { readRosterJson } from '../batches/roster';
-import { ApiError } from '../errors/api-error';
+import { ApiError, orReject } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
@@ -23,12 +23,6 @@ const BATCH_ADD_TEXTS = { notJson, tooDeep, batchShape, batchSize, badRow: rowMe
 const LIST_TEXTS = { watchlistLimit, cursor, watchStatus, expiringWithinDays };
 
 const NUMBER_PARAM = { name: 'licenceNumber', description: 'The 16-digit licence number', schema: { type: 'string', pattern: '^[0-9]{16}$' } };
-
-/** A reading of the request, or 400 with the reading's fixed text. */
-function orReject<T extends object>(reading: T | { problem: string }): Exclude<T, { problem: string }> {
-  if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
-  return reading as Exclude<T, { problem: string }>;
-}
 
 function requireLicenceNumber(licenceNumber: string): string {
   if (!isLicenceNumber(licenceNumber)) throw ApiError.validation(VALIDATION_MESSAGES.licenceNumber);
