@@ -11,10 +11,18 @@ function messageFor(errors: ValidationError[]): (typeof VALIDATION_MESSAGES)[key
   return VALIDATION_MESSAGES.notJson;
 }
 
+// Per DTO class, read once: the metadata lookup scans every decorated class, and it ran on every request.
+const declaredFieldsByDto = new WeakMap<NonNullable<ArgumentMetadata['metatype']>, ReadonlySet<string>>();
+
 /** The fields a DTO class declares through class-validator decorators (what whitelisting allows). */
 function declaredFields(dto: ArgumentMetadata['metatype']): ReadonlySet<string> {
-  const metadata = dto ? getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) : [];
-  return new Set(metadata.map((entry) => entry.propertyName));
+  if (!dto) return new Set();
+  let fields = declaredFieldsByDto.get(dto);
+  if (!fields) {
+    fields = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((entry) => entry.propertyName));
+    declaredFieldsByDto.set(dto, fields);
+  }
+  return fields;
 }
 
 /** Validates DTOs strictly (no unknown fields, no type coercion) and fails with the contract's 400. */
