@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import { Logger, NestApplicationOptions } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +19,7 @@ import { chooseRequestId } from '../logging/request-id';
 import { registerRequestLogging } from '../logging/request-logging';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
+import { registerSecurityHeaders } from './security-headers';
 
 // Node checks request deadlines on a timer, every 30 s by default; each second keeps a 408 near its deadline.
 const DEADLINE_CHECK_INTERVAL_MS = 1000;
@@ -85,16 +85,7 @@ export async function configureHttp(app: NestFastifyApplication, logger: AppLogg
   fastify.addContentTypeParser('*', readRequestBody);
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
   fastify.addHook('onRequest', deferContentTypeCheck);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        // Swagger UI at /docs loads its scripts from this origin and carries inline styles.
-        'style-src': ["'self'", "'unsafe-inline'"],
-        // The API may be served over plain HTTP (development, behind TLS termination): keep /docs working there.
-        'upgrade-insecure-requests': null,
-      },
-    },
-  });
+  registerSecurityHeaders(fastify);
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
   if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });
   mountOpenApi(app);
