@@ -25,12 +25,12 @@ export class ApiErrorFilter implements ExceptionFilter {
       this.logger.debug('Client closed the connection before its request was read');
       return;
     }
-    const answer = this.toContract(exception);
+    const answer = this.toContract(exception, http.getRequest<FastifyRequest>().id);
     if (answer.body.code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
     sendErrorAnswer(reply, answer);
   }
 
-  private toContract(exception: unknown): ErrorAnswer {
+  private toContract(exception: unknown, requestId: string): ErrorAnswer {
     if (exception instanceof ApiError) {
       return { status: exception.status, body: { code: exception.code, message: exception.publicMessage } };
     }
@@ -39,7 +39,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     const fastifyCode = (cause as { code?: unknown } | undefined)?.code;
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
     if (mapped) return toErrorAnswer(mapped);
-    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception), { requestId });
     return toErrorAnswer({ code: 'INTERNAL_ERROR' });
   }
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { Logger } from 'pino';
-import { runWithRequestId } from './request-context';
 
 // Probes and scrapes arrive every few seconds; they log at debug so that request lines stay readable.
 const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
@@ -12,7 +11,7 @@ const QUIET_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 export function registerRequestLogging(fastify: FastifyInstance, logger: Logger): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('X-Request-Id', request.id);
-    runWithRequestId(request.id, done);
+    done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? '(no route)';

@@ -2,7 +2,6 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
-import { currentRequestId } from '../logging/request-context';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import {
   LOOKUP_JOB,
@@ -69,11 +68,11 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   async enqueue(
     licenceNumber: string,
     priority: LookupPriority = LOOKUP_PRIORITY.liveVerify,
-    options: { refresh?: boolean } = {},
+    options: { refresh?: boolean; requestId?: string } = {},
   ): Promise<string> {
     const job = await this.queue.add(
       LOOKUP_JOB,
-      { licenceNumber, requestId: currentRequestId(), ...(options.refresh ? { refresh: true } : {}) },
+      { licenceNumber, requestId: options.requestId, ...(options.refresh ? { refresh: true } : {}) },
       {
         priority,
         deduplication: { id: licenceNumber },

@@ -51,7 +51,7 @@ export class VerificationController {
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }
-    const verification = await this.verifications.verify(user, request.licenceNumber, idempotencyKey);
+    const verification = await this.verifications.verify(user, request.licenceNumber, idempotencyKey, reply.request.id);
     const { httpStatus, body } = verificationAnswer(verification.result);
     this.metrics.countVerification(body.status, verification.source);
     void reply

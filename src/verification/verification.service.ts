@@ -9,6 +9,7 @@ import { IdempotencyStore } from './idempotency-store';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { FinalResult, lookupFailureCode } from './outcome-status';
+import { LOOKUP_PRIORITY } from './verification.queue';
 
 export interface Verification {
   result: FinalResult | 'PENDING';
@@ -42,8 +43,9 @@ export class VerificationService {
    * Verifies a number for a user: answers from the cache, or joins the lookup already tied to the
    * idempotency key, or enqueues a lookup (single flight per number) and waits up to the timeout.
    * A repeat of a number charged this period costs one Redis round trip and no database query.
+   * The request id travels into the lookup job, so that the worker's lines can be matched to the request.
    */
-  async verify(user: AuthenticatedUser, licenceNumber: string, clientKey?: string): Promise<Verification> {
+  async verify(user: AuthenticatedUser, licenceNumber: string, clientKey: string | undefined, requestId: string): Promise<Verification> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, licenceNumber);
     const claim = await this.idempotency.claim(user.userId, idempotencyKey, licenceNumber, this.quota.currentPeriod());
@@ -62,7 +64,7 @@ export class VerificationService {
     const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, licenceNumber);
     let jobId: string;
     try {
-      jobId = await this.lookups.enqueue(licenceNumber);
+      jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId });
       if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
