@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const KEY_PREFIX = 'lvs_';
 
@@ -12,7 +12,7 @@ export function generateApiKey(): string {
  * dictionary to guess from, and a slow hash would cost every request.
  */
 export function hashApiKey(plainKey: string): string {
-  return createHash('sha256').update(plainKey, 'utf8').digest('hex');
+  return hash('sha256', plainKey, 'hex');
 }
 
 /** The part of a key an operator may see in listings, to tell keys apart. */

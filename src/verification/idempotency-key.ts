@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const VISIBLE_ASCII_1_TO_255 = /^[\x21-\x7e]{1,255}$/;
 
@@ -12,5 +12,5 @@ export function isValidIdempotencyKey(value: unknown): value is string {
  * same verification. Hashed so that headers and Redis keys do not carry the licence number.
  */
 export function deriveIdempotencyKey(userId: string, licenceNumber: string): string {
-  return `auto-${createHash('sha256').update(`${userId}:${licenceNumber}`).digest('hex').slice(0, 40)}`;
+  return `auto-${hash('sha256', `${userId}:${licenceNumber}`, 'hex').slice(0, 40)}`;
 }

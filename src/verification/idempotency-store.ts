@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
@@ -75,7 +75,7 @@ export class IdempotencyStore {
 
   private recordKey(userId: string, idempotencyKey: string): string {
     // Hashed: client keys may be up to 255 characters of anything visible.
-    const digest = createHash('sha256').update(idempotencyKey).digest('hex');
+    const digest = hash('sha256', idempotencyKey, 'hex');
     return this.redis.key('idempotency', userId, digest);
   }
 }
