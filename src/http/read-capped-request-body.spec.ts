@@ -40,4 +40,12 @@ describe('readCappedRequestBody', () => {
     stream.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     await expect(reading).rejects.toMatchObject({ code: 'ECONNRESET', message: 'aborted' });
   });
+
+  it('rejects as a premature close when the stream closes before its end without an error', async () => {
+    const stream = new PassThrough();
+    const reading = readCappedRequestBody(stream, 8);
+    stream.write('{"a"');
+    stream.destroy();
+    await expect(reading).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  });
 });
