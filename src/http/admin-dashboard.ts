@@ -1,6 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import { getQueueToken } from '@nestjs/bullmq';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
@@ -14,9 +11,13 @@ export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 /**
  * Bull Board at /admin/queues, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
  * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
+ * Bull Board is loaded only then: an API without the dashboard does not carry it in memory.
  */
 export async function mountAdminDashboard(app: NestFastifyApplication, token: string): Promise<void> {
   if (token === '') return;
+  const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
+  const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
+  const { FastifyAdapter: BullBoardFastifyAdapter } = require('@bull-board/fastify') as typeof import('@bull-board/fastify');
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({

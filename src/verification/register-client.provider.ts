@@ -1,13 +1,7 @@
 import { Logger, OnApplicationShutdown, Provider } from '@nestjs/common';
-import { PRODUCTION_REGISTER_URL, RegisterClient } from '@lvs/register';
+import { RegisterClient } from '@lvs/register';
 import { AppConfig } from '../config/app-config';
-
-/** Says loudly when lookups will not reach the real register. */
-export function warnIfNotProductionRegister(registerUrl: string, logger: Pick<Logger, 'warn'>): void {
-  if (registerUrl.replace(/\/$/, '') !== PRODUCTION_REGISTER_URL) {
-    logger.warn(`REGISTER_URL is ${registerUrl}, not the production register: answers come from a sandbox or test double`);
-  }
-}
+import { warnIfNotProductionRegister } from './production-register-warning';
 
 export const registerClientProvider: Provider = {
   provide: RegisterClient,
