@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
@@ -19,6 +21,13 @@ export interface Charge {
   /** false when the number was already counted this period, so there is nothing to refund */
   isNew: boolean;
 }
+
+const CHARGE_ONCE: NamedStatement = { name: 'lvs_quota_charge_once', text: 'SELECT quota_charge_once($1, $2, $3, $4) AS outcome' };
+const CHARGE_MANY: NamedStatement = {
+  name: 'lvs_quota_charge_many',
+  text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
+};
+const USAGE: NamedStatement = { name: 'lvs_quota_usage', text: 'SELECT used FROM quota_usage WHERE user_id = $1 AND period = $2' };
 
 // Outlives the longest month; the period is part of the key, so a new month never sees it.
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
@@ -66,10 +75,12 @@ export class QuotaService {
   /** chargeOnce for callers without a request (watchlist re-checks): null when the quota has no room. */
   async tryChargeOnce(userId: string, monthlyQuota: number | null, licenceNumber: string): Promise<Charge | null> {
     const period = this.currentPeriod();
-    const [{ outcome }] = await this.charge<{ outcome: 'charged' | 'repeat' | 'refused' }>(
-      'SELECT quota_charge_once($1, $2, $3, $4) AS outcome',
-      [userId, period, licenceNumber, monthlyQuota],
-    );
+    const [{ outcome }] = await this.charge<{ outcome: 'charged' | 'repeat' | 'refused' }>(CHARGE_ONCE, [
+      userId,
+      period,
+      licenceNumber,
+      monthlyQuota,
+    ]);
     if (outcome === 'refused') return null;
     return { userId, period, licenceNumber, isNew: outcome === 'charged' };
   }
@@ -83,7 +94,7 @@ export class QuotaService {
   async chargeMany(user: AuthenticatedUser, licenceNumbers: string[]): Promise<Charge[]> {
     const period = this.currentPeriod();
     const [{ charged, needed, remaining }] = await this.charge<{ charged: string[]; needed: number; remaining: number | null }>(
-      'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
+      CHARGE_MANY,
       [user.userId, period, licenceNumbers, user.monthlyQuota],
     );
     if (charged.length < needed) throw new ApiError('QUOTA_EXCEEDED', batchQuotaMessage(needed, remaining ?? 0));
@@ -91,8 +102,8 @@ export class QuotaService {
   }
 
   /** Runs a charging statement; an unreachable database is SERVICE_UNAVAILABLE, with nothing charged. */
-  private charge<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
-    return this.dataSource.query<Row[]>(sql, parameters).catch((error: unknown) => {
+  private charge<Row extends QueryResultRow>(statement: NamedStatement, parameters: unknown[]): Promise<Row[]> {
+    return runNamedStatement<Row>(this.dataSource, statement, parameters).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     });
   }
@@ -120,10 +131,7 @@ export class QuotaService {
 
   async usage(user: AuthenticatedUser): Promise<QuotaUsageDto> {
     const period = this.currentPeriod();
-    const rows = await this.dataSource.query<{ used: number }[]>(
-      'SELECT used FROM quota_usage WHERE user_id = $1 AND period = $2',
-      [user.userId, period],
-    );
+    const rows = await runNamedStatement<{ used: number }>(this.dataSource, USAGE, [user.userId, period]);
     const used = rows[0]?.used ?? 0;
     return { period, used, quota: user.monthlyQuota, remaining: remainingQuota(user.monthlyQuota, used) };
   }
