@@ -1,6 +1,6 @@
 import { Logger, NestApplicationOptions } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Readable } from 'node:stream';
 import { AppConfig } from '../config/app-config';
 import { AppSettings } from '../config/env.schema';
@@ -66,15 +66,19 @@ async function readRequestBody(request: FastifyRequest, payload: Readable): Prom
  * but JSON (and CSV, where a route takes it) is refused by decodeRequestBody after the key check
  * anyway, so a neutral one stands in.
  */
-async function deferContentTypeCheck(request: FastifyRequest): Promise<void> {
+function deferContentTypeCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const contentType = request.headers['content-type'];
   if (contentType !== undefined && !isDecodableMediaType(contentType)) request.headers['content-type'] = 'application/octet-stream';
+  done();
 }
 
-async function rejectHttp11WithoutHost(request: FastifyRequest): Promise<void> {
+// Hooks on every request take a callback: an async hook costs a promise per request.
+function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    throw ApiError.validation(VALIDATION_MESSAGES.hostRequired);
+    done(ApiError.validation(VALIDATION_MESSAGES.hostRequired));
+    return;
   }
+  done();
 }
 
 export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
