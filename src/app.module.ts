@@ -6,6 +6,7 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
+import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
@@ -22,6 +23,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     DatabaseModule,
     ErrorsModule,
     MetricsModule,
+    MetricsEndpointModule,
     RedisModule,
     AuthModule,
     QuotaModule,
