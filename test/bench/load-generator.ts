@@ -15,8 +15,13 @@ export interface LoadPlan {
   durationSeconds?: number;
   /** send exactly this many requests */
   amount?: number;
-  /** the i-th request uses apiKeys[floor(i / numbers.length) % apiKeys.length] and numbers[i % numbers.length] */
+  /**
+   * the i-th request uses apiKeys[floor(i / numbers.length) % apiKeys.length] and numbers[i % numbers.length]:
+   * one user's numbers in a row; or, with interleaveUsers, apiKeys[i % apiKeys.length] and
+   * numbers[floor(i / apiKeys.length) % numbers.length]: consecutive requests from different users
+   */
   apiKeys: string[];
+  interleaveUsers?: boolean;
   /** licence numbers for POST bodies; none for GET */
   numbers: string[];
   /** index of the first request, so that consecutive runs can use pairs not used before */
@@ -39,10 +44,12 @@ async function main(): Promise<void> {
   const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadPlan;
   const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
   let next = plan.firstIndex;
+  const [userIndex, numberIndex] = plan.interleaveUsers
+    ? [(index: number) => index % plan.apiKeys.length, (index: number) => Math.floor(index / plan.apiKeys.length)]
+    : [(index: number) => Math.floor(index / Math.max(plan.numbers.length, 1)), (index: number) => index];
   const body = (index: number) =>
-    plan.numbers.length > 0 ? JSON.stringify({ licenceNumber: plan.numbers[index % plan.numbers.length] }) : undefined;
-  const apiKey = (index: number) =>
-    plan.apiKeys[Math.floor(index / Math.max(plan.numbers.length, 1)) % plan.apiKeys.length];
+    plan.numbers.length > 0 ? JSON.stringify({ licenceNumber: plan.numbers[numberIndex(index) % plan.numbers.length] }) : undefined;
+  const apiKey = (index: number) => plan.apiKeys[userIndex(index) % plan.apiKeys.length];
   const started = process.hrtime.bigint();
   const result = await autocannon({
     url: plan.url,

@@ -55,7 +55,7 @@ describe('deployment files', () => {
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
       'node dist/src/database/migrate.cli.js',
       'node --max-semi-space-size=8 dist/src/main.js',
-      'node --max-semi-space-size=8 dist/src/worker.js',
+      'node --max-semi-space-size=4 dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',
     ]);
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
