@@ -201,6 +201,7 @@ async function main(): Promise<void> {
     LOG_FORMAT: 'json',
     WORKER_HTTP_PORT: '0',
     NODE_OPTIONS: API_NODE_OPTIONS,
+    MALLOC_ARENA_MAX: '2',
   };
   const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: POSTGRES_URL });

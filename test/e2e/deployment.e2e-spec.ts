@@ -54,8 +54,8 @@ describe('deployment files', () => {
     });
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
       'node dist/src/database/migrate.cli.js',
-      'node --max-semi-space-size=8 dist/src/main.js',
-      'node --max-semi-space-size=4 dist/src/worker.js',
+      'MALLOC_ARENA_MAX=2 node --max-semi-space-size=8 dist/src/main.js',
+      'MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',
     ]);
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
