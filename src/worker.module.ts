@@ -21,6 +21,7 @@ import { VerificationProcessor } from './verification/verification.processor';
 import { REGISTER_LOOKUP_QUEUE } from './verification/verification.queue';
 import { LicenceMonitor } from './watchlist/licence-monitor';
 import { RecheckProcessor } from './watchlist/recheck.processor';
+import { recheckConcurrency } from './watchlist/recheck-pace';
 import { WATCH_RECHECK_QUEUE } from './watchlist/recheck.queue';
 import { DeliveryProcessor } from './webhooks/delivery.processor';
 import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/delivery.queue';
@@ -28,8 +29,6 @@ import { delayBeforeNextAttemptMs, parseRetrySchedule } from './webhooks/retry-s
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookSecrets } from './webhooks/webhook-secrets';
 
-// Re-checks mostly wait for their lookup on the lookup queue, which holds the register's rate limit.
-const RECHECK_CONCURRENCY = 64;
 const DELIVERY_CONCURRENCY = 16;
 
 /** Worker options from the settings; the limiter is global, shared by every worker through Redis. */
@@ -58,7 +57,10 @@ export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
     // @Processor's options are static metadata; applying it here lets them come from the settings.
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
-    Processor(WATCH_RECHECK_QUEUE, { concurrency: RECHECK_CONCURRENCY })(RecheckProcessor);
+    // Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them.
+    Processor(WATCH_RECHECK_QUEUE, {
+      concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
+    })(RecheckProcessor);
     Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(settings))(DeliveryProcessor);
     return {
       module: WorkerModule,
