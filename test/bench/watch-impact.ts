@@ -34,6 +34,8 @@ export interface WatchImpact {
   duringCycle: LoadResult[];
   /** upstream requests for watched numbers per second while each B run lasted: the cycle did run */
   recheckLookupsPerSecond: number[];
+  /** the most upstream requests (live and re-checks) in any one second of each B run: how close to the budget */
+  peakRegisterPerSecond: number[];
   cpuWithoutCycle: CpuUse[];
   cpuDuringCycle: CpuUse[];
 }
@@ -73,6 +75,17 @@ async function registerQuiet(sandboxUrl: string): Promise<void> {
   }
 }
 
+/** The most arrivals within any one second (a sliding window). */
+function busiestSecond(arrivals: number[]): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let most = 0;
+  for (let first = 0, last = 0; last < sorted.length; last++) {
+    while (sorted[last] - sorted[first] >= 1000) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
+
 async function callEach(numbers: string[], concurrency: number, call: (licenceNumber: string) => Promise<Response>): Promise<void> {
   const result = await runLoad(numbers.length, concurrency, async (index) => String((await call(numbers[index])).status));
   if (Object.keys(result.outcomes).some((status) => !/^2\d\d$/.test(status))) throw new Error(`watchlist calls answered ${JSON.stringify(result.outcomes)}`);
@@ -102,7 +115,14 @@ export async function measureWatchImpact(options: WatchImpactOptions): Promise<W
     });
 
   const pids = options.pids ?? {};
-  const impact: WatchImpact = { withoutCycle: [], duringCycle: [], recheckLookupsPerSecond: [], cpuWithoutCycle: [], cpuDuringCycle: [] };
+  const impact: WatchImpact = {
+    withoutCycle: [],
+    duringCycle: [],
+    recheckLookupsPerSecond: [],
+    peakRegisterPerSecond: [],
+    cpuWithoutCycle: [],
+    cpuDuringCycle: [],
+  };
   for (const numbers of watchNumbers) {
     const [alone, cpuAlone] = await withCpu(pids, live);
     impact.withoutCycle.push(alone);
@@ -122,6 +142,7 @@ export async function measureWatchImpact(options: WatchImpactOptions): Promise<W
     const { byLicence } = (await (await fetch(`${sandboxUrl}/__sandbox/requests/times`)).json()) as RequestTimes;
     const rechecked = numbers.flatMap((number) => (byLicence[number] ?? []).filter((at) => at >= started && at <= ended)).length;
     impact.recheckLookupsPerSecond.push(rechecked / ((ended - started) / 1000));
+    impact.peakRegisterPerSecond.push(busiestSecond(Object.values(byLicence).flat().filter((at) => at >= started && at <= ended)));
 
     // Stop the cycle before the next A run: unwatch everything, let the claimed re-checks finish.
     await callEach(numbers, 8, (licenceNumber) => watchlist('DELETE', `/${licenceNumber}`));
@@ -231,6 +252,7 @@ export async function watchImpactRow(options: {
       target: 'p50 and p99 within 10 % of the baseline (ratio <= 1.1)',
       outcomes: [...impact.withoutCycle, ...impact.duringCycle].map((run) => run.outcomes),
       recheckLookupsPerSecond: impact.recheckLookupsPerSecond.map((perSecond) => Number(perSecond.toFixed(1))),
+      peakRegisterPerSecond: impact.peakRegisterPerSecond,
       cpuPercentWithoutCycle: impact.cpuWithoutCycle,
       cpuPercentDuringCycle: impact.cpuDuringCycle,
     };
