@@ -21,7 +21,7 @@ import { VerificationProcessor } from './verification/verification.processor';
 import { REGISTER_LOOKUP_QUEUE } from './verification/verification.queue';
 import { LicenceMonitor } from './watchlist/licence-monitor';
 import { RecheckProcessor } from './watchlist/recheck.processor';
-import { recheckConcurrency } from './watchlist/recheck-pace';
+import { recheckBudgetPerSecond, recheckConcurrency } from './watchlist/recheck-pace';
 import { WATCH_RECHECK_QUEUE } from './watchlist/recheck.queue';
 import { DeliveryProcessor } from './webhooks/delivery.processor';
 import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/delivery.queue';
@@ -42,6 +42,18 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
   };
 }
 
+/**
+ * Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them,
+ * and start at most their share of the register budget in any second (a limiter shared by every
+ * worker through Redis), even when ticks run late and bunch up.
+ */
+export function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  return {
+    concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
+    limiter: { max: recheckBudgetPerSecond(settings.REGISTER_MAX_PER_SECOND, settings.WATCH_MAX_REGISTER_SHARE), duration: 1000 },
+  };
+}
+
 /** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
 function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
@@ -57,10 +69,7 @@ export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
     // @Processor's options are static metadata; applying it here lets them come from the settings.
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
-    // Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them.
-    Processor(WATCH_RECHECK_QUEUE, {
-      concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
-    })(RecheckProcessor);
+    Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(settings))(RecheckProcessor);
     Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(settings))(DeliveryProcessor);
     return {
       module: WorkerModule,

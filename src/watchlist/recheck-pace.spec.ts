@@ -1,4 +1,4 @@
-import { delaysOverTick, nextCheckAt, recheckClaimLimit, recheckConcurrency } from './recheck-pace';
+import { delaysOverTick, nextCheckAt, recheckBudgetPerSecond, recheckClaimLimit, recheckConcurrency } from './recheck-pace';
 
 const defaults = { cycleSeconds: 86_400, tickMs: 1000, registerPerSecond: 10, registerShare: 0.5 };
 
@@ -40,5 +40,13 @@ describe('recheckConcurrency', () => {
     expect(recheckConcurrency(64, 0.25)).toBe(16);
     expect(recheckConcurrency(3, 0.5)).toBe(1);
     expect(recheckConcurrency(1, 0.01)).toBe(1);
+  });
+});
+
+describe('recheckBudgetPerSecond', () => {
+  it('is the register share of the budget, at least one', () => {
+    expect(recheckBudgetPerSecond(50, 0.5)).toBe(25);
+    expect(recheckBudgetPerSecond(10, 0.25)).toBe(2);
+    expect(recheckBudgetPerSecond(1, 0.5)).toBe(1);
   });
 });

@@ -15,8 +15,13 @@ export function recheckClaimLimit(options: {
 }): number {
   const ticksPerCycle = Math.max(1, (options.cycleSeconds * 1000) / options.tickMs);
   const evenShare = Math.ceil((options.watchedNumbers / ticksPerCycle) * CATCH_UP_FACTOR);
-  const budget = Math.max(1, Math.floor((options.registerPerSecond * options.registerShare * options.tickMs) / 1000));
+  const budget = Math.max(1, Math.floor((recheckBudgetPerSecond(options.registerPerSecond, options.registerShare) * options.tickMs) / 1000));
   return Math.min(evenShare, budget);
+}
+
+/** Re-checks per second the register share allows, at least one. */
+export function recheckBudgetPerSecond(registerPerSecond: number, registerShare: number): number {
+  return Math.max(1, Math.floor(registerPerSecond * registerShare));
 }
 
 /**
