@@ -185,11 +185,13 @@ function writeResults(rows: Record<string, unknown>[], extra: Record<string, unk
     rows,
     ...extra,
   };
+  // A run of some rows only goes to a file of its own: latest.json keeps the last full run.
+  const file = process.env.BENCH_ROWS ? `bench/results/partial-${[...BENCH_ROWS].join('+')}.json` : 'bench/results/latest.json';
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, file), `${JSON.stringify(result, null, 2)}\n`);
   console.log(`\n${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}, ${result.date}\n`);
   console.log(markdownTable(result));
-  console.log('\nWritten to bench/results/latest.json');
+  console.log(`\nWritten to ${file}`);
 }
 
 async function main(): Promise<void> {
