@@ -21,6 +21,7 @@ import { VerificationProcessor } from './verification/verification.processor';
 import { REGISTER_LOOKUP_QUEUE } from './verification/verification.queue';
 import { LicenceMonitor } from './watchlist/licence-monitor';
 import { RecheckProcessor } from './watchlist/recheck.processor';
+import { recheckBudgetPerSecond, recheckConcurrency } from './watchlist/recheck-pace';
 import { WATCH_RECHECK_QUEUE } from './watchlist/recheck.queue';
 import { DeliveryProcessor } from './webhooks/delivery.processor';
 import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/delivery.queue';
@@ -28,8 +29,6 @@ import { delayBeforeNextAttemptMs, parseRetrySchedule } from './webhooks/retry-s
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookSecrets } from './webhooks/webhook-secrets';
 
-// Re-checks mostly wait for their lookup on the lookup queue, which holds the register's rate limit.
-const RECHECK_CONCURRENCY = 64;
 const DELIVERY_CONCURRENCY = 16;
 
 /** Worker options from the settings; the limiter is global, shared by every worker through Redis. */
@@ -40,6 +39,18 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
     lockDuration: settings.WORKER_LOCK_DURATION_MS,
     stalledInterval: settings.WORKER_STALLED_INTERVAL_MS,
     maxStalledCount: 2,
+  };
+}
+
+/**
+ * Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them,
+ * and start at most their share of the register budget in any second (a limiter shared by every
+ * worker through Redis), even when ticks run late and bunch up.
+ */
+export function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  return {
+    concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
+    limiter: { max: recheckBudgetPerSecond(settings.REGISTER_MAX_PER_SECOND, settings.WATCH_MAX_REGISTER_SHARE), duration: 1000 },
   };
 }
 
@@ -58,7 +69,7 @@ export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
     // @Processor's options are static metadata; applying it here lets them come from the settings.
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
-    Processor(WATCH_RECHECK_QUEUE, { concurrency: RECHECK_CONCURRENCY })(RecheckProcessor);
+    Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(settings))(RecheckProcessor);
     Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(settings))(DeliveryProcessor);
     return {
       module: WorkerModule,

@@ -22,6 +22,11 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .addTag('verification', 'Verify a licence by its number')
     .addTag('quota', 'Monthly verification quota of the calling user')
+    .addTag(
+      'monitoring',
+      'Watchlists re-checked against the register, signed webhooks (Standard Webhooks) when a licence changes or ' +
+        'nears expiry, and the events feed',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
     // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.
     .addSecurity(BEARER_SCHEME, { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' })

@@ -25,7 +25,7 @@ describe('startBanner', () => {
 });
 
 describe('demoBanner', () => {
-  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010');
+  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010', 'http://127.0.0.1:4020');
 
   it('says the answers come from the sandbox', () => {
     expect(lines[1]).toBe('Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.');
@@ -45,5 +45,15 @@ describe('demoBanner', () => {
     expect(lines[slow]).toBe('SLOW=1077$(date +%s%N | cut -c8-19)');
     const call = `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -H "Idempotency-Key: demo-$SLOW" -d '{"licenceNumber":"'"$SLOW"'"}'`;
     expect(lines.slice(slow + 1, slow + 3)).toEqual([call, call]);
+  });
+
+  it('walks through monitoring: watch, a webhook to the receiver with its secret piped there, a change in the sandbox', () => {
+    const at = lines.findIndex((line) => line.startsWith('# MONITORING'));
+    expect(lines.slice(at + 1).filter((line) => !line.startsWith('#'))).toEqual([
+      `curl -i -X PUT http://127.0.0.1:3000/v1/watchlist/1074556677889900 -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"reference":"guard-42"}'`,
+      `curl -s -X POST http://127.0.0.1:3000/v1/webhooks -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4020/webhooks"}' | curl -s -X POST http://127.0.0.1:4020/secret --data-binary @-`,
+      `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1074556677889900 -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
+      '=======================================================================',
+    ]);
   });
 });

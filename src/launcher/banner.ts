@@ -3,6 +3,10 @@ export const DEMO_SLOW_PREFIX = '1077';
 export const DEMO_SLOW_LATENCY_MS = 8000;
 const DEMO_FOUND = '1011001544208079';
 const DEMO_NOT_FOUND = '1888000000000000';
+/** ANNA-MARIE D'ARCY, Active: the monitoring walk-through revokes her licence, not the FOUND example's. */
+const DEMO_WATCHED = '1074556677889900';
+/** The demo's re-check cycle: a change shows up within seconds instead of the production day. */
+export const DEMO_RECHECK_SECONDS = 5;
 
 /** The address to show for a listening address: a wildcard bind is reached on loopback. */
 export function displayUrl(host: string, port: number): string {
@@ -20,16 +24,32 @@ export function startBanner(apiUrl: string, workers: number): string[] {
   ];
 }
 
+function jsonCurl(options: string, method: string, url: string, key: string, body: string, extraHeaders = ''): string {
+  return `curl ${options} -X ${method} ${url} -H "X-API-Key: ${key}" -H "Content-Type: application/json"${extraHeaders} -d '${body}'`;
+}
+
 function verifyCurl(apiUrl: string, key: string, body: string, idempotencyKey?: string): string {
   const header = idempotencyKey ? ` -H "Idempotency-Key: ${idempotencyKey}"` : '';
-  return (
-    `curl -i -X POST ${apiUrl}/v1/licences/verify -H "X-API-Key: ${key}" -H "Content-Type: application/json"` +
-    `${header} -d '${body}'`
-  );
+  return jsonCurl('-i', 'POST', `${apiUrl}/v1/licences/verify`, key, body, header);
+}
+
+/** The monitoring walk-through: watch, a webhook to the demo's receiver, a change in the sandbox, the signed event. */
+function monitoringSteps(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string): string[] {
+  return [
+    `# MONITORING (this demo re-checks watched numbers every ${DEMO_RECHECK_SECONDS} s; production: WATCH_RECHECK_SECONDS, a day).`,
+    '# 1. Watch a licence (201; 200 when already watched). Its first re-check records it as it is now:',
+    jsonCurl('-i', 'PUT', `${apiUrl}/v1/watchlist/${DEMO_WATCHED}`, key, '{"reference":"guard-42"}'),
+    "# 2. Point a webhook at the demo's receiver; the answer, with the signing secret shown only this once, goes to the receiver:",
+    `${jsonCurl('-s', 'POST', `${apiUrl}/v1/webhooks`, key, `{"url":"${receiverUrl}/webhooks"}`)} | curl -s -X POST ${receiverUrl}/secret --data-binary @-`,
+    '# 3. Revoke the licence in the sandbox register:',
+    `curl -s -X PUT ${sandboxUrl}/__sandbox/licences/${DEMO_WATCHED} -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
+    `# 4. Within ${DEMO_RECHECK_SECONDS} s the receiver prints the licence.status_changed event and its verified signature ("receiver | ...").`,
+    `#    The same events, without a webhook: curl ${apiUrl}/v1/events -H "X-API-Key: ${key}"`,
+  ];
 }
 
 /** The demo's banner: where answers come from, the key, and curl commands that work as printed. */
-export function demoBanner(apiUrl: string, key: string, sandboxUrl: string): string[] {
+export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string): string[] {
   const slowBody = `{"licenceNumber":"'"$SLOW"'"}`;
   return [
     '================================ DEMO ================================',
@@ -50,6 +70,8 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string): str
     verifyCurl(apiUrl, key, slowBody, 'demo-$SLOW'),
     '',
     `# Quota: curl ${apiUrl}/v1/quota/usage -H "X-API-Key: ${key}"`,
+    '',
+    ...monitoringSteps(apiUrl, key, sandboxUrl, receiverUrl),
     '=======================================================================',
   ];
 }

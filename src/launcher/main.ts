@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
-import { DEMO_SLOW_LATENCY_MS, DEMO_SLOW_PREFIX, demoBanner, displayUrl, startBanner } from './banner';
+import { DEMO_RECHECK_SECONDS, DEMO_SLOW_LATENCY_MS, DEMO_SLOW_PREFIX, demoBanner, displayUrl, startBanner } from './banner';
+import { DemoReceiver } from './demo-receiver';
 import { prefixesFor } from './line-prefixer';
 import { isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
 import { Supervised, Supervisor } from './supervisor';
@@ -32,12 +33,12 @@ class Launcher {
     private readonly demo: boolean,
   ) {
     const workers = Array.from({ length: environment.settings.WORKERS }, (_, index) => `worker-${index + 1}`);
-    this.prefixes = prefixesFor(['lvs', 'postgres', 'redis', 'migrate', 'sandbox', 'api', ...workers]);
+    this.prefixes = prefixesFor(['lvs', 'postgres', 'redis', 'migrate', 'sandbox', 'receiver', 'api', ...workers]);
     this.supervisor = new Supervisor(this.prefixes, (line) => process.stdout.write(`${line}\n`));
   }
 
-  say(line: string): void {
-    process.stdout.write(`${this.prefixes.get('lvs')}${line}\n`);
+  say(line: string, from = 'lvs'): void {
+    process.stdout.write(`${this.prefixes.get(from)}${line}\n`);
   }
 
   async run(): Promise<void> {
@@ -53,6 +54,7 @@ class Launcher {
 
     let key = '';
     let sandboxUrl = '';
+    let receiverUrl = '';
     if (this.demo) {
       const sandbox = this.track(
         this.supervisor.start('sandbox', process.execPath, [ENTRY.sandbox], {
@@ -64,6 +66,12 @@ class Launcher {
       sandboxUrl = (await sandbox.waitFor(/Register sandbox listening on (\S+)/, READY_TIMEOUT_MS))[1];
       env.REGISTER_URL = sandboxUrl;
       env.REGISTER_REQUEST_TIMEOUT_MS = String(DEMO_REGISTER_TIMEOUT_MS);
+      // Monitoring at demo speed, with webhooks to the receiver on loopback.
+      env.WATCH_RECHECK_SECONDS = String(DEMO_RECHECK_SECONDS);
+      env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
+      const receiver = await DemoReceiver.start((line) => this.say(line, 'receiver'));
+      this.stoppable.push({ name: 'receiver', stop: () => receiver.close() });
+      receiverUrl = receiver.url;
       key = this.createDemoKey(env);
     }
 
@@ -79,7 +87,7 @@ class Launcher {
 
     const apiUrl = displayUrl(settings.HOST, apiPort);
     // Unprefixed, so that addresses and commands can be copied as they are.
-    const banner = [...startBanner(apiUrl, settings.WORKERS), ...(this.demo ? demoBanner(apiUrl, key, sandboxUrl) : [])];
+    const banner = [...startBanner(apiUrl, settings.WORKERS), ...(this.demo ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl) : [])];
     process.stdout.write(`\n${banner.join('\n')}\n\n`);
     this.say(`Processes: ${this.supervisor.describeRunning()}`);
 

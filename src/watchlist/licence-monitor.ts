@@ -14,7 +14,7 @@ import { LOOKUP_PRIORITY } from '../verification/verification.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { detectChanges } from './detect-changes';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
-import { recheckClaimLimit } from './recheck-pace';
+import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
 import { RECHECK_LOOKUP_WAIT_MS, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
 
@@ -57,7 +57,9 @@ export class LicenceMonitor implements OnModuleDestroy {
 
   /**
    * Takes the numbers now due, at the pace of recheckClaimLimit, and moves them a cycle ahead in
-   * the same statement; SKIP LOCKED lets several workers claim at once without sharing a number.
+   * the same statement (a lease: a re-check that dies is tried again a cycle later); SKIP LOCKED
+   * lets several workers claim at once without sharing a number. The re-check itself sets the
+   * real next time (nextCheckAt) once the register has answered.
    */
   async claimDue(): Promise<string[]> {
     const now = this.clock.now();
@@ -165,9 +167,9 @@ export class LicenceMonitor implements OnModuleDestroy {
         daysLeft === null ? { warnAt: null, sent: [] } : dueExpiryWarning(daysLeft, sameExpiry ? (state?.expiry_warnings ?? []) : []);
       await manager.query(
         `UPDATE licence_states SET result = $2, checked_at = $3, expiry_warnings = $4,
-           last_changed_at = CASE WHEN $5 THEN $6 ELSE last_changed_at END
+           last_changed_at = CASE WHEN $5 THEN $6 ELSE last_changed_at END, next_check_at = $7
          WHERE licence_number = $1`,
-        [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now],
+        [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now, nextCheckAt(now, this.cycleSeconds)],
       );
       const events: NewEvent[] = watchers.flatMap((watcher) => [
         ...changes.map((change) => ({

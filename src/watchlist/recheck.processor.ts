@@ -2,6 +2,7 @@ import { InjectQueue, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
 import { LicenceMonitor } from './licence-monitor';
+import { delaysOverTick } from './recheck-pace';
 import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER_ID, WATCH_RECHECK_QUEUE } from './recheck.queue';
 
 /**
@@ -30,12 +31,13 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
   async process(job: Job<RecheckJobData | Record<string, never>>): Promise<void> {
     if (job.name === TICK_JOB) {
       const due = await this.monitor.claimDue();
+      const delays = delaysOverTick(due.length, TICK_INTERVAL_MS);
       await this.queue.addBulk(
-        due.map((licenceNumber) => ({
+        due.map((licenceNumber, index) => ({
           name: RECHECK_JOB,
           data: { licenceNumber },
           // Behind ticks (which have no priority), so a busy cycle never delays the next claim.
-          opts: { priority: 1, removeOnComplete: true, removeOnFail: { age: 86_400, count: 1000 } },
+          opts: { priority: 1, delay: delays[index], removeOnComplete: true, removeOnFail: { age: 86_400, count: 1000 } },
         })),
       );
       return;

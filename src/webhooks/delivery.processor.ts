@@ -10,7 +10,8 @@ import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
-import { DISABLE_AFTER_FAILING_MS, delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
+import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
+import { parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
 import { WebhookSecrets } from './webhook-secrets';
@@ -30,13 +31,9 @@ interface DeliveryRow {
   attempts: number;
 }
 
-type AttemptOutcome = { responseStatus: number | null; error: string | null };
-
 /**
  * Sends one delivery attempt per job attempt (decorated with @Processor by WorkerModule, where
- * the retry schedule is the backoff strategy). 2xx is delivered; 410 disables the endpoint; any
- * other answer, a timeout or a refused address is retried until the schedule runs out or the
- * endpoint has failed for 3 days, which disables it.
+ * the retry schedule is the backoff strategy), and records what judgeAttempt makes of it.
  */
 @Injectable()
 export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
@@ -83,16 +80,13 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     const started = performance.now();
     const outcome = await this.send(row, startedAt);
     const durationMs = Math.round(performance.now() - started);
-    const delivered = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300;
-    const nextDelay = delivered ? null : delayBeforeNextAttemptMs(this.schedule, job.attemptsMade + 1);
-    const failingSince = delivered ? null : (row.failing_since ?? startedAt);
-    const disableReason =
-      outcome.responseStatus === 410
-        ? 'GONE'
-        : !delivered && startedAt.getTime() - failingSince!.getTime() >= DISABLE_AFTER_FAILING_MS
-          ? 'FAILING_FOR_3_DAYS'
-          : null;
-    const willRetry = !delivered && disableReason === null && nextDelay !== null;
+    const verdict = judgeAttempt({
+      outcome,
+      startedAt,
+      failingSince: row.failing_since,
+      schedule: this.schedule,
+      attemptsMade: job.attemptsMade,
+    });
 
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
@@ -105,30 +99,27 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
           outcome.responseStatus,
           durationMs,
           outcome.error,
-          willRetry ? new Date(startedAt.getTime() + nextDelay!) : null,
+          verdict.retryInMs === null ? null : new Date(startedAt.getTime() + verdict.retryInMs),
         ],
       );
-      await manager.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [
-        deliveryId,
-        delivered ? 'DELIVERED' : willRetry ? 'PENDING' : 'FAILED',
-      ]);
+      await manager.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1`, [deliveryId, verdict.deliveryStatus]);
       await manager.query(
         `UPDATE webhook_endpoints SET failing_since = $2,
            disabled_at = CASE WHEN $3::text IS NULL THEN disabled_at ELSE $4 END,
            disabled_reason = coalesce($3, disabled_reason)
          WHERE id = $1`,
-        [row.endpoint_id, failingSince, disableReason, startedAt],
+        [row.endpoint_id, verdict.failingSince, verdict.disableReason, startedAt],
       );
     });
-    if (delivered) return;
+    if (verdict.delivered) return;
     const reason = `delivery failed: ${outcome.responseStatus ?? outcome.error}`;
     // Thrown so that BullMQ schedules the next attempt (or records the job as failed for good).
-    throw disableReason ? new UnrecoverableError(reason) : new Error(reason);
+    throw verdict.retryInMs === null ? new UnrecoverableError(reason) : new Error(reason);
   }
 
   private async send(row: DeliveryRow, now: Date): Promise<AttemptOutcome> {
     const problem = urlProblem(row.url, this.allowPrivate);
-    if (problem) return { responseStatus: null, error: `url refused: ${problem}` };
+    if (problem) return { responseStatus: null, error: `url refused: ${problem}`, refused: true };
     const secrets = [this.secrets.open(row.secret)];
     if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
       secrets.push(this.secrets.open(row.previous_secret));
@@ -145,10 +136,11 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
       });
       await response.body.dump();
-      return { responseStatus: response.statusCode, error: null };
+      return { responseStatus: response.statusCode, error: null, refused: false };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-      return { responseStatus: null, error: code === 'EBLOCKEDADDRESS' ? 'url refused: address' : String(code) };
+      const refused = code === 'EBLOCKEDADDRESS';
+      return { responseStatus: null, error: refused ? 'url refused: address' : String(code), refused };
     }
   }
 

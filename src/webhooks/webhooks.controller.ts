@@ -43,8 +43,12 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Add a webhook endpoint',
     description:
-      'Events are POSTed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). The answer holds the ' +
-      'signing secret, shown only once.',
+      'Events are POSTed as Standard Webhooks: body {"type","timestamp","data"}, headers webhook-id (the event id, the ' +
+      'same on every retry), webhook-timestamp (Unix seconds) and webhook-signature ("v1,<signature>", two separated ' +
+      'by a space while a rotated secret still signs). To verify a delivery, on the raw body: signature = base64 of ' +
+      'HMAC-SHA256, keyed with the base64-decoded part of the secret after "whsec_", of "<webhook-id>.<webhook-timestamp>.<body>"; ' +
+      'compare it in constant time with each v1 entry, and refuse timestamps more than 5 minutes from your clock ' +
+      '(any Standard Webhooks library does this). The answer holds the signing secret, shown only once.',
   })
   @ApiBody({ type: CreateWebhookDto })
   @ApiResponse({ status: 201, type: CreatedWebhookDto })

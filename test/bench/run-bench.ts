@@ -11,6 +11,7 @@ import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
 import type { LoadFigures, LoadPlan } from './load-generator';
+import { watchImpactRow } from './watch-impact';
 
 /**
  * `npm run bench`: the hot paths over real HTTP against real processes (API, worker, PostgreSQL,
@@ -33,6 +34,8 @@ const REGISTER_MAX_PER_SECOND = 200;
 const WORKER_CONCURRENCY = 64;
 const SINGLE_FLIGHT_REQUESTS = 500;
 const BATCH_IMPACT_VERIFIES = 40;
+/** Rows to run, comma separated: `hot-path` (every row but the next), `watch-impact`; both by default. */
+const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,watch-impact').split(','));
 /** As the start scripts run each process (npm run start:api, start:worker). */
 const API_NODE_OPTIONS = '--max-semi-space-size=8';
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=4';
@@ -173,6 +176,28 @@ function markdownTable(result: { date: string; machine: Record<string, unknown>;
   return lines.join('\n');
 }
 
+function writeResults(rows: Record<string, unknown>[], extra: Record<string, unknown>): void {
+  const result = {
+    date: new Date().toISOString(),
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: 'A B A B, medians', loadGenerator: 'autocannon' },
+    rows,
+    ...extra,
+  };
+  // A run of some rows only goes to a file of its own: latest.json keeps the last full run.
+  const file = process.env.BENCH_ROWS ? `bench/results/partial-${[...BENCH_ROWS].join('+')}.json` : 'bench/results/latest.json';
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, file), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\n${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}, ${result.date}\n`);
+  console.log(markdownTable(result));
+  console.log(`\nWritten to ${file}`);
+}
+
 async function main(): Promise<void> {
   const runId = `lvs_bench_${Date.now().toString(36)}`;
   const workDir = mkdtempSync(join(tmpdir(), 'lvs-bench-'));
@@ -207,6 +232,11 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   try {
+    if (!BENCH_ROWS.has('hot-path')) {
+      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess })] : [];
+      writeResults(rows, {});
+      return;
+    }
     const bare = await startProcess(workDir, 'dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
     children.push(bare.child);
     const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
@@ -364,29 +394,16 @@ async function main(): Promise<void> {
       batchStillRunningAfterLastVerify: batchImpact.overlapped,
     });
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
+    if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess }));
 
     for (const line of [...errorLines(api.logFile), ...errorLines(worker.logFile)]) console.error(`error line logged: ${line}`);
     const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
     console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);
 
-    const result = {
-      date: new Date().toISOString(),
-      machine: {
-        cpu: cpus()[0]?.model ?? 'unknown',
-        cores: cpus().length,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-      },
-      settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: 'A B A B, medians', loadGenerator: 'autocannon' },
-      rows,
+    writeResults(rows, {
       singleFlight: { requests: SINGLE_FLIGHT_REQUESTS, users: USERS, upstreamRequests: burstUpstream, outcomes: burst.outcomes },
       memory,
-    };
-    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`\n${result.machine.cpu}, ${result.machine.cores} cores, Node ${result.machine.node}, ${result.date}\n`);
-    console.log(markdownTable(result));
-    console.log('\nWritten to bench/results/latest.json');
+    });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))));

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort, isAlive, isListening, LauncherProcess, removeDataDir, runInBash, scratchDataDir } from '../support/launcher-process';
 import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
+import { until } from '../support/until';
 
 const STARTED = /Processes: .*\n/;
 
@@ -99,6 +100,42 @@ describe('npm run demo', () => {
     expect(JSON.parse(quota.stdout)).toMatchObject({ used: 12, quota: 100, remaining: 88 });
   }, 60_000);
 
+  it('walks through monitoring as printed: watch, a webhook to the receiver, a revocation, the signed event verified', async () => {
+    const lines = log.split('\n');
+    const steps = lines.slice(lines.findIndex((line) => line.startsWith('# MONITORING'))).filter((line) => line.startsWith('curl'));
+    const [watch, webhook, revoke] = steps;
+    const watched = parseCurl((await runInBash(watch)).stdout);
+    expect([watched.status, watched.body]).toMatchObject([201, { licenceNumber: '1074556677889900', reference: 'guard-42', state: 'ACTIVE' }]);
+    expect((await runInBash(webhook)).stdout).toBe('ok\n');
+    await demo.waitFor(/^receiver +\| Keeping the signing secret of webhook [0-9a-f-]{36} to verify what it sends$/m, 5000);
+
+    // The first re-check records the licence as it is; only then is the change a change.
+    const key = log.match(/^Demo key \(quota 100 per month\): (\S+)$/m)![1];
+    const apiUrl = log.match(/^API +(http:\/\/\S+)$/m)![1];
+    await until(
+      async () => (await (await fetch(`${apiUrl}/v1/watchlist`, { headers: { 'x-api-key': key } })).json()) as { items: { checkedAt: string | null }[] },
+      (page) => page.items[0]?.checkedAt !== null,
+      15_000,
+    );
+    expect((await runInBash(revoke)).stdout).toContain('"status":"Revoked"');
+
+    const [, webhookId, body] = await demo.waitFor(
+      /^receiver +\| Received licence\.status_changed \(webhook-id ([0-9a-f-]{36})\): signature verified\nreceiver +\| (.*)$/m,
+      20_000,
+    );
+    expect(webhookId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(body)).toMatchObject({
+      type: 'licence.status_changed',
+      data: {
+        licenceNumber: '1074556677889900',
+        reference: 'guard-42',
+        previous: { status: 'Active' },
+        current: { status: 'Revoked' },
+      },
+    });
+    expect(demo.log).not.toContain('signature NOT verified');
+  }, 60_000);
+
   it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {
     const pids = demo.pids();
     expect([...pids.keys()].sort()).toEqual(['api', 'sandbox', 'worker-1']);
@@ -106,6 +143,7 @@ describe('npm run demo', () => {
       Number(log.match(/^API +http:\/\/127\.0\.0\.1:(\d+)$/m)![1]),
       Number(log.match(/SANDBOX at http:\/\/127\.0\.0\.1:(\d+)/)![1]),
       Number(log.match(/Operators' listener .* on 127\.0\.0\.1:(\d+)/)![1]),
+      Number(log.match(/\| curl -s -X POST http:\/\/127\.0\.0\.1:(\d+)\/secret/)![1]), // the webhook receiver
     ];
     expect(await demo.interrupt()).toBe(0);
     await expectAllGone(pids, ports);

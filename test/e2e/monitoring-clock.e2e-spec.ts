@@ -4,6 +4,7 @@ import { request, TestResponse } from '../support/http';
 import { startInProcessWorker } from '../support/in-process-worker';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const CYCLE_SECONDS = 1;
 
@@ -14,19 +15,29 @@ interface FeedEvent {
   data: Record<string, any>;
 }
 
-// The worker runs in this process so that it shares the test's clock: expiry warnings and quota
-// periods follow the date the test sets.
+// The worker runs in this process so that it shares the test's clock: expiry warnings, quota
+// periods and how long a webhook endpoint has been failing follow the date the test sets.
 describe('monitoring over time: expiry warnings and quota periods, on the test clock', () => {
   let t: TestApp;
   let worker: TestingModule;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { WATCH_RECHECK_SECONDS: String(CYCLE_SECONDS) } });
+    t = await startTestApp({
+      env: {
+        WATCH_RECHECK_SECONDS: String(CYCLE_SECONDS),
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        // Room to move the clock between two attempts; more attempts than the test lets happen.
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,3,3,3,3,3,3,3',
+      },
+    });
     worker = await startInProcessWorker(t.clock);
+    receiver = await WebhookReceiver.start();
   });
   afterAll(async () => {
     await worker.close();
     await t.close();
+    await receiver.close();
   });
   afterEach(() => t.clock.set(null));
 
@@ -117,6 +128,54 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
     expect(usage).toEqual([
       { period: '2026-11', used: 2 },
       { period: '2026-12', used: 2 },
+    ]);
+  });
+
+  it('disables an endpoint that has failed for 3 days, and the user sees it in GET /v1/webhooks', async () => {
+    const { key } = await t.createKey();
+    receiver.script('/down', Array.from({ length: 8 }, () => 500));
+    const firstFailure = '2026-11-23T08:00:00Z';
+    t.clock.travelTo(firstFailure);
+    const created = await call(key, 'POST', '/v1/webhooks', { url: `${receiver.url}/down` });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    expect((await call(key, 'POST', `/v1/webhooks/${id}/test`)).status).toBe(202);
+    const listed = async () => ((await call(key, 'GET', '/v1/webhooks')).body as { webhooks: Record<string, unknown>[] }).webhooks;
+
+    // Each attempt is 3 s after the previous one: the clock moves on a day, then two more.
+    await until(() => receiver.to('/down'), (received) => received.length === 1, 10_000);
+    t.clock.travelTo('2026-11-24T08:00:00Z');
+    await until(() => receiver.to('/down'), (received) => received.length === 2, 10_000);
+    expect(await listed()).toEqual([
+      expect.objectContaining({ id, enabled: true, disabledAt: null, disabledReason: null, failingSince: expect.stringMatching(/^2026-11-23T08:00:0/) }),
+    ]);
+    t.clock.travelTo('2026-11-26T08:00:05Z'); // 3 days after the first failure
+    await until(() => receiver.to('/down'), (received) => received.length === 3, 10_000);
+    const disabled = await until(listed, (webhooks) => webhooks[0]?.enabled === false, 10_000);
+    expect(disabled).toEqual([
+      {
+        id,
+        url: `${receiver.url}/down`,
+        events: expect.any(Array),
+        createdAt: expect.stringMatching(/^2026-11-23T08:00:0/),
+        enabled: false,
+        disabledAt: expect.stringMatching(/^2026-11-26T08:00:/),
+        disabledReason: 'FAILING_FOR_3_DAYS',
+        failingSince: expect.stringMatching(/^2026-11-23T08:00:0/),
+      },
+    ]);
+
+    await sleep(4000); // the schedule had attempts left: none is made
+    // (Not checked with standardwebhooks here: it holds the test clock's timestamps against the real clock.)
+    expect(receiver.to('/down').map((hook) => [hook.answeredWith, hook.headers['webhook-id']])).toEqual(
+      Array.from({ length: 3 }, () => [500, receiver.to('/down')[0].headers['webhook-id']]),
+    );
+    const [delivery] = ((await call(key, 'GET', `/v1/webhooks/${id}/deliveries`)).body as { deliveries: any[] }).deliveries;
+    expect(delivery.status).toBe('FAILED');
+    expect(delivery.attempts.map((attempt: any) => [attempt.attempt, attempt.responseStatus, attempt.nextAttemptAt === null])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, true],
     ]);
   });
 });

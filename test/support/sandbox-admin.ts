@@ -1,4 +1,4 @@
-import type { FaultSetting, RequestCounts } from '@lvs/register-sandbox';
+import type { FaultSetting, RequestCounts, RequestTimes } from '@lvs/register-sandbox';
 
 /** The sandbox register's admin API, over HTTP as a test or an operator would use it. */
 export class SandboxAdmin {
@@ -19,6 +19,11 @@ export class SandboxAdmin {
 
   async counts(): Promise<RequestCounts> {
     return (await (await fetch(`${this.sandboxUrl}/__sandbox/requests`)).json()) as RequestCounts;
+  }
+
+  /** When each number's requests arrived (epoch ms), since the last resetCounts. */
+  async times(): Promise<RequestTimes> {
+    return (await (await fetch(`${this.sandboxUrl}/__sandbox/requests/times`)).json()) as RequestTimes;
   }
 
   async requestsFor(licenceNumber: string): Promise<number> {

@@ -35,8 +35,8 @@ export interface TestApp {
   logLines: string[];
   /** every worker started, in order */
   workers: WorkerProcess[];
-  /** starts one more worker process; all of them stop with close() */
-  startWorker(): Promise<WorkerProcess>;
+  /** starts one more worker process, with `overrides` on top of the app's settings; all of them stop with close() */
+  startWorker(overrides?: Record<string, string>): Promise<WorkerProcess>;
   createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string }): Promise<CreatedKey>;
   close(): Promise<void>;
 }
@@ -111,8 +111,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env,
     logLines,
     workers,
-    async startWorker() {
-      const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log' }); // its output is kept, not printed
+    async startWorker(overrides = {}) {
+      const worker = await WorkerProcess.start({ ...env, LOG_LEVEL: 'log', ...overrides }); // its output is kept, not printed
       workers.push(worker);
       return worker;
     },

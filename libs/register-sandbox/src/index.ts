@@ -2,4 +2,4 @@ export { FAULT_NAMES } from './faults';
 export type { FaultBookView, FaultName, FaultSetting } from './faults';
 export { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from './sandbox-numbers';
 export { startSandbox } from './sandbox-server';
-export type { RequestCounts, RunningSandbox, SandboxOptions } from './sandbox-server';
+export type { RequestCounts, RequestTimes, RunningSandbox, SandboxOptions } from './sandbox-server';

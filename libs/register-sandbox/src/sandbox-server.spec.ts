@@ -127,6 +127,19 @@ describe('register sandbox', () => {
       await search(SANDBOX_NUMBERS.expired);
       expect(await admin('GET', '/__sandbox/requests')).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.expired]: 1 } });
     });
+
+    it('records when each search arrived, per number, in order, until DELETE', async () => {
+      const before = Date.now();
+      await search(SANDBOX_NUMBERS.active);
+      await search(SANDBOX_NUMBERS.active);
+      const after = Date.now();
+      const { byLicence } = (await admin('GET', '/__sandbox/requests/times')) as { byLicence: Record<string, number[]> };
+      expect(Object.keys(byLicence)).toEqual([SANDBOX_NUMBERS.active]);
+      const [first, second] = byLicence[SANDBOX_NUMBERS.active];
+      expect([byLicence[SANDBOX_NUMBERS.active].length, first >= before, second >= first, second <= after]).toEqual([2, true, true, true]);
+      await admin('DELETE', '/__sandbox/requests');
+      expect(await admin('GET', '/__sandbox/requests/times')).toEqual({ byLicence: {} });
+    });
   });
 
   describe('reserved numbers', () => {

@@ -45,6 +45,11 @@ export interface RequestCounts {
   byLicence: Record<string, number>;
 }
 
+/** When each search request arrived (epoch milliseconds), per licence number, in order. */
+export interface RequestTimes {
+  byLicence: Record<string, number[]>;
+}
+
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
 const REDIRECT_LOCATION = '/PublicRegister/Error';
 const MAX_REQUEST_BODY_BYTES = 64 * 1024;
@@ -71,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   const faults = new FaultBook();
   const requestsByLicence = new Map<string, number>();
+  const arrivalsByLicence = new Map<string, number[]>();
   let requestTotal = 0;
   const requestCounts = (): RequestCounts => ({
     total: requestTotal,
@@ -85,7 +91,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const form = new URLSearchParams(await readRequestBody(request));
     const licenceNumber = (form.get('LicenseNo') ?? '').trim();
     requestTotal += 1;
-    if (licenceNumber !== '') requestsByLicence.set(licenceNumber, (requestsByLicence.get(licenceNumber) ?? 0) + 1);
+    if (licenceNumber !== '') {
+      requestsByLicence.set(licenceNumber, (requestsByLicence.get(licenceNumber) ?? 0) + 1);
+      const arrivals = arrivalsByLicence.get(licenceNumber) ?? [];
+      arrivals.push(Date.now());
+      arrivalsByLicence.set(licenceNumber, arrivals);
+    }
 
     const reservedFault = data.reservedFaults.get(licenceNumber);
     const slow = options.slowNumbers;
@@ -105,10 +116,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ['GET /PublicRegister', answerSearchPage],
     ['GET /__sandbox/requests', (_, response) => sendJson(response, 200, requestCounts())],
     [
+      'GET /__sandbox/requests/times',
+      (_, response) => sendJson(response, 200, { byLicence: Object.fromEntries(arrivalsByLicence) } satisfies RequestTimes),
+    ],
+    [
       'DELETE /__sandbox/requests',
       (_, response) => {
         requestTotal = 0;
         requestsByLicence.clear();
+        arrivalsByLicence.clear();
         sendJson(response, 200, requestCounts());
       },
     ],

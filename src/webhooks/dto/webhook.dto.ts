@@ -78,7 +78,14 @@ export class DeliveryAttemptDto {
   @ApiProperty({ type: 'integer', example: 35 })
   durationMs!: number;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why no answer came (timeout, refused address…)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'Why no answer came: a network error or timeout, or "url refused: …" when the SSRF guard refused the address ' +
+      'at delivery time (final: not retried)',
+  })
   error!: string | null;
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null })
