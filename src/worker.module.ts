@@ -1,6 +1,7 @@
 import { BullModule, Processor } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { WorkerOptions } from 'bullmq';
+import { BreakerModule } from './breaker/register-breaker';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -10,8 +11,10 @@ import { MetricsModule } from './metrics/metrics.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsService } from './events/events.service';
 import { QuotaService } from './quota/quota.service';
-import { RedisModule } from './redis/redis.module';
+import { blockingConnection, RedisModule } from './redis/redis.module';
+import { LookupPayers } from './verification/lookup-payers';
 import { LookupQueue } from './verification/lookup-queue';
+import { LookupSettlement } from './verification/lookup-settlement';
 import {
   registerClientCloserProvider,
   registerClientProvider,
@@ -35,6 +38,7 @@ const DELIVERY_CONCURRENCY = 16;
 /** Worker options from the settings; the limiter is global, shared by every worker through Redis. */
 export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   return {
+    connection: blockingConnection(settings),
     concurrency: settings.WORKER_CONCURRENCY,
     limiter: { max: settings.REGISTER_MAX_PER_SECOND, duration: 1000 },
     lockDuration: settings.WORKER_LOCK_DURATION_MS,
@@ -47,6 +51,7 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
 function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
   return {
+    connection: blockingConnection(settings),
     concurrency: DELIVERY_CONCURRENCY,
     settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
   };
@@ -58,7 +63,7 @@ export class WorkerModule {
   static register(settings: AppSettings): DynamicModule {
     // @Processor's options are static metadata; applying it here lets them come from the settings.
     Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(settings))(VerificationProcessor);
-    Processor(WATCH_RECHECK_QUEUE, { concurrency: RECHECK_CONCURRENCY })(RecheckProcessor);
+    Processor(WATCH_RECHECK_QUEUE, { connection: blockingConnection(settings), concurrency: RECHECK_CONCURRENCY })(RecheckProcessor);
     Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(settings))(DeliveryProcessor);
     return {
       module: WorkerModule,
@@ -67,6 +72,7 @@ export class WorkerModule {
         ClockModule,
         DatabaseModule,
         RedisModule,
+        BreakerModule,
         MetricsModule,
         BullModule.registerQueue(
           { name: REGISTER_LOOKUP_QUEUE },
@@ -82,6 +88,8 @@ export class WorkerModule {
         WorkerHeartbeat,
         WorkerListener,
         LookupQueue,
+        LookupPayers,
+        LookupSettlement,
         QuotaService,
         EventsService,
         WebhookSecrets,

@@ -2,6 +2,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
 import { Job, UnrecoverableError } from 'bullmq';
+import { RegisterBreaker } from '../breaker/register-breaker';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
@@ -23,6 +24,7 @@ export class VerificationProcessor extends WorkerHost {
     private readonly cache: ResultCache,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly breaker: RegisterBreaker,
   ) {
     super();
   }
@@ -44,6 +46,7 @@ export class VerificationProcessor extends WorkerHost {
     };
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      this.recordForBreaker('answered');
       const seconds = observe(result.status);
       this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
       await this.cache.put(licenceNumber, result);
@@ -56,6 +59,7 @@ export class VerificationProcessor extends WorkerHost {
             ? LOOKUP_FAILURE.unexpectedPage
             : LOOKUP_FAILURE.internal;
       observe(failure);
+      if (failure === LOOKUP_FAILURE.unavailable) this.recordForBreaker('unavailable');
       const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
       const detail =
         error instanceof RegisterUnavailableError || error instanceof RegisterParseError
@@ -65,5 +69,10 @@ export class VerificationProcessor extends WorkerHost {
       if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
       throw new UnrecoverableError(failure);
     }
+  }
+
+  /** Not awaited: the lookup's own outcome does not depend on the breaker's bookkeeping. */
+  private recordForBreaker(outcome: 'answered' | 'unavailable'): void {
+    this.breaker.record(outcome).catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
   }
 }
