@@ -87,7 +87,11 @@ export class VerificationService {
   }
 
   private async awaitLookup(jobId: string, deadline: number, idempotencyKey: string): Promise<Verification> {
-    const wait = await this.lookups.waitFor(jobId, Math.max(deadline - Date.now(), 0));
+    const wait = await this.lookups.waitFor(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
+      // The lookup is queued (and maybe charged): the client learns its result by retrying, as after a 202.
+      if (isRedisUnavailable(error)) return { state: 'pending' as const };
+      throw error;
+    });
     switch (wait.state) {
       case 'completed':
         return { result: wait.result, source: 'register', idempotencyKey };
