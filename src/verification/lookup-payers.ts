@@ -8,26 +8,30 @@ const PAYERS_TTL_SECONDS = 2 * 24 * 3600;
 
 /**
  * Moves a job's payers to its refunding set and leases the refund to the caller until ARGV[2]
- * (ms). Answers the charges to refund: none when another process holds an unexpired lease. A
- * refunder that dies leaves the set and an expired lease, so the next claim refunds again;
- * refunds are idempotent.
+ * (ms). Answers 'busy' while another process holds an unexpired lease, 'settled' when nothing is
+ * left to refund, else 'claimed' followed by the charges to refund. A refunder that dies leaves
+ * the set and an expired lease, so the next claim refunds again; refunds are idempotent.
  * KEYS: payers set, refunding set, index; ARGV: job id, lease end (ms), now (ms), ttl (s).
  */
 const CLAIM_REFUND = `
 if redis.call('EXISTS', KEYS[2]) == 1 then
   local lease = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[1]) or '0')
-  if lease > tonumber(ARGV[3]) then return {} end
+  if lease > tonumber(ARGV[3]) then return {'busy'} end
 end
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do redis.call('SADD', KEYS[2], member) end
 redis.call('DEL', KEYS[1])
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('ZREM', KEYS[3], ARGV[1])
-  return {}
+  return {'settled'}
 end
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-return redis.call('SMEMBERS', KEYS[2])
+local claimed = redis.call('SMEMBERS', KEYS[2])
+table.insert(claimed, 1, 'claimed')
+return claimed
 `;
+
+export type RefundClaim = { outcome: 'claimed'; charges: Charge[] } | { outcome: 'busy' | 'settled' };
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -65,7 +69,7 @@ export class LookupPayers {
   }
 
   /** The charges to refund for a failed job, leased to this caller for leaseMs; see CLAIM_REFUND. */
-  async claimRefund(jobId: string, leaseMs: number): Promise<Charge[]> {
+  async claimRefund(jobId: string, leaseMs: number): Promise<RefundClaim> {
     const now = Date.now();
     const members = await this.redis.client.claimRefund(
       this.payersKey(jobId),
@@ -76,7 +80,9 @@ export class LookupPayers {
       now,
       PAYERS_TTL_SECONDS,
     );
-    return members.map((member) => JSON.parse(member) as Charge);
+    const [outcome, ...claimed] = members;
+    if (outcome === 'claimed') return { outcome, charges: claimed.map((member) => JSON.parse(member) as Charge) };
+    return { outcome: outcome as 'busy' | 'settled' };
   }
 
   /** Every claimed charge is refunded: the job is settled. */
@@ -89,7 +95,7 @@ export class LookupPayers {
     return this.redis.client.zrangebyscore(this.index, '-inf', Date.now(), 'LIMIT', 0, limit);
   }
 
-  /** A job still running: look at it again after `delayMs`. */
+  /** Look at the job again (sweep) after `delayMs`: one still running, or a refund that failed (0 ends its lease). */
   async postpone(jobId: string, delayMs: number): Promise<void> {
     await this.redis.client.zadd(this.index, 'XX', Date.now() + delayMs, jobId);
   }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { QuotaService } from '../quota/quota.service';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
@@ -8,6 +9,8 @@ import { LookupQueue } from './lookup-queue';
 const SWEEP_INTERVAL_MS = 30_000;
 const REFUND_LEASE_MS = 60_000;
 const SWEEP_BATCH = 200;
+const REFUND_WAIT_MS = 3000;
+const REFUND_POLL_MS = 20;
 
 /**
  * Settles the payers of every finished lookup, in every process (API and worker): refunds them
@@ -37,14 +40,29 @@ export class LookupSettlement implements OnApplicationBootstrap, OnApplicationSh
     clearInterval(this.timer);
   }
 
-  /** Refunds every new charge waiting on a failed lookup, once; concurrent callers in a process share one run. */
+  /**
+   * Refunds every new charge waiting on a failed lookup, once; concurrent callers in a process share
+   * one run. When another process is refunding, waits (up to REFUND_WAIT_MS) until it is done, so
+   * that a client answered with the failure is refunded by then.
+   */
   refund(jobId: string): Promise<void> {
     let running = this.refunds.get(jobId);
     if (!running) {
       running = (async () => {
-        const charges = await this.payers.claimRefund(jobId, REFUND_LEASE_MS);
-        if (charges.length === 0) return;
-        for (const charge of charges) await this.quota.refund(charge);
+        let claim = await this.payers.claimRefund(jobId, REFUND_LEASE_MS);
+        for (const waitUntil = Date.now() + REFUND_WAIT_MS; claim.outcome === 'busy' && Date.now() < waitUntil; ) {
+          await sleep(REFUND_POLL_MS);
+          claim = await this.payers.claimRefund(jobId, REFUND_LEASE_MS);
+        }
+        if (claim.outcome !== 'claimed') return;
+        const { charges } = claim;
+        try {
+          for (const charge of charges) await this.quota.refund(charge);
+        } catch (error) {
+          // Give the lease back, so that the next sweep in any process (a new one's first) tries again.
+          await this.payers.postpone(jobId, 0).catch(() => undefined);
+          throw error;
+        }
         await this.payers.refunded(jobId);
         this.logger.log(`Refunded ${charges.length} charge(s) of failed lookup ${jobId}`);
       })().finally(() => this.refunds.delete(jobId));

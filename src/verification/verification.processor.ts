@@ -34,7 +34,8 @@ export class VerificationProcessor extends WorkerHost {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
-    const cached = refresh ? null : await this.cache.get(licenceNumber);
+    // An unreachable cache is a miss (the Redis outage is logged once elsewhere): the register still answers.
+    const cached = refresh ? null : await this.cache.get(licenceNumber).catch(() => null);
     if (cached) return cached;
 
     const askedAt = this.clock.now();
@@ -49,7 +50,8 @@ export class VerificationProcessor extends WorkerHost {
       this.recordForBreaker('answered');
       const seconds = observe(result.status);
       this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
-      await this.cache.put(licenceNumber, result);
+      // Not cached, the result still answers this job's clients; the next lookup of the number asks again.
+      await this.cache.put(licenceNumber, result).catch(() => undefined);
       return result;
     } catch (error) {
       const failure =

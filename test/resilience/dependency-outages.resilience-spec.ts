@@ -65,7 +65,7 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     const answers = await load.stop();
     allAnswers.push(...answers, readiness.firstVerify);
 
-    expect(answers.filter((answer) => answer.problem !== null).map((answer) => answer.problem)).toEqual([]);
+    expect({ problems: answers.filter((answer) => answer.problem !== null).map((answer) => answer.problem), apiErrors: rig.apiErrors() }).toEqual({ problems: [], apiErrors: [] });
     // Sent after the fault began (a moment for it to bite) and answered before it ended.
     const during = answers.filter((answer) => answer.sentAt > began + 300 && answer.sentAt + answer.ms < ended);
     const refusedLate = during.filter((answer) => answer.status === 503 && answer.ms > outage.refusalBoundMs);

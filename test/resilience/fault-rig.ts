@@ -125,6 +125,14 @@ export class FaultRig {
     }
   }
 
+  /** The API's error-level log lines (pino level 50 and above), each cut short: what explains a 500. */
+  apiErrors(): string[] {
+    return (this.api?.log ?? '')
+      .split('\n')
+      .filter((line) => /"level":(5|6)\d/.test(line))
+      .map((line) => line.slice(0, 600));
+  }
+
   async close(): Promise<void> {
     await this.api?.stop();
     await this.worker?.stop();
