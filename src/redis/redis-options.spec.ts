@@ -7,10 +7,12 @@ describe('reconnectDelayMs', () => {
 });
 
 describe('Redis client options', () => {
-  it('fail fast for clients that answer requests: timeouts and no offline queue', () => {
+  it('fail fast for clients that answer requests: timeouts, a silent connection dropped, no offline queue', () => {
     expect(failFastRedisOptions(1000)).toEqual({
       connectTimeout: 1000,
       commandTimeout: 1000,
+      socketTimeout: 1000,
+      autoResendUnfulfilledCommands: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       retryStrategy: reconnectDelayMs,

@@ -2,6 +2,8 @@
 export interface RedisTimeouts {
   connectTimeout: number;
   commandTimeout?: number;
+  socketTimeout?: number;
+  autoResendUnfulfilledCommands?: boolean;
   enableOfflineQueue?: boolean;
   maxRetriesPerRequest?: number;
   retryStrategy: (attempt: number) => number;
@@ -19,12 +21,16 @@ export function reconnectDelayMs(attempt: number): number {
 /**
  * For clients that answer requests (our key-value store, BullMQ queues that add jobs): a command
  * fails within `timeoutMs` when Redis is down or frozen instead of waiting in an offline queue
- * for the whole outage, so the request can answer 503 at once.
+ * for the whole outage, so the request can answer 503 at once. A connection that gets no answer
+ * for that long is dropped (socketTimeout), so a frozen Redis is an outage like a stopped one:
+ * logged once, and reconnected until it answers; commands whose callers gave up are not resent.
  */
 export function failFastRedisOptions(timeoutMs: number): RedisTimeouts {
   return {
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    autoResendUnfulfilledCommands: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     retryStrategy: reconnectDelayMs,

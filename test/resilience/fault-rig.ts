@@ -1,4 +1,4 @@
-import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS, RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -15,6 +15,9 @@ import { judgeAnswer } from './judge-answer';
 
 /** Where every scenario appends its figures, one JSON line each, for the issue's note. */
 export const SUMMARY_FILE = join(tmpdir(), 'lvs-resilience-summary.jsonl');
+
+/** Numbers every scenario's users verify first, so that the load's repeats are cached and charged. */
+export const WARM_NUMBERS = FOUND_SANDBOX_NUMBERS.slice(0, 4);
 
 export interface TestKey {
   key: string;
@@ -80,6 +83,18 @@ export class FaultRig {
     const created = runKeysCli(this.env, 'create', '--name', 'resilience', ...(quota === null ? [] : ['--quota', String(quota)]));
     if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
     return JSON.parse(created.stdout) as TestKey;
+  }
+
+  /** `count` users without a quota, each having verified (and been charged for) every warm number. */
+  async warmUsers(count: number): Promise<TestKey[]> {
+    const users = Array.from({ length: count }, () => this.createKey());
+    for (const user of users) {
+      for (const number of WARM_NUMBERS) {
+        const answer = await verifyOnce(this.baseUrl, user, number, false, Date.now());
+        if (answer.status !== 200) throw new Error(`warming ${number} answered ${answer.status}: ${answer.body}`);
+      }
+    }
+    return users;
   }
 
   /** The ledger: every number charged to the user this period, and the usage counter. */
@@ -217,6 +232,13 @@ export class SteadyLoad {
   }
 }
 
+/** Answers outside the contract, or with a status the scenario does not allow for new or warm numbers. */
+export function unexpectedAnswers(answers: Answer[], allowed: { fresh: number[]; warm: number[] }): string[] {
+  return answers
+    .filter((answer) => answer.problem !== null || !(answer.fresh ? allowed.fresh : allowed.warm).includes(answer.status as number))
+    .map((answer) => `${answer.fresh ? 'new' : 'warm'} number at ${answer.sentAt} ms: ${answer.problem ?? `${answer.status} ${answer.body}`}`);
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]);
 
 export function countByStatus(answers: Answer[]): Record<string, number> {
@@ -230,33 +252,51 @@ export function timing(answers: Answer[]): { p50: number; max: number } {
   return { p50: percentile(times, 50), max: times.at(-1) ?? 0 };
 }
 
+const FINAL = [200, 404, 409];
+
 /**
- * What each user must have been charged: the warm numbers, every new number that got a final
- * result (200, 404, 409), and every one that got 202 and whose lookup then succeeded (its result
- * is cached); never a new number answered only 5xx.
+ * Retries, as a client does, every new number whose only answers were 202 (once lookups are
+ * settled): a lookup that succeeded answers from the cache, one that failed is looked up again.
  */
-export async function expectedCharges(rig: FaultRig, answers: Answer[], warmNumbers: string[], users: TestKey[]): Promise<Map<string, string[]>> {
-  const cached = new Set(
-    await rig.withRedis(async (redis) => {
-      const fresh = [...new Set(answers.filter((answer) => answer.fresh && answer.status === 202).map((answer) => answer.licenceNumber))];
-      const found = await Promise.all(fresh.map(async (number) => ((await redis.exists(`lvs:result:${number}`)) ? number : null)));
-      return found.filter((number) => number !== null);
-    }),
-  );
+async function retryPending(baseUrl: string, answers: Answer[], users: TestKey[]): Promise<Answer[]> {
+  const final = new Set(answers.filter((answer) => FINAL.includes(answer.status as number)).map((answer) => answer.licenceNumber));
+  const pending = answers.filter((answer) => answer.fresh && answer.status === 202 && !final.has(answer.licenceNumber));
+  const started = Date.now();
+  return Promise.all(pending.map((answer) => verifyOnce(baseUrl, users.find((user) => user.userId === answer.userId)!, answer.licenceNumber, true, started)));
+}
+
+/**
+ * What each user must have been charged: the warm numbers and every new number that got a final
+ * result (200, 404, 409); never a new number answered only 5xx (or only 202: retry those first;
+ * a retry may be 503 again when the breaker is open, and is then uncharged).
+ */
+function expectedCharges(answers: Answer[], warmNumbers: string[], users: TestKey[]): Map<string, string[]> {
   const expected = new Map<string, string[]>();
   for (const user of users) {
     const numbers = new Set(warmNumbers);
     for (const answer of answers) {
-      if (answer.userId !== user.userId || !answer.fresh) continue;
-      if ([200, 404, 409].includes(answer.status as number) || (answer.status === 202 && cached.has(answer.licenceNumber))) numbers.add(answer.licenceNumber);
+      if (answer.userId === user.userId && answer.fresh && FINAL.includes(answer.status as number)) numbers.add(answer.licenceNumber);
     }
     expected.set(user.userId, [...numbers].sort());
   }
   return expected;
 }
 
-/** Checks every user's ledger against the expectation; returns the figures for the summary, mismatches with the answers their numbers got. */
-export async function compareLedgers(
+/**
+ * Once lookups are settled and pending numbers retried, checks every user's ledger against all
+ * answers so far (`answers` gains the retries): the figures for the summary, and each mismatch
+ * with the answers its number got.
+ */
+export async function settleLedger(rig: FaultRig, answers: Answer[], users: TestKey[]): Promise<{ expected: number; found: number; retried: number; mismatches: string[] }> {
+  await rig.untilSettled(60_000);
+  const retries = await retryPending(rig.baseUrl, answers, users);
+  answers.push(...retries);
+  await rig.untilSettled(60_000);
+  const ledger = await compareLedgers(rig, expectedCharges(answers, WARM_NUMBERS, users), answers);
+  return { ...ledger, retried: retries.length, mismatches: [...unexpectedAnswers(retries, { fresh: [200, 404, 503], warm: [] }), ...ledger.mismatches] };
+}
+
+async function compareLedgers(
   rig: FaultRig,
   expected: Map<string, string[]>,
   answers: Answer[],
