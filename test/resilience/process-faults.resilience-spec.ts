@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
+import { ApiProcess } from '../support/api-process';
 import { Answer, countByStatus, FaultRig, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,6 +84,48 @@ describe('processes killed, stopped and missing, under steady load: every answer
     expect(workerLog).toContain('Active lookups finished');
     expect(failedAfterStop).toBe(0);
     expect(unexpectedAnswers(answers, { fresh: [202, 404], warm: [200] })).toEqual([]);
+    expect(ledger.mismatches).toEqual([]);
+  }, 90_000);
+
+  it('API SIGTERM under load with keep-alive clients and requests in flight: each gets its real result, the process exits within the grace', async () => {
+    await rig.sandboxAdmin.setFault({ fault: 'none', latencyMs: 800 });
+    const stopping = rig.api!;
+    const successor = await ApiProcess.start({ ...rig.env, LOG_LEVEL: 'log' });
+    let target = stopping.baseUrl;
+    const load = new SteadyLoad(() => target, users, warm, { clients: 20, newShare: 0.5 });
+    await sleep(2000);
+    // As a load balancer drains a node: SIGTERM, and new requests go to the other process.
+    const signalledAt = load.now();
+    const exitStarted = Date.now();
+    stopping.signal('SIGTERM');
+    target = successor.baseUrl;
+    const exitCode = await stopping.exited;
+    const exitMs = Date.now() - exitStarted;
+    rig.api = successor;
+    await sleep(2000);
+    const answers = await load.stop();
+    await rig.sandboxAdmin.clearFaults();
+    // Requests that met the closing process without an answer (connection closed or refused) never started:
+    // a client sends them again. Everything answered must be inside the contract.
+    const unanswered = answers.filter((answer) => answer.status === 'none');
+    const answered = answers.filter((answer) => answer.status !== 'none');
+    allAnswers.push(...answered);
+    const ledger = await settleLedger(rig, allAnswers, users);
+    report('api-sigterm', {
+      requests: answers.length,
+      byStatus: countByStatus(answers),
+      answerMs: timing(answered),
+      inFlightAtSignal: answers.filter((answer) => answer.sentAt < signalledAt && answer.sentAt + answer.ms > signalledAt).length,
+      exitMs,
+      charges: { expected: ledger.expected, found: ledger.found, pendingRetried: ledger.retried },
+    });
+    expect(exitCode).toBe(0);
+    expect(exitMs).toBeLessThan(10_000); // SHUTDOWN_GRACE_MS
+    expect(stopping.log).toContain('Answered every request in flight');
+    expect(unanswered.every((answer) => answer.sentAt >= signalledAt)).toBe(true);
+    expect(unexpectedAnswers(answered, { fresh: [202, 404, 503], warm: [200, 503] })).toEqual([]);
+    // A 503 comes only from the closing process, to a request that arrived after SIGTERM on a kept-alive connection.
+    expect(answered.filter((answer) => answer.status === 503 && answer.sentAt < signalledAt)).toEqual([]);
     expect(ledger.mismatches).toEqual([]);
   }, 90_000);
 
