@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { Answer, countByStatus, FaultRig, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
 const DEPENDENCY_TIMEOUT_MS = 1000;
 const OUTAGE_MS = 4000;
@@ -83,9 +83,7 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     // The ledger holds every scenario of this file so far: judge it against all their answers.
     const ledger = await settleLedger(rig, allAnswers, users);
     report(outage.name, {
-      requests: answers.length,
-      byStatus: countByStatus(answers),
-      answerMs: timing(answers),
+      ...loadFigures(answers),
       duringOutage: { requests: during.length, byStatus: countByStatus(during), answerMs: timing(during) },
       readinessDuring: readyDuring,
       readyAfterMs: readiness.readyAfterMs,

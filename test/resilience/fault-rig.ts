@@ -265,6 +265,11 @@ async function retryPending(baseUrl: string, answers: Answer[], users: TestKey[]
   return Promise.all(pending.map((answer) => verifyOnce(baseUrl, users.find((user) => user.userId === answer.userId)!, answer.licenceNumber, true, started)));
 }
 
+/** The figures every scenario reports about its answers. */
+export function loadFigures(answers: Answer[]): { requests: number; byStatus: Record<string, number>; answerMs: { p50: number; max: number } } {
+  return { requests: answers.length, byStatus: countByStatus(answers), answerMs: timing(answers) };
+}
+
 /**
  * What each user must have been charged: the warm numbers and every new number that got a final
  * result (200, 404, 409); never a new number answered only 5xx (or only 202: retry those first;

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { ApiProcess } from '../support/api-process';
-import { Answer, countByStatus, FaultRig, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,9 +44,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
     const ledger = await settleLedger(rig, allAnswers, users);
     const firstAfter = answers.find((answer) => answer.sentAt > restartedAt && answer.fresh && answer.status === 404);
     report('worker-sigkill', {
-      requests: answers.length,
-      byStatus: countByStatus(answers),
-      answerMs: timing(answers),
+      ...loadFigures(answers),
       firstNewNumberAnsweredAfterRestartMs: firstAfter ? firstAfter.sentAt + firstAfter.ms - restartedAt : null,
       killedAtMs: killedAt,
       charges: { expected: ledger.expected, found: ledger.found, pendingRetried: ledger.retried },
@@ -73,9 +71,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
     allAnswers.push(...answers);
     const ledger = await settleLedger(rig, allAnswers, users);
     report('worker-sigterm', {
-      requests: answers.length,
-      byStatus: countByStatus(answers),
-      answerMs: timing(answers),
+      ...loadFigures(answers),
       waitingAtStop,
       workerStopMs: stopMs,
       failedJobs: failedAfterStop,

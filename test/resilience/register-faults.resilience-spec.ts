@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { Answer, countByStatus, FaultRig, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
 const COOLDOWN_SECONDS = 3;
 const LOOKUP_ATTEMPTS = 3;
@@ -67,9 +67,7 @@ describe('the register down, slow and back: breaker and retry bounds, under stea
     const afterClosed = answers.filter((answer) => answer.sentAt > settledAt);
     const firstAnsweredAfterBack = answers.find((answer) => answer.sentAt > backAt && answer.fresh && answer.status === 404);
     report('register-down-slow-back', {
-      requests: answers.length,
-      byStatus: countByStatus(answers),
-      answerMs: timing(answers),
+      ...loadFigures(answers),
       whileDownOrSlow: { fresh: countByStatus(inFault.filter((answer) => answer.fresh)), warm: countByStatus(inFault.filter((answer) => !answer.fresh)) },
       breakerRefusals: { count: breakerRefusals.length, answerMs: timing(breakerRefusals) },
       breakerWhileDown: whileDown,
