@@ -43,7 +43,8 @@ describe('the register down, slow and back: breaker and retry bounds, under stea
     await sleep(4000);
     const whileDown = await breakerState(rig);
     const upstreamAtOpen = (await rig.sandboxAdmin.counts()).total;
-    await rig.sandboxAdmin.setFault({ fault: 'none', latencyMs: 3000, latencyMaxMs: 6000 });
+    // Slower than the 4 s request timeout every time, so that each probe finds it unavailable.
+    await rig.sandboxAdmin.setFault({ fault: 'none', latencyMs: 4500, latencyMaxMs: 6000 });
     await sleep(2 * COOLDOWN_SECONDS * 1000);
     // While open, only probes (one per cooldown, each up to LOOKUP_ATTEMPTS requests) reach the register.
     const upstreamWhileSlow = (await rig.sandboxAdmin.counts()).total - upstreamAtOpen;
