@@ -147,6 +147,7 @@ describe('our own dependencies fail fast and come back fast, under steady load',
       allowedDuring: { fresh: [503], warm: [200] },
       refusalBoundMs: FAIL_FAST_BOUND_MS,
     });
+    report('postgres-down-quota-usage', { status: usageDuring!.status, ms: usageDuring!.ms });
     expect(usageDuring).toEqual({
       status: 500,
       body: JSON.stringify({ code: 'INTERNAL_ERROR', message: ERROR_CODES.INTERNAL_ERROR.message }),
