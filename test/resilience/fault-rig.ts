@@ -74,8 +74,8 @@ export class FaultRig {
     return this.api;
   }
 
-  async startWorker(): Promise<WorkerProcess> {
-    this.worker = await WorkerProcess.start({ ...this.env, LOG_LEVEL: 'log' });
+  async startWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
+    this.worker = await WorkerProcess.start({ ...this.env, ...env, LOG_LEVEL: 'log' });
     return this.worker;
   }
 

@@ -55,13 +55,17 @@ describe('processes killed, stopped and missing, under steady load: every answer
 
   it('worker SIGTERM with lookups waiting: the active ones finish, none fails, the waiting ones wait for the next worker', async () => {
     await rig.sandboxAdmin.setFault({ fault: 'none', latencyMs: 1000 });
+    // A worker with 4 slots, so that lookups of the load wait for it.
+    await rig.worker!.stop('SIGTERM');
+    await rig.startWorker({ WORKER_CONCURRENCY: '4' });
+    const waitingCount = () => rig.withRedis((redis) => redis.llen('lvs:bull:register-lookup:wait'));
     const load = new SteadyLoad(() => rig.baseUrl, users, warm, { clients: 24, newShare: 0.6 });
-    // Enough lookups for one worker's 16 slots, so that some wait.
-    await until(async () => (await rig.withRedis((redis) => redis.llen('lvs:bull:register-lookup:wait'))) > 0, 15_000, 'a waiting lookup');
-    const waitingAtStop = await rig.withRedis((redis) => redis.llen('lvs:bull:register-lookup:wait'));
+    await until(async () => (await waitingCount()) >= 4, 15_000, 'lookups waiting');
     const stopStarted = Date.now();
     await rig.worker!.stop('SIGTERM');
     const stopMs = Date.now() - stopStarted;
+    // Read with no worker running: what waited at the stop (and since) is still waiting, nothing failed.
+    const waitingAfterStop = await waitingCount();
     const failedAfterStop = await rig.withRedis((redis) => redis.zcard('lvs:bull:register-lookup:failed'));
     const workerLog = rig.worker!.log;
     await rig.startWorker();
@@ -72,12 +76,13 @@ describe('processes killed, stopped and missing, under steady load: every answer
     const ledger = await settleLedger(rig, allAnswers, users);
     report('worker-sigterm', {
       ...loadFigures(answers),
-      waitingAtStop,
+      waitingAfterStop,
       workerStopMs: stopMs,
       failedJobs: failedAfterStop,
       charges: { expected: ledger.expected, found: ledger.found, pendingRetried: ledger.retried },
     });
     expect(workerLog).toContain('Active lookups finished');
+    expect(waitingAfterStop).toBeGreaterThanOrEqual(4);
     expect(failedAfterStop).toBe(0);
     expect(unexpectedAnswers(answers, { fresh: [202, 404], warm: [200] })).toEqual([]);
     expect(ledger.mismatches).toEqual([]);
