@@ -1,6 +1,7 @@
 import { BullModule, Processor } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { WorkerOptions } from 'bullmq';
+import { BreakerModule } from './breaker/register-breaker';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -10,8 +11,10 @@ import { MetricsModule } from './metrics/metrics.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsService } from './events/events.service';
 import { QuotaService } from './quota/quota.service';
-import { RedisModule } from './redis/redis.module';
+import { blockingConnection, RedisModule } from './redis/redis.module';
+import { LookupPayers } from './verification/lookup-payers';
 import { LookupQueue } from './verification/lookup-queue';
+import { LookupSettlement } from './verification/lookup-settlement';
 import {
   registerClientCloserProvider,
   registerClientProvider,
@@ -34,6 +37,7 @@ const DELIVERY_CONCURRENCY = 16;
 /** Worker options from the settings; the limiter is global, shared by every worker through Redis. */
 export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   return {
+    connection: blockingConnection(settings),
     concurrency: settings.WORKER_CONCURRENCY,
     limiter: { max: settings.REGISTER_MAX_PER_SECOND, duration: 1000 },
     lockDuration: settings.WORKER_LOCK_DURATION_MS,
@@ -49,6 +53,7 @@ export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOption
  */
 export function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   return {
+    connection: blockingConnection(settings),
     concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
     limiter: { max: recheckBudgetPerSecond(settings.REGISTER_MAX_PER_SECOND, settings.WATCH_MAX_REGISTER_SHARE), duration: 1000 },
   };
@@ -58,6 +63,7 @@ export function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptio
 function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
   return {
+    connection: blockingConnection(settings),
     concurrency: DELIVERY_CONCURRENCY,
     settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
   };
@@ -78,6 +84,7 @@ export class WorkerModule {
         ClockModule,
         DatabaseModule,
         RedisModule,
+        BreakerModule,
         MetricsModule,
         BullModule.registerQueue(
           { name: REGISTER_LOOKUP_QUEUE },
@@ -93,6 +100,8 @@ export class WorkerModule {
         WorkerHeartbeat,
         WorkerListener,
         LookupQueue,
+        LookupPayers,
+        LookupSettlement,
         QuotaService,
         EventsService,
         WebhookSecrets,

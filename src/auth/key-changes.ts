@@ -1,5 +1,6 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
+import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisStore } from '../redis/redis.module';
 
 /**
@@ -9,11 +10,13 @@ import { RedisStore } from '../redis/redis.module';
  */
 @Injectable()
 export class KeyChanges implements OnModuleDestroy {
-  private readonly logger = new Logger('KeyChanges');
   private readonly channel: string;
   private subscriber: Redis | null = null;
 
-  constructor(private readonly redis: RedisStore) {
+  constructor(
+    private readonly redis: RedisStore,
+    private readonly outages: RedisOutageLog,
+  ) {
     this.channel = redis.key('key-changes');
   }
 
@@ -27,11 +30,12 @@ export class KeyChanges implements OnModuleDestroy {
    * because messages sent while this process was disconnected are lost.
    */
   async subscribe(onChange: (userId: string) => void, onConnected: () => void): Promise<void> {
-    const subscriber = this.redis.client.duplicate();
+    // A subscription waits for its connection, and ioredis renews it after each reconnection.
+    const subscriber = this.redis.client.duplicate({ enableOfflineQueue: true });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, userId: string) => onChange(userId));
     subscriber.on('ready', onConnected);
-    subscriber.on('error', (error: Error) => this.logger.warn(`Key change subscription: ${error.message}`));
+    this.outages.watchClient(subscriber);
     await subscriber.subscribe(this.channel);
   }
 

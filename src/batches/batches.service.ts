@@ -9,6 +9,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { LookupPayers } from '../verification/lookup-payers';
+import { LookupSettlement } from '../verification/lookup-settlement';
 import { LookupQueue, LookupStanding } from '../verification/lookup-queue';
 import { ResultCache } from '../verification/result-cache';
 import { LOOKUP_PRIORITY } from '../verification/verification.queue';
@@ -81,6 +82,7 @@ export class BatchesService implements OnApplicationBootstrap {
     private readonly quota: QuotaService,
     private readonly lookups: LookupQueue,
     private readonly payers: LookupPayers,
+    private readonly settlement: LookupSettlement,
     private readonly cache: ResultCache,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -312,7 +314,7 @@ export class BatchesService implements OnApplicationBootstrap {
       const standing: LookupStanding = jobId ? await this.lookups.standing(jobId) : { state: 'missing' };
       if (standing.state === 'pending') return;
       if (standing.state === 'failed' && jobId) {
-        for (const charge of await this.payers.take(jobId)) await this.quota.refund(charge);
+        await this.settlement.refund(jobId);
       }
       if (standing.state !== 'missing') return this.settleNumber(batchId, licenceNumber, standing);
       const cached = await this.cache.get(licenceNumber);

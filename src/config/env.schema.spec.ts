@@ -55,6 +55,7 @@ describe('validateEnvironment', () => {
         AUTH_CACHE_TTL_SECONDS: 60,
         AUTH_CACHE_MAX_KEYS: 10000,
         REDIS_URL: 'redis://127.0.0.1:6379',
+        DEPENDENCY_TIMEOUT_MS: 1000,
         REDIS_PREFIX: 'lvs',
         PUBLIC_BASE_URL: '',
         QUOTA_TIME_ZONE: 'UTC',
@@ -66,6 +67,9 @@ describe('validateEnvironment', () => {
         WORKER_LOCK_DURATION_MS: 30000,
         WORKER_STALLED_INTERVAL_MS: 30000,
         LOOKUP_ATTEMPTS: 3,
+        REGISTER_BREAKER_FAILURES: 5,
+        REGISTER_BREAKER_COOLDOWN_SECONDS: 30,
+        QUEUE_MAX_WAITING: 10000,
         LOOKUP_BACKOFF_MS: 500,
         CACHE_TTL_FOUND_SECONDS: 3600,
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
@@ -234,6 +238,10 @@ describe('validateEnvironment', () => {
       ['WORKER_CONCURRENCY', '256', 256],
       ['LOOKUP_ATTEMPTS', '10', 10],
       ['REGISTER_MAX_PER_SECOND', '1000', 1000],
+      ['DEPENDENCY_TIMEOUT_MS', '100', 100],
+      ['REGISTER_BREAKER_FAILURES', '1', 1],
+      ['REGISTER_BREAKER_COOLDOWN_SECONDS', '3600', 3600],
+      ['QUEUE_MAX_WAITING', '1', 1],
     ])('accepts %s=%s', (name, value, expected) => {
       expect(validateEnvironment({ [name]: value })[name as 'PORT']).toBe(expected);
     });
@@ -253,6 +261,10 @@ describe('validateEnvironment', () => {
       ['IDEMPOTENCY_TTL_SECONDS', '0'],
       ['BATCH_RETENTION_DAYS', '0'],
       ['BATCH_RETENTION_DAYS', '3651'],
+      ['DEPENDENCY_TIMEOUT_MS', '99'],
+      ['REGISTER_BREAKER_FAILURES', '0'],
+      ['REGISTER_BREAKER_COOLDOWN_SECONDS', '0'],
+      ['QUEUE_MAX_WAITING', '0'],
     ])('rejects %s=%s, naming only that variable', (name, value) => {
       const error = errorOf({ [name]: value });
       expect(namedVariables(error.message)).toEqual([name]);

@@ -103,6 +103,10 @@ export class EnvironmentVariables {
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
+  /** Connect and command timeout of our Redis clients, and of readiness checks: a Redis that is down or frozen fails requests fast. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60000)
+  DEPENDENCY_TIMEOUT_MS = 1000;
+
   /** Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -' })
   REDIS_PREFIX = 'lvs';
@@ -142,6 +146,18 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1) @Max(10)
   LOOKUP_ATTEMPTS = 3;
+
+  /** Consecutive lookups that end with the register unavailable before the breaker opens for every process. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  REGISTER_BREAKER_FAILURES = 5;
+
+  /** How long an open breaker refuses new lookups before one probe may try the register again. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(3600)
+  REGISTER_BREAKER_COOLDOWN_SECONDS = 30;
+
+  /** Lookups allowed to wait in the queue; beyond it new lookups are refused with 503, uncharged. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(10000000)
+  QUEUE_MAX_WAITING = 10000;
 
   @Transform(toInt) @IsInt() @Min(10) @Max(60000)
   LOOKUP_BACKOFF_MS = 500;

@@ -1,13 +1,15 @@
+import { InjectQueue } from '@nestjs/bullmq';
 import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Queue } from 'bullmq';
+import { RegisterBreaker } from '../breaker/register-breaker';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
+import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
 import { describeUnreadiness } from './describe-unreadiness';
 import { countLiveWorkers } from './worker-heartbeat';
-
-const CHECK_TIMEOUT_MS = 1500;
 
 /** Probes for operators and orchestrators; not part of the partner API, so no key and not in the docs. */
 @ApiExcludeController()
@@ -21,6 +23,8 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly redis: RedisStore,
     private readonly config: AppConfig,
+    private readonly breaker: RegisterBreaker,
+    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
   ) {}
 
   /** The process is up and serving HTTP. */
@@ -29,18 +33,28 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** PostgreSQL and Redis answer and a worker was seen lately: the API can take traffic. */
+  /**
+   * PostgreSQL and Redis answer (through the same clients and timeouts that requests use, the
+   * queue's included) and a worker was seen lately: the API can take traffic. The register
+   * breaker's state is shown, not judged: an open breaker still serves cached answers.
+   */
   @Get('ready')
   async ready(): Promise<HealthCheckResult> {
     const windowMs = this.config.get('WORKER_HEARTBEAT_TIMEOUT_MS');
+    const timeoutMs = this.config.get('DEPENDENCY_TIMEOUT_MS');
     try {
       return await this.health.check([
-        () => this.database.pingCheck('database').withTimeout(CHECK_TIMEOUT_MS),
+        () => this.database.pingCheck('database').withTimeout(timeoutMs),
         () =>
           this.indicators
             .check('redis')
-            .attempt(async () => void (await this.redis.client.ping()))
-            .withTimeout(CHECK_TIMEOUT_MS),
+            .attempt(async () => void (await Promise.all([this.redis.client.ping(), this.queue.getJobCountByTypes('waiting')])))
+            .withTimeout(timeoutMs),
+        () =>
+          this.indicators
+            .check('registerBreaker')
+            .attempt(async () => ({ state: (await this.breaker.state()).phase }))
+            .withTimeout(timeoutMs),
         () =>
           this.indicators
             .check('workers')
@@ -49,7 +63,7 @@ export class HealthController {
               if (live === 0) throw new Error('no worker seen');
               return { live };
             })
-            .withTimeout(CHECK_TIMEOUT_MS),
+            .withTimeout(timeoutMs),
       ]);
     } catch (error) {
       const failing = Object.keys((error as { response?: { error?: object } }).response?.error ?? {});

@@ -6,8 +6,6 @@ import { ERROR_CODES } from '../errors/error-codes';
 import { Metrics } from '../metrics/metrics';
 import { RedisStore } from '../redis/redis.module';
 
-const REDIS_CHECK_TIMEOUT_MS = 1500;
-
 function sendJson(response: ServerResponse, status: number, body: object): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 }
@@ -59,7 +57,7 @@ export class WorkerListener implements OnApplicationBootstrap, OnApplicationShut
     } else if (route === 'GET /health/ready') {
       const ready = await Promise.race([
         this.redis.client.ping().then(() => true, () => false),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), REDIS_CHECK_TIMEOUT_MS).unref()),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), this.config.get('DEPENDENCY_TIMEOUT_MS')).unref()),
       ]);
       if (ready) sendJson(response, 200, { status: 'ok' });
       else sendJson(response, 503, { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' });

@@ -6,10 +6,12 @@ const VERIFICATION_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDIN
 const VERIFICATION_SOURCES = ['cache', 'register'] as const;
 const LOOKUP_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'SERVICE_UNAVAILABLE', 'PARSE_ERROR', 'INTERNAL_ERROR'] as const;
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+const BREAKER_PHASES = ['closed', 'open', 'half-open'] as const;
 
 export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
 export type VerificationSource = (typeof VERIFICATION_SOURCES)[number];
 export type LookupOutcomeLabel = (typeof LOOKUP_OUTCOMES)[number];
+export type BreakerPhaseLabel = (typeof BREAKER_PHASES)[number];
 export type QueueCounts = Partial<Record<(typeof QUEUE_STATES)[number], number>>;
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,6 +23,7 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export class Metrics {
   readonly registry = new Registry();
   private queueCounts: (() => Promise<QueueCounts>) | null = null;
+  private breakerPhase: (() => Promise<BreakerPhaseLabel>) | null = null;
   // label children cached by key: the per-request cost is one Map lookup and one observe
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
 
@@ -69,6 +72,17 @@ export class Metrics {
         for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
       },
     });
+    new Gauge({
+      name: 'lvs_register_breaker_state',
+      help: 'Register circuit breaker, shared by all processes: 1 for its current state, read at scrape time',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        if (!metrics.breakerPhase) return;
+        const current = await metrics.breakerPhase();
+        for (const state of BREAKER_PHASES) this.set({ state }, state === current ? 1 : 0);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
     for (const outcome of VERIFICATION_OUTCOMES) {
       for (const source of VERIFICATION_SOURCES) this.verifications.inc({ outcome, source }, 0);
@@ -82,6 +96,11 @@ export class Metrics {
   /** Where the queue gauge reads its counts when scraped. */
   readQueueCountsFrom(source: () => Promise<QueueCounts>): void {
     this.queueCounts = source;
+  }
+
+  /** Where the breaker gauge reads the state when scraped. */
+  readBreakerPhaseFrom(source: () => Promise<BreakerPhaseLabel>): void {
+    this.breakerPhase = source;
   }
 
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void {

@@ -10,6 +10,7 @@ import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
+import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { billingPeriod, remainingQuota } from './billing-period';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
@@ -118,7 +119,11 @@ export class QuotaService {
   async refund(charge: Charge): Promise<void> {
     if (!charge.isNew) return;
     // The marker goes first: a marker without its charge would make the number free this month.
-    await this.redis.client.hdel(this.chargedMarkersKey(charge.userId, charge.period), charge.licenceNumber);
+    // With Redis unreachable the charge still goes (a client must not pay for a 503): a marker is
+    // only written for a final answer, which a charge being refunded never had.
+    await this.redis.client.hdel(this.chargedMarkersKey(charge.userId, charge.period), charge.licenceNumber).catch((error: unknown) => {
+      if (!isRedisUnavailable(error)) throw error;
+    });
     await this.dataSource.query(
       `WITH removed AS (
          DELETE FROM quota_charges WHERE user_id = $1 AND period = $2 AND licence_number = $3 RETURNING user_id

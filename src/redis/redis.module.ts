@@ -1,23 +1,47 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import type { RedisOptions as BullRedisOptions } from 'bullmq';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { AppSettings } from '../config/env.schema';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisOutageWatch } from './redis-outage-watch';
+import { blockingRedisOptions, failFastRedisOptions } from './redis-options';
+
+type RedisSettings = Pick<AppSettings, 'REDIS_URL' | 'DEPENDENCY_TIMEOUT_MS'>;
+
+/** BullMQ connection for queues that add and read jobs on behalf of requests: fails fast. */
+export function failFastConnection(settings: RedisSettings): BullRedisOptions {
+  return { url: settings.REDIS_URL, ...failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS) };
+}
+
+/** BullMQ connection for workers and queue events, which block on Redis and must ride out outages. */
+export function blockingConnection(settings: RedisSettings): BullRedisOptions {
+  return { url: settings.REDIS_URL, ...blockingRedisOptions(settings.DEPENDENCY_TIMEOUT_MS) };
+}
 
 /** The Redis client for our own keys (cache, idempotency), every key under REDIS_PREFIX. */
 @Injectable()
-export class RedisStore implements OnApplicationShutdown {
+export class RedisStore implements OnModuleInit, OnApplicationShutdown {
   readonly client: Redis;
   private readonly prefix: string;
 
   constructor(@Inject(AppConfig) config: AppConfig, @Inject(RedisOutageLog) outages: RedisOutageLog) {
     // Commands issued in the same tick (many requests arrive together under load) go out in one socket
     // write: each write is a system call, and one per request was 8 % of the API's CPU.
-    this.client = new Redis(config.get('REDIS_URL'), { enableAutoPipelining: true });
+    this.client = new Redis(config.get('REDIS_URL'), {
+      ...failFastRedisOptions(config.get('DEPENDENCY_TIMEOUT_MS')),
+      enableAutoPipelining: true,
+    });
     this.prefix = config.get('REDIS_PREFIX');
     outages.watchClient(this.client);
+  }
+
+  /** Without an offline queue, commands sent before the first connection would fail: start connected. */
+  async onModuleInit(): Promise<void> {
+    // Not events.once: it would reject on the first connection error, and Redis may come up later.
+    if (this.client.status !== 'ready') await new Promise((resolve) => this.client.once('ready', resolve));
   }
 
   key(...parts: string[]): string {
@@ -29,7 +53,7 @@ export class RedisStore implements OnApplicationShutdown {
   }
 }
 
-/** Redis for both processes: our key-value store and BullMQ's root connection. */
+/** Redis for both processes: our key-value store and BullMQ's root connection (queues; workers get their own). */
 @Global()
 @Module({
   imports: [
@@ -37,7 +61,7 @@ export class RedisStore implements OnApplicationShutdown {
     BullModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        connection: { url: config.get('REDIS_URL') },
+        connection: failFastConnection({ REDIS_URL: config.get('REDIS_URL'), DEPENDENCY_TIMEOUT_MS: config.get('DEPENDENCY_TIMEOUT_MS') }),
         prefix: `${config.get('REDIS_PREFIX')}:bull`,
       }),
     }),

@@ -1,33 +1,110 @@
 import { Injectable } from '@nestjs/common';
+import type { Result } from 'ioredis';
 import { RedisStore } from '../redis/redis.module';
 import type { Charge } from '../quota/quota.service';
 
-// A bound, not the usual life: the set goes when its job finishes, but a job may wait for workers.
+// A bound, not the usual life: the records go when their job is settled, but a job may wait for workers.
 const PAYERS_TTL_SECONDS = 2 * 24 * 3600;
 
 /**
+ * Moves a job's payers to its refunding set and leases the refund to the caller until ARGV[2]
+ * (ms). Answers 'busy' while another process holds an unexpired lease, 'settled' when nothing is
+ * left to refund, else 'claimed' followed by the charges to refund. A refunder that dies leaves
+ * the set and an expired lease, so the next claim refunds again; refunds are idempotent.
+ * KEYS: payers set, refunding set, index; ARGV: job id, lease end (ms), now (ms), ttl (s).
+ */
+const CLAIM_REFUND = `
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  local lease = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[1]) or '0')
+  if lease > tonumber(ARGV[3]) then return {'busy'} end
+end
+for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do redis.call('SADD', KEYS[2], member) end
+redis.call('DEL', KEYS[1])
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  return {'settled'}
+end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+local claimed = redis.call('SMEMBERS', KEYS[2])
+table.insert(claimed, 1, 'claimed')
+return claimed
+`;
+
+export type RefundClaim = { outcome: 'claimed'; charges: Charge[] } | { outcome: 'busy' | 'settled' };
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    claimRefund(payers: string, refunding: string, index: string, jobId: string, leaseEnd: number, now: number, ttl: number): Result<string[], Context>;
+  }
+}
+
+/**
  * The new charges that wait on one lookup job, so that whichever process sees the job fail
- * refunds each of them exactly once (taking them is atomic), even for clients that went away
- * after a 202.
+ * refunds each of them, even for clients that went away after a 202. An index of unsettled jobs
+ * (score: when to look at the job next) lets a sweep find the ones whose failure nobody saw.
  */
 @Injectable()
 export class LookupPayers {
-  constructor(private readonly redis: RedisStore) {}
+  private readonly index: string;
+
+  constructor(private readonly redis: RedisStore) {
+    this.index = redis.key('payers-index');
+    redis.client.defineCommand('claimRefund', { numberOfKeys: 3, lua: CLAIM_REFUND });
+  }
 
   async add(jobId: string, charge: Charge): Promise<void> {
-    const key = this.redis.key('payers', jobId);
-    await this.redis.client.multi().sadd(key, JSON.stringify(charge)).expire(key, PAYERS_TTL_SECONDS).exec();
+    const key = this.payersKey(jobId);
+    await this.redis.client
+      .multi()
+      .sadd(key, JSON.stringify(charge))
+      .expire(key, PAYERS_TTL_SECONDS)
+      .zadd(this.index, 'NX', Date.now(), jobId)
+      .exec();
   }
 
   /** After a successful lookup its payers owe what they paid: nothing left to remember. */
   async forget(jobId: string): Promise<void> {
-    await this.redis.client.del(this.redis.key('payers', jobId));
+    await this.redis.client.multi().del(this.payersKey(jobId)).zrem(this.index, jobId).exec();
   }
 
-  async take(jobId: string): Promise<Charge[]> {
-    const key = this.redis.key('payers', jobId);
-    const replies = await this.redis.client.multi().smembers(key).del(key).exec();
-    const members = (replies?.[0]?.[1] ?? []) as string[];
-    return members.map((member) => JSON.parse(member) as Charge);
+  /** The charges to refund for a failed job, leased to this caller for leaseMs; see CLAIM_REFUND. */
+  async claimRefund(jobId: string, leaseMs: number): Promise<RefundClaim> {
+    const now = Date.now();
+    const members = await this.redis.client.claimRefund(
+      this.payersKey(jobId),
+      this.refundingKey(jobId),
+      this.index,
+      jobId,
+      now + leaseMs,
+      now,
+      PAYERS_TTL_SECONDS,
+    );
+    const [outcome, ...claimed] = members;
+    if (outcome === 'claimed') return { outcome, charges: claimed.map((member) => JSON.parse(member) as Charge) };
+    return { outcome: outcome as 'busy' | 'settled' };
+  }
+
+  /** Every claimed charge is refunded: the job is settled. */
+  async refunded(jobId: string): Promise<void> {
+    await this.redis.client.multi().del(this.refundingKey(jobId)).zrem(this.index, jobId).exec();
+  }
+
+  /** Up to `limit` unsettled jobs due for a look (score at or before now). */
+  due(limit: number): Promise<string[]> {
+    return this.redis.client.zrangebyscore(this.index, '-inf', Date.now(), 'LIMIT', 0, limit);
+  }
+
+  /** Look at the job again (sweep) after `delayMs`: one still running, or a refund that failed (0 ends its lease). */
+  async postpone(jobId: string, delayMs: number): Promise<void> {
+    await this.redis.client.zadd(this.index, 'XX', Date.now() + delayMs, jobId);
+  }
+
+  private payersKey(jobId: string): string {
+    return this.redis.key('payers', jobId);
+  }
+
+  private refundingKey(jobId: string): string {
+    return this.redis.key('refunding', jobId);
   }
 }

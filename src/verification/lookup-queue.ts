@@ -3,6 +3,7 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
+import { blockingConnection } from '../redis/redis.module';
 import {
   LOOKUP_JOB,
   LOOKUP_PRIORITY,
@@ -22,11 +23,15 @@ export type LookupStanding = LookupWait | { state: 'missing' };
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
+// How long a process trusts the waiting count it read: the bound is coarse, so cold lookups share one read.
+const WAITING_COUNT_LIFE_MS = 250;
+
 /** The producer side of the lookup queue (the API, and the worker's re-checks): enqueue with single flight, and wait through queue events. */
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private events!: QueueEvents;
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
+  private waitingCountRead: { at: number; count: Promise<number> } | null = null;
 
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
@@ -36,7 +41,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
-      connection: this.queue.opts.connection,
+      connection: blockingConnection({ REDIS_URL: this.config.get('REDIS_URL'), DEPENDENCY_TIMEOUT_MS: this.config.get('DEPENDENCY_TIMEOUT_MS') }),
       prefix: this.queue.opts.prefix,
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.
@@ -97,6 +102,19 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     const job = await this.queue.getJob(jobId);
     if (!job) return { state: 'missing' };
     return state === 'completed' ? { state, result: job.returnvalue } : { state, reason: job.failedReason };
+  }
+
+  /** Jobs waiting for a worker (plain and prioritised), read at most every WAITING_COUNT_LIFE_MS per process. */
+  waitingCount(): Promise<number> {
+    const now = Date.now();
+    if (!this.waitingCountRead || now - this.waitingCountRead.at >= WAITING_COUNT_LIFE_MS) {
+      const read = { at: now, count: this.queue.getJobCountByTypes('waiting', 'prioritized') };
+      this.waitingCountRead = read;
+      read.count.catch(() => {
+        if (this.waitingCountRead === read) this.waitingCountRead = null; // a failed read is not kept
+      });
+    }
+    return this.waitingCountRead.count;
   }
 
   async isInFlight(jobId: string): Promise<boolean> {

@@ -3,8 +3,10 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { IdempotencyStore } from './idempotency-store';
+import { LookupAdmission } from './lookup-admission';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
+import { LookupSettlement } from './lookup-settlement';
 import { ResultCache } from './result-cache';
 import { VerificationController } from './verification.controller';
 import { REGISTER_LOOKUP_QUEUE } from './verification.queue';
@@ -14,8 +16,8 @@ import { VerificationService } from './verification.service';
 @Module({
   imports: [AuthModule, QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
   controllers: [VerificationController],
-  providers: [VerificationService, ResultCache, IdempotencyStore, LookupPayers, LookupQueue],
+  providers: [VerificationService, ResultCache, IdempotencyStore, LookupPayers, LookupQueue, LookupAdmission, LookupSettlement],
   // The one lookup path, for every other caller of the register (batches).
-  exports: [LookupQueue, LookupPayers, ResultCache],
+  exports: [LookupQueue, LookupPayers, LookupSettlement, ResultCache],
 })
 export class VerificationModule {}

@@ -2,6 +2,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
 import { Job, UnrecoverableError } from 'bullmq';
+import { RegisterBreaker } from '../breaker/register-breaker';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
@@ -23,6 +24,7 @@ export class VerificationProcessor extends WorkerHost {
     private readonly cache: ResultCache,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly breaker: RegisterBreaker,
   ) {
     super();
   }
@@ -32,7 +34,8 @@ export class VerificationProcessor extends WorkerHost {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
-    const cached = refresh ? null : await this.cache.get(licenceNumber);
+    // An unreachable cache is a miss (the Redis outage is logged once elsewhere): the register still answers.
+    const cached = refresh ? null : await this.cache.get(licenceNumber).catch(() => null);
     if (cached) return cached;
 
     const askedAt = this.clock.now();
@@ -44,9 +47,11 @@ export class VerificationProcessor extends WorkerHost {
     };
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      this.recordForBreaker('answered');
       const seconds = observe(result.status);
       this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
-      await this.cache.put(licenceNumber, result);
+      // Not cached, the result still answers this job's clients; the next lookup of the number asks again.
+      await this.cache.put(licenceNumber, result).catch(() => undefined);
       return result;
     } catch (error) {
       const failure =
@@ -56,6 +61,7 @@ export class VerificationProcessor extends WorkerHost {
             ? LOOKUP_FAILURE.unexpectedPage
             : LOOKUP_FAILURE.internal;
       observe(failure);
+      if (failure === LOOKUP_FAILURE.unavailable) this.recordForBreaker('unavailable');
       const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
       const detail =
         error instanceof RegisterUnavailableError || error instanceof RegisterParseError
@@ -65,5 +71,10 @@ export class VerificationProcessor extends WorkerHost {
       if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
       throw new UnrecoverableError(failure);
     }
+  }
+
+  /** Not awaited: the lookup's own outcome does not depend on the breaker's bookkeeping. */
+  private recordForBreaker(outcome: 'answered' | 'unavailable'): void {
+    this.breaker.record(outcome).catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
   }
 }

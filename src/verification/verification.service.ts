@@ -4,10 +4,13 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { QuotaService } from '../quota/quota.service';
+import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
+import { LookupAdmission } from './lookup-admission';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
+import { LookupSettlement } from './lookup-settlement';
 import { FinalResult, lookupFailureCode } from './outcome-status';
 import { LOOKUP_PRIORITY } from './verification.queue';
 
@@ -20,32 +23,36 @@ export interface Verification {
 @Injectable()
 export class VerificationService {
   private readonly logger = new Logger('Verification');
-  private readonly refunds = new Map<string, Promise<void>>();
 
   constructor(
     private readonly quota: QuotaService,
     private readonly idempotency: IdempotencyStore,
     private readonly payers: LookupPayers,
     private readonly lookups: LookupQueue,
+    private readonly admission: LookupAdmission,
+    private readonly settlement: LookupSettlement,
     private readonly config: AppConfig,
-  ) {
-    // A job can fail after every client got 202 and left: its payers are refunded all the same.
-    // After a success they owe what they paid, and the record of them can go.
-    this.lookups.onLookupFinished((jobId, outcome) => {
-      const settle = outcome === 'failed' ? this.refundLookup(jobId) : this.payers.forget(jobId);
-      settle.catch((error: unknown) =>
-        this.logger.error(`Settling payers of lookup ${jobId} (${outcome}) failed: ${(error as Error).message}`),
-      );
-    });
-  }
+  ) {}
 
   /**
    * Verifies a number for a user: answers from the cache, or joins the lookup already tied to the
    * idempotency key, or enqueues a lookup (single flight per number) and waits up to the timeout.
    * A repeat of a number charged this period costs one Redis round trip and no database query.
    * The request id travels into the lookup job, so that the worker's lines can be matched to the request.
+   * Redis down or frozen is SERVICE_UNAVAILABLE within DEPENDENCY_TIMEOUT_MS, with nothing charged.
    */
-  async verify(user: AuthenticatedUser, licenceNumber: string, clientKey: string | undefined, requestId: string): Promise<Verification> {
+  verify(user: AuthenticatedUser, licenceNumber: string, clientKey: string | undefined, requestId: string): Promise<Verification> {
+    return this.verifyOrThrow(user, licenceNumber, clientKey, requestId).catch((error: unknown) => {
+      throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+    });
+  }
+
+  private async verifyOrThrow(
+    user: AuthenticatedUser,
+    licenceNumber: string,
+    clientKey: string | undefined,
+    requestId: string,
+  ): Promise<Verification> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, licenceNumber);
     const claim = await this.idempotency.claim(user.userId, idempotencyKey, licenceNumber, this.quota.currentPeriod());
@@ -61,6 +68,7 @@ export class VerificationService {
       return this.awaitLookup(claim.jobId, deadline, idempotencyKey);
     }
 
+    await this.admission.admit();
     const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, licenceNumber);
     let jobId: string;
     try {
@@ -86,27 +94,19 @@ export class VerificationService {
   }
 
   private async awaitLookup(jobId: string, deadline: number, idempotencyKey: string): Promise<Verification> {
-    const wait = await this.lookups.waitFor(jobId, Math.max(deadline - Date.now(), 0));
+    const wait = await this.lookups.waitFor(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
+      // The lookup is queued (and maybe charged): the client learns its result by retrying, as after a 202.
+      if (isRedisUnavailable(error)) return { state: 'pending' as const };
+      throw error;
+    });
     switch (wait.state) {
       case 'completed':
         return { result: wait.result, source: 'register', idempotencyKey };
       case 'pending':
         return { result: 'PENDING', source: 'register', idempotencyKey };
       case 'failed':
-        await this.refundLookup(jobId);
+        await this.settlement.refund(jobId);
         throw new ApiError(lookupFailureCode(wait.reason));
     }
-  }
-
-  /** Refunds every new charge waiting on a failed lookup; concurrent callers share one run. */
-  private refundLookup(jobId: string): Promise<void> {
-    let running = this.refunds.get(jobId);
-    if (!running) {
-      running = (async () => {
-        for (const charge of await this.payers.take(jobId)) await this.quota.refund(charge);
-      })().finally(() => this.refunds.delete(jobId));
-      this.refunds.set(jobId, running);
-    }
-    return running;
   }
 }

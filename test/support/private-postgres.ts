@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,7 +57,38 @@ export class PrivatePostgres {
     await this.exec(binary('pg_ctl'), ['-D', this.dataDir, '-l', join(this.dataDir, '..', 'server.log'), '-o', options, '-w', 'start']);
   }
 
+  /** Freezes the server and every backend (SIGSTOP): connections stay open and nothing answers. */
+  freeze(): void {
+    for (const pid of this.serverPids()) process.kill(pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    for (const pid of this.serverPids()) process.kill(pid, 'SIGCONT');
+  }
+
+  /** The postmaster (first line of postmaster.pid) and its children, read from /proc. */
+  private serverPids(): number[] {
+    const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          // Field 4 of /proc/<pid>/stat is the parent pid; the name in field 2 may hold spaces, so split after ')'.
+          return Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(')').pop()!.trim().split(' ')[1]) === postmaster;
+        } catch {
+          return false; // ended meanwhile
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  }
+
   async destroy(): Promise<void> {
+    try {
+      this.thaw();
+    } catch {
+      // not running
+    }
     await this.stop().catch(() => undefined);
     rmSync(join(this.dataDir, '..'), { recursive: true, force: true });
   }

@@ -29,7 +29,12 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = make(child);
-    await service.waitForOutput(ready, 20_000);
+    try {
+      await service.waitForOutput(ready, 20_000);
+    } catch (error) {
+      child.kill('SIGKILL'); // a process that never got ready must not outlive the test (and hold connections)
+      throw error;
+    }
     return service;
   }
 

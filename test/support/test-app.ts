@@ -65,6 +65,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     REGISTER_REQUEST_TIMEOUT_MS: '1500',
     REGISTER_MAX_PER_SECOND: '200',
     LOOKUP_BACKOFF_MS: '50',
+    // Specs provoke register failures one after another; the breaker has its own resilience scenario.
+    REGISTER_BREAKER_FAILURES: '1000',
     VERIFY_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'log',
     LOG_FORMAT: 'json',

@@ -1,0 +1,93 @@
+import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import type { Result } from 'ioredis';
+import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
+import { RedisStore } from '../redis/redis.module';
+import { admitLookup, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
+
+/** Compare-and-set: writes ARGV[2] only if the key still holds ARGV[1] ('' for missing). */
+const COMPARE_AND_SET = `
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
+// Concurrent writers are rare (a transition at a time); past this many lost races, give up on this change.
+const MAX_RACES = 5;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    compareAndSet(key: string, expected: string, next: string): Result<number, Context>;
+  }
+}
+
+/**
+ * The register circuit breaker shared by every process: the state lives in one Redis key, and
+ * each change is decided by the pure functions of breaker-state and written with a
+ * compare-and-set, so two processes never both take the one probe or lose each other's counts.
+ */
+@Injectable()
+export class RegisterBreaker {
+  private readonly logger = new Logger('RegisterBreaker');
+  private readonly key: string;
+  private readonly settings: BreakerSettings;
+
+  constructor(
+    private readonly redis: RedisStore,
+    config: AppConfig,
+    metrics: Metrics,
+  ) {
+    this.key = redis.key('register-breaker');
+    this.settings = {
+      failureThreshold: config.get('REGISTER_BREAKER_FAILURES'),
+      cooldownMs: config.get('REGISTER_BREAKER_COOLDOWN_SECONDS') * 1000,
+    };
+    redis.client.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
+    metrics.readBreakerPhaseFrom(async () => (await this.state()).phase);
+  }
+
+  async state(): Promise<BreakerState> {
+    return parseBreakerState(await this.redis.client.get(this.key));
+  }
+
+  /** Whether a new lookup may go to the register; one Redis read while closed. */
+  async admit(): Promise<boolean> {
+    let admitted = false;
+    const changed = await this.change((state) => {
+      const admission = admitLookup(state, Date.now(), this.settings);
+      admitted = admission.admitted;
+      return admission.next;
+    });
+    // Lost every race: other processes are changing the state right now (a probe going out); refuse.
+    return changed !== null && admitted;
+  }
+
+  /** Counts a lookup attempt's outcome (worker). */
+  async record(outcome: 'answered' | 'unavailable'): Promise<void> {
+    const changed = await this.change((state) => recordOutcome(state, outcome, Date.now(), this.settings));
+    if (!changed) return;
+    const { before, after } = changed;
+    if (before.phase !== 'open' && after.phase === 'open') {
+      this.logger.warn(`Register unavailable ${after.failures} times in a row: new lookups are refused for ${this.settings.cooldownMs / 1000} s`);
+    } else if (before.phase !== 'closed' && after.phase === 'closed') {
+      this.logger.log('Register answers again: lookups resume');
+    }
+  }
+
+  /** Applies `decide` atomically; null when other writers won every race. */
+  private async change(decide: (state: BreakerState) => BreakerState): Promise<{ before: BreakerState; after: BreakerState } | null> {
+    for (let race = 0; race < MAX_RACES; race += 1) {
+      const stored = await this.redis.client.get(this.key);
+      const before = parseBreakerState(stored);
+      const after = decide(before);
+      if (after === before) return { before, after };
+      if (await this.redis.client.compareAndSet(this.key, stored ?? '', JSON.stringify(after))) return { before, after };
+    }
+    return null;
+  }
+}
+
+/** The breaker for both roots (the API admits lookups, the worker records their outcomes). */
+@Global()
+@Module({ providers: [RegisterBreaker], exports: [RegisterBreaker] })
+export class BreakerModule {}

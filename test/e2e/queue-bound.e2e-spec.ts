@@ -1,0 +1,41 @@
+import { ERROR_CODES } from '../../src/errors/error-codes';
+import { verify } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const MAX_WAITING = 5;
+const unknownNumber = (index: number) => `1766${String(index).padStart(12, '0')}`;
+
+/** QUEUE_MAX_WAITING: with no worker running, lookups pile up until the bound, then new ones are refused. */
+describe('the bound on waiting lookups', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { QUEUE_MAX_WAITING: String(MAX_WAITING), VERIFY_TIMEOUT_MS: '300' } });
+  });
+  afterAll(() => t.close());
+
+  const waiting = () => t.redis.llen(`${t.redisPrefix}:bull:register-lookup:wait`);
+
+  it('answers new numbers 503 at once, uncharged and not enqueued, while that many lookups wait; and takes them again once the queue drains', async () => {
+    const { key, userId } = await t.createKey();
+    const first = await Promise.all(Array.from({ length: MAX_WAITING }, (_, index) => verify(t.baseUrl, key, unknownNumber(index))));
+    expect(first.map((response) => response.status)).toEqual(Array(MAX_WAITING).fill(202));
+    expect(await waiting()).toBe(MAX_WAITING);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the 250 ms an API process trusts a count it read
+
+    const started = Date.now();
+    const refused = await Promise.all(Array.from({ length: 10 }, (_, index) => verify(t.baseUrl, key, unknownNumber(100 + index))));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refused.map((response) => [response.status, response.body])).toEqual(
+      Array(10).fill([503, { code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message }]),
+    );
+    expect(await waiting()).toBe(MAX_WAITING);
+    const { rows } = await t.db.query('SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY 1', [userId]);
+    expect(rows.map((row) => row.licence_number)).toEqual(Array.from({ length: MAX_WAITING }, (_, index) => unknownNumber(index)));
+
+    await t.startWorker();
+    while ((await waiting()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await verify(t.baseUrl, key, unknownNumber(200))).status).toBe(404);
+  });
+});

@@ -1,0 +1,61 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+import { isListening } from './launcher-process';
+
+/**
+ * A redis-server of the test's own on a free port, which the test may kill, restart, freeze
+ * (SIGSTOP) and thaw: the machine's Redis is shared and must never be stopped.
+ */
+export class PrivateRedis {
+  private server: ChildProcess | null = null;
+
+  private constructor(
+    private readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(mkdtempSync(join(tmpdir(), 'lvs-private-redis-')), await freePort());
+    await redis.resume();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the server (again) on the same port; with its data (append-only file, synced on every write, as a production Redis would keep it). */
+  async resume(): Promise<void> {
+    this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+      stdio: 'ignore',
+    });
+    while (!(await isListening(this.port))) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** Kills the server: every connection drops and new ones are refused. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server || server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGCONT'); // a frozen server would never die
+    server.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Freezes the server: connections stay open and nothing answers. */
+  freeze(): void {
+    this.server?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.server?.kill('SIGCONT');
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
