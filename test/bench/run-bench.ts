@@ -48,13 +48,16 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Starts a process with its output going to a file, as a log collector would take it: a pipe into this
  * process would make the bench read a line per request on the cores it measures.
  */
+let processesStarted = 0;
 async function startProcess(
   workDir: string,
   entry: string,
   env: Record<string, string>,
   readyText: RegExp,
 ): Promise<{ child: ChildProcess; url: string; logFile: string }> {
-  const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}.log`);
+  // One file per start: a second process of the same entry (the watch-impact row's API) must not find the
+  // first one's ready line.
+  const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}-${++processesStarted}.log`);
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
   closeSync(out);
