@@ -44,11 +44,12 @@ const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
+let processesStarted = 0;
+
 /**
  * Starts a process with its output going to a file, as a log collector would take it: a pipe into this
  * process would make the bench read a line per request on the cores it measures.
  */
-let processesStarted = 0;
 async function startProcess(
   workDir: string,
   entry: string,
