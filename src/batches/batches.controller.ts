@@ -110,7 +110,7 @@ export class BatchesController {
       'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
     },
   })
-  @ApiErrorResponsesWith(CREATE_BATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(CREATE_BATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() body: unknown,
@@ -187,7 +187,7 @@ export class BatchesController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: BatchDto, description: 'Every item is final' })
   @ApiResponse({ status: 202, type: BatchDto, description: 'Still running: poll Location after Retry-After seconds' })
-  @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async retry(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,

@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
+import { LookupAdmission } from '../verification/lookup-admission';
 import { LookupPayers } from '../verification/lookup-payers';
 import { LookupSettlement } from '../verification/lookup-settlement';
 import { LookupQueue, LookupStanding } from '../verification/lookup-queue';
@@ -84,6 +85,7 @@ export class BatchesService implements OnApplicationBootstrap {
     private readonly payers: LookupPayers,
     private readonly settlement: LookupSettlement,
     private readonly cache: ResultCache,
+    private readonly admission: LookupAdmission,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {
@@ -114,6 +116,7 @@ export class BatchesService implements OnApplicationBootstrap {
       if (existing) return this.replay(user.userId, existing, requestHash, deadline);
     }
     const numbers = distinctNumbers(entries);
+    await this.admitLookups(numbers);
     const charges = await this.quota.chargeMany(user, numbers);
     let batchId: string;
     try {
@@ -140,6 +143,7 @@ export class BatchesService implements OnApplicationBootstrap {
     );
     const numbers = rows.map((row) => row.licence_number).sort();
     if (numbers.length > 0) {
+      await this.admitLookups(numbers);
       const charges = await this.quota.chargeMany(user, numbers);
       await this.dataSource.transaction(async (manager) => {
         await manager.query(
@@ -151,6 +155,14 @@ export class BatchesService implements OnApplicationBootstrap {
       await this.dispatch(batchId, numbers, charges);
     }
     return this.awaitBatch(user.userId, batchId, deadline);
+  }
+
+  /**
+   * A batch that needs any new lookup is refused like a single verification while the queue is full or the
+   * register breaker is open: 503 before anything is charged or created. One answered from the cache is served.
+   */
+  private async admitLookups(numbers: string[]): Promise<void> {
+    if (await this.cache.anyMissing(numbers)) await this.admission.admit();
   }
 
   /** One page of a batch with its counts; a running batch is reconciled against the queue now and then. */

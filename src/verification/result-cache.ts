@@ -24,6 +24,13 @@ export class ResultCache {
     return stored ? (JSON.parse(stored) as FinalResult) : null;
   }
 
+  /** Whether any of these numbers has no cached result, in one round trip. */
+  async anyMissing(licenceNumbers: string[]): Promise<boolean> {
+    if (licenceNumbers.length === 0) return false;
+    const stored = await this.redis.client.mget(licenceNumbers.map((licenceNumber) => this.key(licenceNumber)));
+    return stored.some((value) => value === null);
+  }
+
   async put(licenceNumber: string, result: FinalResult): Promise<void> {
     await this.redis.client.set(
       this.key(licenceNumber),

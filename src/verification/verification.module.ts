@@ -18,6 +18,6 @@ import { VerificationService } from './verification.service';
   controllers: [VerificationController],
   providers: [VerificationService, ResultCache, IdempotencyStore, LookupPayers, LookupQueue, LookupAdmission, LookupSettlement],
   // The one lookup path, for every other caller of the register (batches).
-  exports: [LookupQueue, LookupPayers, LookupSettlement, ResultCache],
+  exports: [LookupQueue, LookupPayers, LookupSettlement, ResultCache, LookupAdmission],
 })
 export class VerificationModule {}

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { verify } from '../support/http';
+import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const MAX_WAITING = 5;
@@ -33,9 +33,32 @@ describe('the bound on waiting lookups', () => {
     const { rows } = await t.db.query('SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY 1', [userId]);
     expect(rows.map((row) => row.licence_number)).toEqual(Array.from({ length: MAX_WAITING }, (_, index) => unknownNumber(index)));
 
-    await t.startWorker();
+    // A batch that needs new lookups is refused the same way: no charge, no batch, nothing enqueued.
+    const batch = await postBatch(key, [unknownNumber(0), unknownNumber(300), unknownNumber(301)]);
+    expect([batch.status, batch.body]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message }]);
+    expect(await waiting()).toBe(MAX_WAITING);
+    expect((await t.db.query('SELECT count(*)::int AS n FROM batches WHERE user_id = $1', [userId])).rows[0].n).toBe(0);
+    expect((await t.db.query('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = $1', [userId])).rows[0].n).toBe(MAX_WAITING);
+
+    const worker = await t.startWorker();
     while ((await waiting()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await verify(t.baseUrl, key, unknownNumber(200))).status).toBe(404);
+
+    // Full again, with no worker: a batch the cache answers whole is still served at once.
+    await worker.stop();
+    const refill = await Promise.all(Array.from({ length: MAX_WAITING }, (_, index) => verify(t.baseUrl, key, unknownNumber(400 + index))));
+    expect(refill.map((response) => response.status)).toEqual(Array(MAX_WAITING).fill(202));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cachedBatch = await postBatch(key, [unknownNumber(0), unknownNumber(1), unknownNumber(200)]);
+    expect(cachedBatch.status).toBe(200);
+    expect(cachedBatch.body).toMatchObject({ status: 'COMPLETED', total: 3, counts: { NOT_FOUND: 3, PENDING: 0 } });
+    expect(await waiting()).toBe(MAX_WAITING);
   });
+
+  const postBatch = (apiKey: string, numbers: string[]) =>
+    request(t.baseUrl, 'POST', '/v1/batches', {
+      headers: { 'x-api-key': apiKey },
+      body: { items: numbers.map((licenceNumber) => ({ licenceNumber })) },
+    });
 });
