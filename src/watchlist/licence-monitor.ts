@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
+import { RegisterBreaker } from '../breaker/register-breaker';
 import { AppConfig } from '../config/app-config';
 import { EventsService, NewEvent } from '../events/events.service';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
@@ -43,6 +44,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     private readonly quota: QuotaService,
     private readonly lookups: LookupQueue,
     private readonly cache: ResultCache,
+    private readonly breaker: RegisterBreaker,
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly clock: Clock,
@@ -133,11 +135,13 @@ export class LicenceMonitor implements OnModuleDestroy {
   /**
    * The register's answer for this cycle: a cached answer newer than the last one recorded (a
    * partner's verify) counts as the re-check; otherwise a lookup at the lowest priority that
-   * skips the cache. null when the lookup failed or is still running: nothing is concluded.
+   * skips the cache. null when the lookup failed or is still running, or when the register breaker is open
+   * (re-checks keep off a register that is down, like new verifications): nothing is concluded.
    */
   private async currentResult(licenceNumber: string, lastChecked: Date | null): Promise<FinalResult | null> {
     const cached = await this.cache.get(licenceNumber);
     if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
+    if (!(await this.breaker.admit())) return null;
     const jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
     const outcome = await Promise.race([
       this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS),
