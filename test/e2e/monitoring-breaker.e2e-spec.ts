@@ -1,4 +1,5 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -6,7 +7,6 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
 
 const CYCLE_SECONDS = 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Its own app: the breaker is shared by every process of one Redis prefix, and here it must open.
 describe('monitoring: re-checks keep off the register while the circuit breaker is open', () => {
