@@ -64,7 +64,8 @@ async function readRequestBody(request: FastifyRequest, payload: Readable): Prom
 /**
  * Fastify answers a Content-Type it cannot parse (`;;;`) with 415 before any guard runs. Every type
  * but JSON (and CSV, where a route takes it) is refused by decodeRequestBody after the key check
- * anyway, so a neutral one stands in.
+ * anyway, so a neutral one stands in. Like every hook run on each request, it takes a callback: an async
+ * hook costs a promise per request.
  */
 function deferContentTypeCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const contentType = request.headers['content-type'];
@@ -72,7 +73,6 @@ function deferContentTypeCheck(request: FastifyRequest, _reply: FastifyReply, do
   done();
 }
 
-// Hooks on every request take a callback: an async hook costs a promise per request.
 function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
     done(ApiError.validation(VALIDATION_MESSAGES.hostRequired));

@@ -60,27 +60,10 @@ export class AppLogger implements LoggerService {
   }
 }
 
-// Lines gather up to this many bytes before one write to stdout (a system call per line cost 3 % of the
-// API's CPU under load), and never wait longer than the interval.
-const LOG_BUFFER_BYTES = 4096;
-const LOG_FLUSH_INTERVAL_MS = 200;
-
 /** For people reading a terminal; loaded only then, so that JSON-logging processes do not carry it. */
 function readableText(): pino.DestinationStream {
   const pretty = require('pino-pretty') as typeof PinoPretty;
   return pretty({ sync: true, colorize: false, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' });
-}
-
-function bufferedStdout(): pino.DestinationStream {
-  const stdout = pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES });
-  setInterval(() => {
-    try {
-      stdout.flush();
-    } catch {
-      // closed: the exit handler has flushed what was left
-    }
-  }, LOG_FLUSH_INTERVAL_MS).unref();
-  return stdout;
 }
 
 /**
@@ -101,6 +84,6 @@ export function createLogger(
     destination ??
     (settings.LOG_FORMAT === 'text'
       ? readableText()
-      : bufferedStdout());
+      : pino.destination({ sync: false }));
   return new AppLogger(pino(options, output));
 }
