@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isLicenceNumber } from '../verification/verify-request';
 import { FEATURE_VALIDATION_MESSAGES, RowProblem, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
 
 /** One row of a roster: a licence number and the partner's own reference for it. */
@@ -12,12 +13,11 @@ export type RosterReading = { entries: RosterEntry[] } | { problem: string };
 
 export const MAX_BATCH_ITEMS = 1000;
 export const MAX_REFERENCE_LENGTH = 100;
-const LICENCE_NUMBER = /^[0-9]{16}$/;
 const ITEM_FIELDS = new Set(['licenceNumber', 'reference']);
 
 /** The problem with one row's values, if any; an empty reference counts as none. */
 export function checkRow(licenceNumber: unknown, reference: unknown): RowProblem | null {
-  if (typeof licenceNumber !== 'string' || !LICENCE_NUMBER.test(licenceNumber)) return 'licenceNumber';
+  if (!isLicenceNumber(licenceNumber)) return 'licenceNumber';
   if (reference === undefined || reference === null) return null;
   if (typeof reference !== 'string' || reference.length > MAX_REFERENCE_LENGTH) return 'reference';
   return null;

@@ -3,12 +3,13 @@ import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { ApiError } from '../errors/api-error';
+import { ApiError, orReject } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
+import { readVerifyBody } from './verify-request';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
 import { VerificationService } from './verification.service';
@@ -44,14 +45,15 @@ export class VerificationController {
   @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
   async verify(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() request: VerifyLicenceDto,
+    @Body() request: object,
     @Headers('idempotency-key') idempotencyKey: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VerificationBody> {
+    const { licenceNumber } = orReject(readVerifyBody(request));
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }
-    const verification = await this.verifications.verify(user, request.licenceNumber, idempotencyKey, reply.request.id);
+    const verification = await this.verifications.verify(user, licenceNumber, idempotencyKey, reply.request.id);
     const { httpStatus, body } = verificationAnswer(verification.result);
     this.metrics.countVerification(body.status, verification.source);
     void reply

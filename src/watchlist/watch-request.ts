@@ -1,11 +1,6 @@
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { MAX_REFERENCE_LENGTH } from '../batches/roster';
-
-const LICENCE_NUMBER = /^[0-9]{16}$/;
-
-export function isLicenceNumber(value: string): boolean {
-  return LICENCE_NUMBER.test(value);
-}
+import { isLicenceNumber } from '../verification/verify-request';
 
 /** Reads PUT /v1/watchlist/{n}'s optional body {"reference"}: no body, or an object with only reference. */
 export function readWatchBody(body: unknown): { reference: string | null } | { problem: string } {
@@ -42,7 +37,7 @@ export function readWatchlistQuery(query: Record<string, unknown>): WatchlistQue
   const limit = query.limit === undefined ? DEFAULT_LIMIT : readInteger(query.limit, 1, MAX_LIMIT);
   if (limit === null) return { problem: FEATURE_VALIDATION_MESSAGES.watchlistLimit };
   const cursor = query.cursor;
-  if (cursor !== undefined && (typeof cursor !== 'string' || !isLicenceNumber(cursor))) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
+  if (cursor !== undefined && !isLicenceNumber(cursor)) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
   const status = query.status;
   if (status !== undefined && (typeof status !== 'string' || !/^[A-Za-z_ ]{1,40}$/.test(status))) {
     return { problem: FEATURE_VALIDATION_MESSAGES.watchStatus };

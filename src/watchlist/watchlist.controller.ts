@@ -11,7 +11,8 @@ import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-resp
 import { JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
 import { WatchBatchAddDto, WatchBatchAddResultDto, WatchEntryDto, WatchlistPageDto, WatchRequestDto } from './dto/watchlist.dto';
 import { WatchEntryView } from './watch-entry-view';
-import { isLicenceNumber, readWatchBody, readWatchlistQuery } from './watch-request';
+import { isLicenceNumber } from '../verification/verify-request';
+import { readWatchBody, readWatchlistQuery } from './watch-request';
 import { WatchlistService } from './watchlist.service';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
