@@ -11,6 +11,7 @@ import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { batchPerTurn } from '../runtime/batch-per-turn';
 import { billingPeriod, remainingQuota } from './billing-period';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
@@ -28,7 +29,18 @@ const CHARGE_MANY: NamedStatement = {
   name: 'lvs_quota_charge_many',
   text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
 };
-const USAGE: NamedStatement = { name: 'lvs_quota_usage', text: 'SELECT used FROM quota_usage WHERE user_id = $1 AND period = $2' };
+// One row per (user, period) asked for, in the order asked, `used` null where nothing was charged yet.
+const USAGES: NamedStatement = {
+  name: 'lvs_quota_usages',
+  text: `SELECT u.used FROM unnest($1::uuid[], $2::char(7)[]) WITH ORDINALITY AS asked(user_id, period, position)
+           LEFT JOIN quota_usage u ON u.user_id = asked.user_id AND u.period = asked.period
+          ORDER BY asked.position`,
+};
+
+interface UsageKey {
+  userId: string;
+  period: string;
+}
 
 // Outlives the longest month; the period is part of the key, so a new month never sees it.
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
@@ -42,6 +54,8 @@ const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
 @Injectable()
 export class QuotaService {
   private readonly timeZone: string;
+  /** Usage reads of one turn share a query (see batchPerTurn): the round trip was most of the endpoint's cost. */
+  private readonly usageReads = batchPerTurn<UsageKey, number>((keys) => this.readUsages(keys));
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -136,8 +150,15 @@ export class QuotaService {
 
   async usage(user: AuthenticatedUser): Promise<QuotaUsageDto> {
     const period = this.currentPeriod();
-    const rows = await runNamedStatement<{ used: number }>(this.dataSource, USAGE, [user.userId, period]);
-    const used = rows[0]?.used ?? 0;
+    const used = await this.usageReads.load({ userId: user.userId, period });
     return { period, used, quota: user.monthlyQuota, remaining: remainingQuota(user.monthlyQuota, used) };
+  }
+
+  private async readUsages(keys: readonly UsageKey[]): Promise<number[]> {
+    const rows = await runNamedStatement<{ used: number | null }>(this.dataSource, USAGES, [
+      keys.map((key) => key.userId),
+      keys.map((key) => key.period),
+    ]);
+    return rows.map((row) => row.used ?? 0);
   }
 }

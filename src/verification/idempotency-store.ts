@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
+import { batchPerTurn } from '../runtime/batch-per-turn';
 import { FinalResult } from './outcome-status';
 import { ResultCache } from './result-cache';
 
@@ -31,10 +32,18 @@ return { record[1], record[2], redis.call('HEXISTS', KEYS[2], ARGV[1]), redis.ca
 
 type ClaimReply = [string, string | null, 0 | 1, string | null];
 
+interface ClaimRequest {
+  userId: string;
+  idempotencyKey: string;
+  licenceNumber: string;
+  period: string;
+}
+
 /** Idempotency keys, scoped per user, each bound to one licence number and its lookup job. */
 @Injectable()
 export class IdempotencyStore {
   private readonly ttlSeconds: number;
+  private readonly claims = batchPerTurn<ClaimRequest, ClaimReply>((requests) => this.runClaims(requests));
 
   constructor(
     private readonly redis: RedisStore,
@@ -51,22 +60,36 @@ export class IdempotencyStore {
    * with the charged marker and the cached result for the number, in one Redis round trip.
    */
   async claim(userId: string, idempotencyKey: string, licenceNumber: string, period: string): Promise<Claim> {
-    const client = this.redis.client as unknown as {
-      lvsClaimIdempotencyKey(...args: (string | number)[]): Promise<ClaimReply>;
-    };
-    const [boundNumber, jobId, charged, cached] = await client.lvsClaimIdempotencyKey(
-      this.recordKey(userId, idempotencyKey),
-      this.quota.chargedMarkersKey(userId, period),
-      this.cache.key(licenceNumber),
-      licenceNumber,
-      this.ttlSeconds,
-    );
+    const [boundNumber, jobId, charged, cached] = await this.claims.load({ userId, idempotencyKey, licenceNumber, period });
     return {
       licenceNumber: boundNumber,
       jobId,
       chargedThisPeriod: charged === 1,
       cached: cached ? (JSON.parse(cached) as FinalResult) : null,
     };
+  }
+
+  /**
+   * The claims of one turn, sent in one write: issued together, ioredis pipelines them (its auto-pipelining
+   * only joins commands issued in the same tick, and each request reaches its claim in a tick of its own).
+   */
+  private runClaims(requests: readonly ClaimRequest[]): Promise<(ClaimReply | Error)[]> {
+    const client = this.redis.client as unknown as {
+      lvsClaimIdempotencyKey(...args: (string | number)[]): Promise<ClaimReply>;
+    };
+    return Promise.all(
+      requests.map(({ userId, idempotencyKey, licenceNumber, period }) =>
+        client
+          .lvsClaimIdempotencyKey(
+            this.recordKey(userId, idempotencyKey),
+            this.quota.chargedMarkersKey(userId, period),
+            this.cache.key(licenceNumber),
+            licenceNumber,
+            this.ttlSeconds,
+          )
+          .catch((error: Error) => error),
+      ),
+    );
   }
 
   async attachJob(userId: string, idempotencyKey: string, jobId: string): Promise<void> {

@@ -72,6 +72,23 @@ describe('API keys and the monthly quota', () => {
       expect(response.body).toEqual({ period: '2026-11', used: 1, quota: null, remaining: null });
     });
 
+    it('answers many users reading together (their reads share a query) each with its own usage', async () => {
+      t.clock.set('2026-11-22T09:00:00Z');
+      const users = await Promise.all(Array.from({ length: 12 }, (_, index) => t.createKey({ quota: 100 + index })));
+      // User i has used i; the first has never been charged, so its row is missing.
+      for (const [index, user] of users.entries()) {
+        if (index > 0) await t.db.query(`INSERT INTO quota_usage (user_id, period, used) VALUES ($1, '2026-11', $2)`, [user.userId, index]);
+      }
+      // Five rounds of every user: consecutive requests come from different users.
+      const readers = Array.from({ length: 5 }).flatMap(() => users.map((user, index) => ({ user, index })));
+      const answers = await Promise.all(readers.map(({ user }) => quotaUsage(t.baseUrl, user.key)));
+      answers.forEach((answer, position) => {
+        const { index } = readers[position];
+        expect(answer.status).toBe(200);
+        expect(answer.body).toEqual({ period: '2026-11', used: index, quota: 100 + index, remaining: 100 });
+      });
+    });
+
     it('shares usage between the keys of one user', async () => {
       const first = await t.createKey({ quota: 10 });
       const second = await t.createKey({ userId: first.userId });

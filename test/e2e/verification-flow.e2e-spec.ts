@@ -214,6 +214,31 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       expect(aliceFinal.status).toBe(200);
       expect(aliceFinal.body).toMatchObject({ status: 'FOUND', licence: { status: 'Refused' } });
     });
+    it('answers requests of many users arriving together (their claims share a Redis write) each with its own number and key', async () => {
+      const users = await Promise.all(Array.from({ length: 8 }, () => t.createKey()));
+      const numbers = [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.revoked, SANDBOX_NUMBERS.suspended, '1888000000000004'];
+      // Cached first, so that the burst below is answered from the claims alone.
+      for (const number of numbers) await verify(t.baseUrl, users[0].key, number);
+      const asked = users.flatMap((user, userIndex) =>
+        numbers.map((number, numberIndex) => ({ user, number, idempotencyKey: `burst-${userIndex}-${numberIndex}` })),
+      );
+      const answers = await Promise.all(asked.map(({ user, number, idempotencyKey }) => verify(t.baseUrl, user.key, number, idempotencyKey)));
+      answers.forEach((answer, index) => {
+        const { number, idempotencyKey } = asked[index];
+        expect(answer.headers.get('idempotency-key')).toBe(idempotencyKey);
+        expect(answer.headers.get('x-verification-source')).toBe('cache');
+        if (number.startsWith('1888')) {
+          expect(answer.status).toBe(404);
+        } else {
+          expect(answer.status).toBe(200);
+          expect(answer.body).toMatchObject({ status: 'FOUND', licence: { licenceNumber: number } });
+        }
+      });
+      for (const user of users) expect((await chargeRows(user.userId)).sort()).toEqual([...numbers].sort());
+      // The same keys again: each is bound to its own number, for its own user only.
+      const repeat = await verify(t.baseUrl, users[3].key, numbers[0], 'burst-3-1');
+      expect(repeat.status).toBe(400);
+    });
   });
 
   describe('upstream failures', () => {
