@@ -13,6 +13,7 @@ import { RedisStore } from '../redis/redis.module';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { batchPerTurn } from '../runtime/batch-per-turn';
 import { billingPeriod, remainingQuota } from './billing-period';
+import { ChargeRequest, chargeRounds } from './charge-rounds';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
 /** A charge that happened: what a refund needs to undo exactly it. */
@@ -24,7 +25,15 @@ export interface Charge {
   isNew: boolean;
 }
 
-const CHARGE_ONCE: NamedStatement = { name: 'lvs_quota_charge_once', text: 'SELECT quota_charge_once($1, $2, $3, $4) AS outcome' };
+// quota_charge_once for each row, in the order given (a function scan yields its rows in array order),
+// all in one transaction: one commit for the charges of many users.
+const CHARGE_EACH: NamedStatement = {
+  name: 'lvs_quota_charge_each',
+  text: `SELECT quota_charge_once(c.user_id, c.period, c.licence_number, c.quota) AS outcome
+           FROM unnest($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[]) AS c(user_id, period, licence_number, quota)`,
+};
+
+type ChargeOutcome = 'charged' | 'repeat' | 'refused';
 const CHARGE_MANY: NamedStatement = {
   name: 'lvs_quota_charge_many',
   text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
@@ -56,6 +65,12 @@ export class QuotaService {
   private readonly timeZone: string;
   /** Usage reads of one turn share a query (see batchPerTurn): the round trip was most of the endpoint's cost. */
   private readonly usageReads = batchPerTurn<UsageKey, number>((keys) => this.readUsages(keys));
+  /**
+   * Single charges of one turn commit together, in rounds that cannot deadlock (see chargeRounds): a commit
+   * a turn instead of one a charge. A round fails or commits as a whole, so a fault never charges part of it.
+   */
+  private readonly singleCharges = batchPerTurn<ChargeRequest, ChargeOutcome>((requests) => this.chargeEach(requests));
+  private readonly chargedMarks = batchPerTurn<Charge, undefined>((charges) => this.markAll(charges));
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -90,12 +105,7 @@ export class QuotaService {
   /** chargeOnce for callers without a request (watchlist re-checks): null when the quota has no room. */
   async tryChargeOnce(userId: string, monthlyQuota: number | null, licenceNumber: string): Promise<Charge | null> {
     const period = this.currentPeriod();
-    const [{ outcome }] = await this.charge<{ outcome: 'charged' | 'repeat' | 'refused' }>(CHARGE_ONCE, [
-      userId,
-      period,
-      licenceNumber,
-      monthlyQuota,
-    ]);
+    const outcome = await this.singleCharges.load({ userId, period, licenceNumber, monthlyQuota });
     if (outcome === 'refused') return null;
     return { userId, period, licenceNumber, isNew: outcome === 'charged' };
   }
@@ -116,6 +126,26 @@ export class QuotaService {
     return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true }));
   }
 
+  private async chargeEach(requests: readonly ChargeRequest[]): Promise<(ChargeOutcome | Error)[]> {
+    const outcomes: (ChargeOutcome | Error)[] = [];
+    const runRound = async (round: number[]): Promise<void> => {
+      const charged = round.map((index) => requests[index]);
+      try {
+        const rows = await this.charge<{ outcome: ChargeOutcome }>(CHARGE_EACH, [
+          charged.map((request) => request.userId),
+          charged.map((request) => request.period),
+          charged.map((request) => request.licenceNumber),
+          charged.map((request) => request.monthlyQuota),
+        ]);
+        round.forEach((index, position) => (outcomes[index] = rows[position].outcome));
+      } catch (error) {
+        for (const index of round) outcomes[index] = error instanceof Error ? error : new Error(String(error));
+      }
+    };
+    await Promise.all(chargeRounds(requests).map(runRound));
+    return outcomes;
+  }
+
   /** Runs a charging statement; an unreachable database is SERVICE_UNAVAILABLE, with nothing charged. */
   private charge<Row extends QueryResultRow>(statement: NamedStatement, parameters: unknown[]): Promise<Row[]> {
     return runNamedStatement<Row>(this.dataSource, statement, parameters).catch((error: unknown) => {
@@ -125,8 +155,18 @@ export class QuotaService {
 
   /** Records that PostgreSQL has committed this charge and that no refund is coming for it. */
   async markCharged(charge: Charge): Promise<void> {
-    const key = this.chargedMarkersKey(charge.userId, charge.period);
-    await this.redis.client.multi().hset(key, charge.licenceNumber, '1').expire(key, CHARGED_MARKER_TTL_SECONDS).exec();
+    await this.chargedMarks.load(charge);
+  }
+
+  /** The markers of one turn in one MULTI: one write, and every key written keeps its TTL. */
+  private async markAll(charges: readonly Charge[]): Promise<undefined[]> {
+    const transaction = this.redis.client.multi();
+    for (const charge of charges) {
+      const key = this.chargedMarkersKey(charge.userId, charge.period);
+      transaction.hset(key, charge.licenceNumber, '1').expire(key, CHARGED_MARKER_TTL_SECONDS);
+    }
+    await transaction.exec();
+    return charges.map(() => undefined);
   }
 
   /** Undoes a new charge, atomically; a second refund of the same charge changes nothing. */

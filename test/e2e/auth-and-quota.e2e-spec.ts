@@ -169,6 +169,48 @@ describe('API keys and the monthly quota', () => {
       expect(usage.rows).toEqual([{ used: 1 }]);
     });
 
+    it("commits many users' charges arriving together in shared statements, beside batch charges, without deadlock or a wrong count", async () => {
+      const quota = t.app.get(QuotaService);
+      const limit = 9;
+      for (let pass = 0; pass < 8; pass++) {
+        const users = await Promise.all(
+          Array.from({ length: 6 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', monthlyQuota: limit })),
+        );
+        const numbersOf = (userIndex: number, from: number, to: number) =>
+          Array.from({ length: to - from }, (_, offset) => unknownNumber(2000 + pass * 1000 + userIndex * 20 + from + offset));
+        const singles = users.flatMap((user, userIndex) =>
+          [...numbersOf(userIndex, 0, 10), ...numbersOf(userIndex, 3, 5)].map((number) => ({ user, number })),
+        );
+        // The batch charges go out first, so that they hold number rows while the single charges take counters.
+        const batchCharges = Promise.allSettled(
+          users.flatMap((user, userIndex) => [quota.chargeMany(user, numbersOf(userIndex, 5, 12)), quota.chargeMany(user, numbersOf(userIndex, 8, 14))]),
+        );
+        const [batchOutcomes, singleOutcomes] = await Promise.all([
+          batchCharges,
+          Promise.allSettled(singles.map(({ user, number }) => quota.chargeOnce(user, number))),
+        ]);
+        for (const outcome of [...singleOutcomes, ...batchOutcomes]) {
+          if (outcome.status === 'rejected') expect((outcome.reason as { code?: string }).code).toBe('QUOTA_EXCEEDED');
+        }
+        for (const user of users) {
+          const charged = await t.db.query<{ licence_number: string }>('SELECT licence_number FROM quota_charges WHERE user_id = $1', [user.userId]);
+          const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [user.userId]);
+          expect(usage.rows).toEqual([{ used: charged.rows.length }]);
+          expect(charged.rows.length).toBeLessThanOrEqual(limit);
+          // Every row was made by exactly one call: a single charge that says it is new, or a batch that lists it.
+          const ownSingles = singles.flatMap(({ user: owner, number }, index) => (owner === user ? [{ number, outcome: singleOutcomes[index] }] : []));
+          const newBySingles = ownSingles.flatMap(({ outcome }) => (outcome.status === 'fulfilled' && outcome.value.isNew ? [outcome.value.licenceNumber] : []));
+          const newByBatches = batchOutcomes
+            .slice(users.indexOf(user) * 2, users.indexOf(user) * 2 + 2)
+            .flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value.map((charge) => charge.licenceNumber) : []));
+          expect([...newBySingles, ...newByBatches].sort()).toEqual(charged.rows.map((row) => row.licence_number).sort());
+          // A granted single charge (new or repeat) is on the ledger.
+          const chargedNumbers = new Set(charged.rows.map((row) => row.licence_number));
+          for (const { number, outcome } of ownSingles) if (outcome.status === 'fulfilled') expect(chargedNumbers.has(number)).toBe(true);
+        }
+      }
+    });
+
     it('over HTTP, 50 concurrent verifications of distinct numbers against a quota of 20 charge exactly 20', async () => {
       const { key, userId } = await t.createKey({ quota: 20 });
       const responses = await Promise.all(
