@@ -129,13 +129,13 @@ export class QuotaService {
   private async chargeEach(requests: readonly ChargeRequest[]): Promise<(ChargeOutcome | Error)[]> {
     const outcomes: (ChargeOutcome | Error)[] = [];
     const runRound = async (round: number[]): Promise<void> => {
-      const charged = round.map((index) => requests[index]);
+      const inRound = round.map((index) => requests[index]);
       try {
         const rows = await this.charge<{ outcome: ChargeOutcome }>(CHARGE_EACH, [
-          charged.map((request) => request.userId),
-          charged.map((request) => request.period),
-          charged.map((request) => request.licenceNumber),
-          charged.map((request) => request.monthlyQuota),
+          inRound.map((request) => request.userId),
+          inRound.map((request) => request.period),
+          inRound.map((request) => request.licenceNumber),
+          inRound.map((request) => request.monthlyQuota),
         ]);
         round.forEach((index, position) => (outcomes[index] = rows[position].outcome));
       } catch (error) {

@@ -9,7 +9,7 @@ import { RejectedBody } from './decode-request-body';
  * (readVerifyBody, readRosterJson, ...), which says what is wrong with it.
  */
 @Injectable()
-export class ContractValidationPipe implements PipeTransform {
+export class UndecodableBodyPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (value instanceof RejectedBody) throw ApiError.validation(value.reason);
     if (metadata.type === 'body' && (value === undefined || value === null)) throw ApiError.validation(VALIDATION_MESSAGES.notJson);
