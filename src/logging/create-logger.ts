@@ -2,6 +2,7 @@ import { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { Logger, Level } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import { AppSettings } from '../config/env.schema';
+import { LinesPerTurn } from './lines-per-turn';
 
 const PINO_LEVEL: Record<LogLevel, Level> = {
   fatal: 'fatal',
@@ -67,7 +68,7 @@ function readableText(): pino.DestinationStream {
 }
 
 /**
- * One logger for every process: JSON lines (buffered, flushed at exit) or readable text, on stdout
+ * One logger for every process: JSON lines (one write per event-loop turn, flushed at exit) or readable text, on stdout
  * unless a destination is given (the e2e tests keep the lines to read them).
  */
 export function createLogger(
@@ -84,6 +85,6 @@ export function createLogger(
     destination ??
     (settings.LOG_FORMAT === 'text'
       ? readableText()
-      : pino.destination({ sync: false }));
+      : new LinesPerTurn(pino.destination({ sync: false })));
   return new AppLogger(pino(options, output));
 }
