@@ -19,15 +19,20 @@ export interface Claim {
   cached: FinalResult | null;
 }
 
-// Binds the key to the number unless it is bound already, then reads the record, the charged
-// marker and the cached result: a repeat verification needs nothing else.
-// KEYS: idempotency record, charged markers of the user and period, cached result.
-// ARGV: licence number, record TTL in seconds.
+// For each claim of a turn: binds the key to the number unless it is bound already, then reads the
+// record, the charged marker and the cached result: a repeat verification needs nothing else.
+// KEYS, three per claim: idempotency record, charged markers of the user and period, cached result.
+// ARGV: record TTL in seconds, then the licence number of each claim.
 const CLAIM_SCRIPT = `
-redis.call('HSETNX', KEYS[1], 'licenceNumber', ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2], 'NX')
-local record = redis.call('HMGET', KEYS[1], 'licenceNumber', 'jobId')
-return { record[1], record[2], redis.call('HEXISTS', KEYS[2], ARGV[1]), redis.call('GET', KEYS[3]) }
+local replies = {}
+for i = 1, #ARGV - 1 do
+  local record, markers, cached, licenceNumber = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], ARGV[i + 1]
+  redis.call('HSETNX', record, 'licenceNumber', licenceNumber)
+  redis.call('EXPIRE', record, ARGV[1], 'NX')
+  local bound = redis.call('HMGET', record, 'licenceNumber', 'jobId')
+  replies[i] = { bound[1], bound[2], redis.call('HEXISTS', markers, licenceNumber), redis.call('GET', cached) }
+end
+return replies
 `;
 
 type ClaimReply = [string, string | null, 0 | 1, string | null];
@@ -52,7 +57,8 @@ export class IdempotencyStore {
     config: AppConfig,
   ) {
     this.ttlSeconds = config.get('IDEMPOTENCY_TTL_SECONDS');
-    redis.client.defineCommand('lvsClaimIdempotencyKey', { numberOfKeys: 3, lua: CLAIM_SCRIPT });
+    // Without numberOfKeys: each call passes its own count, three per claim.
+    redis.client.defineCommand('lvsClaimIdempotencyKeys', { lua: CLAIM_SCRIPT });
   }
 
   /**
@@ -70,26 +76,19 @@ export class IdempotencyStore {
   }
 
   /**
-   * The claims of one turn, sent in one write: issued together, ioredis pipelines them (its auto-pipelining
-   * only joins commands issued in the same tick, and each request reaches its claim in a tick of its own).
+   * The claims of one turn, in one script call: one command for Redis to run and for ioredis to encode
+   * and decode, where each claim's own command cost both about as much as the claim itself.
    */
-  private runClaims(requests: readonly ClaimRequest[]): Promise<(ClaimReply | Error)[]> {
+  private async runClaims(requests: readonly ClaimRequest[]): Promise<ClaimReply[]> {
     const client = this.redis.client as unknown as {
-      lvsClaimIdempotencyKey(...args: (string | number)[]): Promise<ClaimReply>;
+      lvsClaimIdempotencyKeys(keyCount: number, ...args: (string | number)[]): Promise<ClaimReply[]>;
     };
-    return Promise.all(
-      requests.map(({ userId, idempotencyKey, licenceNumber, period }) =>
-        client
-          .lvsClaimIdempotencyKey(
-            this.recordKey(userId, idempotencyKey),
-            this.quota.chargedMarkersKey(userId, period),
-            this.cache.key(licenceNumber),
-            licenceNumber,
-            this.ttlSeconds,
-          )
-          .catch((error: Error) => error),
-      ),
-    );
+    const keys = requests.flatMap(({ userId, idempotencyKey, licenceNumber, period }) => [
+      this.recordKey(userId, idempotencyKey),
+      this.quota.chargedMarkersKey(userId, period),
+      this.cache.key(licenceNumber),
+    ]);
+    return client.lvsClaimIdempotencyKeys(keys.length, ...keys, this.ttlSeconds, ...requests.map((request) => request.licenceNumber));
   }
 
   async attachJob(userId: string, idempotencyKey: string, jobId: string): Promise<void> {

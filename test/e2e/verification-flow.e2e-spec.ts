@@ -214,7 +214,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       expect(aliceFinal.status).toBe(200);
       expect(aliceFinal.body).toMatchObject({ status: 'FOUND', licence: { status: 'Refused' } });
     });
-    it('answers requests of many users arriving together (their claims share a Redis write) each with its own number and key', async () => {
+    it('answers requests of many users arriving together (their claims go to Redis in one script call) each with its own number and key', async () => {
       const users = await Promise.all(Array.from({ length: 8 }, () => t.createKey()));
       const numbers = [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.revoked, SANDBOX_NUMBERS.suspended, '1888000000000004'];
       // Cached first, so that the burst below is answered from the claims alone.
