@@ -26,6 +26,7 @@ export class Metrics {
   private breakerPhase: (() => Promise<BreakerPhaseLabel>) | null = null;
   // label children cached by key: the per-request cost is one Map lookup and one observe
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
+  private readonly verificationChildren: Record<VerificationOutcome, Record<VerificationSource, Counter.Internal>>;
 
   private readonly httpDuration = new Histogram({
     name: 'lvs_http_request_duration_seconds',
@@ -87,6 +88,12 @@ export class Metrics {
     for (const outcome of VERIFICATION_OUTCOMES) {
       for (const source of VERIFICATION_SOURCES) this.verifications.inc({ outcome, source }, 0);
     }
+    this.verificationChildren = Object.fromEntries(
+      VERIFICATION_OUTCOMES.map((outcome) => [
+        outcome,
+        Object.fromEntries(VERIFICATION_SOURCES.map((source) => [source, this.verifications.labels({ outcome, source })])),
+      ]),
+    ) as typeof this.verificationChildren;
     for (const outcome of LOOKUP_OUTCOMES) {
       this.lookups.inc({ outcome }, 0);
       this.lookupDuration.zero({ outcome });
@@ -114,7 +121,7 @@ export class Metrics {
   }
 
   countVerification(outcome: VerificationOutcome, source: VerificationSource): void {
-    this.verifications.inc({ outcome, source });
+    this.verificationChildren[outcome][source].inc();
   }
 
   countQuotaRefusal(): void {
