@@ -1,4 +1,4 @@
-import './runtime/heap-flags';
+import './runtime/v8-flags';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { setTimeout as sleep } from 'node:timers/promises';
