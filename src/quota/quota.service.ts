@@ -53,6 +53,13 @@ interface UsageKey {
 
 // Outlives the longest month; the period is part of the key, so a new month never sees it.
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
+// KEYS: the charged markers of each charge (a hash per user and period). ARGV: the TTL, then each charge's number.
+const MARK_CHARGED_SCRIPT = `
+for i = 1, #KEYS do
+  redis.call('HSET', KEYS[i], ARGV[i + 1], '1')
+  redis.call('EXPIRE', KEYS[i], ARGV[1])
+end
+`;
 
 /**
  * PostgreSQL is the ledger of record. Redis holds a marker per user, period and number that
@@ -79,6 +86,7 @@ export class QuotaService {
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
+    redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
   currentPeriod(): string {
@@ -158,14 +166,17 @@ export class QuotaService {
     await this.chargedMarks.load(charge);
   }
 
-  /** The markers of one turn in one MULTI: one write, and every key written keeps its TTL. */
+  /** The markers of one turn in one script call: one command, and every key written keeps its TTL. */
   private async markAll(charges: readonly Charge[]): Promise<undefined[]> {
-    const transaction = this.redis.client.multi();
-    for (const charge of charges) {
-      const key = this.chargedMarkersKey(charge.userId, charge.period);
-      transaction.hset(key, charge.licenceNumber, '1').expire(key, CHARGED_MARKER_TTL_SECONDS);
-    }
-    await transaction.exec();
+    const client = this.redis.client as unknown as {
+      lvsMarkCharged(keyCount: number, ...args: (string | number)[]): Promise<null>;
+    };
+    await client.lvsMarkCharged(
+      charges.length,
+      ...charges.map((charge) => this.chargedMarkersKey(charge.userId, charge.period)),
+      CHARGED_MARKER_TTL_SECONDS,
+      ...charges.map((charge) => charge.licenceNumber),
+    );
     return charges.map(() => undefined);
   }
 
