@@ -85,13 +85,17 @@ export class Metrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
-    for (const outcome of VERIFICATION_OUTCOMES) {
-      for (const source of VERIFICATION_SOURCES) this.verifications.inc({ outcome, source }, 0);
-    }
+    // Label children built once: an answer is counted without prom-client hashing its labels.
     this.verificationChildren = Object.fromEntries(
       VERIFICATION_OUTCOMES.map((outcome) => [
         outcome,
-        Object.fromEntries(VERIFICATION_SOURCES.map((source) => [source, this.verifications.labels({ outcome, source })])),
+        Object.fromEntries(
+          VERIFICATION_SOURCES.map((source) => {
+            const child = this.verifications.labels({ outcome, source });
+            child.inc(0);
+            return [source, child];
+          }),
+        ),
       ]),
     ) as typeof this.verificationChildren;
     for (const outcome of LOOKUP_OUTCOMES) {
