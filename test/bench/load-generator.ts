@@ -26,6 +26,8 @@ export interface LoadPlan {
   numbers: string[];
   /** index of the first request, so that consecutive runs can use pairs not used before */
   firstIndex: number;
+  /** how many pairs from firstIndex on no earlier run used; all of them by default */
+  freshPairs?: number;
 }
 
 export interface LoadFigures {
@@ -36,7 +38,7 @@ export interface LoadFigures {
   p99: number;
   /** HTTP status (or "errors", "timeouts") -> count */
   outcomes: Record<string, number>;
-  /** requests that went to a key-number pair already used in this plan */
+  /** requests beyond the plan's fresh pairs: a pair an earlier run or this one already used */
   reusedPairs: number;
 }
 
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     outcomes,
-    reusedPairs: Math.max(next - plan.firstIndex - pairs, 0),
+    reusedPairs: Math.max(next - plan.firstIndex - Math.min(plan.freshPairs ?? pairs, pairs), 0),
   };
   console.log(JSON.stringify(figures));
 }
