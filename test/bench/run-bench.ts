@@ -16,7 +16,7 @@ import { watchImpactRow } from './watch-impact';
 /**
  * `npm run bench`: the hot paths over real HTTP against real processes (API, worker, PostgreSQL,
  * Redis, the sandbox register), each beside a bare Fastify route measured in the same session
- * with the same load (alternating A B A B, medians reported). The load generator runs in its own
+ * with the same load (alternating A B A B A B, medians reported). The load generator runs in its own
  * process. Results go to bench/results/latest.json.
  */
 const ROOT = process.cwd();
@@ -28,10 +28,16 @@ const CONNECTIONS = 64;
 const USERS = 10;
 const REPEAT_NUMBERS = 1000;
 /**
- * Enough users that each of the two first-verification runs has a pair never used before for every request it can
- * make: 200 users ran out when the API answered 9,000 a second, and the rest of that run were repeats.
+ * Each compared row runs this many times on each side, taking turns; the median of each is reported. Three, so that
+ * one run slowed by the machine (or one unusually fast baseline) does not decide a row.
  */
-const FIRST_CHARGE_USERS = 400;
+const TURNS = 3;
+/**
+ * Enough users that each first-verification run has a pair never used before for every request it can make (up
+ * to 10,000 a second for 20 s): 200 users for two runs ran out at 9,000 a second, and the rest of that run were
+ * repeats.
+ */
+const FIRST_CHARGE_USERS = 600;
 const COLD_NUMBERS = 2000;
 const SANDBOX_LATENCY_MS = 200;
 const REGISTER_MAX_PER_SECOND = 200;
@@ -113,7 +119,7 @@ interface ComparedRow {
   baselineRuns: LoadFigures[];
 }
 
-/** A B A B: the path and the bare route take turns, so that both see the same machine. */
+/** A B A B A B: the path and the bare route take turns, so that both see the same machine. */
 async function compare(
   scenario: string,
   baseline: string,
@@ -122,7 +128,7 @@ async function compare(
 ): Promise<ComparedRow> {
   const runs: LoadFigures[] = [];
   const baselineRuns: LoadFigures[] = [];
-  for (let turn = 0; turn < 2; turn++) {
+  for (let turn = 0; turn < TURNS; turn++) {
     runs.push(await measured(turn));
     baselineRuns.push(await bare());
   }
@@ -193,7 +199,7 @@ function writeResults(rows: Record<string, unknown>[], extra: Record<string, unk
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: 'A B A B, medians', loadGenerator: 'autocannon' },
+    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: 'A B A B A B, medians', loadGenerator: 'autocannon' },
     rows,
     ...extra,
   };
@@ -303,7 +309,7 @@ async function main(): Promise<void> {
       ),
       '>= 0.35x, p99 <= 20 ms, no errors',
     );
-    // Each request is a user's first verification of a cached number: half the pairs per run. Consecutive
+    // Each request is a user's first verification of a cached number: a third of the pairs per run. Consecutive
     // requests come from different users, as from many partners at once: one user's new charges queue on
     // its quota row, each held through its commit (see the single-user figure below).
     const firstChargePairs = FIRST_CHARGE_USERS * REPEAT_NUMBERS;
@@ -315,8 +321,8 @@ async function main(): Promise<void> {
           workDir,
           verifyPlan(repeatNumbers, firstChargeKeys, {
             durationSeconds: SECONDS,
-            firstIndex: (turn * firstChargePairs) / 2,
-            freshPairs: firstChargePairs / 2,
+            firstIndex: (turn * firstChargePairs) / TURNS,
+            freshPairs: firstChargePairs / TURNS,
             interleaveUsers: true,
           }),
         ),
