@@ -1,10 +1,11 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
+import { runWrk, wrkInstalled } from './wrk-load';
 
 /**
  * The load generator, in its own process so that it never shares an event loop with what it
- * measures. Reads a plan (JSON file named by the first argument), runs autocannon, and prints
- * one JSON line with the figures.
+ * measures. Reads a plan (JSON file named by the first argument), runs it through wrk (a timed run, when
+ * wrk is installed) or autocannon, and prints one JSON line with the figures.
  */
 export interface LoadPlan {
   url: string;
@@ -42,8 +43,7 @@ export interface LoadFigures {
   reusedPairs: number;
 }
 
-async function main(): Promise<void> {
-  const plan = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadPlan;
+async function runAutocannon(plan: LoadPlan): Promise<LoadFigures> {
   const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
   let next = plan.firstIndex;
   const [userIndex, numberIndex] = plan.interleaveUsers
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   if (result.errors > 0) outcomes.errors = result.errors;
   if (result.timeouts > 0) outcomes.timeouts = result.timeouts;
   const requests = Object.values(statusCodeStats).reduce((sum, { count }) => sum + count, 0);
-  const figures: LoadFigures = {
+  return {
     requests,
     seconds: plan.durationSeconds ?? seconds,
     perSecond: plan.durationSeconds ? requests / plan.durationSeconds : requests / seconds,
@@ -95,6 +95,17 @@ async function main(): Promise<void> {
     outcomes,
     reusedPairs: Math.max(next - plan.firstIndex - Math.min(plan.freshPairs ?? pairs, pairs), 0),
   };
+}
+
+async function main(): Promise<void> {
+  const planFile = process.argv[2];
+  const plan = JSON.parse(readFileSync(planFile, 'utf8')) as LoadPlan;
+  // wrk has no runs of a fixed number of requests: those stay with autocannon.
+  const { durationSeconds } = plan;
+  const figures =
+    durationSeconds !== undefined && wrkInstalled()
+      ? await runWrk({ ...plan, durationSeconds }, planFile.replace(/\.json$/, '.lua'))
+      : await runAutocannon(plan);
   console.log(JSON.stringify(figures));
 }
 

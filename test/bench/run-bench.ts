@@ -12,6 +12,7 @@ import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
 import type { LoadFigures, LoadPlan } from './load-generator';
 import { watchImpactRow } from './watch-impact';
+import { WRK_THREADS, wrkInstalled } from './wrk-load';
 
 /**
  * `npm run bench`: the hot paths over real HTTP against real processes (API, worker, PostgreSQL,
@@ -50,6 +51,10 @@ const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,watch-impact').s
 /** As the start scripts run each process (npm run start:api, start:worker). */
 const API_NODE_OPTIONS = '--max-semi-space-size=8';
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=4';
+
+const LOAD_GENERATOR = wrkInstalled()
+  ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)`
+  : 'autocannon (wrk is not installed)';
 
 const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
@@ -200,7 +205,7 @@ function writeResults(rows: Record<string, unknown>[], extra: Record<string, unk
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: `${ORDER}, medians`, loadGenerator: 'autocannon' },
+    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: `${ORDER}, medians`, loadGenerator: LOAD_GENERATOR },
     rows,
     ...extra,
   };

@@ -1,0 +1,120 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import type { LoadFigures, LoadPlan } from './load-generator';
+
+/**
+ * wrk for the timed runs, when it is installed (Debian's `wrk` package): written in C, it takes a small
+ * part of a core where autocannon, on the same two cores as the service, takes most of one, and a bare
+ * Fastify route measured through autocannon measures autocannon (on 2026-11-25: 20,000 req/s through the
+ * bench's autocannon, 48,000 through wrk, from the same bare server).
+ */
+export const WRK_THREADS = 2;
+
+export function wrkInstalled(): boolean {
+  return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+const luaString = (text: string) => JSON.stringify(text); // plain ASCII keys and numbers: a JSON string is a Lua string
+const luaList = (texts: string[]) => `{${texts.map(luaString).join(',')}}`;
+
+/**
+ * The plan as a wrk script: thread t sends requests firstIndex + t, + t + WRK_THREADS, ..., so that together the
+ * threads use the pairs in the order the plan gives; each thread counts answers by status, and done() prints
+ * the figures as one JSON line.
+ */
+function wrkScript(plan: LoadPlan): string {
+  const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
+  return `
+local keys = ${luaList(plan.apiKeys)}
+local numbers = ${luaList(plan.numbers)}
+local first, threadCount, freshPairs = ${plan.firstIndex}, ${WRK_THREADS}, ${Math.min(plan.freshPairs ?? pairs, pairs)}
+local interleave = ${plan.interleaveUsers === true}
+local method, path = ${luaString(plan.method)}, ${luaString(plan.path)}
+local started = {}
+
+function setup(thread)
+  thread:set("threadIndex", #started)
+  started[#started + 1] = thread
+end
+
+function init(args)
+  issued = 0
+  counts = {}
+end
+
+function request()
+  local index = first + threadIndex + issued * threadCount
+  issued = issued + 1
+  local user, number
+  if interleave then
+    user, number = index % #keys, math.floor(index / #keys)
+  else
+    user, number = math.floor(index / math.max(#numbers, 1)), index
+  end
+  local headers = { ["x-api-key"] = keys[user % #keys + 1] }
+  local body = nil
+  if #numbers > 0 then
+    headers["content-type"] = "application/json"
+    body = '{"licenceNumber":"' .. numbers[number % #numbers + 1] .. '"}'
+  end
+  return wrk.format(method, path, headers, body)
+end
+
+function response(status, headers, body)
+  counts[status] = (counts[status] or 0) + 1
+end
+
+function done(summary, latency, requests)
+  local issuedTotal, outcomes, answered = 0, {}, 0
+  for _, thread in ipairs(started) do
+    issuedTotal = issuedTotal + thread:get("issued")
+    for status, count in pairs(thread:get("counts")) do
+      outcomes[status] = (outcomes[status] or 0) + count
+      answered = answered + count
+    end
+  end
+  local fields = {}
+  for status, count in pairs(outcomes) do fields[#fields + 1] = string.format('"%d":%d', status, count) end
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write
+  if errors > 0 then fields[#fields + 1] = string.format('"errors":%d', errors) end
+  if summary.errors.timeout > 0 then fields[#fields + 1] = string.format('"timeouts":%d', summary.errors.timeout) end
+  io.write(string.format(
+    '\\n{"requests":%d,"seconds":%.3f,"p50":%.3f,"p99":%.3f,"issued":%d,"freshPairs":%d,"outcomes":{%s}}\\n',
+    answered, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    issuedTotal, freshPairs, table.concat(fields, ",")))
+end
+`;
+}
+
+interface WrkLine {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  issued: number;
+  freshPairs: number;
+  outcomes: Record<string, number>;
+}
+
+/** One timed run of the plan through wrk; the script file goes next to the plan's. */
+export async function runWrk(plan: LoadPlan & { durationSeconds: number }, scriptFile: string): Promise<LoadFigures> {
+  writeFileSync(scriptFile, wrkScript(plan));
+  const { stdout } = await promisify(execFile)(
+    'wrk',
+    ['-t', String(WRK_THREADS), '-c', String(plan.connections), '-d', `${plan.durationSeconds}s`, '--timeout', '10s', '-s', scriptFile, plan.url],
+    { maxBuffer: 1 << 20 },
+  );
+  const line = stdout.split('\n').find((text) => text.startsWith('{"requests"'));
+  if (line === undefined) throw new Error(`wrk printed no figures:\n${stdout}`);
+  const figures = JSON.parse(line) as WrkLine;
+  return {
+    requests: figures.requests,
+    seconds: plan.durationSeconds,
+    perSecond: figures.requests / plan.durationSeconds,
+    p50: figures.p50,
+    p99: figures.p99,
+    outcomes: figures.outcomes,
+    reusedPairs: Math.max(figures.issued - figures.freshPairs, 0),
+  };
+}
