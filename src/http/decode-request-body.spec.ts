@@ -157,6 +157,11 @@ describe('decodeRequestBody', () => {
       expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.tooDeep);
     });
 
+    it('accepts many brackets side by side: depth counts, not how many', () => {
+      const text = `{"licenceNumber":"1234567890123456","a":[${Array(MAX_NESTING_DEPTH * 2).fill('{"b":[]}').join(',')}]}`;
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe('ACCEPTED');
+    });
+
     it('does not count brackets inside strings, escaped quotes included', () => {
       const text = `{"licenceNumber":"1234567890123456","a":"\\"${'[{'.repeat(50)}"}`;
       expect(decodeRequestBody(JSON_TYPE, body(text))).toEqual({

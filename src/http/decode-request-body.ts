@@ -43,6 +43,8 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 function mediaTypeOf(contentType: string | undefined): string | undefined {
+  // Most requests send exactly this: no parameters to split off, nothing to lower-case.
+  if (contentType === 'application/json') return contentType;
   return contentType?.split(';', 1)[0].trim().toLowerCase();
 }
 
@@ -51,8 +53,19 @@ export function isDecodableMediaType(contentType: string | undefined): boolean {
   return isJsonMediaType(contentType) || mediaTypeOf(contentType) === 'text/csv';
 }
 
+/** How many times `{` or `[` occurs in the text, counting up to limit + 1 at most. */
+function openingBrackets(text: string, limit: number): number {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let index = text.indexOf(bracket); index !== -1 && count <= limit; index = text.indexOf(bracket, index + 1)) count++;
+  }
+  return count;
+}
+
 /** Scans JSON text for brackets outside strings, without parsing (and so without recursion). */
 function nestsDeeperThan(text: string, limit: number): boolean {
+  // A body with no more brackets than the limit cannot nest deeper; indexOf finds that without a loop per character.
+  if (openingBrackets(text, limit) <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {

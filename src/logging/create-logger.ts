@@ -2,6 +2,7 @@ import { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { Logger, Level } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import { AppSettings } from '../config/env.schema';
+import { isoTimePerMillisecond } from './iso-time';
 import { LinesPerTurn } from './lines-per-turn';
 
 const PINO_LEVEL: Record<LogLevel, Level> = {
@@ -82,7 +83,7 @@ export function createLogger(
   const options: pino.LoggerOptions = {
     level: PINO_LEVEL[settings.LOG_LEVEL as LogLevel],
     base: { process: processName, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimePerMillisecond(),
   };
   const output =
     destination ??

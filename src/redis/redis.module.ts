@@ -45,7 +45,7 @@ export class RedisStore implements OnModuleInit, OnApplicationShutdown {
   }
 
   key(...parts: string[]): string {
-    return [this.prefix, ...parts].join(':');
+    return `${this.prefix}:${parts.join(':')}`;
   }
 
   async onApplicationShutdown(): Promise<void> {

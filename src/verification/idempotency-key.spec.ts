@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { deriveIdempotencyKey, isValidIdempotencyKey } from './idempotency-key';
+import { deriveIdempotencyKey, idempotencyRecordId, isValidIdempotencyKey } from './idempotency-key';
 
 describe('isValidIdempotencyKey', () => {
   it('accepts a single character', () => {
@@ -102,5 +102,28 @@ describe('deriveIdempotencyKey', () => {
 
   it('is itself a valid client idempotency key', () => {
     expect(isValidIdempotencyKey(deriveIdempotencyKey(USER, NUMBER))).toBe(true);
+  });
+});
+
+describe('idempotencyRecordId', () => {
+  const derived = deriveIdempotencyKey('7', '1234567890123456');
+
+  it('keeps a derived key as it is: it is a digest already', () => {
+    expect(idempotencyRecordId(derived)).toBe(derived);
+  });
+
+  it("hashes a client's key to 64 hex digits, which no derived key can be", () => {
+    const key = 'order-42/attempt 1';
+    expect(idempotencyRecordId(key)).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(idempotencyRecordId(key)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it.each([
+    ['upper-case hex', derived.toUpperCase().replace('AUTO-', 'auto-')],
+    ['one digit short', derived.slice(0, -1)],
+    ['one digit more', `${derived}0`],
+    ['no prefix', derived.slice('auto-'.length)],
+  ])('hashes a key that only looks derived (%s)', (_case, key) => {
+    expect(idempotencyRecordId(key)).toBe(createHash('sha256').update(key).digest('hex'));
   });
 });

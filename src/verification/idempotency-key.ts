@@ -14,3 +14,14 @@ export function isValidIdempotencyKey(value: unknown): value is string {
 export function deriveIdempotencyKey(userId: string, licenceNumber: string): string {
   return `auto-${hash('sha256', `${userId}:${licenceNumber}`, 'hex').slice(0, 40)}`;
 }
+
+const DERIVED_KEY = /^auto-[0-9a-f]{40}$/;
+
+/**
+ * What stands for an idempotency key in its Redis record's name. A client's key is hashed (it may be up to 255
+ * characters of anything visible); a derived key is a digest already, and hashing it again cost a sha256 on every
+ * repeat. A hashed key is 64 hex digits, so it never names a derived key's record.
+ */
+export function idempotencyRecordId(idempotencyKey: string): string {
+  return DERIVED_KEY.test(idempotencyKey) ? idempotencyKey : hash('sha256', idempotencyKey, 'hex');
+}

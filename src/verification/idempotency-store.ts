@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { hash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
 import { batchPerTurn } from '../runtime/batch-per-turn';
+import { idempotencyRecordId } from './idempotency-key';
 import { FinalResult } from './outcome-status';
 import { ResultCache } from './result-cache';
 
@@ -96,8 +96,6 @@ export class IdempotencyStore {
   }
 
   private recordKey(userId: string, idempotencyKey: string): string {
-    // Hashed: client keys may be up to 255 characters of anything visible.
-    const digest = hash('sha256', idempotencyKey, 'hex');
-    return this.redis.key('idempotency', userId, digest);
+    return this.redis.key('idempotency', userId, idempotencyRecordId(idempotencyKey));
   }
 }
