@@ -54,7 +54,7 @@ const WORKER_NODE_OPTIONS = '--max-semi-space-size=4';
 
 const LOAD_GENERATOR = wrkInstalled()
   ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)`
-  : 'autocannon (wrk is not installed)';
+  : 'autocannon';
 
 const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;

@@ -11,8 +11,9 @@ import type { LoadFigures, LoadPlan } from './load-generator';
  */
 export const WRK_THREADS = 2;
 
+/** Whether the timed runs go through wrk: it is installed, and BENCH_LOAD_GENERATOR does not ask for autocannon. */
 export function wrkInstalled(): boolean {
-  return spawnSync('wrk', ['--version']).error === undefined;
+  return process.env.BENCH_LOAD_GENERATOR !== 'autocannon' && spawnSync('wrk', ['--version']).error === undefined;
 }
 
 const luaString = (text: string) => JSON.stringify(text); // plain ASCII keys and numbers: a JSON string is a Lua string
