@@ -1,9 +1,10 @@
 import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
@@ -87,13 +88,17 @@ async function startProcess(
   throw new Error(`${entry} did not start:\n${readFileSync(logFile, 'utf8')}`);
 }
 
-/** The error-level lines (pino levels 50 and 60) a process logged, the first 20. */
-function errorLines(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((line) => /"level":(50|60)\b/.test(line))
-    .slice(0, 20)
-    .map((line) => line.slice(0, 2000));
+/**
+ * The error-level lines (pino levels 50 and 60) a process logged, the first 20. Read line by line: the API logs a
+ * line per request, over 500 MB in a full run, more than one string can hold.
+ */
+async function errorLines(logFile: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const line of createInterface({ input: createReadStream(logFile), crlfDelay: Infinity })) {
+    if (/"level":(50|60)\b/.test(line)) found.push(line.slice(0, 2000));
+    if (found.length === 20) break;
+  }
+  return found;
 }
 
 /** Peak resident memory of a process so far (the kernel's high-water mark), in MiB. */
@@ -417,7 +422,7 @@ async function main(): Promise<void> {
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
     if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess }));
 
-    for (const line of [...errorLines(api.logFile), ...errorLines(worker.logFile)]) console.error(`error line logged: ${line}`);
+    for (const line of [...(await errorLines(api.logFile)), ...(await errorLines(worker.logFile))]) console.error(`error line logged: ${line}`);
     const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
     console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);
 
