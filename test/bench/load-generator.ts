@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
+import { LoadFigures, LoadPlan, reusedPairs } from './load-plan';
 import { runWrk, wrkInstalled } from './wrk-load';
 
 /**
@@ -7,44 +8,7 @@ import { runWrk, wrkInstalled } from './wrk-load';
  * measures. Reads a plan (JSON file named by the first argument), runs it through wrk (a timed run, when
  * wrk is installed) or autocannon, and prints one JSON line with the figures.
  */
-export interface LoadPlan {
-  url: string;
-  method: 'GET' | 'POST';
-  path: string;
-  connections: number;
-  /** run for this long, or */
-  durationSeconds?: number;
-  /** send exactly this many requests */
-  amount?: number;
-  /**
-   * the i-th request uses apiKeys[floor(i / numbers.length) % apiKeys.length] and numbers[i % numbers.length]:
-   * one user's numbers in a row; or, with interleaveUsers, apiKeys[i % apiKeys.length] and
-   * numbers[floor(i / apiKeys.length) % numbers.length]: consecutive requests from different users
-   */
-  apiKeys: string[];
-  interleaveUsers?: boolean;
-  /** licence numbers for POST bodies; none for GET */
-  numbers: string[];
-  /** index of the first request, so that consecutive runs can use pairs not used before */
-  firstIndex: number;
-  /** how many pairs from firstIndex on no earlier run used; all of them by default */
-  freshPairs?: number;
-}
-
-export interface LoadFigures {
-  requests: number;
-  seconds: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  /** HTTP status (or "errors", "timeouts") -> count */
-  outcomes: Record<string, number>;
-  /** requests beyond the plan's fresh pairs: a pair an earlier run or this one already used */
-  reusedPairs: number;
-}
-
 async function runAutocannon(plan: LoadPlan): Promise<LoadFigures> {
-  const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
   let next = plan.firstIndex;
   const [userIndex, numberIndex] = plan.interleaveUsers
     ? [(index: number) => index % plan.apiKeys.length, (index: number) => Math.floor(index / plan.apiKeys.length)]
@@ -93,7 +57,7 @@ async function runAutocannon(plan: LoadPlan): Promise<LoadFigures> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     outcomes,
-    reusedPairs: Math.max(next - plan.firstIndex - Math.min(plan.freshPairs ?? pairs, pairs), 0),
+    reusedPairs: reusedPairs(plan, next - plan.firstIndex),
   };
 }
 

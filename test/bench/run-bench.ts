@@ -11,7 +11,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-ke
 import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
-import type { LoadFigures, LoadPlan } from './load-generator';
+import type { LoadFigures, LoadPlan } from './load-plan';
 import { watchImpactRow } from './watch-impact';
 import { WRK_THREADS, wrkInstalled } from './wrk-load';
 

@@ -1,13 +1,12 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { LoadFigures, LoadPlan } from './load-generator';
+import { LoadFigures, LoadPlan, reusedPairs } from './load-plan';
 
 /**
- * wrk for the timed runs, when it is installed (Debian's `wrk` package): written in C, it takes a small
- * part of a core where autocannon, on the same two cores as the service, takes most of one, and a bare
- * Fastify route measured through autocannon measures autocannon (on 2026-11-25: 20,000 req/s through the
- * bench's autocannon, 48,000 through wrk, from the same bare server).
+ * wrk for the timed runs, when it is installed (Debian's `wrk` package): written in C, it took 42-46 % of a core at
+ * the bare route's pace on 2026-11-25, where autocannon, on the same two cores as the service, took 94-97 % and
+ * left the bare server at 82-85 % of the other: through autocannon the baseline measured autocannon too.
  */
 export const WRK_THREADS = 2;
 
@@ -21,15 +20,14 @@ const luaList = (texts: string[]) => `{${texts.map(luaString).join(',')}}`;
 
 /**
  * The plan as a wrk script: thread t sends requests firstIndex + t, + t + WRK_THREADS, ..., so that together the
- * threads use the pairs in the order the plan gives; each thread counts answers by status, and done() prints
- * the figures as one JSON line.
+ * threads use the pairs in the order LoadPlan.apiKeys describes (the same user and number for the i-th request
+ * as autocannon's run); each thread counts answers by status, and done() prints the figures as one JSON line.
  */
 function wrkScript(plan: LoadPlan): string {
-  const pairs = plan.apiKeys.length * Math.max(plan.numbers.length, 1);
   return `
 local keys = ${luaList(plan.apiKeys)}
 local numbers = ${luaList(plan.numbers)}
-local first, threadCount, freshPairs = ${plan.firstIndex}, ${WRK_THREADS}, ${Math.min(plan.freshPairs ?? pairs, pairs)}
+local first, threadCount = ${plan.firstIndex}, ${WRK_THREADS}
 local interleave = ${plan.interleaveUsers === true}
 local method, path = ${luaString(plan.method)}, ${luaString(plan.path)}
 local started = {}
@@ -81,20 +79,17 @@ function done(summary, latency, requests)
   if errors > 0 then fields[#fields + 1] = string.format('"errors":%d', errors) end
   if summary.errors.timeout > 0 then fields[#fields + 1] = string.format('"timeouts":%d', summary.errors.timeout) end
   io.write(string.format(
-    '\\n{"requests":%d,"seconds":%.3f,"p50":%.3f,"p99":%.3f,"issued":%d,"freshPairs":%d,"outcomes":{%s}}\\n',
-    answered, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    issuedTotal, freshPairs, table.concat(fields, ",")))
+    '\\n{"requests":%d,"p50":%.3f,"p99":%.3f,"issued":%d,"outcomes":{%s}}\\n',
+    answered, latency:percentile(50) / 1000, latency:percentile(99) / 1000, issuedTotal, table.concat(fields, ",")))
 end
 `;
 }
 
 interface WrkLine {
   requests: number;
-  seconds: number;
   p50: number;
   p99: number;
   issued: number;
-  freshPairs: number;
   outcomes: Record<string, number>;
 }
 
@@ -116,6 +111,6 @@ export async function runWrk(plan: LoadPlan & { durationSeconds: number }, scrip
     p50: figures.p50,
     p99: figures.p99,
     outcomes: figures.outcomes,
-    reusedPairs: Math.max(figures.issued - figures.freshPairs, 0),
+    reusedPairs: reusedPairs(plan, figures.issued),
   };
 }
