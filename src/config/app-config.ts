@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { AppSettings, EnvironmentVariables } from './env.schema';
+import { AppSettings } from './env.schema';
 
 /** Typed, read-only access to the validated settings; the only way code reads configuration. */
 @Injectable()
 export class AppConfig {
-  constructor(private readonly config: ConfigService<EnvironmentVariables, true>) {}
+  constructor(private readonly config: ConfigService<AppSettings, true>) {}
 
   get<K extends keyof AppSettings>(name: K): AppSettings[K] {
     return this.config.get(name, { infer: true });

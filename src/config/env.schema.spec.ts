@@ -326,6 +326,25 @@ describe('validateEnvironment', () => {
       expect(errorOf({ PORT: 'abc' }).message.includes('PORT must be an integer number')).toBe(true);
     });
 
+    it.each([
+      [{ PORT: '3000.5' }, 'PORT: PORT must be an integer number'],
+      [{ PORT: '65536' }, 'PORT: PORT must not be greater than 65535'],
+      [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY: WORKER_CONCURRENCY must not be less than 1'],
+      [{ CACHE_TTL_FOUND_SECONDS: '0' }, 'CACHE_TTL_FOUND_SECONDS: CACHE_TTL_FOUND_SECONDS must not be less than 1'],
+      [{ WATCH_MAX_REGISTER_SHARE: 'half' }, 'WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must be a number conforming to the specified constraints'],
+      [{ WATCH_MAX_REGISTER_SHARE: '0.001' }, 'WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be less than 0.01'],
+      [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
+      [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
+      [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
+      [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -'],
+    ])('rejects %j with exactly one line: %s', (raw, line) => {
+      expect(errorOf(raw).message).toBe(`Invalid configuration:\n  ${line}`);
+    });
+
+    it('keeps a number with the largest value allowed where only a lower bound is set', () => {
+      expect(validateEnvironment({ IDEMPOTENCY_TTL_SECONDS: '31536000' }).IDEMPOTENCY_TTL_SECONDS).toBe(31536000);
+    });
+
     it('rejects MIGRATIONS_RUN=no with the exact boolean message', () => {
       expect(() => validateEnvironment({ MIGRATIONS_RUN: 'no' })).toThrow(
         new Error('Invalid configuration:\n  MIGRATIONS_RUN: MIGRATIONS_RUN must be a boolean value'),

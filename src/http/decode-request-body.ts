@@ -24,8 +24,8 @@ export class CsvText {
 }
 
 /**
- * How deep objects and arrays may nest. A valid body has depth 1; the limit only has to stop
- * class-transformer and class-validator, which recurse, from overflowing the stack.
+ * How deep objects and arrays may nest. Every valid body nests less deeply; a deeper one is refused before
+ * any reader walks it.
  */
 export const MAX_NESTING_DEPTH = 8;
 
