@@ -291,10 +291,16 @@ async function main(): Promise<void> {
     const bareQuota = () =>
       load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), url: bare.url, method: 'GET', path: '/v1/quota/usage' });
 
+    // The kernel's high-water marks after each stage, so that a peak can be traced to the row that set it.
+    const highWaterMarks: { after: string; apiMiB: number; workerMiB: number }[] = [];
+    const markHighWater = (after: string) =>
+      highWaterMarks.push({ after, apiMiB: Math.round(peakResidentMiB(api.child.pid!)), workerMiB: Math.round(peakResidentMiB(worker.child.pid!)) });
+
     // Warm-up: every user verifies every number twice, so that all are cached, charged and marked.
     const pairs = USERS * REPEAT_NUMBERS;
     for (let pass = 0; pass < 2; pass++) await load(workDir, verifyPlan(repeatNumbers, userKeys, { amount: pairs }));
     await bareVerify();
+    markHighWater('start and warm-up');
 
     const rows: Record<string, unknown>[] = [];
     const summarise = (row: ComparedRow, target: string) =>
@@ -320,6 +326,7 @@ async function main(): Promise<void> {
       ),
       '>= 0.35x, p99 <= 20 ms, no errors',
     );
+    markHighWater('cached repeat');
     // Each request is a user's first verification of a cached number: each run has its own share of the pairs. Consecutive
     // requests come from different users, as from many partners at once: one user's new charges queue on
     // its quota row, each held through its commit (see the single-user figure below).
@@ -340,6 +347,7 @@ async function main(): Promise<void> {
       bareVerify,
     );
     summarise(firstChargeRow, '>= 0.2x');
+    markHighWater('first verifications');
     // Should the service outrun the pairs prepared, the surplus were repeats: say so beside the row.
     rows[rows.length - 1].reusedPairs = firstChargeRow.runs.reduce((sum, figures) => sum + figures.reusedPairs, 0);
     const oneUser = await load(workDir, verifyPlan(repeatNumbers, [singleUserKey], { amount: REPEAT_NUMBERS }));
@@ -362,6 +370,7 @@ async function main(): Promise<void> {
       ),
       '>= 0.35x',
     );
+    markHighWater('first verifications by one user, quota');
 
     // Cold: distinct new numbers through queue and worker against a register that takes 200 ms.
     await setSandboxLatency(sandbox.url, SANDBOX_LATENCY_MS);
@@ -396,6 +405,7 @@ async function main(): Promise<void> {
     );
     const burstUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
     console.log(`single flight: ${SINGLE_FLIGHT_REQUESTS} requests made ${burstUpstream} upstream request(s) ${JSON.stringify(burst.outcomes)}`);
+    markHighWater('cold, single flight');
 
     // Live verifications of new numbers, alone and while a 1,000-row batch of new numbers runs at batch priority.
     const batchImpact = await measureBatchImpact({
@@ -420,11 +430,17 @@ async function main(): Promise<void> {
       batchStillRunningAfterLastVerify: batchImpact.overlapped,
     });
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
+    markHighWater('batch impact');
     if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess }));
 
     for (const line of [...(await errorLines(api.logFile)), ...(await errorLines(worker.logFile))]) console.error(`error line logged: ${line}`);
-    const memory = { apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)), workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)) };
+    const memory = {
+      apiPeakMiB: Math.round(peakResidentMiB(api.child.pid!)),
+      workerPeakMiB: Math.round(peakResidentMiB(worker.child.pid!)),
+      highWaterMarks,
+    };
     console.log(`peak resident memory: API ${memory.apiPeakMiB} MiB, worker ${memory.workerPeakMiB} MiB (target < 150 each)`);
+    console.log(`high-water marks (API/worker MiB) after: ${highWaterMarks.map((mark) => `${mark.after} ${mark.apiMiB}/${mark.workerMiB}`).join('; ')}`);
 
     writeResults(rows, {
       singleFlight: { requests: SINGLE_FLIGHT_REQUESTS, users: USERS, upstreamRequests: burstUpstream, outcomes: burst.outcomes },
