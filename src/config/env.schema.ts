@@ -52,12 +52,9 @@ function text(fallback: string, problem: (value: string) => string | null = () =
   return { default: fallback, read: asText, problem: (value) => problem(value as string) };
 }
 
-function matching(fallback: string, pattern: RegExp, message: string, options: { unlessEmpty?: boolean } = {}): Setting<string> {
-  return {
-    default: fallback,
-    read: asText,
-    problem: (value) => ((options.unlessEmpty && value === '') || pattern.test(value as string) ? null : message),
-  };
+/** Only a value that is set is checked: an empty variable counts as unset and takes the default. */
+function matching(fallback: string, pattern: RegExp, message: string): Setting<string> {
+  return { default: fallback, read: asText, problem: (value) => (pattern.test(value as string) ? null : message) };
 }
 
 function oneOf(fallback: string, values: string[]): Setting<string> {
@@ -153,7 +150,7 @@ const SETTINGS = {
   REDIS_PREFIX: matching('lvs', /^[A-Za-z0-9_-]{1,64}$/, 'REDIS_PREFIX must be 1-64 letters, digits, _ or -'),
 
   /** The API's address as partners reach it, for the OpenAPI document's servers; empty: each request's own origin. */
-  PUBLIC_BASE_URL: matching('', /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment', { unlessEmpty: true }),
+  PUBLIC_BASE_URL: matching('', /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment'),
 
   QUOTA_TIME_ZONE: text('UTC', (zone) => (isValidTimeZone(zone) ? null : `"${zone}" is not an IANA time zone`)),
 
