@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { LoadResult, runLoad } from './load';
 
@@ -43,7 +44,7 @@ async function completedAt(baseUrl: string, apiKey: string, batchId: string): Pr
     if (response.status !== 200) throw new Error(`GET /v1/batches/${batchId} answered ${response.status}`);
     const body = (await response.json()) as { status: string; completedAt: string | null };
     if (body.status === 'COMPLETED' && body.completedAt) return Date.parse(body.completedAt);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
 
@@ -66,7 +67,7 @@ export async function measureBatchImpact(options: BatchImpactOptions): Promise<B
     body: JSON.stringify({ licenceNumbers: batchNumbers }),
   });
   // Give the batch a head start so that its items wait in the queue before the first single verify.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await sleep(500);
   const duringBatch = await runLoad(verifyNumbers.length - half, concurrency, (index) =>
     verify(baseUrl, verifyKey, verifyNumbers[half + index]),
   );

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
@@ -83,7 +84,7 @@ async function startProcess(
     const match = readyText.exec(readFileSync(logFile, 'utf8'));
     if (match) return { child, url: (match[1] ?? '').replace('[::1]', '127.0.0.1').replace('localhost', '127.0.0.1'), logFile };
     if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`${entry} did not start:\n${readFileSync(logFile, 'utf8')}`);
 }

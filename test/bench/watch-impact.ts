@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestCounts, RequestTimes } from '@lvs/register-sandbox';
 import { ChildProcess, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -57,7 +58,6 @@ async function withCpu<T>(pids: Record<string, number>, work: () => Promise<T>):
   return [result, use];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => performance.timeOrigin + performance.now();
 
 async function sandboxRequests(sandboxUrl: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { quotaUsage, verify } from '../support/http';
 import { freePort, isListening } from '../support/launcher-process';
@@ -34,7 +35,7 @@ describe('API SIGTERM', () => {
     // 100 distinct numbers, so 100 lookups: once the register has seen all of them, every request is in flight.
     const numbers = [...FOUND_SANDBOX_NUMBERS, ...Array.from({ length: 100 - FOUND_SANDBOX_NUMBERS.length }, (_, index) => unknownNumber(index))];
     const answers = Promise.all(numbers.map((number) => verify(apiUrl, key, number)));
-    while ((await sandbox.counts()).total < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await sandbox.counts()).total < 100) await sleep(20);
     api.signal('SIGTERM');
 
     const responses = await answers;

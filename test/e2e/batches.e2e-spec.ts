@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { parse } from 'csv-parse/sync';
@@ -29,8 +30,6 @@ interface Batch {
   items: Item[];
   nextCursor: string | null;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** 16-digit numbers the sandbox does not know (NOT_FOUND), distinct per series. */
 const notFound = (series: number, index: number) => String(1_800_000_000_000_000 + series * 100_000 + index);

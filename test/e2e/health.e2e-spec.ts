@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -9,7 +10,7 @@ async function readinessBecomes(baseUrl: string, status: number, timeoutMs: numb
   for (;;) {
     const response = await request(baseUrl, 'GET', '/health/ready');
     if (response.status === status || Date.now() > deadline) return response;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 }
 

@@ -1,11 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { quotaUsage } from '../support/http';
 import { ApiProcess } from '../support/api-process';
 import { runKeysCli } from '../support/keys-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Two API processes on one database and Redis, each caching keys in memory (for far longer than

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import type { TestingModule } from '@nestjs/testing';
 import { request, TestResponse } from '../support/http';
@@ -45,7 +46,6 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
     request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey }, body });
   const feed = async (apiKey: string): Promise<FeedEvent[]> =>
     ((await call(apiKey, 'GET', '/v1/events?limit=1000')).body as { events: FeedEvent[] }).events;
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('warns once each at 60, 30, 7 and 1 days before expiry (JANE DOE expires 2027-06-06)', async () => {
     const { key } = await t.createKey();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -30,7 +31,7 @@ describe('monitoring: the SSRF guard at delivery time', () => {
 
     const deliveries = async () => ((await call('GET', `/v1/webhooks/${id}/deliveries`)).body as { deliveries: any[] }).deliveries;
     await until(deliveries, (list) => list[0]?.status === 'FAILED', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // the schedule would have retried twice by now
+    await sleep(3000); // the schedule would have retried twice by now
     const log = await deliveries();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ eventType: 'ping', status: 'FAILED' });

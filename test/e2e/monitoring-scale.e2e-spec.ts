@@ -1,9 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber } from '../support/until';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Long enough for one worker process on a shared 2-core machine to re-check 1,000 numbers in it.
 const CYCLE_SECONDS = 20;

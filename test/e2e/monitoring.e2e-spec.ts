@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Webhook } from 'standardwebhooks';
 import { request, TestResponse, verify } from '../support/http';
@@ -7,8 +8,6 @@ import { unknownNumber, until } from '../support/until';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
 const CYCLE_SECONDS = 3;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 
 interface WatchEntry {
   licenceNumber: string;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
 import { request, verify } from '../support/http';
@@ -19,7 +20,7 @@ async function waitForLine(source: () => string, pattern: RegExp): Promise<Recor
     const line = source().split('\n').find((candidate) => pattern.test(candidate));
     if (line) return JSON.parse(line) as Record<string, unknown>;
     if (Date.now() > deadline) throw new Error(`No log line matches ${pattern}:\n${source().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 

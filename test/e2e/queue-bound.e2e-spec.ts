@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -21,7 +22,7 @@ describe('the bound on waiting lookups', () => {
     const first = await Promise.all(Array.from({ length: MAX_WAITING }, (_, index) => verify(t.baseUrl, key, unknownNumber(index))));
     expect(first.map((response) => response.status)).toEqual(Array(MAX_WAITING).fill(202));
     expect(await waiting()).toBe(MAX_WAITING);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // past the 250 ms an API process trusts a count it read
+    await sleep(300); // past the 250 ms an API process trusts a count it read
 
     const started = Date.now();
     const refused = await Promise.all(Array.from({ length: 10 }, (_, index) => verify(t.baseUrl, key, unknownNumber(100 + index))));
@@ -41,15 +42,15 @@ describe('the bound on waiting lookups', () => {
     expect((await t.db.query('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = $1', [userId])).rows[0].n).toBe(MAX_WAITING);
 
     const worker = await t.startWorker();
-    while ((await waiting()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    while ((await waiting()) > 0) await sleep(50);
+    await sleep(300);
     expect((await verify(t.baseUrl, key, unknownNumber(200))).status).toBe(404);
 
     // Full again, with no worker: a batch the cache answers whole is still served at once.
     await worker.stop();
     const refill = await Promise.all(Array.from({ length: MAX_WAITING }, (_, index) => verify(t.baseUrl, key, unknownNumber(400 + index))));
     expect(refill.map((response) => response.status)).toEqual(Array(MAX_WAITING).fill(202));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const cachedBatch = await postBatch(key, [unknownNumber(0), unknownNumber(1), unknownNumber(200)]);
     expect(cachedBatch.status).toBe(200);
     expect(cachedBatch.body).toMatchObject({ status: 'COMPLETED', total: 3, counts: { NOT_FOUND: 3, PENDING: 0 } });

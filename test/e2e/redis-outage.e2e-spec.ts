@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { WorkerProcess } from '../support/worker-process';
 /** A private redis-server: this test stops it, which it must never do to the machine's. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], { stdio: 'ignore' });
-  while (!(await isListening(port))) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!(await isListening(port))) await sleep(50);
   return redis;
 }
 
@@ -44,10 +45,10 @@ describe('a Redis outage, seen from a worker', () => {
       LOG_FORMAT: 'json',
     });
     await stopRedis(redis);
-    await new Promise((resolve) => setTimeout(resolve, 3000)); // many reconnect attempts meanwhile
+    await sleep(3000); // many reconnect attempts meanwhile
     redis = await startRedis(port, dir);
     const deadline = Date.now() + 10_000;
-    while (!worker.log.includes('Redis reachable again') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!worker.log.includes('Redis reachable again') && Date.now() < deadline) await sleep(100);
 
     const lines = worker.log.split('\n').filter(Boolean);
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Queue } from 'bullmq';
 import { quotaUsage, TestResponse, verify } from '../support/http';
@@ -26,8 +27,6 @@ const JANE_DOE = {
   statusReason: null,
   additionalConditions: null,
 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('verification flow: queue, worker, 5-second wait, idempotency, cache and charging', () => {
   let t: TestApp;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { quotaUsage, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -24,7 +25,7 @@ describe('worker SIGTERM', () => {
     await sandbox.setFault({ fault: 'none', latencyMs: 1000 }); // under the 1.5 s request timeout of the tests
     const numbers = Array.from({ length: 6 }, (_, index) => unknownNumber(900 + index));
     const first = Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
-    while ((await sandbox.counts()).total < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await sandbox.counts()).total < 2) await sleep(50);
     expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, active: 2, delayed: 0, failed: 0 });
 
     const [worker] = t.workers;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
@@ -32,7 +33,7 @@ async function awaitReadiness(rig: FaultRig, user: TestKey, since: number): Prom
       return { readyAfterMs, firstVerify: check };
     }
     if (Date.now() - since > 20_000) throw new Error('readiness never came back');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
@@ -54,18 +55,18 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     const warningsBefore = count(rig.api!.log, 'Redis unreachable');
     const recoveriesBefore = count(rig.api!.log, 'Redis reachable again');
     const load = new SteadyLoad(() => rig.baseUrl, users, warm);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
     const began = load.now();
     await outage.begin(rig);
     // Readiness during the outage, from the same process that serves the requests.
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
+    await sleep(OUTAGE_MS / 2);
     const readyDuring = await fetch(`${rig.baseUrl}/health/ready`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.status);
-    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS / 2));
+    await sleep(OUTAGE_MS / 2);
     const ended = load.now();
     const endedAt = Date.now();
     await outage.end(rig);
     const readiness = await awaitReadiness(rig, users[0], endedAt);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await sleep(3000);
     const answers = await load.stop();
     allAnswers.push(...answers, readiness.firstVerify);
 
@@ -105,7 +106,7 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     if (outage.redis) {
       // JSON logs are buffered: wait for the recovery line, then count.
       const deadline = Date.now() + 10_000;
-      while (count(rig.api!.log, 'Redis reachable again') === recoveriesBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (count(rig.api!.log, 'Redis reachable again') === recoveriesBefore && Date.now() < deadline) await sleep(100);
       expect([count(rig.api!.log, 'Redis unreachable') - warningsBefore, count(rig.api!.log, 'Redis reachable again') - recoveriesBefore]).toEqual([1, 1]);
       expect(rig.api!.log.split('\n').filter((line) => line !== '' && !line.startsWith('{'))).toEqual([]);
     }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FOUND_SANDBOX_NUMBERS, RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
@@ -136,7 +137,7 @@ export class FaultRig {
       });
       if (busy === 0) return;
       if (Date.now() > deadline) throw new Error(`lookups still busy or unsettled after ${timeoutMs} ms: ${busy}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
   }
 
@@ -215,7 +216,7 @@ export class SteadyLoad {
         const fresh = Math.random() < newShare;
         const number = fresh ? newNumber() : warmNumbers[randomInt(warmNumbers.length)];
         this.answers.push(await verifyOnce(baseUrl(), user, number, fresh, this.startedAt));
-        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        await sleep(pauseMs);
       }
     });
   }

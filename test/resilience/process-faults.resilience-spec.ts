@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { ApiProcess } from '../support/api-process';
 import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
   const started = Date.now();

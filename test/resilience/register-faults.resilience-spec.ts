@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
@@ -6,8 +7,6 @@ const LOOKUP_ATTEMPTS = 3;
 const SERVICE_UNAVAILABLE = JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message });
 // A refusal by the open breaker involves no lookup: a loaded 2-core machine still answers it well under this.
 const BREAKER_REFUSAL_BOUND_MS = 500;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function breakerState(rig: FaultRig): Promise<{ metric: string; readiness: unknown }> {
   const metrics = await (await fetch(`${rig.baseUrl}/metrics`)).text();

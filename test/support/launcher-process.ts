@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -97,7 +98,7 @@ export class LauncherProcess {
       const match = this.output.match(pattern);
       if (match) return match;
       if (exited || Date.now() > deadline) throw new Error(`No ${pattern} in the launcher's output:\n${this.output.slice(-5000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ export class PrivateRedis {
     this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
       stdio: 'ignore',
     });
-    while (!(await isListening(this.port))) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!(await isListening(this.port))) await sleep(20);
   }
 
   /** Kills the server: every connection drops and new ones are refused. */

@@ -1,4 +1,4 @@
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Reads a value every 100 ms until `done` accepts it; fails with the last value after the timeout. */
 export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
