@@ -1,4 +1,5 @@
 import type { LookupOutcome, RegisterLicence } from '@lvs/register';
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
 import {
   cacheTtlSeconds,
   FinalResult,
@@ -7,19 +8,7 @@ import {
   verificationAnswer,
 } from './outcome-status';
 
-const LICENCE: RegisterLicence = {
-  licenceNumber: '1234567890123456',
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
+const LICENCE: RegisterLicence = SANDBOX_LICENCES.active;
 
 const CHECKED_AT = new Date('2026-04-01T09:15:30.123Z');
 const CHECKED_AT_ISO = '2026-04-01T09:15:30.123Z';

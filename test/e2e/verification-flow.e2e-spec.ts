@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Queue } from 'bullmq';
 import { quotaUsage, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -12,20 +12,6 @@ const PENDING_BODY = {
   message: 'Verification is still in progress; retry with the same Idempotency-Key',
   licence: null,
   checkedAt: null,
-};
-
-const JANE_DOE = {
-  licenceNumber: '1011001544208079',
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
 };
 
 describe('verification flow: queue, worker, 5-second wait, idempotency, cache and charging', () => {
@@ -72,7 +58,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active);
       expect(response.status).toBe(200);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence: JANE_DOE, checkedAt: body.checkedAt });
+      expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence: SANDBOX_LICENCES.active, checkedAt: body.checkedAt });
       expectRecentIso(body.checkedAt, started);
       expect(response.headers.get('x-verification-source')).toBe('register');
       expect(response.headers.get('idempotency-key')).toMatch(/^auto-[0-9a-f]{40}$/);

@@ -1,5 +1,6 @@
 export { FAULT_NAMES } from './faults';
 export type { FaultBookView, FaultName, FaultSetting } from './faults';
+export { SANDBOX_LICENCES } from './sandbox-licences';
 export { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from './sandbox-numbers';
 export { startSandbox } from './sandbox-server';
 export type { RequestCounts, RequestTimes, RunningSandbox, SandboxOptions } from './sandbox-server';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSandboxData } from './sandbox-data';
 import type { SandboxData, SandboxLicence } from './sandbox-data';
+import { SANDBOX_LICENCES } from './sandbox-licences';
 import { SANDBOX_NUMBERS } from './sandbox-numbers';
 
 const STATUSES = ['Active', 'Expired', 'Revoked', 'Suspended', 'Surrendered', 'Refused'];
@@ -56,6 +57,14 @@ describe('the shipped data set', () => {
     expect(only(SANDBOX_NUMBERS.expired)).toMatchObject({ role: 'Non Front Line', licenceSector: null, surname: "O'BRIEN" });
     expect(only(SANDBOX_NUMBERS.nonFrontLine)).toMatchObject({ role: 'Non Front Line', licenceSector: null });
   });
+
+  it.each(Object.keys(SANDBOX_LICENCES) as (keyof typeof SANDBOX_LICENCES)[])(
+    'SANDBOX_LICENCES.%s is the shipped licence at its number, with no date of birth or licence type',
+    (key) => {
+      const licence = SANDBOX_LICENCES[key];
+      expect({ ...only(licence.licenceNumber), dateOfBirth: null, licenceType: null }).toEqual(licence);
+    },
+  );
 
   it('SANDBOX_NUMBERS.withConditions has a status reason and additional conditions', () => {
     const licence = only(SANDBOX_NUMBERS.withConditions);

@@ -1,25 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
 import { parseRegisterPage } from './parse-register-page';
 import { RegisterParseError } from './register-errors';
 import type { RegisterLicence } from './register-licence';
 
 const readFixture = (name: string): string => readFileSync(join(__dirname, '..', 'fixtures', name), 'utf8');
 
-const JANE_DOE_NUMBER = '1011001544208079';
-const JANE_DOE: RegisterLicence = {
-  licenceNumber: JANE_DOE_NUMBER,
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
+// The hand-written fixture pages show the sandbox's people (fixtures/README.md).
+const JANE_DOE: RegisterLicence = SANDBOX_LICENCES.active;
+const JANE_DOE_NUMBER = JANE_DOE.licenceNumber;
 
 type Field = [label: string, valueHtml: string, valueClass?: string];
 
@@ -75,21 +65,9 @@ describe('parseRegisterPage on the example pages', () => {
   });
 
   it("found-expired.html: found, Expired, O'BRIEN, empty sector", () => {
-    expect(parseRegisterPage(readFixture('found-expired.html'), '1023004455667788')).toEqual({
+    expect(parseRegisterPage(readFixture('found-expired.html'), SANDBOX_LICENCES.expired.licenceNumber)).toEqual({
       kind: 'found',
-      licence: {
-        licenceNumber: '1023004455667788',
-        firstName: 'MARY ANNE',
-        surname: "O'BRIEN",
-        dateOfBirth: null,
-        licenceType: null,
-        role: 'Non Front Line',
-        licenceSector: null,
-        expiryDate: '2024-02-14',
-        status: 'Expired',
-        statusReason: null,
-        additionalConditions: null,
-      },
+      licence: SANDBOX_LICENCES.expired,
     });
   });
 

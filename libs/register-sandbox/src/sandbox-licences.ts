@@ -1,0 +1,37 @@
+import { SANDBOX_NUMBERS } from './sandbox-numbers';
+
+/**
+ * Licences of the shipped data set as a register client reads them from the sandbox's pages: the public register
+ * shows no date of birth or licence type, so those are null. Tests compare answers with these rather than
+ * writing the people out again.
+ */
+export const SANDBOX_LICENCES = {
+  /** JANE DOE at SANDBOX_NUMBERS.active. */
+  active: {
+    licenceNumber: SANDBOX_NUMBERS.active,
+    firstName: 'JANE',
+    surname: 'DOE',
+    dateOfBirth: null,
+    licenceType: null,
+    role: 'Front Line',
+    licenceSector: 'Door Supervision',
+    expiryDate: '2027-06-06',
+    status: 'Active',
+    statusReason: null,
+    additionalConditions: null,
+  },
+  /** MARY ANNE O'BRIEN at SANDBOX_NUMBERS.expired. */
+  expired: {
+    licenceNumber: SANDBOX_NUMBERS.expired,
+    firstName: 'MARY ANNE',
+    surname: "O'BRIEN",
+    dateOfBirth: null,
+    licenceType: null,
+    role: 'Non Front Line',
+    licenceSector: null,
+    expiryDate: '2024-02-14',
+    status: 'Expired',
+    statusReason: null,
+    additionalConditions: null,
+  },
+} as const;
