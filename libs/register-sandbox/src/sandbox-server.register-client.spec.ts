@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { loadSandboxData } from './sandbox-data';
+import { SANDBOX_LICENCES } from './sandbox-licences';
 import { SANDBOX_NUMBERS } from './sandbox-numbers';
 import { startSandbox } from './sandbox-server';
 import type { RequestCounts, RunningSandbox } from './sandbox-server';
@@ -49,42 +50,12 @@ describe('RegisterClient against the sandbox', () => {
 
   describe('outcomes, one request each', () => {
     it('finds an active licence', async () => {
-      await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toEqual({
-        kind: 'found',
-        licence: {
-          licenceNumber: SANDBOX_NUMBERS.active,
-          firstName: 'JANE',
-          surname: 'DOE',
-          dateOfBirth: null,
-          licenceType: null,
-          role: 'Front Line',
-          licenceSector: 'Door Supervision',
-          expiryDate: '2027-06-06',
-          status: 'Active',
-          statusReason: null,
-          additionalConditions: null,
-        },
-      });
+      await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toEqual({ kind: 'found', licence: SANDBOX_LICENCES.active });
       expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.active]: 1 } });
     });
 
     it("finds an expired non-front-line licence with an empty sector and an apostrophe in the surname", async () => {
-      await expect(client.lookup(SANDBOX_NUMBERS.expired)).resolves.toEqual({
-        kind: 'found',
-        licence: {
-          licenceNumber: SANDBOX_NUMBERS.expired,
-          firstName: 'MARY ANNE',
-          surname: "O'BRIEN",
-          dateOfBirth: null,
-          licenceType: null,
-          role: 'Non Front Line',
-          licenceSector: null,
-          expiryDate: '2024-02-14',
-          status: 'Expired',
-          statusReason: null,
-          additionalConditions: null,
-        },
-      });
+      await expect(client.lookup(SANDBOX_NUMBERS.expired)).resolves.toEqual({ kind: 'found', licence: SANDBOX_LICENCES.expired });
     });
 
     it('finds a licence with a status reason and conditions holding escaped characters', async () => {

@@ -8,7 +8,7 @@ import { RegisterParseError } from './register-errors';
 
 // The client against a bare node:http server that records what it receives. The client's
 // behaviour against every register outcome and fault is covered with the sandbox, in
-// libs/register-sandbox/src/client-against-sandbox.spec.ts.
+// libs/register-sandbox/src/sandbox-server.register-client.spec.ts.
 
 const FOUND_ACTIVE_PAGE = readFileSync(join(__dirname, '..', 'fixtures', 'found-active.html'), 'utf8');
 const LICENCE_NUMBER = '1011001544208079';
