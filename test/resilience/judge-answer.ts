@@ -1,7 +1,7 @@
 import { ERROR_CODES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { RawAnswer } from '../support/raw-http';
 
-/** Every status the README documents for the API (500 is documented too, but must never happen here). */
+/** Every status docs/api.md documents for the API (500 is documented too, but must never happen here). */
 export const DOCUMENTED_STATUSES = [200, 202, 400, 401, 404, 408, 409, 429, 431, 502, 503];
 
 const FIXED_MESSAGES = new Set<string>([
