@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
-import { BreakerModule } from './breaker/register-breaker';
+import { BreakerModule } from './lookups/breaker/register-breaker';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';

@@ -1,7 +1,7 @@
 import { BullModule, Processor } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { WorkerOptions } from 'bullmq';
-import { BreakerModule } from './breaker/register-breaker';
+import { BreakerModule } from './lookups/breaker/register-breaker';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -12,16 +12,16 @@ import { DatabaseModule } from './database/database.module';
 import { EventsService } from './events/events.service';
 import { QuotaService } from './quota/quota.service';
 import { blockingConnection, RedisModule } from './redis/redis.module';
-import { LookupPayers } from './verification/lookup-payers';
-import { LookupQueue } from './verification/lookup-queue';
-import { LookupSettlement } from './verification/lookup-settlement';
+import { LookupPayers } from './lookups/lookup-payers';
+import { LookupQueue } from './lookups/lookup-queue';
+import { LookupSettlement } from './lookups/lookup-settlement';
 import {
   registerClientCloserProvider,
   registerClientProvider,
-} from './verification/register-client.provider';
-import { ResultCache } from './verification/result-cache';
-import { VerificationProcessor } from './verification/verification.processor';
-import { REGISTER_LOOKUP_QUEUE } from './verification/verification.queue';
+} from './lookups/register-client.provider';
+import { ResultCache } from './lookups/result-cache';
+import { VerificationProcessor } from './lookups/lookup.processor';
+import { REGISTER_LOOKUP_QUEUE } from './lookups/lookups.queue';
 import { LicenceMonitor } from './watchlist/licence-monitor';
 import { RecheckProcessor } from './watchlist/recheck.processor';
 import { recheckBudgetPerSecond, recheckConcurrency } from './watchlist/recheck-pace';

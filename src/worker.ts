@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readSettings } from './config/read-settings';
 import { WorkerHeartbeat } from './health/worker-heartbeat';
 import { createLogger } from './logging/create-logger';
-import { VerificationProcessor } from './verification/verification.processor';
+import { VerificationProcessor } from './lookups/lookup.processor';
 import { WorkerModule } from './worker.module';
 
 /** Worker process: runs register lookups until SIGTERM, then finishes the active ones. */

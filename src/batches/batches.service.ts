@@ -8,12 +8,12 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
-import { LookupAdmission } from '../verification/lookup-admission';
-import { LookupPayers } from '../verification/lookup-payers';
-import { LookupSettlement } from '../verification/lookup-settlement';
-import { LookupQueue, LookupStanding } from '../verification/lookup-queue';
-import { ResultCache } from '../verification/result-cache';
-import { LOOKUP_PRIORITY } from '../verification/verification.queue';
+import { LookupAdmission } from '../lookups/lookup-admission';
+import { LookupPayers } from '../lookups/lookup-payers';
+import { LookupSettlement } from '../lookups/lookup-settlement';
+import { LookupQueue, LookupStanding } from '../lookups/lookup-queue';
+import { ResultCache } from '../lookups/result-cache';
+import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 import { BatchItemStatus } from './batch-item.entity';
 import { BatchStatus } from './batch.entity';
 import {

@@ -3,11 +3,11 @@ import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Queue } from 'bullmq';
-import { RegisterBreaker } from '../breaker/register-breaker';
+import { RegisterBreaker } from '../lookups/breaker/register-breaker';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { describeUnreadiness } from './describe-unreadiness';
 import { countLiveWorkers } from './worker-heartbeat';
 

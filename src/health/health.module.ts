@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { HealthController } from './health.controller';
 
 @Module({

@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { Metrics } from './metrics';
 import { QueueDepth } from './queue-depth';
 

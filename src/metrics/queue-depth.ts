@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { Metrics } from './metrics';
 
 /** Feeds the queue gauge: counts are read from Redis when /metrics is scraped, never on the hot path. */

@@ -3,13 +3,13 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { IdempotencyStore } from './idempotency-store';
-import { LookupAdmission } from './lookup-admission';
-import { LookupPayers } from './lookup-payers';
-import { LookupQueue } from './lookup-queue';
-import { LookupSettlement } from './lookup-settlement';
-import { ResultCache } from './result-cache';
+import { LookupAdmission } from '../lookups/lookup-admission';
+import { LookupPayers } from '../lookups/lookup-payers';
+import { LookupQueue } from '../lookups/lookup-queue';
+import { LookupSettlement } from '../lookups/lookup-settlement';
+import { ResultCache } from '../lookups/result-cache';
 import { VerificationController } from './verification.controller';
-import { REGISTER_LOOKUP_QUEUE } from './verification.queue';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { VerificationService } from './verification.service';
 
 /** The API side of verification: it produces lookup jobs and never runs them. */

@@ -2,13 +2,13 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
 import { Job, UnrecoverableError } from 'bullmq';
-import { RegisterBreaker } from '../breaker/register-breaker';
+import { RegisterBreaker } from './breaker/register-breaker';
 import { Clock } from '../clock/clock';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
-import { toFinalResult } from './outcome-status';
+import { toFinalResult } from './lookup-outcome';
 import { ResultCache } from './result-cache';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './verification.queue';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './lookups.queue';
 
 /**
  * Runs register lookups in the worker process (decorated with @Processor by WorkerModule, with
