@@ -1,4 +1,4 @@
-import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Result } from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
@@ -86,8 +86,3 @@ export class RegisterBreaker {
     return null;
   }
 }
-
-/** The breaker for both roots (the API admits lookups, the worker records their outcomes). */
-@Global()
-@Module({ providers: [RegisterBreaker], exports: [RegisterBreaker] })
-export class BreakerModule {}
