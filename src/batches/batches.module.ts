@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { LookupsModule } from '../lookups/lookups.module';
+import { BatchDispatch } from './batch-dispatch';
 import { BatchRetention } from './batch-retention';
+import { BatchSettlement } from './batch-settlement';
+import { BatchRepository } from './batch.repository';
 import { BatchesController } from './batches.controller';
 import { BatchesService } from './batches.service';
 
@@ -10,6 +13,6 @@ import { BatchesService } from './batches.service';
 @Module({
   imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [BatchesController],
-  providers: [BatchesService, BatchRetention],
+  providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchRetention],
 })
 export class BatchesModule {}
