@@ -59,7 +59,7 @@ function folderEdges(imports: Import[]): Map<string, Map<string, Import>> {
 }
 
 /** Every cycle between folders, each written as a path a -> b -> ... -> a with the imports behind it. */
-export function folderCycles(edges: Map<string, Map<string, Import>>): string[] {
+function folderCycles(edges: Map<string, Map<string, Import>>): string[] {
   const cycles: string[] = [];
   const seen = new Set<string>();
   const visit = (folder: string, path: string[]) => {

@@ -14,7 +14,7 @@ import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE }
 import { ResultCache } from './result-cache';
 
 /** The lookup worker's options from the settings; the limiter is global, shared by every worker through Redis. */
-export function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   return {
     connection: blockingConnection(settings),
     concurrency: settings.WORKER_CONCURRENCY,

@@ -13,7 +13,7 @@ import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER
  * and start at most their share of the register budget in any second (a limiter shared by every
  * worker through Redis), even when ticks run late and bunch up.
  */
-export function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   return {
     connection: blockingConnection(settings),
     concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),

@@ -37,7 +37,7 @@ interface DeliveryRow {
 const DELIVERY_CONCURRENCY = 16;
 
 /** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
-export function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
   const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
   return {
     connection: blockingConnection(settings),
