@@ -1,22 +1,22 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
-import { BreakerModule } from './breaker/register-breaker';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { LookupsModule } from './lookups/lookups.module';
 import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
-import { EventsModule } from './events/events.module';
 import { WatchlistModule } from './watchlist/watchlist.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** API root: config, database, errors, auth, quota, the verification producer, batches, monitoring and health probes. */
+/** API root: infrastructure, then the feature modules; it produces lookup jobs and never runs them. */
 @Module({
   imports: [
     AppConfigModule,
@@ -26,15 +26,15 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     MetricsModule,
     MetricsEndpointModule,
     RedisModule,
-    BreakerModule,
     AuthModule,
     QuotaModule,
+    LookupsModule,
     VerificationModule,
     BatchesModule,
     WatchlistModule,
     WebhooksModule,
     EventsModule,
-    HealthModule,
+    HealthModule.forRoot({ imports: [LookupsModule] }),
   ],
 })
 export class AppModule {}

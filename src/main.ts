@@ -9,7 +9,7 @@ import { mountAdminDashboard } from './http/admin-dashboard';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/configure-http';
 import { installGracefulShutdown } from './http/graceful-shutdown';
 import { createLogger } from './logging/create-logger';
-import { warnIfNotProductionRegister } from './verification/production-register-warning';
+import { warnIfNotProductionRegister } from './lookups/production-register-warning';
 
 /** API process: HTTP on Fastify, Swagger at /docs; it only produces lookup jobs. */
 async function bootstrap(): Promise<void> {

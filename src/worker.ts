@@ -6,15 +6,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readSettings } from './config/read-settings';
 import { WorkerHeartbeat } from './health/worker-heartbeat';
 import { createLogger } from './logging/create-logger';
-import { VerificationProcessor } from './verification/verification.processor';
-import { WorkerModule } from './worker.module';
 
 /** Worker process: runs register lookups until SIGTERM, then finishes the active ones. */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
   process.title = 'lvs-worker';
   const logger = createLogger(settings, 'worker');
-  const app = await NestFactory.createApplicationContext(WorkerModule.register(settings), { logger });
+  // Loaded only after the check above: the processors take their worker options from the
+  // environment as their files load, and a bad setting must be reported like any other.
+  const { WorkerModule } = require('./worker.module') as typeof import('./worker.module');
+  const { LookupProcessor } = require('./lookups/lookup.processor') as typeof import('./lookups/lookup.processor');
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
   await app.init();
   logger.log(`Worker running: concurrency ${settings.WORKER_CONCURRENCY}, ${settings.REGISTER_MAX_PER_SECOND} lookups/s`, 'Main');
 
@@ -28,7 +30,7 @@ async function bootstrap(): Promise<void> {
     const graceMs = settings.SHUTDOWN_GRACE_MS;
     const started = Date.now();
     setTimeout(() => process.exit(1), graceMs + 5000).unref(); // whatever hangs, the process goes
-    const worker = app.get(VerificationProcessor).worker;
+    const worker = app.get(LookupProcessor).worker;
     logger.log(`${signal}: no longer taking jobs; finishing active lookups within ${graceMs} ms`, 'Shutdown');
     await app.get(WorkerHeartbeat).stop().catch(() => undefined);
     const finished = await Promise.race([worker.close().then(() => true), sleep(graceMs, false, { ref: false })]);

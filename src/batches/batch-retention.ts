@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { BatchRepository } from './batch.repository';
 
 const CLEANUP_INTERVAL_MS = 3600_000;
 const DAY_MS = 24 * 3600_000;
@@ -18,7 +17,7 @@ export class BatchRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: BatchRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -39,7 +38,7 @@ export class BatchRetention implements OnApplicationBootstrap, OnModuleDestroy {
   /** Returns how many batches it deleted. */
   async deleteExpired(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.get('BATCH_RETENTION_DAYS') * DAY_MS);
-    const [, deleted] = await this.dataSource.query<[unknown[], number]>('DELETE FROM batches WHERE created_at < $1', [cutoff]);
+    const deleted = await this.repository.deleteCreatedBefore(cutoff);
     if (deleted > 0) this.logger.log(`Deleted ${deleted} batches created before ${cutoff.toISOString()}`);
     return deleted;
   }

@@ -1,7 +1,7 @@
 import type { RegisterLicence } from '@lvs/register';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
-import type { LookupWait } from '../verification/lookup-queue';
-import { lookupFailureCode } from '../verification/outcome-status';
+import type { LookupWait } from '../lookups/lookup-queue';
+import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { BatchItemStatus } from './batch-item.entity';
 import type { BatchStatus } from './batch.entity';
 

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
-import { VerificationModule } from '../verification/verification.module';
+import { LookupsModule } from '../lookups/lookups.module';
+import { BatchDispatch } from './batch-dispatch';
 import { BatchRetention } from './batch-retention';
+import { BatchSettlement } from './batch-settlement';
+import { BatchRepository } from './batch.repository';
 import { BatchesController } from './batches.controller';
 import { BatchesService } from './batches.service';
 
-/** Roster checks (API side): items go through the verification module's lookup queue. */
+/** Roster checks (API side): items go through the lookups module's queue. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule],
+  imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [BatchesController],
-  providers: [BatchesService, BatchRetention],
+  providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchRetention],
 })
 export class BatchesModule {}

@@ -3,7 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
-/** The events feed (API side); the worker provides EventsService itself to record re-check events. */
+/** The events feed; EventsService also records the worker's re-check events (WatchlistWorkerModule imports this module). */
 @Module({
   imports: [AuthModule],
   controllers: [EventsController],

@@ -1,14 +1,11 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Queue } from 'bullmq';
-import { RegisterBreaker } from '../breaker/register-breaker';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
 import { describeUnreadiness } from './describe-unreadiness';
+import { ReadinessProbe } from './readiness-probe';
 import { countLiveWorkers } from './worker-heartbeat';
 
 /** Probes for operators and orchestrators; not part of the partner API, so no key and not in the docs. */
@@ -23,8 +20,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly redis: RedisStore,
     private readonly config: AppConfig,
-    private readonly breaker: RegisterBreaker,
-    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
+    private readonly pipeline: ReadinessProbe,
   ) {}
 
   /** The process is up and serving HTTP. */
@@ -48,12 +44,12 @@ export class HealthController {
         () =>
           this.indicators
             .check('redis')
-            .attempt(async () => void (await Promise.all([this.redis.client.ping(), this.queue.getJobCountByTypes('waiting')])))
+            .attempt(async () => void (await Promise.all([this.redis.client.ping(), this.pipeline.pingQueue()])))
             .withTimeout(timeoutMs),
         () =>
           this.indicators
             .check('registerBreaker')
-            .attempt(async () => ({ state: (await this.breaker.state()).phase }))
+            .attempt(async () => ({ state: await this.pipeline.registerBreakerPhase() }))
             .withTimeout(timeoutMs),
         () =>
           this.indicators

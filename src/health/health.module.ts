@@ -1,11 +1,16 @@
-import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
 import { HealthController } from './health.controller';
 
-@Module({
-  imports: [TerminusModule.forRoot({ logger: false }), BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
-  controllers: [HealthController],
-})
-export class HealthModule {}
+/** The API's probes. */
+@Module({})
+export class HealthModule {
+  /** `imports`: the modules that provide the ReadinessProbe; the root names them, so health imports no feature. */
+  static forRoot(options: { imports: NonNullable<ModuleMetadata['imports']> }): DynamicModule {
+    return {
+      module: HealthModule,
+      imports: [TerminusModule.forRoot({ logger: false }), ...options.imports],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,10 +1,8 @@
-import { getQueueToken } from '@nestjs/bullmq';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors/error-codes';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
 import { isAdminAuthorized } from './admin-authorization';
+import { DASHBOARD_QUEUES, DashboardQueues } from './dashboard-queues';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
@@ -21,7 +19,7 @@ export async function mountAdminDashboard(app: NestFastifyApplication, token: st
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(app.get<Queue>(getQueueToken(REGISTER_LOOKUP_QUEUE), { strict: false }))],
+    queues: app.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue)),
     serverAdapter: board,
   });
   await app.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {

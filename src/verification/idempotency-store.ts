@@ -4,8 +4,8 @@ import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
 import { batchPerTurn } from '../runtime/batch-per-turn';
 import { idempotencyRecordId } from './idempotency-key';
-import { FinalResult } from './outcome-status';
-import { ResultCache } from './result-cache';
+import { FinalResult } from '../lookups/lookup-outcome';
+import { ResultCache } from '../lookups/result-cache';
 
 /** What a verification request needs to know before anything else, read in one round trip. */
 export interface Claim {

@@ -1,16 +1,7 @@
-import type { LookupOutcome, RegisterLicence } from '@lvs/register';
-import type { ErrorCode } from '../errors/error-codes';
+import type { RegisterLicence } from '@lvs/register';
+import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
 
-export type FinalStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
 export type VerificationStatus = FinalStatus | 'PENDING';
-
-/** A finished verification, as cached and as returned by the worker. */
-export interface FinalResult {
-  status: FinalStatus;
-  licence: RegisterLicence | null;
-  /** ISO time the register was asked */
-  checkedAt: string;
-}
 
 export interface VerificationBody {
   status: VerificationStatus;
@@ -33,19 +24,6 @@ const HTTP_STATUS: Record<VerificationStatus, number> = {
   PENDING: 202,
 };
 
-/** The register client's outcome as the result our API keeps and answers. */
-export function toFinalResult(outcome: LookupOutcome, checkedAt: Date): FinalResult {
-  const checked = checkedAt.toISOString();
-  switch (outcome.kind) {
-    case 'found':
-      return { status: 'FOUND', licence: outcome.licence, checkedAt: checked };
-    case 'not_found':
-      return { status: 'NOT_FOUND', licence: null, checkedAt: checked };
-    case 'too_many_results':
-      return { status: 'TOO_MANY_RESULTS', licence: null, checkedAt: checked };
-  }
-}
-
 /** The one place that maps a verification to its HTTP status and body. */
 export function verificationAnswer(result: FinalResult | 'PENDING'): { httpStatus: number; body: VerificationBody } {
   if (result === 'PENDING') {
@@ -63,15 +41,4 @@ export function verificationAnswer(result: FinalResult | 'PENDING'): { httpStatu
       checkedAt: result.checkedAt,
     },
   };
-}
-
-/** How long a result may be served from cache: found results live longer than misses. */
-export function cacheTtlSeconds(status: FinalStatus, ttl: { found: number; notFound: number }): number {
-  return status === 'FOUND' ? ttl.found : ttl.notFound;
-}
-
-/** The contract error for a lookup job's failure reason; anything unknown is our own fault. */
-export function lookupFailureCode(failedReason: string | undefined): ErrorCode {
-  if (failedReason === 'SERVICE_UNAVAILABLE' || failedReason === 'PARSE_ERROR') return failedReason;
-  return 'INTERNAL_ERROR';
 }

@@ -7,12 +7,12 @@ import { QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
-import { LookupAdmission } from './lookup-admission';
-import { LookupPayers } from './lookup-payers';
-import { LookupQueue } from './lookup-queue';
-import { LookupSettlement } from './lookup-settlement';
-import { FinalResult, lookupFailureCode } from './outcome-status';
-import { LOOKUP_PRIORITY } from './verification.queue';
+import { LookupAdmission } from '../lookups/lookup-admission';
+import { LookupPayers } from '../lookups/lookup-payers';
+import { LookupQueue } from '../lookups/lookup-queue';
+import { LookupSettlement } from '../lookups/lookup-settlement';
+import { FinalResult, lookupFailureCode } from '../lookups/lookup-outcome';
+import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 
 export interface Verification {
   result: FinalResult | 'PENDING';

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import type { FinalResult } from '../verification/outcome-status';
+import type { FinalResult } from '../lookups/lookup-outcome';
 import { detectChanges } from './detect-changes';
 
 const licence: RegisterLicence = {

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import type { FinalResult } from '../verification/outcome-status';
+import type { FinalResult } from '../lookups/lookup-outcome';
 
 export type LicenceChangeType = 'licence.status_changed' | 'licence.details_changed' | 'licence.not_found';
 

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { FinalResult } from '../verification/outcome-status';
+import type { FinalResult } from '../lookups/lookup-outcome';
 
 /** The last known register answer for one watched number, shared by every user watching it. */
 @Entity({ name: 'licence_states' })

@@ -1,16 +1,33 @@
-import { InjectQueue, WorkerHost } from '@nestjs/bullmq';
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnApplicationBootstrap } from '@nestjs/common';
+import { Job, Queue, WorkerOptions } from 'bullmq';
+import { AppSettings } from '../config/env.schema';
+import { readSettings } from '../config/read-settings';
+import { blockingConnection } from '../redis/redis.module';
 import { LicenceMonitor } from './licence-monitor';
-import { delaysOverTick } from './recheck-pace';
+import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
 import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER_ID, WATCH_RECHECK_QUEUE } from './recheck.queue';
 
 /**
- * Runs the re-check cycle in worker processes (decorated with @Processor by WorkerModule). A job
+ * Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them,
+ * and start at most their share of the register budget in any second (a limiter shared by every
+ * worker through Redis), even when ticks run late and bunch up.
+ */
+function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  return {
+    connection: blockingConnection(settings),
+    concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
+    limiter: { max: recheckBudgetPerSecond(settings.REGISTER_MAX_PER_SECOND, settings.WATCH_MAX_REGISTER_SHARE), duration: 1000 },
+  };
+}
+
+/**
+ * Runs the re-check cycle in worker processes (provided only by WatchlistWorkerModule). A job
  * scheduler makes one tick per second for the whole deployment, whichever worker takes it; a tick
  * claims the numbers due and queues one re-check job each, which any worker may run.
  */
-@Injectable()
+// Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
+@Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(readSettings()))
 export class RecheckProcessor extends WorkerHost implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | Record<string, never>>,

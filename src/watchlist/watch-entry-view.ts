@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import type { FinalResult, FinalStatus } from '../verification/outcome-status';
+import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
 import { daysUntil } from './expiry-warnings';
 import type { WatchState } from './watch-entry.entity';
 

@@ -4,7 +4,7 @@ import { QuotaModule } from '../quota/quota.module';
 import { WatchlistController } from './watchlist.controller';
 import { WatchlistService } from './watchlist.service';
 
-/** Watchlists (API side); the worker re-checks the numbers (recheck.processor.ts, provided by WorkerModule). */
+/** Watchlists (API side); the worker re-checks the numbers (WatchlistWorkerModule). */
 @Module({
   imports: [AuthModule, QuotaModule],
   controllers: [WatchlistController],

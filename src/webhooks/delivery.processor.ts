@@ -1,17 +1,20 @@
-import { WorkerHost } from '@nestjs/bullmq';
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Job, UnrecoverableError } from 'bullmq';
+import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { AppSettings } from '../config/env.schema';
+import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
-import { DELIVERY_TIMEOUT_MS, DeliveryJobData } from './delivery.queue';
+import { blockingConnection } from '../redis/redis.module';
+import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
-import { parseRetrySchedule } from './retry-schedule';
+import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
 import { WebhookSecrets } from './webhook-secrets';
@@ -31,11 +34,24 @@ interface DeliveryRow {
   attempts: number;
 }
 
+const DELIVERY_CONCURRENCY = 16;
+
+/** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
+function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
+  return {
+    connection: blockingConnection(settings),
+    concurrency: DELIVERY_CONCURRENCY,
+    settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
+  };
+}
+
 /**
- * Sends one delivery attempt per job attempt (decorated with @Processor by WorkerModule, where
- * the retry schedule is the backoff strategy), and records what judgeAttempt makes of it.
+ * Sends one delivery attempt per job attempt (provided only by WebhooksWorkerModule; the retry
+ * schedule is its backoff strategy), and records what judgeAttempt makes of it.
  */
-@Injectable()
+// Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
+@Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(readSettings()))
 export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;

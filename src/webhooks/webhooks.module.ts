@@ -8,10 +8,11 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhooksController } from './webhooks.controller';
 
-/** Webhook endpoints (API side): it queues deliveries; only the worker sends them. */
+/** Webhook endpoints and the dispatcher that queues deliveries (both processes); only WebhooksWorkerModule sends them. */
 @Module({
   imports: [AuthModule, EventsModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })],
   controllers: [WebhooksController],
   providers: [EndpointsService, WebhookDispatcher, WebhookSecrets],
+  exports: [WebhookDispatcher, WebhookSecrets],
 })
 export class WebhooksModule {}

@@ -104,7 +104,7 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     });
     expect(typeof requestLine.durationMs).toBe('number');
     const jobLine = await waitForLine(() => t.workers[0].log, /"requestId":"trace-4711"/);
-    expect(jobLine).toMatchObject({ process: 'worker', context: 'VerificationProcessor', msg: expect.stringMatching(/^Lookup of \*{12}0123: NOT_FOUND in \d+ ms$/) });
+    expect(jobLine).toMatchObject({ process: 'worker', context: 'LookupProcessor', msg: expect.stringMatching(/^Lookup of \*{12}0123: NOT_FOUND in \d+ ms$/) });
 
     const generated = await request(apiUrl, 'GET', '/health/live', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -8,12 +8,11 @@ import { Clock } from '../../src/clock/clock';
  */
 export async function startInProcessWorker(clock: Clock): Promise<TestingModule> {
   // Required only now, like AppModule in startTestApp: the settings are read when the config
-  // module is first loaded, and must be the test app's (its database, Redis prefix, sandbox).
+  // module and the processors are first loaded, and must be the test app's (its database, Redis
+  // prefix, sandbox).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { WorkerModule } = require('../../src/worker.module') as typeof import('../../src/worker.module');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { readSettings } = require('../../src/config/read-settings') as typeof import('../../src/config/read-settings');
-  const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.register(readSettings())] })
+  const moduleRef = await Test.createTestingModule({ imports: [WorkerModule] })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RegisterBreaker } from '../breaker/register-breaker';
+import { RegisterBreaker } from './breaker/register-breaker';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { LookupQueue } from './lookup-queue';

@@ -1,23 +1,40 @@
-import { WorkerHost } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
-import { Job, UnrecoverableError } from 'bullmq';
-import { RegisterBreaker } from '../breaker/register-breaker';
+import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
+import { AppSettings } from '../config/env.schema';
+import { readSettings } from '../config/read-settings';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
-import { toFinalResult } from './outcome-status';
+import { blockingConnection } from '../redis/redis.module';
+import { RegisterBreaker } from './breaker/register-breaker';
+import { toFinalResult } from './lookup-outcome';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult } from './verification.queue';
+
+/** The lookup worker's options from the settings; the limiter is global, shared by every worker through Redis. */
+function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+  return {
+    connection: blockingConnection(settings),
+    concurrency: settings.WORKER_CONCURRENCY,
+    limiter: { max: settings.REGISTER_MAX_PER_SECOND, duration: 1000 },
+    lockDuration: settings.WORKER_LOCK_DURATION_MS,
+    stalledInterval: settings.WORKER_STALLED_INTERVAL_MS,
+    maxStalledCount: 2,
+  };
+}
 
 /**
- * Runs register lookups in the worker process (decorated with @Processor by WorkerModule, with
- * options from the settings). Only an unavailable register is retried: a page we cannot read
- * will not read better a second later, and retrying would only load a public service.
+ * Runs register lookups in the worker process (provided only by LookupsWorkerModule). Only an
+ * unavailable register is retried: a page we cannot read will not read better a second later,
+ * and retrying would only load a public service.
  */
-@Injectable()
-export class VerificationProcessor extends WorkerHost {
-  private readonly logger = new Logger('VerificationProcessor');
+// @nestjs/bullmq builds the Worker from these options alone (plus the queue's prefix), before any
+// provider could hand it configuration, so they are read from the validated environment here.
+@Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(readSettings()))
+export class LookupProcessor extends WorkerHost {
+  private readonly logger = new Logger('LookupProcessor');
 
   constructor(
     private readonly register: RegisterClient,

@@ -11,7 +11,7 @@ import {
   LookupJobResult,
   LookupPriority,
   REGISTER_LOOKUP_QUEUE,
-} from './verification.queue';
+} from './lookups.queue';
 
 export type LookupWait =
   | { state: 'completed'; result: LookupJobResult }

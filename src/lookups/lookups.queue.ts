@@ -1,4 +1,4 @@
-import type { FinalResult } from './outcome-status';
+import type { FinalResult } from './lookup-outcome';
 
 /** The queue between the API (producer) and the worker process (consumer). */
 export const REGISTER_LOOKUP_QUEUE = 'register-lookup';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
-import { cacheTtlSeconds, FinalResult } from './outcome-status';
+import { cacheTtlSeconds, FinalResult } from './lookup-outcome';
 
 /** Final results by licence number, shared by all users; errors are never cached. */
 @Injectable()

@@ -1,12 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { REGISTER_LOOKUP_QUEUE } from '../verification/verification.queue';
-import { Metrics } from './metrics';
+import { Metrics } from '../metrics/metrics';
+import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 
-/** Feeds the queue gauge: counts are read from Redis when /metrics is scraped, never on the hot path. */
+/** Feeds the lookup queue gauge: counts are read from Redis when /metrics is scraped, never on the hot path. */
 @Injectable()
-export class QueueDepth implements OnModuleInit {
+export class LookupQueueDepth implements OnModuleInit {
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
     private readonly metrics: Metrics,

@@ -1,8 +1,8 @@
-import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Result } from 'ioredis';
-import { AppConfig } from '../config/app-config';
-import { Metrics } from '../metrics/metrics';
-import { RedisStore } from '../redis/redis.module';
+import { AppConfig } from '../../config/app-config';
+import { Metrics } from '../../metrics/metrics';
+import { RedisStore } from '../../redis/redis.module';
 import { admitLookup, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
 
 /** Compare-and-set: writes ARGV[2] only if the key still holds ARGV[1] ('' for missing). */
@@ -86,8 +86,3 @@ export class RegisterBreaker {
     return null;
   }
 }
-
-/** The breaker for both roots (the API admits lookups, the worker records their outcomes). */
-@Global()
-@Module({ providers: [RegisterBreaker], exports: [RegisterBreaker] })
-export class BreakerModule {}

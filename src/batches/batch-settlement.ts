@@ -1,0 +1,101 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import { Clock } from '../clock/clock';
+import { LookupQueue, LookupStanding } from '../lookups/lookup-queue';
+import { LookupSettlement } from '../lookups/lookup-settlement';
+import { ResultCache } from '../lookups/result-cache';
+import { BatchDispatch, DISPATCH_CONCURRENCY } from './batch-dispatch';
+import { itemResult } from './batch-view';
+import { BatchRepository } from './batch.repository';
+import { forEachLimited } from './for-each-limited';
+
+// A running batch is reconciled against the queue at most this often when it is viewed, per API process.
+const RECONCILE_INTERVAL_MS = 10_000;
+
+/**
+ * Writes finished lookups into the items waiting on them and completes batches. Every API process
+ * hears every finished job through LookupQueue; a reconciliation against the queue and the cache
+ * catches whatever a crash let pass unheard.
+ */
+@Injectable()
+export class BatchSettlement implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Batches');
+  /** emits a batch's id when this process sees it has no pending item left */
+  private readonly completions = new EventEmitter();
+  private readonly lastReconciled = new Map<string, number>();
+
+  constructor(
+    private readonly repository: BatchRepository,
+    private readonly dispatch: BatchDispatch,
+    private readonly lookups: LookupQueue,
+    private readonly lookupSettlement: LookupSettlement,
+    private readonly cache: ResultCache,
+    private readonly clock: Clock,
+  ) {
+    this.completions.setMaxListeners(0);
+    this.lookups.onLookupFinished((jobId) => {
+      this.settleJob(jobId).catch((error: unknown) =>
+        this.logger.error(`Writing the results of lookup ${jobId} failed: ${(error as Error).message}`),
+      );
+    });
+  }
+
+  /** Lookups may have finished while no API process listened: settle every running batch once. */
+  onApplicationBootstrap(): void {
+    this.reconcileRunning().catch((error: unknown) => this.logger.error(`Reconciling running batches failed: ${(error as Error).message}`));
+  }
+
+  /** Calls `listener` once this process sees the batch complete; returns what stops listening. */
+  onCompleted(batchId: string, listener: () => void): () => void {
+    this.completions.on(batchId, listener);
+    return () => this.completions.off(batchId, listener);
+  }
+
+  /**
+   * Resolves a batch's pending items from the queue's record of their jobs, or from the cache when
+   * the job is gone; a number with neither is enqueued again. A failed job found here is refunded
+   * through its payers, which only one process can take.
+   */
+  async reconcile(batchId: string): Promise<void> {
+    this.lastReconciled.set(batchId, Date.now());
+    const pending = await this.repository.pendingNumbers(batchId);
+    await forEachLimited(pending, DISPATCH_CONCURRENCY, async ({ licenceNumber, jobId }) => {
+      const standing: LookupStanding = jobId ? await this.lookups.standing(jobId) : { state: 'missing' };
+      if (standing.state === 'pending') return;
+      if (standing.state === 'failed' && jobId) {
+        await this.lookupSettlement.refund(jobId);
+      }
+      if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
+      const cached = await this.cache.get(licenceNumber);
+      if (cached) return this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: cached }));
+      await this.dispatch.enqueue(batchId, licenceNumber);
+    });
+    await this.completeIfDone(batchId);
+  }
+
+  /** Reconciles a running batch unless this process did so lately; answers whether it did. */
+  async reconcileIfDue(batchId: string): Promise<boolean> {
+    if (Date.now() - (this.lastReconciled.get(batchId) ?? 0) <= RECONCILE_INTERVAL_MS) return false;
+    await this.reconcile(batchId);
+    return true;
+  }
+
+  /** Writes the result of a finished lookup into every pending item waiting on it. */
+  private async settleJob(jobId: string): Promise<void> {
+    if (!(await this.repository.anyPendingOnJob(jobId))) return; // most finished lookups are live verifications
+    const standing = await this.lookups.standing(jobId);
+    if (standing.state !== 'completed' && standing.state !== 'failed') return;
+    for (const batchId of await this.repository.settleJob(jobId, itemResult(standing))) await this.completeIfDone(batchId);
+  }
+
+  /** Marks the batch COMPLETED once no item is pending, and tells whoever waits here. */
+  private async completeIfDone(batchId: string): Promise<void> {
+    if (!(await this.repository.completeIfDone(batchId, this.clock.now()))) return;
+    this.lastReconciled.delete(batchId);
+    this.completions.emit(batchId);
+  }
+
+  private async reconcileRunning(): Promise<void> {
+    for (const id of await this.repository.runningIds()) await this.reconcile(id);
+  }
+}

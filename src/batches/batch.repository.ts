@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { BatchItemStatus } from './batch-item.entity';
+import { BatchStatus } from './batch.entity';
+import { BatchCounts, BatchesCursor, BatchItemView, countsOf, ItemResult, PageRequest } from './batch-view';
+import { RosterEntry } from './roster';
+
+/** A batch as stored, without its items. */
+export interface StoredBatch {
+  id: string;
+  status: BatchStatus;
+  total: number;
+  requestHash: string;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** A pending number of a batch, with the lookup job it waits on (null: none written yet). */
+export interface PendingNumber {
+  licenceNumber: string;
+  jobId: string | null;
+}
+
+interface BatchRow {
+  id: string;
+  status: BatchStatus;
+  total: number;
+  request_hash: string;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+interface ItemRow {
+  index: number;
+  licence_number: string;
+  reference: string | null;
+  status: BatchItemStatus;
+  error_code: string | null;
+  licence: BatchItemView['licence'];
+  checked_at: Date | null;
+}
+
+const BATCH_COLUMNS = 'id, status, total, request_hash, created_at, completed_at';
+
+/** Whether an INSERT failed on a unique constraint (the same idempotency key sent twice at once). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === '23505';
+}
+
+function toStoredBatch(row: BatchRow): StoredBatch {
+  return {
+    id: row.id,
+    status: row.status,
+    total: row.total,
+    requestHash: row.request_hash,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+function toItemView(row: ItemRow): BatchItemView {
+  return {
+    index: row.index,
+    licenceNumber: row.licence_number,
+    reference: row.reference,
+    status: row.status,
+    errorCode: row.error_code,
+    licence: row.licence,
+    checkedAt: row.checked_at?.toISOString() ?? null,
+  };
+}
+
+/** Every statement on batches and batch_items. */
+@Injectable()
+export class BatchRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async findByKey(userId: string, idempotencyKey: string): Promise<StoredBatch | undefined> {
+    const rows = await this.dataSource.query<BatchRow[]>(
+      `SELECT ${BATCH_COLUMNS} FROM batches WHERE user_id = $1 AND idempotency_key = $2`,
+      [userId, idempotencyKey],
+    );
+    return rows[0] && toStoredBatch(rows[0]);
+  }
+
+  /** The user's batch; another user's is as unknown as one that never was. */
+  async findOwned(userId: string, batchId: string): Promise<StoredBatch | undefined> {
+    const rows = await this.dataSource.query<BatchRow[]>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1 AND user_id = $2`, [
+      batchId,
+      userId,
+    ]);
+    return rows[0] && toStoredBatch(rows[0]);
+  }
+
+  /** A running batch and its pending items, in one transaction; returns its id. */
+  insert(userId: string, entries: RosterEntry[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<string> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ id }] = await manager.query<{ id: string }[]>(
+        `INSERT INTO batches (user_id, status, total, idempotency_key, request_hash, created_at)
+         VALUES ($1, 'RUNNING', $2, $3, $4, $5) RETURNING id`,
+        [userId, entries.length, idempotencyKey, requestHash, createdAt],
+      );
+      await manager.query(
+        `INSERT INTO batch_items (batch_id, index, licence_number, reference, status)
+         SELECT $1, ordinality, number, reference, 'PENDING'
+         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS rows (number, reference, ordinality)`,
+        [id, entries.map((entry) => entry.licenceNumber), entries.map((entry) => entry.reference)],
+      );
+      return id;
+    });
+  }
+
+  /** The distinct numbers of the batch's items that ended in ERROR, sorted. */
+  async failedNumbers(batchId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<{ licence_number: string }[]>(
+      `SELECT DISTINCT licence_number FROM batch_items WHERE batch_id = $1 AND status = 'ERROR'`,
+      [batchId],
+    );
+    return rows.map((row) => row.licence_number).sort();
+  }
+
+  /** Makes the ERROR items pending again and the batch running, together. */
+  async reopenFailed(batchId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `UPDATE batch_items SET status = 'PENDING', error_code = NULL, job_id = NULL WHERE batch_id = $1 AND status = 'ERROR'`,
+        [batchId],
+      );
+      await manager.query(`UPDATE batches SET status = 'RUNNING', completed_at = NULL WHERE id = $1`, [batchId]);
+    });
+  }
+
+  /** Ties the pending items of a number to the lookup job that answers them. */
+  async attachJob(batchId: string, licenceNumber: string, jobId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE batch_items SET job_id = $3 WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
+      [batchId, licenceNumber, jobId],
+    );
+  }
+
+  async anyPendingOnJob(jobId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM batch_items WHERE job_id = $1 AND status = 'PENDING' LIMIT 1`, [
+      jobId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Writes a lookup's result into every pending item waiting on its job; returns the batches touched. */
+  async settleJob(jobId: string, result: ItemResult): Promise<string[]> {
+    // An UPDATE answers [rows, count].
+    const [settled] = await this.dataSource.query<[{ batch_id: string }[], number]>(
+      `UPDATE batch_items SET status = $2, error_code = $3, licence = $4, checked_at = $5
+       WHERE job_id = $1 AND status = 'PENDING' RETURNING batch_id`,
+      [jobId, result.status, result.errorCode, result.licence, result.checkedAt],
+    );
+    return [...new Set(settled.map((row) => row.batch_id))];
+  }
+
+  /** Writes a result into the batch's pending items of one number. */
+  async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE batch_items SET status = $3, error_code = $4, licence = $5, checked_at = $6
+       WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
+      [batchId, licenceNumber, result.status, result.errorCode, result.licence, result.checkedAt],
+    );
+  }
+
+  /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is. */
+  async completeIfDone(batchId: string, now: Date): Promise<boolean> {
+    const [{ done }] = await this.dataSource.query<{ done: boolean }[]>(
+      `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items WHERE batch_id = $1 AND status = 'PENDING') AS done),
+            completed AS (UPDATE batches SET status = 'COMPLETED', completed_at = $2 FROM state
+                          WHERE id = $1 AND status = 'RUNNING' AND state.done RETURNING id)
+       SELECT done FROM state`,
+      [batchId, now],
+    );
+    return done;
+  }
+
+  async pendingNumbers(batchId: string): Promise<PendingNumber[]> {
+    const rows = await this.dataSource.query<{ licence_number: string; job_id: string | null }[]>(
+      `SELECT DISTINCT licence_number, job_id FROM batch_items WHERE batch_id = $1 AND status = 'PENDING'`,
+      [batchId],
+    );
+    return rows.map((row) => ({ licenceNumber: row.licence_number, jobId: row.job_id }));
+  }
+
+  async runningIds(): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM batches WHERE status = 'RUNNING'`);
+    return rows.map((row) => row.id);
+  }
+
+  /** The user's batches, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */
+  async listPage(userId: string, page: PageRequest<BatchesCursor>): Promise<StoredBatch[]> {
+    const rows = await this.dataSource.query<BatchRow[]>(
+      `SELECT ${BATCH_COLUMNS} FROM batches
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [userId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit + 1],
+    );
+    return rows.map(toStoredBatch);
+  }
+
+  /** Each batch's item counts per status, in one query. */
+  async counts(batchIds: string[]): Promise<Map<string, BatchCounts>> {
+    const rows = await this.dataSource.query<{ batch_id: string; status: string; count: string }[]>(
+      `SELECT batch_id, status, count(*) AS count FROM batch_items WHERE batch_id = ANY ($1::uuid[]) GROUP BY batch_id, status`,
+      [batchIds],
+    );
+    return new Map(batchIds.map((id) => [id, countsOf(rows.filter((row) => row.batch_id === id))]));
+  }
+
+  /** The batch's items in order, after the index `page.after`, up to `page.limit`. */
+  async items(batchId: string, page: PageRequest<number>): Promise<BatchItemView[]> {
+    const rows = await this.dataSource.query<ItemRow[]>(
+      `SELECT index, licence_number, reference, status, error_code, licence, checked_at FROM batch_items
+       WHERE batch_id = $1 AND index > $2 ORDER BY index LIMIT $3`,
+      [batchId, page.after ?? 0, Math.min(page.limit, 1_000_000)],
+    );
+    return rows.map(toItemView);
+  }
+
+  /** Deletes the batches (their items go with them) created before `cutoff`; returns how many. */
+  async deleteCreatedBefore(cutoff: Date): Promise<number> {
+    const [, deleted] = await this.dataSource.query<[unknown[], number]>('DELETE FROM batches WHERE created_at < $1', [cutoff]);
+    return deleted;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * What the lookup pipeline adds to GET /health/ready. Health defines it and the lookups module
+ * provides it, so that health imports no feature.
+ */
+export abstract class ReadinessProbe {
+  /** Pings the Redis connections the pipeline has besides our own client (its queue's); judged with that client as 'redis'. */
+  abstract pingQueue(): Promise<void>;
+
+  /** The register breaker's phase, shown as 'registerBreaker' and never judged: an open breaker still serves cached answers. */
+  abstract registerBreakerPhase(): Promise<string>;
+}

@@ -1,0 +1,25 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { ReadinessProbe } from '../health/readiness-probe';
+import { RegisterBreaker } from './breaker/register-breaker';
+import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+
+/** The lookup pipeline's part of GET /health/ready: its queue's connection answers, and the breaker's phase. */
+@Injectable()
+export class LookupReadiness extends ReadinessProbe {
+  constructor(
+    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
+    private readonly breaker: RegisterBreaker,
+  ) {
+    super();
+  }
+
+  async pingQueue(): Promise<void> {
+    await this.queue.getJobCountByTypes('waiting');
+  }
+
+  async registerBreakerPhase(): Promise<string> {
+    return (await this.breaker.state()).phase;
+  }
+}

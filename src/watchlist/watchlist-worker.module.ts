@@ -1,0 +1,16 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
+import { LookupsModule } from '../lookups/lookups.module';
+import { QuotaModule } from '../quota/quota.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { LicenceMonitor } from './licence-monitor';
+import { RecheckProcessor } from './recheck.processor';
+import { WATCH_RECHECK_QUEUE } from './recheck.queue';
+
+/** Worker only: the re-check cycle (its scheduler and processor) and the monitor that turns answers into events. */
+@Module({
+  imports: [LookupsModule, QuotaModule, EventsModule, WebhooksModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
+  providers: [LicenceMonitor, RecheckProcessor],
+})
+export class WatchlistWorkerModule {}
