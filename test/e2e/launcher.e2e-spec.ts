@@ -1,33 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
-import { freePort, isAlive, isListening, LauncherProcess, removeDataDir, runInBash, scratchDataDir } from '../support/launcher-process';
+import {
+  commandAfter,
+  freePort,
+  isAlive,
+  isListening,
+  LauncherProcess,
+  parseCurl,
+  removeDataDir,
+  runInBash,
+  scratchDataDir,
+  STARTED,
+} from '../support/launcher-process';
 import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
 import { until } from '../support/until';
-
-const STARTED = /Processes: .*\n/;
-
-interface CurlAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
-/** Parses `curl -i` output: status line, headers, JSON body. */
-function parseCurl(output: string): CurlAnswer {
-  const [head, body] = output.split(/\r\n\r\n/, 2);
-  const [statusLine, ...headerLines] = head.trim().split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
-}
-
-/** The command line printed right after a comment line starting with `title`. */
-function commandAfter(log: string, title: string): string {
-  const lines = log.split('\n');
-  return lines[lines.findIndex((line) => line.startsWith(title)) + 1];
-}
 
 async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
   expect([...pids.entries()].filter(([, pid]) => isAlive(pid))).toEqual([]);
@@ -60,8 +48,21 @@ describe('npm run demo', () => {
     await removeDataDir(dataDir);
   });
 
-  it('says that answers come from the sandbox', () => {
+  it('says that answers come from the sandbox, and keeps its data apart from npm start', () => {
     expect(log).toMatch(/\nAnswers come from the register SANDBOX at http:\/\/127\.0\.0\.1:\d+, not the real register\.\n/);
+    const name = `${testRunId()}_demo`;
+    expect(log).toContain(`\nDemo data: database ${name}_demo, Redis prefix ${name}-demo (npm start keeps its own).\n`);
+    expect(log).toMatch(/\nRegister +http:\/\/127\.0\.0\.1:\d+\n/);
+  });
+
+  it('prints a few readable lines, no JSON, then the banner last', () => {
+    const bannerAt = log.indexOf('\nAPI          http');
+    const before = log.slice(0, bannerAt).split('\n');
+    expect(before.filter((line) => line.includes('{"level"'))).toEqual([]);
+    expect(before.filter((line) => / \| \[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN): /.test(line)).length).toBeGreaterThan(0);
+    expect(before.length).toBeLessThanOrEqual(20);
+    // Nothing of any process comes between the banner and its last line.
+    expect(log.slice(bannerAt).split('\n').filter((line) => /^[\w-]+ +\| /.test(line))).toEqual([]);
   });
 
   it('answers FOUND through the printed curl', async () => {
@@ -96,14 +97,14 @@ describe('npm run demo', () => {
     expect(answers.map(([, retry]) => [retry.status, retry.body.status, retry.headers['x-verification-source']])).toEqual(
       runs.map(() => [404, 'NOT_FOUND', 'register']),
     );
-    const quota = await runInBash(`${lines.find((line) => line.startsWith('# Quota: '))!.slice('# Quota: '.length)}`);
+    const quota = await runInBash(commandAfter(log, '# Quota (200):'));
     expect(JSON.parse(quota.stdout)).toMatchObject({ used: 12, quota: 100, remaining: 88 });
   }, 60_000);
 
   it('walks through monitoring as printed: watch, a webhook to the receiver, a revocation, the signed event verified', async () => {
     const lines = log.split('\n');
     const steps = lines.slice(lines.findIndex((line) => line.startsWith('# MONITORING'))).filter((line) => line.startsWith('curl'));
-    const [watch, webhook, revoke] = steps;
+    const [watch, webhook, revoke, events] = steps;
     const watched = parseCurl((await runInBash(watch)).stdout);
     expect([watched.status, watched.body]).toMatchObject([201, { licenceNumber: '1074556677889900', reference: 'guard-42', state: 'ACTIVE' }]);
     expect((await runInBash(webhook)).stdout).toBe('ok\n');
@@ -134,6 +135,8 @@ describe('npm run demo', () => {
       },
     });
     expect(demo.log).not.toContain('signature NOT verified');
+    const listed = JSON.parse((await runInBash(events)).stdout) as { events: { type: string }[] };
+    expect(listed.events.map((event) => event.type)).toContain('licence.status_changed');
   }, 60_000);
 
   it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {
@@ -148,6 +151,46 @@ describe('npm run demo', () => {
     expect(await demo.interrupt()).toBe(0);
     await expectAllGone(pids, ports);
   }, 30_000);
+});
+
+describe('npm run demo with a port in use', () => {
+  let occupied: Server;
+  let port: number;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await scratchDataDir();
+    occupied = createServer();
+    await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
+    port = (occupied.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => occupied.close(resolve));
+    await removeDataDir(dataDir);
+  });
+
+  it.each([
+    ['WORKER_HTTP_PORT', "worker-1's operators' listener"],
+    ['PORT', 'the API'],
+    ['SANDBOX_PORT', 'the register sandbox'],
+  ])('names %s when its port is taken, starts nothing and exits 1', async (setting, owner) => {
+    const name = `${testRunId()}_busy`;
+    const demo = LauncherProcess.start('demo', {
+      DATABASE_URL: databaseUrl(name),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: name,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      SANDBOX_PORT: '0',
+      LVS_DATA_DIR: dataDir,
+      [setting]: String(port),
+    });
+    expect(await demo.exited).toBe(1);
+    expect(demo.log).toContain(`\nlvs      | Start-up failed: Port ${port} is in use (${owner}): set ${setting} to a free port\n`);
+    expect(demo.log).not.toContain('EADDRINUSE');
+    expect(demo.log).not.toContain('Applying migrations');
+  }, 60_000);
 });
 
 describe('npm start without PostgreSQL and Redis at the default addresses', () => {
@@ -220,6 +263,8 @@ describe('npm start without PostgreSQL and Redis at the default addresses', () =
   it('says how to get Redis and exits non-zero when there is no redis-server', async () => {
     const launcher = LauncherProcess.startEntry({
       PATH: `/nonexistent-${randomBytes(4).toString('hex')}`,
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
       LOCAL_REDIS_PORT: String(redisPort),
       LVS_DATA_DIR: dataDir,
     });
