@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
 import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
-import { resultCacheKey } from '../support/redis-keys';
+import { resultCacheKey } from '../support/result-cache-key';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ApiProcess } from '../support/api-process';

@@ -1,7 +1,7 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Queue } from 'bullmq';
 import { quotaUsage, TestResponse, verify } from '../support/http';
-import { resultCacheKey } from '../support/redis-keys';
+import { resultCacheKey } from '../support/result-cache-key';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 

@@ -1,10 +1,4 @@
-import { registerIdentity } from '@lvs/register/register-identity';
 import type Redis from 'ioredis';
-
-/** Where the result cache keeps the answer of the register at registerUrl for a number. */
-export function resultCacheKey(redisPrefix: string, registerUrl: string, licenceNumber: string): string {
-  return `${redisPrefix}:result:${registerIdentity(registerUrl)}:${licenceNumber}`;
-}
 
 /** Deletes every key that starts with the prefix, in batches (SCAN, never KEYS or FLUSHALL: Redis is shared). */
 export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<number> {
