@@ -1,3 +1,4 @@
+import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { createServer, Server } from 'node:net';
@@ -14,6 +15,7 @@ import {
   scratchDataDir,
   STARTED,
 } from '../support/launcher-process';
+import { runKeysCli } from '../support/keys-cli';
 import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
 import { until } from '../support/until';
 
@@ -191,6 +193,77 @@ describe('npm run demo with a port in use', () => {
     expect(demo.log).not.toContain('EADDRINUSE');
     expect(demo.log).not.toContain('Applying migrations');
   }, 60_000);
+});
+
+describe('npm start with a register that cannot be reached', () => {
+  it('shows the register in the banner, logs the outage once with its cause and host, and once when it answers again', async () => {
+    const name = `${testRunId()}_unreachable`;
+    const dataDir = await scratchDataDir();
+    const registerPort = await freePort(); // closed until the sandbox below listens on it
+    const registerHost = `127.0.0.1:${registerPort}`;
+    const env = {
+      DATABASE_URL: databaseUrl(name),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: name,
+      REGISTER_URL: `http://${registerHost}`,
+      LOOKUP_BACKOFF_MS: '50',
+      REGISTER_BREAKER_FAILURES: '1000', // the breaker would keep the lookups away from the register
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      LVS_DATA_DIR: dataDir,
+    };
+    const launcher = LauncherProcess.start('start', env);
+    let sandbox: RunningSandbox | undefined;
+    try {
+      await launcher.waitFor(STARTED, 150_000);
+      expect(launcher.log).toContain(`\nRegister     http://${registerHost}\n`);
+      const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
+      const created = runKeysCli({ DATABASE_URL: env.DATABASE_URL }, 'create', '--name', 'unreachable', '--quota', '10');
+      const { key } = JSON.parse(created.stdout) as { key: string };
+      const verify = async (licenceNumber: string) => {
+        const response = await fetch(`${apiUrl}/v1/licences/verify`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ licenceNumber }),
+        });
+        return [response.status, await response.json()];
+      };
+
+      // Two numbers, three attempts each: six failures, one line.
+      for (const number of [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.expired]) {
+        expect(await verify(number)).toEqual([
+          503,
+          { code: 'SERVICE_UNAVAILABLE', message: 'Upstream service is temporarily unavailable; try again later' },
+        ]);
+      }
+      // npm start logs JSON lines, as in production.
+      const outageLines = () =>
+        launcher.log
+          .split('\n')
+          .filter((line) => line.startsWith('worker-1 | {'))
+          .map((line) => JSON.parse(line.slice('worker-1 | '.length)) as { level: number; context: string; msg: string })
+          .filter((line) => line.msg.startsWith(`Register ${registerHost} `))
+          .map((line) => [line.level, line.context, line.msg]);
+      const outage = [
+        40,
+        'VerificationProcessor',
+        `Register ${registerHost} unreachable: connection refused (ECONNREFUSED); lookups are retried, and further failures to reach it are not logged until it answers again`,
+      ];
+      expect(outageLines()).toEqual([outage]);
+      expect(launcher.log).not.toContain('excerpt=');
+
+      sandbox = await startSandbox({ port: registerPort });
+      expect(await verify(SANDBOX_NUMBERS.active)).toEqual([200, expect.objectContaining({ status: 'FOUND' })]);
+      await launcher.waitFor(/answering again/, 5000);
+      expect(outageLines()).toEqual([outage, [30, 'VerificationProcessor', `Register ${registerHost} answering again`]]);
+      expect(await launcher.interrupt()).toBe(0);
+    } finally {
+      launcher.kill();
+      await sandbox?.close();
+      await removeDataDir(dataDir);
+    }
+  }, 200_000);
 });
 
 describe('npm start without PostgreSQL and Redis at the default addresses', () => {
