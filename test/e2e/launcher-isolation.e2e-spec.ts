@@ -1,4 +1,5 @@
 import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
+import { Client } from 'pg';
 import { runKeysCli } from '../support/keys-cli';
 import { commandAfter, LauncherProcess, parseCurl, removeDataDir, runInBash, scratchDataDir, STARTED } from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -27,12 +28,24 @@ async function usage(apiUrl: string, key: string): Promise<unknown> {
   return (await fetch(`${apiUrl}/v1/quota/usage`, { headers: { 'x-api-key': key } })).json();
 }
 
+/** Every charge in a database's quota ledger: who paid for which number. */
+async function charges(database: string): Promise<{ user_id: string; licence_number: string }[]> {
+  const db = new Client({ connectionString: databaseUrl(database) });
+  await db.connect();
+  try {
+    return (await db.query<{ user_id: string; licence_number: string }>('SELECT user_id, licence_number FROM quota_charges ORDER BY charged_at')).rows;
+  } finally {
+    await db.end();
+  }
+}
+
 describe('npm run demo, then npm start against another register', () => {
   // One database name and Redis prefix for both, as a newcomer's one environment gives them.
   const name = `${testRunId()}_newcomer`;
   let dataDir: string;
   let demoKey: string;
   let startKey: string;
+  let startUserId: string;
   const sandboxes: RunningSandbox[] = [];
 
   beforeAll(async () => {
@@ -96,7 +109,7 @@ describe('npm run demo, then npm start against another register', () => {
       });
       const created = runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'newcomer', '--quota', '5');
       expect(created.status).toBe(0);
-      startKey = (JSON.parse(created.stdout) as { key: string }).key;
+      ({ key: startKey, userId: startUserId } = JSON.parse(created.stdout) as { key: string; userId: string });
 
       expect(await verify(apiUrl, startKey, JANE_DOE)).toEqual({
         status: 404,
@@ -105,6 +118,9 @@ describe('npm run demo, then npm start against another register', () => {
       });
       expect(await admin.requestsFor(JANE_DOE)).toBe(1);
       expect(await usage(apiUrl, startKey)).toMatchObject({ used: 1, quota: 5, remaining: 4 });
+      // npm start's ledger holds its own user's charge only; the demo's stayed in the demo's database.
+      expect(await charges(name)).toEqual([{ user_id: startUserId, licence_number: JANE_DOE }]);
+      expect((await charges(`${name}_demo`)).map((charge) => charge.licence_number)).toEqual([JANE_DOE]);
     });
   }, 200_000);
 
