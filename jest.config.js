@@ -43,7 +43,9 @@ const shared = {
   moduleNameMapper: {
     '^@lvs/register$': '<rootDir>/libs/register/src/index.ts',
     '^@lvs/register/production-url$': '<rootDir>/libs/register/src/production-url.ts',
+    '^@lvs/register/register-identity$': '<rootDir>/libs/register/src/register-identity.ts',
     '^@lvs/register-sandbox$': '<rootDir>/libs/register-sandbox/src/index.ts',
+    '^@lvs/register-sandbox/sandbox-address$': '<rootDir>/libs/register-sandbox/src/sandbox-address.ts',
   },
 };
 

@@ -13,22 +13,33 @@ describe('displayUrl', () => {
 });
 
 describe('startBanner', () => {
-  it('gives the API, Swagger UI and metrics addresses', () => {
-    expect(startBanner('http://127.0.0.1:3000', 2)).toEqual([
+  it('gives the API, Swagger UI and metrics addresses, and the register asked', () => {
+    expect(startBanner('http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', 2)).toEqual([
       'API          http://127.0.0.1:3000',
       'Swagger UI   http://127.0.0.1:3000/docs',
       'Metrics      http://127.0.0.1:3000/metrics',
+      'Register     https://services.sia.homeoffice.gov.uk',
       'Workers      2',
-      'Stop everything with Ctrl-C.',
     ]);
   });
 });
 
 describe('demoBanner', () => {
-  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010', 'http://127.0.0.1:4020');
+  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010', 'http://127.0.0.1:4020', {
+    database: 'licence_verification_demo',
+    redisPrefix: 'lvs-demo',
+  });
 
-  it('says the answers come from the sandbox', () => {
-    expect(lines[1]).toBe('Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.');
+  it('says the answers come from the sandbox, and where the demo keeps its data', () => {
+    expect(lines.slice(1, 3)).toEqual([
+      'Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.',
+      'Demo data: database licence_verification_demo, Redis prefix lvs-demo (npm start keeps its own).',
+    ]);
+  });
+
+  it('prints every command ready to paste: no command line is commented out', () => {
+    expect(lines.filter((line) => /^#.*curl /.test(line))).toEqual([]);
+    expect(lines).toContain('curl -s http://127.0.0.1:3000/v1/quota/usage -H "X-API-Key: lvs_key"');
   });
 
   it('prints the FOUND and NOT_FOUND commands with the key', () => {
@@ -53,6 +64,7 @@ describe('demoBanner', () => {
       `curl -i -X PUT http://127.0.0.1:3000/v1/watchlist/1074556677889900 -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"reference":"guard-42"}'`,
       `curl -s -X POST http://127.0.0.1:3000/v1/webhooks -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4020/webhooks"}' | curl -s -X POST http://127.0.0.1:4020/secret --data-binary @-`,
       `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1074556677889900 -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
+      'curl -s http://127.0.0.1:3000/v1/events -H "X-API-Key: lvs_key"',
       '=======================================================================',
     ]);
   });

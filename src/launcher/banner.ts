@@ -14,15 +14,18 @@ export function displayUrl(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-export function startBanner(apiUrl: string, workers: number): string[] {
+export function startBanner(apiUrl: string, registerUrl: string, workers: number): string[] {
   return [
     `API          ${apiUrl}`,
     `Swagger UI   ${apiUrl}/docs`,
     `Metrics      ${apiUrl}/metrics`,
+    `Register     ${registerUrl}`,
     `Workers      ${workers}`,
-    'Stop everything with Ctrl-C.',
   ];
 }
+
+/** The banner's last line: once it is printed, every process is ready. */
+export const STOP_LINE = 'Stop everything with Ctrl-C.';
 
 function jsonCurl(options: string, method: string, url: string, key: string, body: string, extraHeaders = ''): string {
   return `curl ${options} -X ${method} ${url} -H "X-API-Key: ${key}" -H "Content-Type: application/json"${extraHeaders} -d '${body}'`;
@@ -44,16 +47,24 @@ function monitoringSteps(apiUrl: string, key: string, sandboxUrl: string, receiv
     '# 3. Revoke the licence in the sandbox register:',
     `curl -s -X PUT ${sandboxUrl}/__sandbox/licences/${DEMO_WATCHED} -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
     `# 4. Within ${DEMO_RECHECK_SECONDS} s the receiver prints the licence.status_changed event and its verified signature ("receiver | ...").`,
-    `#    The same events, without a webhook: curl ${apiUrl}/v1/events -H "X-API-Key: ${key}"`,
+    '# 5. The same events, without a webhook:',
+    `curl -s ${apiUrl}/v1/events -H "X-API-Key: ${key}"`,
   ];
 }
 
+/** Where the demo keeps its data, apart from `npm start`'s. */
+export interface DemoData {
+  database: string;
+  redisPrefix: string;
+}
+
 /** The demo's banner: where answers come from, the key, and curl commands that work as printed. */
-export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string): string[] {
+export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string, data: DemoData): string[] {
   const slowBody = `{"licenceNumber":"'"$SLOW"'"}`;
   return [
     '================================ DEMO ================================',
     `Answers come from the register SANDBOX at ${sandboxUrl}, not the real register.`,
+    `Demo data: database ${data.database}, Redis prefix ${data.redisPrefix} (npm start keeps its own).`,
     `Demo key (quota 100 per month): ${key}`,
     '',
     '# FOUND (200):',
@@ -69,7 +80,8 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     verifyCurl(apiUrl, key, slowBody, 'demo-$SLOW'),
     verifyCurl(apiUrl, key, slowBody, 'demo-$SLOW'),
     '',
-    `# Quota: curl ${apiUrl}/v1/quota/usage -H "X-API-Key: ${key}"`,
+    '# Quota (200):',
+    `curl -s ${apiUrl}/v1/quota/usage -H "X-API-Key: ${key}"`,
     '',
     ...monitoringSteps(apiUrl, key, sandboxUrl, receiverUrl),
     '=======================================================================',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Supervised, Supervisor } from './supervisor';
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -14,6 +14,18 @@ export function isPortOpen(port: number, timeoutMs = 1000): Promise<boolean> {
     socket.setTimeout(timeoutMs, () => finish(false));
     socket.once('connect', () => finish(true));
     socket.once('error', () => finish(false));
+  });
+}
+
+/**
+ * Whether a server could listen on host:port now. Only "in use" counts as not free: any other refusal
+ * (an address this machine lacks) is left to the process that listens there to report.
+ */
+export function isPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code !== 'EADDRINUSE'));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
   });
 }
 

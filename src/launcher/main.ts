@@ -1,10 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
 import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
-import { DEMO_RECHECK_SECONDS, DEMO_SLOW_LATENCY_MS, DEMO_SLOW_PREFIX, demoBanner, displayUrl, startBanner } from './banner';
+import {
+  DEMO_RECHECK_SECONDS,
+  DEMO_SLOW_LATENCY_MS,
+  DEMO_SLOW_PREFIX,
+  DemoData,
+  demoBanner,
+  displayUrl,
+  startBanner,
+  STOP_LINE,
+} from './banner';
+import { databaseName, demoStores } from './demo-isolation';
 import { DemoReceiver } from './demo-receiver';
 import { prefixesFor } from './line-prefixer';
-import { isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
+import { ListeningPort, listeningPorts, portInUseMessage } from './listening-ports';
+import { isPortFree, isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
 import { Supervised, Supervisor } from './supervisor';
 
 // `npm start` and `npm run demo` (after scripts/ensure-build.js): dist/src/launcher/main.js
@@ -42,11 +54,22 @@ class Launcher {
   }
 
   async run(): Promise<void> {
-    const { settings } = this.environment;
+    const { settings, inherited } = this.environment;
+    // Before anything starts: a port in use is named with its setting, not left to a child's EADDRINUSE stack.
+    await this.checkPortsFree(listeningPorts(settings, this.demo ? sandboxAddress(inherited) : null));
     const dataDir = resolve(settings.LVS_DATA_DIR);
-    const env: Env = { ...this.environment.inherited, MIGRATIONS_RUN: 'false' };
+    const env: Env = { ...inherited, MIGRATIONS_RUN: 'false' };
     env.REDIS_URL = await this.redisUrl(join(dataDir, 'redis'));
     env.DATABASE_URL = await this.databaseUrl(join(dataDir, 'postgres'));
+    let demoData: DemoData | null = null;
+    if (this.demo) {
+      const stores = demoStores(env.DATABASE_URL, settings.REDIS_PREFIX);
+      env.DATABASE_URL = stores.databaseUrl;
+      env.REDIS_PREFIX = stores.redisPrefix;
+      demoData = { database: databaseName(stores.databaseUrl), redisPrefix: stores.redisPrefix };
+      // A person reads the demo: readable lines unless LOG_FORMAT says otherwise.
+      env.LOG_FORMAT = inherited.LOG_FORMAT || 'text';
+    }
 
     this.say('Applying migrations');
     const migrate = this.supervisor.start('migrate', process.execPath, [ENTRY.migrate], env);
@@ -86,10 +109,14 @@ class Launcher {
     await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, READY_TIMEOUT_MS)));
 
     const apiUrl = displayUrl(settings.HOST, apiPort);
-    // Unprefixed, so that addresses and commands can be copied as they are.
-    const banner = [...startBanner(apiUrl, settings.WORKERS), ...(this.demo ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl) : [])];
-    process.stdout.write(`\n${banner.join('\n')}\n\n`);
     this.say(`Processes: ${this.supervisor.describeRunning()}`);
+    // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
+    const banner = [
+      ...startBanner(apiUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, settings.WORKERS),
+      ...(demoData ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl, demoData) : []),
+      STOP_LINE,
+    ];
+    process.stdout.write(`\n${banner.join('\n')}\n\n`);
 
     // Any child that dies on its own takes the stack down: a half-running service is worse than none.
     for (const child of [api, ...workers]) {
@@ -99,6 +126,12 @@ class Launcher {
         void this.stop(1);
       });
     }
+  }
+
+  private async checkPortsFree(ports: ListeningPort[]): Promise<void> {
+    const free = await Promise.all(ports.map((entry) => isPortFree(entry.host, entry.port)));
+    const busy = ports.filter((_, index) => !free[index]);
+    if (busy.length > 0) throw new Error(busy.map(portInUseMessage).join('; '));
   }
 
   private track(child: Supervised): Supervised {

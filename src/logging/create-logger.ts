@@ -2,6 +2,7 @@ import { LoggerService, LogLevel } from '@nestjs/common';
 import pino, { Logger, Level } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import { AppSettings } from '../config/env.schema';
+import { isFrameworkStartupDetail } from './framework-startup-detail';
 import { isoTimePerMillisecond } from './iso-time';
 import { LinesPerTurn } from './lines-per-turn';
 
@@ -22,7 +23,11 @@ export type ProcessName = 'api' | 'worker' | 'launcher';
  * caller passes it, the request id.
  */
 export class AppLogger implements LoggerService {
-  constructor(readonly pino: Logger) {}
+  /** @param readable for a person: Nest's start-up detail goes to debug level (isFrameworkStartupDetail) */
+  constructor(
+    readonly pino: Logger,
+    private readonly readable = false,
+  ) {}
 
   log(message: unknown, ...rest: unknown[]): void {
     this.write('info', message, rest);
@@ -47,9 +52,11 @@ export class AppLogger implements LoggerService {
    * Nest passes the logger's context as the last argument, and for errors a stack before it. A plain
    * object among the arguments adds its fields to the line (`logger.log(message, { requestId })`).
    */
-  private write(level: Level, message: unknown, rest: unknown[]): void {
-    if (!this.pino.isLevelEnabled(level)) return;
+  private write(asked: Level, message: unknown, rest: unknown[]): void {
+    if (!this.pino.isLevelEnabled(asked)) return;
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const level = this.readable && asked === 'info' && isFrameworkStartupDetail(context) ? 'debug' : asked;
+    if (level !== asked && !this.pino.isLevelEnabled(level)) return;
     const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
     const fields: Record<string, unknown> = Object.assign(
       {},
@@ -62,10 +69,21 @@ export class AppLogger implements LoggerService {
   }
 }
 
-/** For people reading a terminal; loaded only then, so that JSON-logging processes do not carry it. */
+/**
+ * For people reading a terminal, one line per event: time, level, context, message, then any other fields.
+ * Loaded only then, so that JSON-logging processes do not carry it. The process is left out: the launcher
+ * already names it in front of each line.
+ */
 function readableText(): pino.DestinationStream {
   const pretty = require('pino-pretty') as typeof PinoPretty;
-  return pretty({ sync: true, colorize: false, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' });
+  return pretty({
+    sync: true,
+    colorize: false,
+    singleLine: true,
+    ignore: 'pid,hostname,process,context',
+    messageFormat: '{if context}({context}) {end}{msg}',
+    translateTime: 'SYS:HH:MM:ss.l',
+  });
 }
 
 /**
@@ -85,10 +103,7 @@ export function createLogger(
     base: { process: processName, pid: process.pid },
     timestamp: isoTimePerMillisecond(),
   };
-  const output =
-    destination ??
-    (settings.LOG_FORMAT === 'text'
-      ? readableText()
-      : new LinesPerTurn(pino.destination({ sync: true })));
-  return new AppLogger(pino(options, output));
+  const readable = settings.LOG_FORMAT === 'text';
+  const output = destination ?? (readable ? readableText() : new LinesPerTurn(pino.destination({ sync: true })));
+  return new AppLogger(pino(options, output), readable);
 }

@@ -1,11 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
-import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import { RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
+import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { blockingConnection } from '../redis/redis.module';
 import { RegisterBreaker } from './breaker/register-breaker';
@@ -35,6 +36,8 @@ function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
 @Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(readSettings()))
 export class LookupProcessor extends WorkerHost {
   private readonly logger = new Logger('LookupProcessor');
+  /** An unreachable register is logged once per outage, not per attempt of every number. */
+  private readonly outages = new RegisterOutageLog(this.logger);
 
   constructor(
     private readonly register: RegisterClient,
@@ -65,6 +68,7 @@ export class LookupProcessor extends WorkerHost {
     try {
       const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
       this.recordForBreaker('answered');
+      this.outages.answered();
       const seconds = observe(result.status);
       this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
       // Not cached, the result still answers this job's clients; the next lookup of the number asks again.
@@ -79,12 +83,17 @@ export class LookupProcessor extends WorkerHost {
             : LOOKUP_FAILURE.internal;
       observe(failure);
       if (failure === LOOKUP_FAILURE.unavailable) this.recordForBreaker('unavailable');
-      const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
-      const detail =
-        error instanceof RegisterUnavailableError || error instanceof RegisterParseError
-          ? `${error.name} status=${error.httpStatus ?? '-'} excerpt=${JSON.stringify(error.excerpt ?? '')}`
-          : (error as Error).stack ?? String(error);
-      this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`, logFields);
+      if (error instanceof RegisterUnreachableError) {
+        this.outages.unreachable(error);
+      } else {
+        if (error instanceof RegisterError) this.outages.answered();
+        const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
+        const detail =
+          error instanceof RegisterError
+            ? `${error.message}${error.excerpt === null ? '' : `: ${JSON.stringify(error.excerpt)}`}`
+            : (error as Error).stack ?? String(error);
+        this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`, logFields);
+      }
       if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
       throw new UnrecoverableError(failure);
     }

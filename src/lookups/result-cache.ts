@@ -1,22 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import { registerIdentity } from '@lvs/register/register-identity';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
 import { cacheTtlSeconds, FinalResult } from './lookup-outcome';
 
-/** Final results by licence number, shared by all users; errors are never cached. */
+/**
+ * Final results by register and licence number, shared by all users; errors are never cached. The register
+ * is part of the key: after a change of REGISTER_URL (a sandbox, then the real register) no answer of the
+ * old register is served as the new one's.
+ */
 @Injectable()
 export class ResultCache {
   private readonly ttl: { found: number; notFound: number };
+  /** Derived once: the key of every cache read and write contains it. */
+  private readonly register: string;
 
   constructor(
     private readonly redis: RedisStore,
     config: AppConfig,
   ) {
     this.ttl = { found: config.get('CACHE_TTL_FOUND_SECONDS'), notFound: config.get('CACHE_TTL_NOT_FOUND_SECONDS') };
+    this.register = registerIdentity(config.get('REGISTER_URL'));
   }
 
   key(licenceNumber: string): string {
-    return this.redis.key('result', licenceNumber);
+    return this.redis.key('result', this.register, licenceNumber);
   }
 
   async get(licenceNumber: string): Promise<FinalResult | null> {

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
 import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
+import { resultCacheKey } from '../support/result-cache-key';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ApiProcess } from '../support/api-process';
@@ -379,7 +380,7 @@ describe('batches: roster checks through the lookup queue', () => {
     const numbers = [...distinct, ...Array.from({ length: 100 }, (_, index) => distinct[(index * 37) % distinct.length])];
     expect(numbers.length).toBe(1000);
     // Earlier tests cached some of the sandbox's few special numbers: this one wants them looked up.
-    await t.redis.del(...[...found, ...tooMany].map((number) => `${t.redisPrefix}:result:${number}`));
+    await t.redis.del(...[...found, ...tooMany].map((number) => resultCacheKey(t.redisPrefix, t.env.REGISTER_URL, number)));
     await sandbox.resetCounts();
 
     const created = await post(key, { items: numbers.map((licenceNumber, index) => ({ licenceNumber, reference: `ref-${index + 1}` })) });

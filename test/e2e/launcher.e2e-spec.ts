@@ -1,33 +1,23 @@
+import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
-import { freePort, isAlive, isListening, LauncherProcess, removeDataDir, runInBash, scratchDataDir } from '../support/launcher-process';
+import {
+  commandAfter,
+  freePort,
+  isAlive,
+  isListening,
+  LauncherProcess,
+  parseCurl,
+  removeDataDir,
+  runInBash,
+  scratchDataDir,
+  STARTED,
+} from '../support/launcher-process';
+import { runKeysCli } from '../support/keys-cli';
 import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
 import { until } from '../support/until';
-
-const STARTED = /Processes: .*\n/;
-
-interface CurlAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
-/** Parses `curl -i` output: status line, headers, JSON body. */
-function parseCurl(output: string): CurlAnswer {
-  const [head, body] = output.split(/\r\n\r\n/, 2);
-  const [statusLine, ...headerLines] = head.trim().split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
-}
-
-/** The command line printed right after a comment line starting with `title`. */
-function commandAfter(log: string, title: string): string {
-  const lines = log.split('\n');
-  return lines[lines.findIndex((line) => line.startsWith(title)) + 1];
-}
 
 async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
   expect([...pids.entries()].filter(([, pid]) => isAlive(pid))).toEqual([]);
@@ -60,8 +50,21 @@ describe('npm run demo', () => {
     await removeDataDir(dataDir);
   });
 
-  it('says that answers come from the sandbox', () => {
+  it('says that answers come from the sandbox, and keeps its data apart from npm start', () => {
     expect(log).toMatch(/\nAnswers come from the register SANDBOX at http:\/\/127\.0\.0\.1:\d+, not the real register\.\n/);
+    const name = `${testRunId()}_demo`;
+    expect(log).toContain(`\nDemo data: database ${name}_demo, Redis prefix ${name}-demo (npm start keeps its own).\n`);
+    expect(log).toMatch(/\nRegister +http:\/\/127\.0\.0\.1:\d+\n/);
+  });
+
+  it('prints a few readable lines, no JSON, then the banner last', () => {
+    const bannerAt = log.indexOf('\nAPI          http');
+    const before = log.slice(0, bannerAt).split('\n');
+    expect(before.filter((line) => line.includes('{"level"'))).toEqual([]);
+    expect(before.filter((line) => / \| \[\d\d:\d\d:\d\d\.\d{3}\] (INFO|WARN): /.test(line)).length).toBeGreaterThan(0);
+    expect(before.length).toBeLessThanOrEqual(20);
+    // Nothing of any process comes between the banner and its last line.
+    expect(log.slice(bannerAt).split('\n').filter((line) => /^[\w-]+ +\| /.test(line))).toEqual([]);
   });
 
   it('answers FOUND through the printed curl', async () => {
@@ -96,14 +99,14 @@ describe('npm run demo', () => {
     expect(answers.map(([, retry]) => [retry.status, retry.body.status, retry.headers['x-verification-source']])).toEqual(
       runs.map(() => [404, 'NOT_FOUND', 'register']),
     );
-    const quota = await runInBash(`${lines.find((line) => line.startsWith('# Quota: '))!.slice('# Quota: '.length)}`);
+    const quota = await runInBash(commandAfter(log, '# Quota (200):'));
     expect(JSON.parse(quota.stdout)).toMatchObject({ used: 12, quota: 100, remaining: 88 });
   }, 60_000);
 
   it('walks through monitoring as printed: watch, a webhook to the receiver, a revocation, the signed event verified', async () => {
     const lines = log.split('\n');
     const steps = lines.slice(lines.findIndex((line) => line.startsWith('# MONITORING'))).filter((line) => line.startsWith('curl'));
-    const [watch, webhook, revoke] = steps;
+    const [watch, webhook, revoke, events] = steps;
     const watched = parseCurl((await runInBash(watch)).stdout);
     expect([watched.status, watched.body]).toMatchObject([201, { licenceNumber: '1074556677889900', reference: 'guard-42', state: 'ACTIVE' }]);
     expect((await runInBash(webhook)).stdout).toBe('ok\n');
@@ -134,6 +137,8 @@ describe('npm run demo', () => {
       },
     });
     expect(demo.log).not.toContain('signature NOT verified');
+    const listed = JSON.parse((await runInBash(events)).stdout) as { events: { type: string }[] };
+    expect(listed.events.map((event) => event.type)).toContain('licence.status_changed');
   }, 60_000);
 
   it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {
@@ -148,6 +153,117 @@ describe('npm run demo', () => {
     expect(await demo.interrupt()).toBe(0);
     await expectAllGone(pids, ports);
   }, 30_000);
+});
+
+describe('npm run demo with a port in use', () => {
+  let occupied: Server;
+  let port: number;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await scratchDataDir();
+    occupied = createServer();
+    await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
+    port = (occupied.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => occupied.close(resolve));
+    await removeDataDir(dataDir);
+  });
+
+  it.each([
+    ['WORKER_HTTP_PORT', "worker-1's operators' listener"],
+    ['PORT', 'the API'],
+    ['SANDBOX_PORT', 'the register sandbox'],
+  ])('names %s when its port is taken, starts nothing and exits 1', async (setting, owner) => {
+    const name = `${testRunId()}_busy`;
+    const demo = LauncherProcess.start('demo', {
+      DATABASE_URL: databaseUrl(name),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: name,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      SANDBOX_PORT: '0',
+      LVS_DATA_DIR: dataDir,
+      [setting]: String(port),
+    });
+    expect(await demo.exited).toBe(1);
+    expect(demo.log).toContain(`\nlvs      | Start-up failed: Port ${port} is in use (${owner}): set ${setting} to a free port\n`);
+    expect(demo.log).not.toContain('EADDRINUSE');
+    expect(demo.log).not.toContain('Applying migrations');
+  }, 60_000);
+});
+
+describe('npm start with a register that cannot be reached', () => {
+  it('shows the register in the banner, logs the outage once with its cause and host, and once when it answers again', async () => {
+    const name = `${testRunId()}_unreachable`;
+    const dataDir = await scratchDataDir();
+    const registerPort = await freePort(); // closed until the sandbox below listens on it
+    const registerHost = `127.0.0.1:${registerPort}`;
+    const env = {
+      DATABASE_URL: databaseUrl(name),
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: name,
+      REGISTER_URL: `http://${registerHost}`,
+      LOOKUP_BACKOFF_MS: '50',
+      REGISTER_BREAKER_FAILURES: '1000', // the breaker would keep the lookups away from the register
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
+      LVS_DATA_DIR: dataDir,
+    };
+    const launcher = LauncherProcess.start('start', env);
+    let sandbox: RunningSandbox | undefined;
+    try {
+      await launcher.waitFor(STARTED, 150_000);
+      expect(launcher.log).toContain(`\nRegister     http://${registerHost}\n`);
+      const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
+      const created = runKeysCli({ DATABASE_URL: env.DATABASE_URL }, 'create', '--name', 'unreachable', '--quota', '10');
+      const { key } = JSON.parse(created.stdout) as { key: string };
+      const verify = async (licenceNumber: string) => {
+        const response = await fetch(`${apiUrl}/v1/licences/verify`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ licenceNumber }),
+        });
+        return [response.status, await response.json()];
+      };
+
+      // Two numbers, three attempts each: six failures, one line.
+      for (const number of [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.expired]) {
+        expect(await verify(number)).toEqual([
+          503,
+          { code: 'SERVICE_UNAVAILABLE', message: 'Upstream service is temporarily unavailable; try again later' },
+        ]);
+      }
+      // npm start logs JSON lines, as in production.
+      const outageLines = () =>
+        launcher.log
+          .split('\n')
+          .filter((line) => line.startsWith('worker-1 | {'))
+          .map((line) => JSON.parse(line.slice('worker-1 | '.length)) as { level: number; context: string; msg: string })
+          .filter((line) => line.msg.startsWith(`Register ${registerHost} `))
+          .map((line) => [line.level, line.context, line.msg]);
+      const outage = [
+        40,
+        'LookupProcessor',
+        `Register ${registerHost} unreachable: connection refused (ECONNREFUSED); lookups are retried, and further failures to reach it are not logged until it answers again`,
+      ];
+      expect(outageLines()).toEqual([outage]);
+      expect(launcher.log).not.toContain('excerpt=');
+
+      sandbox = await startSandbox({ port: registerPort });
+      expect(await verify(SANDBOX_NUMBERS.active)).toEqual([200, expect.objectContaining({ status: 'FOUND' })]);
+      await launcher.waitFor(/answering again/, 5000);
+      expect(outageLines()).toEqual([outage, [30, 'LookupProcessor', `Register ${registerHost} answering again`]]);
+      expect(await launcher.interrupt()).toBe(0);
+    } finally {
+      launcher.kill();
+      await sandbox?.close();
+      await removeDataDir(dataDir);
+    }
+  }, 200_000);
 });
 
 describe('npm start without PostgreSQL and Redis at the default addresses', () => {
@@ -220,6 +336,8 @@ describe('npm start without PostgreSQL and Redis at the default addresses', () =
   it('says how to get Redis and exits non-zero when there is no redis-server', async () => {
     const launcher = LauncherProcess.startEntry({
       PATH: `/nonexistent-${randomBytes(4).toString('hex')}`,
+      PORT: '0',
+      WORKER_HTTP_PORT: '0',
       LOCAL_REDIS_PORT: String(redisPort),
       LVS_DATA_DIR: dataDir,
     });

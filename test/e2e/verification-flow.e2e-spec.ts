@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Queue } from 'bullmq';
 import { quotaUsage, TestResponse, verify } from '../support/http';
+import { resultCacheKey } from '../support/result-cache-key';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -106,8 +107,8 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const { key } = await t.createKey();
       await verify(t.baseUrl, key, SANDBOX_NUMBERS.nonFrontLine);
       await verify(t.baseUrl, key, '1888000000000077');
-      const foundTtl = await t.redis.ttl(`${t.redisPrefix}:result:${SANDBOX_NUMBERS.nonFrontLine}`);
-      const missTtl = await t.redis.ttl(`${t.redisPrefix}:result:1888000000000077`);
+      const foundTtl = await t.redis.ttl(resultCacheKey(t.redisPrefix, t.env.REGISTER_URL, SANDBOX_NUMBERS.nonFrontLine));
+      const missTtl = await t.redis.ttl(resultCacheKey(t.redisPrefix, t.env.REGISTER_URL, '1888000000000077'));
       expect(foundTtl).toBeGreaterThan(3590);
       expect(foundTtl).toBeLessThanOrEqual(3600);
       expect(missTtl).toBeGreaterThan(590);
@@ -252,7 +253,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       expect(await sandbox.requestsFor(number)).toBe(3);
       expect(await used(key)).toBe(0);
       expect(await chargeRows(userId)).toEqual([]);
-      expect(await t.redis.exists(`${t.redisPrefix}:result:${number}`)).toBe(0);
+      expect(await t.redis.exists(resultCacheKey(t.redisPrefix, t.env.REGISTER_URL, number))).toBe(0);
     });
 
     it.each([

@@ -9,6 +9,31 @@ const ROOT = join(__dirname, '../..');
 
 export { freePort } from './free-port';
 
+/** The banner's last line: every process is ready once it is printed. */
+export const STARTED = /\nStop everything with Ctrl-C\.\n/;
+
+export interface CurlAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** Parses `curl -i` output: status line, headers, JSON body. */
+export function parseCurl(output: string): CurlAnswer {
+  const [head, body] = output.split(/\r\n\r\n/, 2);
+  const [statusLine, ...headerLines] = head.trim().split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as Record<string, unknown> };
+}
+
+/** The command line printed right after a comment line starting with `title`. */
+export function commandAfter(log: string, title: string): string {
+  const lines = log.split('\n');
+  return lines[lines.findIndex((line) => line.startsWith(title)) + 1];
+}
+
 export function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });

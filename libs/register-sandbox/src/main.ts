@@ -1,3 +1,4 @@
+import { integerFromEnv, sandboxAddress } from './sandbox-address';
 import { startSandbox } from './sandbox-server';
 
 // Standalone register sandbox: `node dist/libs/register-sandbox/src/main.js`.
@@ -5,29 +6,18 @@ import { startSandbox } from './sandbox-server';
 // SANDBOX_SLOW_PREFIX with SANDBOX_SLOW_LATENCY_MS (default 8000): numbers with that prefix answer slowly,
 // so a demo can show a 202 without racing the timeout.
 
-const DEFAULT_PORT = 4010;
-
 const DEFAULT_SLOW_LATENCY_MS = 8000;
-
-function integerFromEnv(name: string, fallback: number, max: number): number {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > max) throw new Error(`${name} "${value}" is not an integer from 0 to ${max}`);
-  return number;
-}
 
 function slowNumbersFromEnv(): { prefix: string; latencyMs: number } | undefined {
   const prefix = process.env.SANDBOX_SLOW_PREFIX;
   if (!prefix) return undefined;
   if (!/^\d{1,15}$/.test(prefix)) throw new Error(`SANDBOX_SLOW_PREFIX "${prefix}" must be 1 to 15 digits`);
-  return { prefix, latencyMs: integerFromEnv('SANDBOX_SLOW_LATENCY_MS', DEFAULT_SLOW_LATENCY_MS, 600_000) };
+  return { prefix, latencyMs: integerFromEnv(process.env, 'SANDBOX_SLOW_LATENCY_MS', DEFAULT_SLOW_LATENCY_MS, 600_000) };
 }
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({
-    port: integerFromEnv('SANDBOX_PORT', DEFAULT_PORT, 65535),
-    host: process.env.SANDBOX_HOST || undefined,
+    ...sandboxAddress(process.env),
     dataFile: process.env.SANDBOX_DATA_FILE || undefined,
     slowNumbers: slowNumbersFromEnv(),
   });

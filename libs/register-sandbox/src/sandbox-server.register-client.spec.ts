@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { RegisterClient, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import { RegisterClient, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { loadSandboxData } from './sandbox-data';
 import { SANDBOX_LICENCES } from './sandbox-licences';
@@ -122,12 +122,6 @@ describe('RegisterClient against the sandbox', () => {
         httpStatus: 200,
         message: 'Register page is larger than 2097152 bytes',
       },
-      {
-        key: 'faultReset',
-        errorClass: RegisterUnavailableError,
-        httpStatus: null,
-        message: 'Register connection failed (ECONNRESET)',
-      },
     ] as const)('$key: $errorClass.name, status $httpStatus', async ({ key, errorClass, httpStatus, message }) => {
       const licenceNumber = SANDBOX_NUMBERS[key];
 
@@ -147,14 +141,29 @@ describe('RegisterClient against the sandbox', () => {
       expect((error as Error).message).not.toContain(SANDBOX_NUMBERS.fault503);
     });
 
+    it('faultReset: unreachable, the connection reset, naming the host', async () => {
+      const error = await lookupFailure(SANDBOX_NUMBERS.faultReset);
+
+      expect(error).toBeInstanceOf(RegisterUnreachableError);
+      expect(error).toMatchObject({
+        httpStatus: null,
+        reason: 'connection reset',
+        message: `Register ${new URL(sandbox.url).host} unreachable: connection reset (ECONNRESET)`,
+      });
+    });
+
     it('gives up on a register that never answers once requestTimeoutMs has passed', async () => {
       const started = performance.now();
 
       const error = await lookupFailure(SANDBOX_NUMBERS.faultHang);
 
       const elapsedMs = performance.now() - started;
-      expect(error).toBeInstanceOf(RegisterUnavailableError);
-      expect(error).toMatchObject({ httpStatus: null, message: `Register did not answer within ${REQUEST_TIMEOUT_MS} ms` });
+      expect(error).toBeInstanceOf(RegisterUnreachableError);
+      expect(error).toMatchObject({
+        httpStatus: null,
+        reason: 'timeout',
+        message: `Register ${new URL(sandbox.url).host} unreachable: timeout (no answer within ${REQUEST_TIMEOUT_MS} ms)`,
+      });
       expect(elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 5);
       expect(elapsedMs).toBeLessThan(1500);
       expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 } });
@@ -169,15 +178,39 @@ describe('RegisterClient against the sandbox', () => {
       expect(error).toMatchObject({ httpStatus: null });
     });
 
-    it('is unavailable when nothing listens on the port', async () => {
-      const closedPortClient = new RegisterClient({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+    it('is unreachable, the connection refused, when nothing listens on the port', async () => {
+      const port = await closedPort();
+      const closedPortClient = new RegisterClient({ baseUrl: `http://127.0.0.1:${port}` });
       try {
         const error: unknown = await closedPortClient.lookup(SANDBOX_NUMBERS.active).catch((rejection: unknown) => rejection);
 
-        expect(error).toBeInstanceOf(RegisterUnavailableError);
-        expect(error).toMatchObject({ httpStatus: null, message: 'Register connection failed (ECONNREFUSED)' });
+        expect(error).toBeInstanceOf(RegisterUnreachableError);
+        expect(error).toBeInstanceOf(RegisterUnavailableError); // retried like any unavailability
+        expect(error).toMatchObject({
+          httpStatus: null,
+          host: `127.0.0.1:${port}`,
+          reason: 'connection refused',
+          message: `Register 127.0.0.1:${port} unreachable: connection refused (ECONNREFUSED)`,
+        });
       } finally {
         await closedPortClient.close();
+      }
+    });
+
+    it('is unreachable, a DNS failure, when the host name resolves nowhere (.invalid, RFC 2606)', async () => {
+      const nowhereClient = new RegisterClient({ baseUrl: 'http://lvs-register.invalid' });
+      try {
+        const error: unknown = await nowhereClient.lookup(SANDBOX_NUMBERS.active).catch((rejection: unknown) => rejection);
+
+        expect(error).toBeInstanceOf(RegisterUnreachableError);
+        expect(error).toMatchObject({
+          httpStatus: null,
+          host: 'lvs-register.invalid',
+          reason: 'DNS failure',
+          message: 'Register lvs-register.invalid unreachable: DNS failure (ENOTFOUND)',
+        });
+      } finally {
+        await nowhereClient.close();
       }
     });
 

@@ -2,5 +2,6 @@ export { parseRegisterPage } from './parse-register-page';
 export { PRODUCTION_REGISTER_URL } from './production-url';
 export { RegisterClient } from './register-client';
 export type { RegisterClientOptions } from './register-client';
-export { RegisterError, RegisterParseError, RegisterUnavailableError } from './register-errors';
+export { RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from './register-errors';
+export type { UnreachableReason } from './unreachable-reason';
 export type { LookupOutcome, RegisterLicence } from './register-licence';

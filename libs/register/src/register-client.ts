@@ -7,8 +7,10 @@ import {
   RegisterError,
   RegisterParseError,
   RegisterUnavailableError,
+  RegisterUnreachableError,
 } from './register-errors';
 import type { LookupOutcome } from './register-licence';
+import { errorCode, unreachableReason } from './unreachable-reason';
 
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
 const DEFAULT_REQUEST_TIMEOUT_MS = 4000;
@@ -20,25 +22,8 @@ const DEFAULT_USER_AGENT =
 /** Enough of an error page's body for a log excerpt; the rest is not read. */
 const ERROR_BODY_READ_BYTES = 4096;
 const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-/** Transport failures that mean the register is down, unreachable or dropped us: worth retrying. */
-const UNAVAILABLE_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
+/** A body cut short: the register answered, then failed us. Worth retrying, like the unreachable register (unreachableReason). */
+const UNAVAILABLE_ERROR_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 export interface RegisterClientOptions {
   /** e.g. http://127.0.0.1:4010; the search path is appended. */
@@ -58,6 +43,8 @@ export interface RegisterClientOptions {
  * own (the caller's queue retries RegisterUnavailableError).
  */
 export class RegisterClient {
+  /** host and port, for the errors that say it could not be reached */
+  private readonly host: string;
   private readonly searchUrl: string;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
@@ -66,6 +53,7 @@ export class RegisterClient {
 
   constructor(options: RegisterClientOptions) {
     this.searchUrl = searchUrlFor(options.baseUrl);
+    this.host = new URL(this.searchUrl).host;
     this.requestTimeoutMs = positiveInteger('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
     this.maxResponseBytes = positiveInteger('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -87,9 +75,7 @@ export class RegisterClient {
     // signal keeps no listener once the lookup has ended.
     const abort = new AbortController();
     const deadline = setTimeout(() => {
-      abort.abort(
-        new RegisterUnavailableError(`Register did not answer within ${this.requestTimeoutMs} ms`, { httpStatus }),
-      );
+      abort.abort(new RegisterUnreachableError(this.host, 'timeout', `no answer within ${this.requestTimeoutMs} ms`, { httpStatus }));
     }, this.requestTimeoutMs);
     const forwardCallerAbort = (): void => abort.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', forwardCallerAbort, { once: true });
@@ -111,7 +97,7 @@ export class RegisterClient {
     } catch (error) {
       if (error instanceof RegisterError) throw error;
       if (abort.signal.aborted) throw abort.signal.reason;
-      throw transportFailure(error, httpStatus);
+      throw transportFailure(error, httpStatus, this.host);
     } finally {
       clearTimeout(deadline);
       callerSignal?.removeEventListener('abort', forwardCallerAbort);
@@ -179,24 +165,13 @@ function mediaTypeOf(contentType: string | string[] | undefined): string {
   return (value ?? '').split(';')[0].trim().toLowerCase();
 }
 
-function transportFailure(error: unknown, httpStatus: number | null): RegisterError {
+function transportFailure(error: unknown, httpStatus: number | null, host: string): RegisterError {
   const code = errorCode(error);
-  if (code !== undefined && UNAVAILABLE_ERROR_CODES.has(code)) {
+  if (code === undefined) return new RegisterParseError('Register request failed unexpectedly', { httpStatus, cause: error });
+  const reason = unreachableReason(code);
+  if (reason !== null) return new RegisterUnreachableError(host, reason, code, { httpStatus, cause: error });
+  if (UNAVAILABLE_ERROR_CODES.has(code)) {
     return new RegisterUnavailableError(`Register connection failed (${code})`, { httpStatus, cause: error });
   }
-  return new RegisterParseError(`Register request failed unexpectedly${code ? ` (${code})` : ''}`, {
-    httpStatus,
-    cause: error,
-  });
-}
-
-/**
- * The system or undici error code, looking through wrappers (AggregateError from dual-stack
- * connects, causes). Duck-typed: errors from Node's core may come from another realm (e.g. under Jest).
- */
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  if ('code' in error && typeof error.code === 'string') return error.code;
-  if ('errors' in error && Array.isArray(error.errors)) return errorCode(error.errors[0]);
-  return 'cause' in error ? errorCode(error.cause) : undefined;
+  return new RegisterParseError(`Register request failed unexpectedly (${code})`, { httpStatus, cause: error });
 }

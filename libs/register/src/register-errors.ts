@@ -1,4 +1,5 @@
 import { collapseWhiteSpace } from './collapse-white-space';
+import type { UnreachableReason } from './unreachable-reason';
 
 /** Longest excerpt of a response body that an error carries, for logs. */
 const EXCERPT_MAX_CHARS = 200;
@@ -24,6 +25,22 @@ export class RegisterError extends Error {
 
 /** The register could not be reached or asked us to come back later: worth retrying. */
 export class RegisterUnavailableError extends RegisterError {}
+
+/** The register gave no HTTP answer at all (DNS, refused, timeout, TLS...): its message names why, and the host. */
+export class RegisterUnreachableError extends RegisterUnavailableError {
+  /**
+   * @param host the register's host and port, as in its URL
+   * @param detail what was seen: the error code, or the deadline that passed
+   */
+  constructor(
+    readonly host: string,
+    readonly reason: UnreachableReason,
+    detail: string,
+    details: RegisterErrorDetails = {},
+  ) {
+    super(`Register ${host} unreachable: ${reason} (${detail})`, details);
+  }
+}
 
 /** The register answered something we do not understand: retrying will not help. */
 export class RegisterParseError extends RegisterError {}
