@@ -351,6 +351,12 @@ describe('validateEnvironment', () => {
       );
     });
 
+    it('tells a headers timeout above its own bound only that bound, not the comparison too', () => {
+      expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '400000' }).message).toBe(
+        'Invalid configuration:\n  REQUEST_HEADERS_TIMEOUT_MS: REQUEST_HEADERS_TIMEOUT_MS must not be greater than 300000',
+      );
+    });
+
     it('compares the headers timeout only with a body timeout that is a number', () => {
       expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '20000', REQUEST_BODY_TIMEOUT_MS: 'soon' }).message).toBe(
         'Invalid configuration:\n  REQUEST_BODY_TIMEOUT_MS: REQUEST_BODY_TIMEOUT_MS must be an integer number',

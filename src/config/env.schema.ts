@@ -84,8 +84,8 @@ export class EnvironmentVariables {
   PORT = 3000;
 
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
-  @Transform(toInteger) @Min(1000) @Max(300000) @IsInt()
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
+  @Transform(toInteger) @Min(1000) @Max(300000) @IsInt()
   REQUEST_HEADERS_TIMEOUT_MS = 5000;
 
   /** Time for a whole request, headers and body, to arrive: a body dripping in byte by byte gets 408. */
