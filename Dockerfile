@@ -12,9 +12,8 @@ COPY libs ./libs
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-# 8 MiB semi-spaces: V8's default young generation (up to 32 MiB) would take a fifth of each process's 150 MiB.
-# Two malloc arenas instead of one per thread (V8's and libuv's): 4-6 MiB less resident per process.
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WORKER_HTTP_PORT=3001 NODE_OPTIONS=--max-semi-space-size=8 MALLOC_ARENA_MAX=2
+# Node flags come with the npm scripts (package.json's config.apiNodeFlags), as for `npm start` and the bench.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WORKER_HTTP_PORT=3001
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

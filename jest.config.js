@@ -13,8 +13,9 @@ const swcTransform = [
   },
 ];
 
-// NestJS 12 and some of its dependencies ship only ES modules, which Jest on Node 20 cannot
-// require: SWC compiles exactly those packages (the ones whose package.json says "type": "module").
+// NestJS 12 and some of its dependencies ship only ES modules, which Jest requires natively only under
+// Node's --experimental-vm-modules, on Node 24 too: SWC compiles exactly those packages (the ones whose
+// package.json says "type": "module") to CommonJS instead.
 const fs = require('node:fs');
 const path = require('node:path');
 

@@ -1,5 +1,3 @@
-import './runtime/v8-flags';
-import './runtime/skip-unused-modules';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';

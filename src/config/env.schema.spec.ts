@@ -218,6 +218,10 @@ describe('validateEnvironment', () => {
       expect(validateEnvironment({ MIGRATIONS_RUN: '' }).MIGRATIONS_RUN).toBe(true);
     });
 
+    it('counts an empty PUBLIC_BASE_URL as unset: each request\'s own origin', () => {
+      expect(validateEnvironment({ PUBLIC_BASE_URL: '' }).PUBLIC_BASE_URL).toBe('');
+    });
+
     it('counts empty URLs as unset', () => {
       const settings = validateEnvironment({ DATABASE_URL: '', REDIS_URL: '', REGISTER_URL: '' });
       expect([settings.DATABASE_URL, settings.REDIS_URL, settings.REGISTER_URL]).toEqual([
@@ -341,6 +345,24 @@ describe('validateEnvironment', () => {
       expect(errorOf(raw).message).toBe(`Invalid configuration:\n  ${line}`);
     });
 
+    it('tells text that is not a number only that, not the bounds too', () => {
+      expect(errorOf({ PORT: 'abc', WORKER_CONCURRENCY: '1e3' }).message).toBe(
+        'Invalid configuration:\n  PORT: PORT must be an integer number\n  WORKER_CONCURRENCY: WORKER_CONCURRENCY must be an integer number',
+      );
+    });
+
+    it('tells a headers timeout above its own bound only that bound, not the comparison too', () => {
+      expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '400000' }).message).toBe(
+        'Invalid configuration:\n  REQUEST_HEADERS_TIMEOUT_MS: REQUEST_HEADERS_TIMEOUT_MS must not be greater than 300000',
+      );
+    });
+
+    it('compares the headers timeout only with a body timeout that is a number', () => {
+      expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '20000', REQUEST_BODY_TIMEOUT_MS: 'soon' }).message).toBe(
+        'Invalid configuration:\n  REQUEST_BODY_TIMEOUT_MS: REQUEST_BODY_TIMEOUT_MS must be an integer number',
+      );
+    });
+
     it('keeps a number with the largest value allowed where only a lower bound is set', () => {
       expect(validateEnvironment({ IDEMPOTENCY_TTL_SECONDS: '31536000' }).IDEMPOTENCY_TTL_SECONDS).toBe(31536000);
     });
@@ -353,7 +375,7 @@ describe('validateEnvironment', () => {
 
     it('rejects an unknown QUOTA_TIME_ZONE with the exact message', () => {
       expect(() => validateEnvironment({ QUOTA_TIME_ZONE: 'Mars/Base' })).toThrow(
-        new Error('Invalid configuration:\n  QUOTA_TIME_ZONE: "Mars/Base" is not an IANA time zone'),
+        new Error('Invalid configuration:\n  QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone'),
       );
     });
 
@@ -393,7 +415,7 @@ describe('validateEnvironment', () => {
       const lines = error.message.split('\n');
       expect(lines[0]).toBe('Invalid configuration:');
       expect(namedVariables(error.message).sort()).toEqual(['PORT', 'QUOTA_TIME_ZONE', 'REDIS_URL']);
-      expect(lines.includes('  QUOTA_TIME_ZONE: "Mars/Base" is not an IANA time zone')).toBe(true);
+      expect(lines.includes('  QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone')).toBe(true);
       expect(lines.includes('  REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS')).toBe(true);
       expect(lines.some((line) => line.startsWith('  PORT: ') && line.includes('PORT must be an integer number'))).toBe(
         true,

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
+import { readApiNodeFlags } from '../config/node-flags';
 import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
 import {
   DEMO_RECHECK_SECONDS,
@@ -29,6 +30,7 @@ const ENTRY = {
   sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
   embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
 };
+const API_NODE_FLAGS = readApiNodeFlags(join(DIST_SRC, '../../package.json'));
 const READY_TIMEOUT_MS = 60_000;
 const DEMO_REGISTER_TIMEOUT_MS = DEMO_SLOW_LATENCY_MS + 4000;
 
@@ -98,7 +100,7 @@ class Launcher {
       key = this.createDemoKey(env);
     }
 
-    const api = this.track(this.supervisor.start('api', process.execPath, [ENTRY.api], env));
+    const api = this.track(this.supervisor.start('api', process.execPath, [...API_NODE_FLAGS, ENTRY.api], env));
     const apiPort = Number((await api.waitFor(/API listening on \S+:(\d+)/, READY_TIMEOUT_MS))[1]);
     const workers = Array.from({ length: settings.WORKERS }, (_, index) => {
       const port = settings.WORKER_HTTP_PORT === 0 ? 0 : settings.WORKER_HTTP_PORT + index;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
-import { batchPerTurn } from '../runtime/batch-per-turn';
 import { idempotencyRecordId } from './idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
 import { ResultCache } from '../lookups/result-cache';
@@ -23,14 +23,20 @@ export interface Claim {
 // record, the charged marker and the cached result: a repeat verification needs nothing else.
 // KEYS, three per claim: idempotency record, charged markers of the user and period, cached result.
 // ARGV: record TTL in seconds, then the licence number of each claim.
+// A claim that fails (a key holding the wrong type) answers its own error and the others still run:
+// one request's claim never fails another's.
 const CLAIM_SCRIPT = `
-local replies = {}
-for i = 1, #ARGV - 1 do
-  local record, markers, cached, licenceNumber = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], ARGV[i + 1]
+local function claim(record, markers, cached, licenceNumber)
   redis.call('HSETNX', record, 'licenceNumber', licenceNumber)
   redis.call('EXPIRE', record, ARGV[1], 'NX')
   local bound = redis.call('HMGET', record, 'licenceNumber', 'jobId')
-  replies[i] = { bound[1], bound[2], redis.call('HEXISTS', markers, licenceNumber), redis.call('GET', cached) }
+  return { bound[1], bound[2], redis.call('HEXISTS', markers, licenceNumber), redis.call('GET', cached) }
+end
+local replies = {}
+for i = 1, #ARGV - 1 do
+  local ok, reply = pcall(claim, KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], ARGV[i + 1])
+  if not ok then reply = { err = type(reply) == 'table' and reply.err or tostring(reply) } end
+  replies[i] = reply
 end
 return replies
 `;
@@ -48,7 +54,15 @@ interface ClaimRequest {
 @Injectable()
 export class IdempotencyStore {
   private readonly ttlSeconds: number;
-  private readonly claims = batchPerTurn<ClaimRequest, ClaimReply>((requests) => this.runClaims(requests));
+  /**
+   * The claims of one event-loop turn run together at its end, in one script call (see runClaims). Nothing is
+   * cached between turns; 500 claims fit in one call.
+   */
+  private readonly claims = new DataLoader<ClaimRequest, ClaimReply>((requests) => this.runClaims(requests), {
+    cache: false,
+    batchScheduleFn: (runBatch) => setImmediate(runBatch),
+    maxBatchSize: 500,
+  });
 
   constructor(
     private readonly redis: RedisStore,
@@ -77,11 +91,12 @@ export class IdempotencyStore {
 
   /**
    * The claims of one turn, in one script call: one command for Redis to run and for ioredis to encode
-   * and decode, where each claim's own command cost both about as much as the claim itself.
+   * and decode, where each claim's own command cost both about as much as the claim itself. A claim that
+   * failed comes back as its ReplyError, which fails only that claim's load.
    */
-  private async runClaims(requests: readonly ClaimRequest[]): Promise<ClaimReply[]> {
+  private async runClaims(requests: readonly ClaimRequest[]): Promise<(ClaimReply | Error)[]> {
     const client = this.redis.client as unknown as {
-      lvsClaimIdempotencyKeys(keyCount: number, ...args: (string | number)[]): Promise<ClaimReply[]>;
+      lvsClaimIdempotencyKeys(keyCount: number, ...args: (string | number)[]): Promise<(ClaimReply | Error)[]>;
     };
     const keys = requests.flatMap(({ userId, idempotencyKey, licenceNumber, period }) => [
       this.recordKey(userId, idempotencyKey),

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
+import { readApiNodeFlags } from '../../src/config/node-flags';
 import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
@@ -51,8 +52,8 @@ const BATCH_IMPACT_VERIFIES = 40;
 /** Rows to run, comma separated: `hot-path` (every row but the next), `watch-impact`; both by default. */
 const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,watch-impact').split(','));
 /** As the start scripts run each process (npm run start:api, start:worker). */
-const API_NODE_OPTIONS = '--max-semi-space-size=8';
-const WORKER_NODE_OPTIONS = '--max-semi-space-size=4';
+// The flags every way of starting the API uses (see src/config/node-flags.ts); the worker runs with none.
+const API_NODE_FLAGS = readApiNodeFlags(join(ROOT, 'package.json'));
 
 const LOAD_GENERATOR = wrkInstalled()
   ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)`
@@ -73,12 +74,13 @@ async function startProcess(
   entry: string,
   env: Record<string, string>,
   readyText: RegExp,
+  nodeFlags: readonly string[] = [],
 ): Promise<{ child: ChildProcess; url: string; logFile: string }> {
   // One file per start: a second process of the same entry (the watch-impact row's API) must not find the
   // first one's ready line.
   const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}-${++processesStarted}.log`);
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...nodeFlags, join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
   closeSync(out);
   for (let waited = 0; waited < 30_000; waited += 100) {
     const match = readyText.exec(readFileSync(logFile, 'utf8'));
@@ -251,24 +253,22 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'log',
     LOG_FORMAT: 'json',
     WORKER_HTTP_PORT: '0',
-    NODE_OPTIONS: API_NODE_OPTIONS,
-    MALLOC_ARENA_MAX: '2',
   };
   const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   try {
     if (!BENCH_ROWS.has('hot-path')) {
-      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess })] : [];
+      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, apiNodeFlags: API_NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })] : [];
       writeResults(rows, {});
       return;
     }
     const bare = await startProcess(workDir, 'dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
     children.push(bare.child);
-    const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
+    const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, API_NODE_FLAGS);
     children.push(api.child);
     const apiUrl = `http://${api.url}`;
-    const worker = await startProcess(workDir, 'dist/src/worker.js', { ...env, NODE_OPTIONS: WORKER_NODE_OPTIONS }, /Worker running()/);
+    const worker = await startProcess(workDir, 'dist/src/worker.js', env, /Worker running()/);
     children.push(worker.child);
 
     const db = new Client({ connectionString: databaseUrl });
@@ -432,7 +432,7 @@ async function main(): Promise<void> {
     });
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
     markHighWater('batch impact');
-    if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, workerNodeOptions: WORKER_NODE_OPTIONS, postgresUrl: POSTGRES_URL, startProcess }));
+    if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, apiNodeFlags: API_NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess }));
 
     for (const line of [...(await errorLines(api.logFile)), ...(await errorLines(worker.logFile))]) console.error(`error line logged: ${line}`);
     const memory = {

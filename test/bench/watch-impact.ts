@@ -171,6 +171,7 @@ export type StartProcess = (
   entry: string,
   env: Record<string, string>,
   readyText: RegExp,
+  nodeFlags?: readonly string[],
 ) => Promise<{ child: ChildProcess; url: string }>;
 
 /**
@@ -180,7 +181,7 @@ export type StartProcess = (
 export async function watchImpactRow(options: {
   workDir: string;
   env: Record<string, string>;
-  workerNodeOptions: string;
+  apiNodeFlags: readonly string[];
   postgresUrl: string;
   startProcess: StartProcess;
 }): Promise<Record<string, unknown>> {
@@ -210,14 +211,9 @@ export async function watchImpactRow(options: {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ fault: 'none', latencyMs: ROW.sandboxLatencyMs }),
     });
-    const api = await options.startProcess(options.workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/);
+    const api = await options.startProcess(options.workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, options.apiNodeFlags);
     children.push(api.child);
-    const worker = await options.startProcess(
-      options.workDir,
-      'dist/src/worker.js',
-      { ...env, NODE_OPTIONS: options.workerNodeOptions },
-      /Worker running()/,
-    );
+    const worker = await options.startProcess(options.workDir, 'dist/src/worker.js', env, /Worker running()/);
     children.push(worker.child);
     // The operator's command, run from the build like the bench's other processes.
     const key = (name: string) => {

@@ -1,12 +1,15 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { freePort } from '../support/launcher-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '../..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const run = promisify(execFile);
 
 interface ComposeService {
   image?: string;
@@ -54,8 +57,8 @@ describe('deployment files', () => {
     });
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
       'node dist/src/database/migrate.cli.js',
-      'MALLOC_ARENA_MAX=2 node --max-semi-space-size=8 dist/src/main.js',
-      'MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 dist/src/worker.js',
+      'node $npm_package_config_apiNodeFlags dist/src/main.js',
+      'node dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',
     ]);
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
@@ -73,6 +76,24 @@ describe('deployment files', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/healthcheck\.js"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["npm", "run", "start:api"\]$/m);
+  });
+
+  it("starts the API through npm with package.json's config.apiNodeFlags and the worker with none; the image adds none", async () => {
+    expect(read('Dockerfile')).not.toMatch(/NODE_OPTIONS|MALLOC_ARENA_MAX/);
+    // Preloaded into every node that npm starts; only the service's entry prints its flags and stops.
+    const dir = mkdtempSync(join(tmpdir(), 'node-flags-'));
+    const preload = join(dir, 'print-flags.js');
+    writeFileSync(preload, "if (/dist\\/src\\/(main|worker)\\.js$/.test(process.argv[1])) { console.log('flags ' + JSON.stringify(process.execArgv)); process.exit(0); }");
+    try {
+      const flagsOf = async (script: string) => {
+        const { stdout } = await run('npm', ['run', '--silent', script], { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${preload}` } });
+        return JSON.parse(/^flags (.*)$/m.exec(stdout)![1]) as string[];
+      };
+      expect(await flagsOf('start:api')).toEqual(['--no-allocation-site-pretenuring']);
+      expect(await flagsOf('start:worker')).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe('the image health check', () => {
