@@ -24,9 +24,9 @@ import {
   countsOf,
   isBatchId,
   itemResult,
-  PageRequest,
   writeBatchesCursor,
 } from './batch-view';
+import type { PageRequest } from '../common/paging';
 import { distinctNumbers, RosterEntry, rosterHash } from './roster';
 import { ResultRow } from './roster-csv';
 

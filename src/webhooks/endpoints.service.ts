@@ -5,10 +5,9 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { EventsService } from '../events/events.service';
-import { CreatedWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
+import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
 import { newSigningSecret } from './sign-payload';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookRequest } from './webhook-request';
 import { WebhookSecrets } from './webhook-secrets';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,7 +48,7 @@ export class EndpointsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: string, request: WebhookRequest): Promise<CreatedWebhookDto> {
+  async create(userId: string, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
     const [row] = await this.dataSource.query<EndpointRow[]>(
       `INSERT INTO webhook_endpoints (user_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5)

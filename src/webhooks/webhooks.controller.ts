@@ -15,11 +15,12 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
-import { readWebhookRequest } from './webhook-request';
+import { urlProblem } from './url-guard';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples.
 const CREATE_TEXTS = {
   notJson: VALIDATION_MESSAGES.notJson,
+  invalidJson: VALIDATION_MESSAGES.invalidJson,
   webhookBody: FEATURE_VALIDATION_MESSAGES.webhookBody,
   webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
 };
@@ -50,13 +51,13 @@ export class WebhooksController {
       'compare it in constant time with each v1 entry, and refuse timestamps more than 5 minutes from your clock ' +
       '(any Standard Webhooks library does this). The answer holds the signing secret, shown only once.',
   })
-  @ApiBody({ type: CreateWebhookDto })
-  @ApiResponse({ status: 201, type: CreatedWebhookDto })
+  @ApiBody({ type: CreateWebhookDto, description: 'The endpoint and the event types it wants' })
+  @ApiResponse({ status: 201, type: CreatedWebhookDto, description: 'Added; the answer holds the signing secret, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<CreatedWebhookDto> {
-    const reading = readWebhookRequest(body, this.allowPrivate);
-    if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
-    return this.endpoints.create(user.userId, reading);
+  create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    // The URL as written; its host is resolved again at every delivery.
+    if (urlProblem(webhook.url, this.allowPrivate) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
+    return this.endpoints.create(user.userId, webhook);
   }
 
   @Get()

@@ -1,0 +1,46 @@
+import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
+import { ApiError } from '../errors/api-error';
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
+import { isOptionalBody, unknownFieldMessage } from '../errors/request-dto.decorators';
+import { toValidationError } from '../errors/validation-exception.factory';
+import { CsvText, RejectedBody } from './decode-request-body';
+
+/** Keys Nest's ValidationPipe deletes before class-transformer runs, which never copies them either. */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+
+/**
+ * The one validation pipe. It runs after the guards, so a bad API key is 401 whatever the body. First the
+ * outcome of decoding: a body the reader refused (RejectedBody) is 400 with the reader's text, a CSV body is
+ * read into the plain object its route's DTO describes, a missing body is 400 unless the DTO allows none.
+ * Then class-validator checks the DTO; every failure is 400 VALIDATION_ERROR with a fixed text.
+ */
+@Injectable()
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      stopAtFirstError: true,
+      // target: the factory takes the unknown-field text from the DTO the field was found in. value: never
+      // kept, so no caller input can reach an answer.
+      validationError: { target: true, value: false },
+      exceptionFactory: toValidationError,
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const input = value instanceof CsvText ? value.read() : value;
+    if (input instanceof RejectedBody) throw new ApiError('VALIDATION_ERROR', input.reason);
+    if (metadata.type === 'body' && (input === undefined || input === null) && !isOptionalBody(metadata.metatype)) {
+      throw ApiError.validation(VALIDATION_MESSAGES.notJson);
+    }
+    // Refused rather than silently dropped as Nest would, like any other field the DTO does not declare.
+    if (metadata.type !== 'custom' && typeof input === 'object' && input !== null && PROTOTYPE_KEYS.some((key) => hasOwn(input, key))) {
+      throw new ApiError('VALIDATION_ERROR', unknownFieldMessage(metadata.metatype));
+    }
+    return super.transform(input, metadata);
+  }
+}
