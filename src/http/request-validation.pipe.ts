@@ -5,10 +5,15 @@ import { isOptionalBody, unknownFieldMessage } from '../errors/request-dto.decor
 import { toValidationError } from '../errors/validation-exception.factory';
 import { CsvText, RejectedBody } from './decode-request-body';
 
-/** Keys Nest's ValidationPipe deletes before class-transformer runs, which never copies them either. */
-const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
-
-const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+/**
+ * Whether an object has a field that would vanish before class-validator looks for unknown fields: Nest's
+ * ValidationPipe deletes `__proto__`, `constructor` and `prototype`, and class-transformer never copies a
+ * field that names an inherited method (`toString`, `hasOwnProperty`…).
+ */
+function hasVanishingField(value: object): boolean {
+  for (const key in value) if (key === 'prototype' || key in Object.prototype) return true;
+  return false;
+}
 
 /**
  * The one validation pipe. It runs after the guards, so a bad API key is 401 whatever the body. First the
@@ -37,8 +42,8 @@ export class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && (input === undefined || input === null) && !isOptionalBody(metadata.metatype)) {
       throw ApiError.validation(VALIDATION_MESSAGES.notJson);
     }
-    // Refused rather than silently dropped as Nest would, like any other field the DTO does not declare.
-    if (metadata.type !== 'custom' && typeof input === 'object' && input !== null && PROTOTYPE_KEYS.some((key) => hasOwn(input, key))) {
+    // Refused like any other field the DTO does not declare, rather than dropped unseen.
+    if (metadata.type !== 'custom' && typeof input === 'object' && input !== null && hasVanishingField(input)) {
       throw new ApiError('VALIDATION_ERROR', unknownFieldMessage(metadata.metatype));
     }
     return super.transform(input, metadata);

@@ -61,8 +61,11 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The caller's webhook endpoints, with whether each is still enabled" })
-  @ApiOkResponse({ type: WebhookListDto })
+  @ApiOperation({
+    summary: "The caller's webhook endpoints, with whether each is still enabled",
+    description: 'Oldest first. An endpoint is disabled after a 410 answer or 3 days of failed deliveries; add it again to resume.',
+  })
+  @ApiOkResponse({ type: WebhookListDto, description: "The caller's endpoints, without their secrets" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<WebhookListDto> {
     return { webhooks: await this.endpoints.list(user.userId) };
@@ -70,7 +73,10 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove a webhook endpoint and its delivery log' })
+  @ApiOperation({
+    summary: 'Remove a webhook endpoint and its delivery log',
+    description: 'Its deliveries and their attempts go with it; the events stay in the events feed.',
+  })
   @ApiParam(ID_PARAM)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
@@ -80,9 +86,12 @@ export class WebhooksController {
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Replace the signing secret; both secrets sign for 24 hours' })
+  @ApiOperation({
+    summary: 'Replace the signing secret; both secrets sign for 24 hours',
+    description: 'Each delivery carries both signatures until the previous secret expires, so receivers can switch without losing one.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: RotatedSecretDto })
+  @ApiOkResponse({ type: RotatedSecretDto, description: 'The new secret, shown only in this answer' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
   rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<RotatedSecretDto> {
     return this.endpoints.rotateSecret(user.userId, id);
@@ -92,16 +101,19 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a ping event to this endpoint', description: 'Answers with the queued delivery; watch it in the delivery log.' })
   @ApiParam(ID_PARAM)
-  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiResponse({ status: 202, type: DeliveryDto, description: 'The ping is queued for delivery' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
   test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryDto> {
     return this.endpoints.test(user.userId, id);
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt' })
+  @ApiOperation({
+    summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt',
+    description: 'The 100 newest deliveries of the endpoint; failed ones can be sent again with the retry route.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: DeliveryListDto })
+  @ApiOkResponse({ type: DeliveryListDto, description: 'The newest deliveries, each with its attempts' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
   async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryListDto> {
     return { deliveries: await this.endpoints.deliveries(user.userId, id) };
@@ -109,10 +121,13 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule' })
+  @ApiOperation({
+    summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule',
+    description: 'For a delivery that FAILED or that the receiver lost; receivers drop a webhook-id they have already seen.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'deliveryId', schema: { type: 'string', format: 'uuid' } })
-  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 202, type: DeliveryDto, description: 'The delivery is queued again' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INTERNAL_ERROR')
   retry(
     @CurrentUser() user: AuthenticatedUser,
