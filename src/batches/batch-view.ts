@@ -1,4 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
+import { isUuid } from '../common/uuid';
 import type { LookupWait } from '../verification/lookup-queue';
 import { lookupFailureCode } from '../verification/outcome-status';
 import type { BatchItemStatus } from './batch-item.entity';
@@ -56,11 +57,9 @@ export function countsOf(rows: { status: string; count: number | string }[]): Ba
   return counts;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Anything that is not a UUID names no batch: 404, like an unknown one. */
 export function isBatchId(value: string): boolean {
-  return UUID.test(value);
+  return isUuid(value);
 }
 
 /** The `cursor` of a batch's items: the index after which the page starts. */

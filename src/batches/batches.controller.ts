@@ -11,6 +11,7 @@ import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '..
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ApiRequestContent } from '../http/api-request-content';
 import { JSON_ROSTER_BODY } from '../http/decode-request-body';
+import { ResourceIdPipe } from '../http/resource-id.pipe';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
@@ -55,6 +56,7 @@ const ROSTER_BODY = { ...JSON_ROSTER_BODY, csv: readRosterCsv };
 
 const CSV_ROSTER_EXAMPLE = 'licenceNumber,reference\r\n1011001544208079,guard-0042\r\n1888000000000000,guard-0043\r\n';
 
+const BATCH_ID = new ResourceIdPipe('BATCH_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The batch id from POST /v1/batches', schema: { type: 'string', format: 'uuid' } };
 const CSV_DOWNLOAD = {
   status: 200,
@@ -165,7 +167,7 @@ export class BatchesController {
   @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @Param('id', BATCH_ID) id: string,
     @Query() query: BatchItemsQuery,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -186,7 +188,7 @@ export class BatchesController {
   @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async results(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @Param('id', BATCH_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     return sendCsv(reply, id, writeResultsCsv(await this.batches.resultRows(user.userId, id)));
@@ -204,7 +206,7 @@ export class BatchesController {
   @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async retry(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @Param('id', BATCH_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView> {
     return sendBatch(reply, await this.batches.retry(user, id), this.lookupsPerSecond);

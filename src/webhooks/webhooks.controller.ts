@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
+import { ResourceIdPipe } from '../http/resource-id.pipe';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -25,6 +26,7 @@ const CREATE_TEXTS = {
   webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
 };
 
+const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
 
 @ApiTags('monitoring')
@@ -80,7 +82,7 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<void> {
     await this.endpoints.remove(user.userId, id);
   }
 
@@ -93,7 +95,7 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: RotatedSecretDto, description: 'The new secret, shown only in this answer' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<RotatedSecretDto> {
+  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<RotatedSecretDto> {
     return this.endpoints.rotateSecret(user.userId, id);
   }
 
@@ -103,7 +105,7 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiResponse({ status: 202, type: DeliveryDto, description: 'The ping is queued for delivery' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryDto> {
+  test(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<DeliveryDto> {
     return this.endpoints.test(user.userId, id);
   }
 
@@ -115,7 +117,7 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: DeliveryListDto, description: 'The newest deliveries, each with its attempts' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryListDto> {
+  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<DeliveryListDto> {
     return { deliveries: await this.endpoints.deliveries(user.userId, id) };
   }
 
@@ -131,8 +133,8 @@ export class WebhooksController {
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INTERNAL_ERROR')
   retry(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-    @Param('deliveryId') deliveryId: string,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Param('deliveryId', new ResourceIdPipe('DELIVERY_NOT_FOUND')) deliveryId: string,
   ): Promise<DeliveryDto> {
     return this.endpoints.retry(user.userId, id, deliveryId);
   }
