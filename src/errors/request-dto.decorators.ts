@@ -1,28 +1,36 @@
 import { ERROR_CODES } from './error-codes';
 
-const UNKNOWN_FIELD_MESSAGE = Symbol('unknownFieldMessage');
-const OPTIONAL_BODY = Symbol('optionalBody');
+const unknownFieldMessages = new WeakMap<object, string>();
+const optionalBodies = new WeakSet<object>();
+
+/** The class and the classes it extends, nearest first. */
+function* lineage(type: unknown): Generator<object> {
+  for (let current = type; typeof current === 'function'; current = Object.getPrototypeOf(current)) yield current;
+}
 
 /** The fixed text a request DTO answers to a field it does not declare (class-validator's own names it). */
 export function UnknownFieldMessage(message: string): ClassDecorator {
   return (target) => {
-    Reflect.defineMetadata(UNKNOWN_FIELD_MESSAGE, message, target);
+    unknownFieldMessages.set(target, message);
   };
 }
 
 /** The text for an unknown field of a request DTO class (the generic one if it declares none). */
 export function unknownFieldMessage(type: unknown): string {
-  const message: unknown = typeof type === 'function' ? Reflect.getMetadata(UNKNOWN_FIELD_MESSAGE, type) : undefined;
-  return typeof message === 'string' ? message : ERROR_CODES.VALIDATION_ERROR.message;
+  for (const owner of lineage(type)) {
+    const message = unknownFieldMessages.get(owner);
+    if (message !== undefined) return message;
+  }
+  return ERROR_CODES.VALIDATION_ERROR.message;
 }
 
 /** A body DTO whose request may come without a body; any other route answers a missing body 400. */
 export function OptionalBody(): ClassDecorator {
   return (target) => {
-    Reflect.defineMetadata(OPTIONAL_BODY, true, target);
+    optionalBodies.add(target);
   };
 }
 
 export function isOptionalBody(type: unknown): boolean {
-  return typeof type === 'function' && Reflect.getMetadata(OPTIONAL_BODY, type) === true;
+  return [...lineage(type)].some((owner) => optionalBodies.has(owner));
 }
