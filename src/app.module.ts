@@ -5,6 +5,7 @@ import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
+import { ValidationModule } from './validation/validation.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { LookupsModule } from './lookups/lookups.module';
@@ -23,6 +24,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ClockModule,
     DatabaseModule,
     ErrorsModule,
+    ValidationModule,
     MetricsModule,
     MetricsEndpointModule,
     RedisModule,

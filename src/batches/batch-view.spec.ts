@@ -1,4 +1,4 @@
-import { batchAnswer, BatchView, countsOf, isBatchId, itemResult, readBatchesPage, readItemsPage, retryAfterSeconds, writeBatchesCursor } from './batch-view';
+import { batchAnswer, BatchView, countsOf, isBatchId, itemResult, readBatchesCursor, readItemsCursor, retryAfterSeconds, writeBatchesCursor } from './batch-view';
 
 const ID = '0b6f3f8e-5c1d-4f7a-9e2b-3c4d5e6f7a8b';
 
@@ -47,38 +47,27 @@ describe('isBatchId', () => {
   });
 });
 
-describe('readItemsPage', () => {
-  it('defaults to 1000 items from the start', () => {
-    expect(readItemsPage(undefined, undefined)).toEqual({ limit: 1000, after: null });
+describe('readItemsCursor', () => {
+  it('reads the index the previous page ended at', () => {
+    expect([readItemsCursor('40'), readItemsCursor('0')]).toEqual([40, 0]);
   });
 
-  it('reads limit and cursor', () => {
-    expect(readItemsPage('2', '40')).toEqual({ limit: 2, after: 40 });
-  });
-
-  it.each(['0', '1001', '-1', '1.5', 'ten', ['1', '2']])('refuses limit %j', (limit) => {
-    expect(readItemsPage(limit, undefined)).toEqual({ problem: 'limit must be an integer from 1 to 1000' });
-  });
-
-  it.each(['x', '-1', '12345'])('refuses cursor %j', (cursor) => {
-    expect(readItemsPage(undefined, cursor)).toEqual({ problem: 'cursor is not valid' });
+  it.each(['x', '-1', '12345', '1.5', ''])('refuses %j', (cursor) => {
+    expect(readItemsCursor(cursor)).toBeNull();
   });
 });
 
-describe('readBatchesPage', () => {
-  it('defaults to 20 batches from the newest', () => {
-    expect(readBatchesPage(undefined, undefined)).toEqual({ limit: 20, after: null });
-  });
-
+describe('readBatchesCursor', () => {
   it('reads back the cursor it wrote', () => {
     const cursor = writeBatchesCursor({ createdAt: '2026-11-22T10:00:00.123Z', id: ID });
-    expect(readBatchesPage('5', cursor)).toEqual({ limit: 5, after: { createdAt: '2026-11-22T10:00:00.123Z', id: ID } });
+    expect(readBatchesCursor(cursor)).toEqual({ createdAt: '2026-11-22T10:00:00.123Z', id: ID });
   });
 
-  it('refuses a limit over 100 and a cursor it did not write', () => {
-    expect(readBatchesPage('101', undefined)).toEqual({ problem: 'limit must be an integer from 1 to 100' });
-    expect(readBatchesPage(undefined, 'bogus')).toEqual({ problem: 'cursor is not valid' });
-    expect(readBatchesPage(undefined, Buffer.from(`2026-11-22|not-a-uuid`).toString('base64url'))).toEqual({ problem: 'cursor is not valid' });
+  it('refuses a cursor it did not write', () => {
+    expect(readBatchesCursor('bogus')).toBeNull();
+    expect(readBatchesCursor(Buffer.from(`2026-11-22|not-a-uuid`).toString('base64url'))).toBeNull();
+    expect(readBatchesCursor(Buffer.from(`2026-11-22|${ID}|x`).toString('base64url'))).toBeNull();
+    expect(readBatchesCursor('x'.repeat(201))).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, ValidationMessage } from '../errors/error-codes';
+import { isUuid } from '../validation/uuid';
 import type { LookupWait } from '../lookups/lookup-queue';
 import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { BatchItemStatus } from './batch-item.entity';
@@ -57,37 +57,14 @@ export function countsOf(rows: { status: string; count: number | string }[]): Ba
   return counts;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Anything that is not a UUID names no batch: 404, like an unknown one. */
 export function isBatchId(value: string): boolean {
-  return UUID.test(value);
+  return isUuid(value);
 }
 
-export interface PageRequest<Cursor> {
-  limit: number;
-  after: Cursor | null;
-}
-
-type PageReading<Cursor> = PageRequest<Cursor> | { problem: ValidationMessage };
-
-function readLimit(limit: unknown, fallback: number, max: number): number | null {
-  if (limit === undefined) return fallback;
-  if (typeof limit !== 'string' || !/^[0-9]{1,4}$/.test(limit)) return null;
-  const value = Number(limit);
-  return value >= 1 && value <= max ? value : null;
-}
-
-export const MAX_ITEMS_PAGE = 1000;
-export const MAX_BATCHES_PAGE = 100;
-
-/** `limit` (1-1000, default 1000) and `cursor` (the index after which the page starts) of a batch's items. */
-export function readItemsPage(limit: unknown, cursor: unknown): PageReading<number> {
-  const pageLimit = readLimit(limit, MAX_ITEMS_PAGE, MAX_ITEMS_PAGE);
-  if (pageLimit === null) return { problem: FEATURE_VALIDATION_MESSAGES.itemsLimit };
-  if (cursor === undefined) return { limit: pageLimit, after: null };
-  if (typeof cursor !== 'string' || !/^[0-9]{1,4}$/.test(cursor)) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
-  return { limit: pageLimit, after: Number(cursor) };
+/** The `cursor` of a batch's items: the index after which the page starts. */
+export function readItemsCursor(text: string): number | null {
+  return /^[0-9]{1,4}$/.test(text) ? Number(text) : null;
 }
 
 /** Where a page of the batch list ends: the last batch shown, newest first. */
@@ -100,18 +77,13 @@ export function writeBatchesCursor(cursor: BatchesCursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
-/** `limit` (1-100, default 20) and `cursor` (from the previous page) of the caller's batches. */
-export function readBatchesPage(limit: unknown, cursor: unknown): PageReading<BatchesCursor> {
-  const pageLimit = readLimit(limit, 20, MAX_BATCHES_PAGE);
-  if (pageLimit === null) return { problem: FEATURE_VALIDATION_MESSAGES.batchesLimit };
-  if (cursor === undefined) return { limit: pageLimit, after: null };
-  if (typeof cursor !== 'string' || cursor.length > 200) return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
-  const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+/** The `cursor` of the caller's batches, as writeBatchesCursor wrote it. */
+export function readBatchesCursor(text: string): BatchesCursor | null {
+  if (text.length > 200) return null;
+  const [createdAt, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   const time = Date.parse(createdAt);
-  if (rest.length > 0 || id === undefined || !isBatchId(id) || Number.isNaN(time)) {
-    return { problem: FEATURE_VALIDATION_MESSAGES.cursor };
-  }
-  return { limit: pageLimit, after: { createdAt: new Date(time).toISOString(), id } };
+  if (rest.length > 0 || id === undefined || !isBatchId(id) || Number.isNaN(time)) return null;
+  return { createdAt: new Date(time).toISOString(), id };
 }
 
 /** How long a client should wait before asking again: about the time the register needs for what is left. */

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BatchItemStatus } from './batch-item.entity';
 import { BatchStatus } from './batch.entity';
-import { BatchCounts, BatchesCursor, BatchItemView, countsOf, ItemResult, PageRequest } from './batch-view';
+import type { PageRequest } from '../validation/paging';
+import { BatchCounts, BatchesCursor, BatchItemView, countsOf, ItemResult } from './batch-view';
 import { RosterEntry } from './roster';
 
 /** A batch as stored, without its items. */

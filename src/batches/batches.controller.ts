@@ -1,50 +1,63 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiExtraModels,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
-import { ApiError, orReject } from '../errors/api-error';
+import { pageRequest } from '../validation/paging';
+import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
-import { CsvText, ROSTER_BODY } from '../http/decode-request-body';
+import { ApiRequestContent } from '../http/api-request-content';
+import { JSON_ROSTER_BODY } from '../http/decode-request-body';
+import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
-import { batchAnswer, BatchView, readBatchesPage, readItemsPage } from './batch-view';
+import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
-import { BatchDto, BatchListDto, CreateBatchFromItemsDto, CreateBatchFromNumbersDto } from './dto/batch.dto';
-import { readRosterJson } from './roster';
+import { BatchDto, BatchListDto } from './dto/batch.dto';
+import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
+import { RosterDto } from './dto/roster.dto';
+import { rosterEntries } from './roster';
 import { readRosterCsv, writeResultsCsv } from './roster-csv';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { batchesLimit, cursor, itemsLimit, ...CREATE_TEXTS } = FEATURE_VALIDATION_MESSAGES;
+const { batchesLimit, cursor, itemsLimit, batchesQuery, ...FEATURE_TEXTS } = FEATURE_VALIDATION_MESSAGES;
+const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
+const {
+  batchIdempotencyKeyReused,
+  batchContentType,
+  batchTooLarge,
+  batchShape,
+  batchSize,
+  csvEncoding,
+  csvHeader,
+} = FEATURE_TEXTS;
 const CREATE_BATCH_TEXTS = {
-  notJson: VALIDATION_MESSAGES.notJson,
-  tooDeep: VALIDATION_MESSAGES.tooDeep,
-  idempotencyKey: VALIDATION_MESSAGES.idempotencyKey,
-  ...CREATE_TEXTS,
+  notJson,
+  invalidJson,
+  tooDeep,
+  idempotencyKey,
+  batchIdempotencyKeyReused,
+  batchContentType,
+  batchTooLarge,
+  batchShape,
+  batchSize,
+  csvEncoding,
+  csvHeader,
   badRow: rowMessage(17, 'licenceNumber'),
+  badCsvRecord: rowMessage(3, 'csvRecord'),
 };
-const LIST_BATCHES_TEXTS = { batchesLimit, cursor };
-const BATCH_ITEMS_TEXTS = { itemsLimit, cursor };
+const LIST_BATCHES_TEXTS = { batchesLimit, cursor, batchesQuery };
+const BATCH_ITEMS_TEXTS = { itemsLimit, cursor, batchesQuery };
 
+/** POST /v1/batches takes a roster as JSON or as CSV, read into the same RosterDto. */
+const ROSTER_BODY = { ...JSON_ROSTER_BODY, csv: readRosterCsv };
+
+const CSV_ROSTER_EXAMPLE = 'licenceNumber,reference\r\n1011001544208079,guard-0042\r\n1888000000000000,guard-0043\r\n';
+
+const BATCH_ID = new ResourceIdPipe('BATCH_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The batch id from POST /v1/batches', schema: { type: 'string', format: 'uuid' } };
-const ITEM_PAGE_QUERIES = [
-  { name: 'limit', required: false, description: 'Items per page, 1-1000 (default 1000)', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-  { name: 'cursor', required: false, description: "The previous page's nextCursor", schema: { type: 'string' } },
-];
 const CSV_DOWNLOAD = {
   status: 200,
   description: 'One row per item: UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe',
@@ -68,7 +81,6 @@ function sendCsv(reply: FastifyReply, batchId: string, csv: string): string {
 @ApiTags('batches')
 @Controller('v1/batches')
 @UseGuards(ApiKeyGuard)
-@ApiExtraModels(CreateBatchFromItemsDto, CreateBatchFromNumbersDto)
 export class BatchesController {
   private readonly lookupsPerSecond: number;
 
@@ -91,9 +103,15 @@ export class BatchesController {
       'naming the first one. The batch costs its distinct numbers not yet charged this month, all or nothing. Waits up ' +
       'to 5 s: 200 when every item is final, else 202 with Location and Retry-After.',
   })
-  @ApiConsumes('application/json', 'text/csv')
-  @ApiBody({
-    schema: { oneOf: [{ $ref: getSchemaPath(CreateBatchFromItemsDto) }, { $ref: getSchemaPath(CreateBatchFromNumbersDto) }] },
+  @ApiBody({ type: RosterDto, description: 'The roster, as JSON or as CSV' })
+  @ApiRequestContent('text/csv', {
+    schema: {
+      type: 'string',
+      description:
+        'A header row naming a licenceNumber (or licence_number, "Licence number") column and an optional reference ' +
+        'column, then one row per licence number; `,` or `;` separated',
+    },
+    example: CSV_ROSTER_EXAMPLE,
   })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -113,29 +131,25 @@ export class BatchesController {
   @ApiErrorResponsesWith(CREATE_BATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async create(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() body: unknown,
+    @Body() roster: RosterDto,
     @Headers('idempotency-key') idempotencyKey: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView> {
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }
-    const roster = orReject(body instanceof CsvText ? readRosterCsv(body.text) : readRosterJson(body));
-    return sendBatch(reply, await this.batches.create(user, roster.entries, idempotencyKey), this.lookupsPerSecond);
+    return sendBatch(reply, await this.batches.create(user, rosterEntries(roster), idempotencyKey), this.lookupsPerSecond);
   }
 
   @Get()
-  @ApiOperation({ summary: "The caller's batches, newest first, without their items" })
-  @ApiQuery({ name: 'limit', required: false, description: 'Batches per page, 1-100 (default 20)', schema: { type: 'integer', minimum: 1, maximum: 100 } })
-  @ApiQuery({ name: 'cursor', required: false, description: "The previous page's nextCursor", schema: { type: 'string' } })
-  @ApiOkResponse({ type: BatchListDto })
+  @ApiOperation({
+    summary: "The caller's batches, newest first, without their items",
+    description: 'Pages through every batch the caller created (kept as long as the retention allows); pass nextCursor as cursor for the next page.',
+  })
+  @ApiOkResponse({ type: BatchListDto, description: 'One page of batches, newest first' })
   @ApiErrorResponsesWith(LIST_BATCHES_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  list(
-    @CurrentUser() user: AuthenticatedUser,
-    @Query('limit') limit: unknown,
-    @Query('cursor') cursor: unknown,
-  ): Promise<BatchListDto> {
-    return this.batches.list(user.userId, orReject(readBatchesPage(limit, cursor)));
+  list(@CurrentUser() user: AuthenticatedUser, @Query() query: BatchesQuery): Promise<BatchListDto> {
+    return this.batches.list(user.userId, pageRequest(query));
   }
 
   @Get(':id')
@@ -144,8 +158,6 @@ export class BatchesController {
     description: 'With Accept: text/csv, the same download as results.csv.',
   })
   @ApiParam(ID_PARAM)
-  @ApiQuery(ITEM_PAGE_QUERIES[0])
-  @ApiQuery(ITEM_PAGE_QUERIES[1])
   @ApiExtraModels(BatchDto)
   @ApiResponse({
     status: 200,
@@ -155,24 +167,28 @@ export class BatchesController {
   @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-    @Query('limit') limit: unknown,
-    @Query('cursor') cursor: unknown,
+    @Param('id', BATCH_ID) id: string,
+    @Query() query: BatchItemsQuery,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView | string> {
     if (accept?.toLowerCase().includes('text/csv')) return this.results(user, id, reply);
-    return this.batches.view(user.userId, id, orReject(readItemsPage(limit, cursor)));
+    return this.batches.view(user.userId, id, pageRequest(query));
   }
 
   @Get(':id/results.csv')
-  @ApiOperation({ summary: "A batch's results as CSV, one row per item, in request order" })
+  @ApiOperation({
+    summary: "A batch's results as CSV, one row per item, in request order",
+    description:
+      'Columns: reference, licenceNumber, result, errorCode, name, role, sector, expiryDate, licenceStatus, statusReason, ' +
+      'checkedAt. Items still PENDING are listed as such; download again once the batch is COMPLETED.',
+  })
   @ApiParam(ID_PARAM)
   @ApiResponse(CSV_DOWNLOAD)
   @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async results(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @Param('id', BATCH_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     return sendCsv(reply, id, writeResultsCsv(await this.batches.resultRows(user.userId, id)));
@@ -190,7 +206,7 @@ export class BatchesController {
   @ApiErrorResponses('UNAUTHORIZED', 'BATCH_NOT_FOUND', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async retry(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
+    @Param('id', BATCH_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView> {
     return sendBatch(reply, await this.batches.retry(user, id), this.lookupsPerSecond);

@@ -13,10 +13,10 @@ import {
   BatchSummaryView,
   BatchView,
   isBatchId,
-  PageRequest,
   writeBatchesCursor,
 } from './batch-view';
 import { BatchRepository, isUniqueViolation, StoredBatch } from './batch.repository';
+import type { PageRequest } from '../validation/paging';
 import { distinctNumbers, RosterEntry, rosterHash } from './roster';
 import { ResultRow } from './roster-csv';
 

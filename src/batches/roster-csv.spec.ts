@@ -1,4 +1,6 @@
 import { parse } from 'csv-parse/sync';
+import { rowNumbersOf } from '../validation/numbered-rows';
+import { RejectedBody } from '../http/decode-request-body';
 import { detectSeparator, neutraliseFormula, readRosterCsv, ResultRow, writeResultsCsv } from './roster-csv';
 
 const A = '1011001544208079';
@@ -15,10 +17,12 @@ describe('detectSeparator', () => {
 });
 
 describe('readRosterCsv', () => {
+  const rejection = (reason: string) => new RejectedBody(reason);
+
   it('reads what Excel writes: BOM, CRLF, `;`, quoted fields with separators and quotes, blank trailing rows', () => {
     const text = `\uFEFFLicence number;Reference\r\n${A};"North Gate, 1"\r\n${B};"say ""hi""; ok"\r\n;\r\n\r\n`;
     expect(readRosterCsv(text)).toEqual({
-      entries: [
+      items: [
         { licenceNumber: A, reference: 'North Gate, 1' },
         { licenceNumber: B, reference: 'say "hi"; ok' },
       ],
@@ -26,34 +30,30 @@ describe('readRosterCsv', () => {
   });
 
   it.each(['licenceNumber', 'licence_number', 'Licence number', 'LICENCE_NUMBER'])('finds the number column headed %s', (header) => {
-    expect(readRosterCsv(`ref,${header}\nx,${A}\n`)).toEqual({ entries: [{ licenceNumber: A, reference: null }] });
+    expect(readRosterCsv(`ref,${header}\nx,${A}\n`)).toEqual({ items: [{ licenceNumber: A }] });
   });
 
   it('takes the reference column when there is one, and trims cells', () => {
-    expect(readRosterCsv(`reference,licenceNumber\n g-1 , ${A} \n`)).toEqual({ entries: [{ licenceNumber: A, reference: 'g-1' }] });
+    expect(readRosterCsv(`reference,licenceNumber\n g-1 , ${A} \n`)).toEqual({ items: [{ licenceNumber: A, reference: 'g-1' }] });
   });
 
-  it('numbers rows as a spreadsheet does, the header being row 1', () => {
-    expect(readRosterCsv(`licenceNumber\n${A}\n\n${B}\n123\n`)).toEqual({ problem: 'Row 5: licence number must be 16 digits' });
+  it('numbers rows as a spreadsheet does, the header being row 1 and blank lines counted', () => {
+    const roster = readRosterCsv(`licenceNumber\n${A}\n\n${B}\n123\n`) as { items: unknown[] };
+    expect(roster.items).toEqual([{ licenceNumber: A }, { licenceNumber: B }, { licenceNumber: '123' }]);
+    expect(rowNumbersOf(roster.items)).toEqual([2, 4, 5]);
   });
 
-  it('refuses a header without a number column', () => {
-    expect(readRosterCsv(`number,reference\n${A},x\n`)).toEqual({
-      problem: 'CSV header must have a licenceNumber, licence_number or Licence number column',
-    });
+  it('refuses a header without a number column, or an empty file', () => {
+    const noColumn = rejection('CSV header must have a licenceNumber, licence_number or Licence number column');
+    expect([readRosterCsv(`number,reference\n${A},x\n`), readRosterCsv('')]).toEqual([noColumn, noColumn]);
   });
 
-  it('refuses an empty file or a header alone', () => {
-    expect([readRosterCsv(''), readRosterCsv('licenceNumber\r\n')]).toEqual([
-      { problem: 'CSV header must have a licenceNumber, licence_number or Licence number column' },
-      { problem: 'A batch must have 1 to 1000 items' },
-    ]);
+  it('reads a header alone as no rows (the DTO refuses an empty batch)', () => {
+    expect(readRosterCsv('licenceNumber\r\n')).toEqual({ items: [] });
   });
 
   it('names the row of an unclosed quote', () => {
-    expect(readRosterCsv(`licenceNumber,reference\n${A},"open\n`)).toEqual({
-      problem: 'Row 2: CSV could not be read (check quotes and separators)',
-    });
+    expect(readRosterCsv(`licenceNumber,reference\n${A},"open\n`)).toEqual(rejection('Row 2: CSV could not be read (check quotes and separators)'));
   });
 });
 

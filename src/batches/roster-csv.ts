@@ -1,8 +1,9 @@
 import type { RegisterLicence } from '@lvs/register';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
-import { checkRoster, RosterReading } from './roster';
+import { FEATURE_VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
+import { numberRows } from '../validation/numbered-rows';
+import { RejectedBody } from '../http/decode-request-body';
 
 /** Header names a spreadsheet may use for the number, compared without case, spaces or underscores. */
 const NUMBER_HEADERS = new Set(['licencenumber']);
@@ -20,35 +21,39 @@ export function detectSeparator(text: string): ';' | ',' {
   return count(';') > count(',') ? ';' : ',';
 }
 
+/** A CSV roster as the plain object a JSON roster is: {"items":[…]}, its rows numbered as in the file. */
+export interface CsvRoster {
+  items: Array<{ licenceNumber: string; reference?: string }>;
+}
+
 /**
- * Reads a roster CSV as spreadsheets write it (BOM, CRLF, quoted fields, `;` or `,`, blank lines).
- * Rows are numbered as a spreadsheet shows them: the header is row 1.
+ * Reads a roster CSV as spreadsheets write it (BOM, CRLF, quoted fields, `;` or `,`, blank lines) into the
+ * shape of a JSON roster, which RosterDto then validates. Rows are numbered as a spreadsheet shows them:
+ * the header is row 1, and blank lines count.
  */
-export function readRosterCsv(text: string): RosterReading {
+export function readRosterCsv(text: string): CsvRoster | RejectedBody {
   let records: string[][];
   try {
     records = parse(text, { bom: true, delimiter: detectSeparator(text), trim: true, relax_column_count: true });
   } catch (error) {
     if (error instanceof CsvError) {
-      return { problem: rowMessage(typeof error.lines === 'number' ? Math.max(error.lines, 1) : 1, 'csvRecord') };
+      return new RejectedBody(rowMessage(typeof error.lines === 'number' ? Math.max(error.lines, 1) : 1, 'csvRecord'));
     }
     throw error;
   }
   const header = (records[0] ?? []).map(normaliseHeader);
   const numberColumn = header.findIndex((cell) => NUMBER_HEADERS.has(cell));
-  if (numberColumn === -1) return { problem: FEATURE_VALIDATION_MESSAGES.csvHeader };
+  if (numberColumn === -1) return new RejectedBody(FEATURE_VALIDATION_MESSAGES.csvHeader);
   const referenceColumn = header.findIndex((cell) => REFERENCE_HEADERS.has(cell));
-  const rows: string[][] = [];
+  const items: CsvRoster['items'] = [];
   const rowNumbers: number[] = [];
   records.slice(1).forEach((record, position) => {
     if (record.every((cell) => cell === '')) return; // blank lines, and `;;` rows spreadsheets leave at the end
-    rows.push(record);
+    const reference = referenceColumn === -1 ? undefined : record[referenceColumn];
+    items.push({ licenceNumber: record[numberColumn] ?? '', ...(reference === undefined ? {} : { reference }) });
     rowNumbers.push(position + 2);
   });
-  return checkRoster(rows, rowNumbers, (record) => ({
-    licenceNumber: record[numberColumn] ?? '',
-    reference: referenceColumn === -1 ? null : (record[referenceColumn] ?? null),
-  }));
+  return { items: numberRows(items, rowNumbers) };
 }
 
 /** One item's result as the download shows it. */

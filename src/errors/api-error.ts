@@ -17,9 +17,3 @@ export class ApiError extends Error {
     return new ApiError('VALIDATION_ERROR', message);
   }
 }
-
-/** A pure reading of a request (its value, or the fixed text of what is wrong with it), or 400 with that text. */
-export function orReject<T extends object>(reading: T | { problem: string }): Exclude<T, { problem: string }> {
-  if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
-  return reading as Exclude<T, { problem: string }>;
-}

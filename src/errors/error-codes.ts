@@ -30,6 +30,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const VALIDATION_MESSAGES = {
   licenceNumber: 'Licence number must be 16 digits',
   notJson: 'Request body must be a JSON object',
+  invalidJson: 'Request body is not valid JSON',
   contentType: 'Content-Type must be application/json',
   tooLarge: 'Request body must not exceed 16 KiB',
   tooDeep: 'Request body is nested too deeply',
@@ -53,15 +54,18 @@ export const FEATURE_VALIDATION_MESSAGES = {
   itemsLimit: 'limit must be an integer from 1 to 1000',
   batchesLimit: 'limit must be an integer from 1 to 100',
   cursor: 'cursor is not valid',
+  batchesQuery: 'Query may only contain limit and cursor',
   watchReference: 'reference must be text of at most 100 characters',
   watchBody: 'Request body may only contain reference',
   watchlistLimit: 'limit must be an integer from 1 to 1000',
   watchStatus: 'status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED',
   expiringWithinDays: 'expiringWithinDays must be an integer from 0 to 3650',
+  watchlistQuery: 'Query may only contain limit, cursor, status and expiringWithinDays',
   webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
   webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
+  eventsQuery: 'Query may only contain after and limit',
 } as const;
 
 export type ValidationMessage =

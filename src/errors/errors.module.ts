@@ -1,13 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { UndecodableBodyPipe } from '../http/undecodable-body.pipe';
+import { APP_FILTER } from '@nestjs/core';
 import { ApiErrorFilter } from './api-error.filter';
 
-/** Registers the one filter and the one pipe (the 400 for an undecodable body) globally, so test apps get them too. */
+/** Registers the one exception filter globally, so test apps get it too. */
 @Module({
-  providers: [
-    { provide: APP_FILTER, useClass: ApiErrorFilter },
-    { provide: APP_PIPE, useClass: UndecodableBodyPipe },
-  ],
+  providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
 })
 export class ErrorsModule {}

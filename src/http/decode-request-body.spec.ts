@@ -6,9 +6,13 @@ import {
   JSON_BODY,
   MAX_NESTING_DEPTH,
   MAX_REQUEST_BODY_BYTES,
+  JSON_ROSTER_BODY,
   RejectedBody,
-  ROSTER_BODY,
 } from './decode-request-body';
+
+/** A route that takes CSV too; what its reader makes of the text is the route's business. */
+const readCsv = (text: string) => ({ text });
+const ROSTER_BODY = { ...JSON_ROSTER_BODY, csv: readCsv };
 
 const JSON_TYPE = 'application/json';
 const body = (text: string) => Buffer.from(text, 'utf8');
@@ -95,13 +99,20 @@ describe('decodeRequestBody', () => {
     });
   });
 
-  describe('rejects a body that is not a JSON object', () => {
+  describe('rejects a body that is not valid JSON, with its own text', () => {
     it.each([
       ['malformed JSON', '{"licenceNumber":'],
       ['malformed JSON with a trailing comma', '{"a":1,}'],
       ['single-quoted JSON', "{'a':1}"],
-      ['an empty body', ''],
       ['a body of white space only', '   \n  '],
+    ])('rejects %s as not valid JSON', (_what, text) => {
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe(VALIDATION_MESSAGES.invalidJson);
+    });
+  });
+
+  describe('rejects a body that is not a JSON object', () => {
+    it.each([
+      ['an empty body', ''],
       ['a JSON array', '[{"licenceNumber":"1234567890123456"}]'],
       ['an empty JSON array', '[]'],
       ['a JSON string', '"1234567890123456"'],
@@ -254,9 +265,10 @@ describe('decodeRequestBody', () => {
   });
 
   describe('a route that takes rosters (ROSTER_BODY)', () => {
-    it('accepts text/csv as UTF-8 text, BOM kept for the CSV parser', () => {
+    it('accepts text/csv as UTF-8 text, BOM kept for the CSV parser, and reads it with the route reader only when asked', () => {
       const decoded = decodeRequestBody('text/csv; charset=utf-8', body('\uFEFFlicenceNumber\r\n1'), ROSTER_BODY);
-      expect(decoded).toEqual(new CsvText('\uFEFFlicenceNumber\r\n1'));
+      expect(decoded).toEqual(new CsvText('\uFEFFlicenceNumber\r\n1', readCsv));
+      expect((decoded as CsvText).read()).toEqual({ text: '\uFEFFlicenceNumber\r\n1' });
     });
 
     it('refuses CSV that is not UTF-8', () => {

@@ -6,21 +6,28 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 export interface BodyPolicy {
   maxBytes: number;
   tooLarge: ValidationMessage;
-  /** text/csv accepted besides JSON */
-  csv: boolean;
+  /** text/csv accepted besides JSON: reads the text into the plain object the route's DTO describes */
+  csv?: (text: string) => object | RejectedBody;
 }
 
-export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, csv: false };
+export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge };
 
-/** A roster of up to 1,000 rows, each with a reference of up to 100 characters, as JSON or CSV. */
-export const ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: FEATURE_VALIDATION_MESSAGES.batchTooLarge, csv: true };
+/** A roster of up to 1,000 rows, each with a reference of up to 100 characters. */
+export const JSON_ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: FEATURE_VALIDATION_MESSAGES.batchTooLarge };
 
-/** A watchlist batch: up to 1,000 items as JSON only. */
-export const JSON_ROSTER_BODY: BodyPolicy = { ...ROSTER_BODY, csv: false };
-
-/** A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop); its rows are the route's business. */
+/**
+ * A text/csv body, decoded as UTF-8 (its BOM kept for the CSV parser to drop). It is read by its route's
+ * reader only in the validation pipe, after the API key guard: no caller without a key makes us parse CSV.
+ */
 export class CsvText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    private readonly reader: (text: string) => object | RejectedBody,
+  ) {}
+
+  read(): object | RejectedBody {
+    return this.reader(this.text);
+  }
 }
 
 /**
@@ -35,7 +42,8 @@ export const MAX_NESTING_DEPTH = 8;
  * The validation pipe turns this marker into 400 after authentication.
  */
 export class RejectedBody {
-  constructor(readonly reason: ValidationMessage) {}
+  /** a fixed text: one of the table's, or a row's ("Row 3: CSV could not be read …") */
+  constructor(readonly reason: string) {}
 }
 
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -84,9 +92,9 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-function decodeCsv(raw: Buffer): CsvText | RejectedBody {
+function decodeCsv(raw: Buffer, reader: (text: string) => object | RejectedBody): CsvText | RejectedBody {
   try {
-    return new CsvText(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw));
+    return new CsvText(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(raw), reader);
   } catch {
     return new RejectedBody(FEATURE_VALIDATION_MESSAGES.csvEncoding);
   }
@@ -96,7 +104,7 @@ function decodeCsv(raw: Buffer): CsvText | RejectedBody {
  * Decodes a request body into a plain JSON object (or CSV text where the route takes it), or says
  * why it cannot be one. `size` is the number of bytes received, which exceeds `raw.length` when the
  * reader dropped an oversized body. Keys such as `__proto__` and `constructor` stay ordinary own keys
- * (JSON.parse never assigns a prototype); the validation pipe rejects them as unknown fields.
+ * (JSON.parse never assigns a prototype); the validation pipe refuses them as unknown fields.
  */
 export function decodeRequestBody(
   contentType: string | undefined,
@@ -106,17 +114,19 @@ export function decodeRequestBody(
 ): object | RejectedBody {
   if (size > policy.maxBytes) return new RejectedBody(policy.tooLarge);
   const mediaType = mediaTypeOf(contentType);
-  if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw);
+  if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw, policy.csv);
   if (mediaType !== 'application/json') {
     return new RejectedBody(policy.csv ? FEATURE_VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
   }
+  // No bytes is no body, as when no Content-Type came: not a syntax error.
+  if (raw.length === 0) return new RejectedBody(VALIDATION_MESSAGES.notJson);
   const text = raw.toString('utf8');
   if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return new RejectedBody(VALIDATION_MESSAGES.tooDeep);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return new RejectedBody(VALIDATION_MESSAGES.notJson);
+    return new RejectedBody(VALIDATION_MESSAGES.invalidJson);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return new RejectedBody(VALIDATION_MESSAGES.notJson);

@@ -9,6 +9,7 @@ describe('errorResponseDocs', () => {
     expect(messages).toEqual([
       { code: 'VALIDATION_ERROR', message: 'Licence number must be 16 digits' },
       { code: 'VALIDATION_ERROR', message: 'Request body must be a JSON object' },
+      { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' },
       { code: 'VALIDATION_ERROR', message: 'Content-Type must be application/json' },
       { code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' },
       { code: 'VALIDATION_ERROR', message: 'Request body is nested too deeply' },

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, LicenseObject, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
+import { applyRequestContents } from './api-request-content';
 import { serverUrl } from './server-url';
 
 const SERVICE_NAME = 'Licence Verification Service';
@@ -22,6 +23,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .addTag('verification', 'Verify a licence by its number')
     .addTag('quota', 'Monthly verification quota of the calling user')
+    .addTag('batches', 'Check a roster of up to 1,000 licence numbers at once, as JSON or CSV, and download the results')
     .addTag(
       'monitoring',
       'Watchlists re-checked against the register, signed webhooks (Standard Webhooks) when a licence changes or ' +
@@ -37,7 +39,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   config.info.contact = { name: `${SERVICE_NAME} support` };
   // 3.1 names a licence by SPDX expression; LicenseRef- is SPDX's form for one that is not on its list.
   config.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
-  return SwaggerModule.createDocument(app, config);
+  return applyRequestContents(SwaggerModule.createDocument(app, config));
 }
 
 /** Swagger UI at /docs and the document at /docs/openapi.json, built once; only `servers` follows the request. */

@@ -3,13 +3,12 @@ import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { ApiError, orReject } from '../errors/api-error';
+import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
-import { readVerifyBody } from './verify-request';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
 import { VerificationService } from './verification.service';
@@ -45,11 +44,10 @@ export class VerificationController {
   @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
   async verify(
     @CurrentUser() user: AuthenticatedUser,
-    @Body() request: object,
+    @Body() { licenceNumber }: VerifyLicenceDto,
     @Headers('idempotency-key') idempotencyKey: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VerificationBody> {
-    const { licenceNumber } = orReject(readVerifyBody(request));
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }

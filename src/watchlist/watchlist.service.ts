@@ -7,7 +7,7 @@ import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { QuotaService } from '../quota/quota.service';
 import { WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
-import { WatchlistQuery } from './watch-request';
+import type { WatchlistQuery } from './dto/watchlist-query.dto';
 
 const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, s.result, s.checked_at, s.last_changed_at`;
 

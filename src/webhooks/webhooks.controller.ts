@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
+import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -15,15 +16,17 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
-import { readWebhookRequest } from './webhook-request';
+import { urlProblem } from './url-guard';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples.
 const CREATE_TEXTS = {
   notJson: VALIDATION_MESSAGES.notJson,
+  invalidJson: VALIDATION_MESSAGES.invalidJson,
   webhookBody: FEATURE_VALIDATION_MESSAGES.webhookBody,
   webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
 };
 
+const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
 
 @ApiTags('monitoring')
@@ -50,18 +53,21 @@ export class WebhooksController {
       'compare it in constant time with each v1 entry, and refuse timestamps more than 5 minutes from your clock ' +
       '(any Standard Webhooks library does this). The answer holds the signing secret, shown only once.',
   })
-  @ApiBody({ type: CreateWebhookDto })
-  @ApiResponse({ status: 201, type: CreatedWebhookDto })
+  @ApiBody({ type: CreateWebhookDto, description: 'The endpoint and the event types it wants' })
+  @ApiResponse({ status: 201, type: CreatedWebhookDto, description: 'Added; the answer holds the signing secret, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown): Promise<CreatedWebhookDto> {
-    const reading = readWebhookRequest(body, this.allowPrivate);
-    if ('problem' in reading) throw new ApiError('VALIDATION_ERROR', reading.problem);
-    return this.endpoints.create(user.userId, reading);
+  create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    // The URL as written; its host is resolved again at every delivery.
+    if (urlProblem(webhook.url, this.allowPrivate) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
+    return this.endpoints.create(user.userId, webhook);
   }
 
   @Get()
-  @ApiOperation({ summary: "The caller's webhook endpoints, with whether each is still enabled" })
-  @ApiOkResponse({ type: WebhookListDto })
+  @ApiOperation({
+    summary: "The caller's webhook endpoints, with whether each is still enabled",
+    description: 'Oldest first. An endpoint is disabled after a 410 answer or 3 days of failed deliveries; add it again to resume.',
+  })
+  @ApiOkResponse({ type: WebhookListDto, description: "The caller's endpoints, without their secrets" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<WebhookListDto> {
     return { webhooks: await this.endpoints.list(user.userId) };
@@ -69,21 +75,27 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove a webhook endpoint and its delivery log' })
+  @ApiOperation({
+    summary: 'Remove a webhook endpoint and its delivery log',
+    description: 'Its deliveries and their attempts go with it; the events stay in the events feed.',
+  })
   @ApiParam(ID_PARAM)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<void> {
     await this.endpoints.remove(user.userId, id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Replace the signing secret; both secrets sign for 24 hours' })
+  @ApiOperation({
+    summary: 'Replace the signing secret; both secrets sign for 24 hours',
+    description: 'Each delivery carries both signatures until the previous secret expires, so receivers can switch without losing one.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: RotatedSecretDto })
+  @ApiOkResponse({ type: RotatedSecretDto, description: 'The new secret, shown only in this answer' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<RotatedSecretDto> {
+  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<RotatedSecretDto> {
     return this.endpoints.rotateSecret(user.userId, id);
   }
 
@@ -91,32 +103,38 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a ping event to this endpoint', description: 'Answers with the queued delivery; watch it in the delivery log.' })
   @ApiParam(ID_PARAM)
-  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiResponse({ status: 202, type: DeliveryDto, description: 'The ping is queued for delivery' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryDto> {
+  test(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<DeliveryDto> {
     return this.endpoints.test(user.userId, id);
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt' })
+  @ApiOperation({
+    summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt',
+    description: 'The 100 newest deliveries of the endpoint; failed ones can be sent again with the retry route.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiOkResponse({ type: DeliveryListDto })
+  @ApiOkResponse({ type: DeliveryListDto, description: 'The newest deliveries, each with its attempts' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<DeliveryListDto> {
+  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<DeliveryListDto> {
     return { deliveries: await this.endpoints.deliveries(user.userId, id) };
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule' })
+  @ApiOperation({
+    summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule',
+    description: 'For a delivery that FAILED or that the receiver lost; receivers drop a webhook-id they have already seen.',
+  })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'deliveryId', schema: { type: 'string', format: 'uuid' } })
-  @ApiResponse({ status: 202, type: DeliveryDto })
+  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 202, type: DeliveryDto, description: 'The delivery is queued again' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INTERNAL_ERROR')
   retry(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id') id: string,
-    @Param('deliveryId') deliveryId: string,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Param('deliveryId', new ResourceIdPipe('DELIVERY_NOT_FOUND')) deliveryId: string,
   ): Promise<DeliveryDto> {
     return this.endpoints.retry(user.userId, id, deliveryId);
   }

@@ -38,7 +38,8 @@ describe('error contract of POST /v1/licences/verify and GET /v1/quota/usage', (
     request(t.baseUrl, 'POST', '/v1/licences/verify', { headers: { 'x-api-key': apiKey, ...headers }, body });
 
   describe.each([
-    ['body that is not JSON', { 'content-type': 'application/json' }, '{"licenceNumber": ', 'Request body must be a JSON object'],
+    ['body that is not JSON', { 'content-type': 'application/json' }, '{"licenceNumber": ', 'Request body is not valid JSON'],
+    ['JSON with a trailing comma', { 'content-type': 'application/json' }, '{"licenceNumber":"1011001544208079",}', 'Request body is not valid JSON'],
     ['empty body with JSON content type', { 'content-type': 'application/json' }, '', 'Request body must be a JSON object'],
     ['no body and no content type', {}, undefined, 'Request body must be a JSON object'],
     ['JSON array', { 'content-type': 'application/json' }, '["1011001544208079"]', 'Request body must be a JSON object'],

@@ -102,6 +102,24 @@ describe('OpenAPI document and the key command', () => {
       );
     });
 
+    it('describes every operation and every answer, and declares every tag an operation uses', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      const declared = new Set(document.tags.map((tag: { name: string; description?: string }) => tag.description && tag.name));
+      const missing: string[] = [];
+      for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+        for (const [method, operation] of Object.entries<any>(item)) {
+          const name = `${method.toUpperCase()} ${path}`;
+          if (!operation.description) missing.push(`${name}: no description`);
+          for (const tag of operation.tags ?? []) if (!declared.has(tag)) missing.push(`${name}: tag ${tag} not declared`);
+          for (const [status, answer] of Object.entries<any>(operation.responses)) {
+            if (!answer.description) missing.push(`${name} ${status}: no description`);
+          }
+        }
+      }
+      expect(missing).toEqual([]);
+      expect(Object.keys(document.paths).length).toBeGreaterThanOrEqual(15);
+    });
+
     it('describes metadata, tags and both ways of sending the key', async () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       expect(document.info).toMatchObject({
@@ -109,7 +127,7 @@ describe('OpenAPI document and the key command', () => {
         contact: { name: 'Licence Verification Service support' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       });
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'quota', 'monitoring']);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'quota', 'batches', 'monitoring']);
       expect(document.components.securitySchemes).toEqual({
         'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },

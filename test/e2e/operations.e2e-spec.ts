@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
-import { request, verify } from '../support/http';
+import { request } from '../support/http';
 import { freePort } from '../support/launcher-process';
 import { ApiProcess } from '../support/api-process';
 import { startTestApp, TestApp } from '../support/test-app';

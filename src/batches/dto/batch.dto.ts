@@ -1,34 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
 
 const ITEM_STATUS_ENUM = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
-
-/** One row of a roster in a JSON request. */
-export class RosterItemDto {
-  @ApiProperty({ example: '1011001544208079', pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
-  licenceNumber!: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'guard-0042', description: 'Your own id for the row' })
-  reference?: string | null;
-}
-
-/** POST /v1/batches with references. */
-export class CreateBatchFromItemsDto {
-  @ApiProperty({ type: [RosterItemDto], minItems: 1, maxItems: 1000 })
-  items!: RosterItemDto[];
-}
-
-/** POST /v1/batches with numbers only. */
-export class CreateBatchFromNumbersDto {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', pattern: '^[0-9]{16}$' },
-    minItems: 1,
-    maxItems: 1000,
-    example: ['1011001544208079', '1888000000000000'],
-  })
-  licenceNumbers!: string[];
-}
 
 export class BatchCountsDto {
   @ApiProperty({ type: 'integer', example: 812 })
@@ -51,7 +25,7 @@ export class BatchItemDto {
   @ApiProperty({ type: 'integer', example: 1, description: 'Position in the request, from 1' })
   index!: number;
 
-  @ApiProperty({ example: '1011001544208079' })
+  @ApiLicenceNumber()
   licenceNumber!: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'guard-0042' })

@@ -1,12 +1,13 @@
 import { ApiProperty, DECORATORS } from '@nestjs/swagger';
 import type { RegisterLicence } from '@lvs/register';
+import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
 import { verificationAnswer, VerificationBody, VerificationStatus } from '../outcome-status';
 
 const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
 
 /** The licence object (interface 2.3), plus two fields the register shows; examples: the sandbox's FOUND licence. */
 export class LicenceDto implements RegisterLicence {
-  @ApiProperty({ example: '1011001544208079', pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
+  @ApiLicenceNumber()
   licenceNumber!: string;
 
   @ApiProperty({ example: 'JANE', description: "Holder's first name" })

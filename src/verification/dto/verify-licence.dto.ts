@@ -1,7 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { IsLicenceNumber } from '../../validation/licence-number.decorator';
+import { VALIDATION_MESSAGES } from '../../errors/error-codes';
+import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 
-/** The verification request (interface 2.1), as documented; readVerifyBody reads it. */
+/** The verification request (interface 2.1): exactly {"licenceNumber": "<16 digits>"}. */
+@UnknownFieldMessage(VALIDATION_MESSAGES.unknownField)
 export class VerifyLicenceDto {
-  @ApiProperty({ example: '1011001544208079', pattern: '^[0-9]{16}$', description: 'The 16-digit licence number' })
+  @IsLicenceNumber()
   licenceNumber!: string;
 }

@@ -1,15 +1,22 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiLicenceNumber, IsLicenceNumber } from '../../validation/licence-number.decorator';
+import { IsReference } from '../../validation/reference.decorator';
+import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
+import { OptionalBody, UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
-import { RosterItemDto } from '../../batches/dto/batch.dto';
 
+/** PUT /v1/watchlist/{licenceNumber}: no body, or {"reference"}. */
+@OptionalBody()
+@UnknownFieldMessage(FEATURE_VALIDATION_MESSAGES.watchBody)
 export class WatchRequestDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'guard-0042', description: 'Your own id for the number' })
+  @IsReference(FEATURE_VALIDATION_MESSAGES.watchReference, 'Your own id for the number')
   reference?: string | null;
 }
 
-export class WatchBatchAddDto {
-  @ApiProperty({ type: [RosterItemDto], minItems: 1, maxItems: 1000 })
-  items!: RosterItemDto[];
+/** The path of PUT and DELETE /v1/watchlist/{licenceNumber}. */
+export class WatchedNumberParams {
+  @IsLicenceNumber()
+  licenceNumber!: string;
 }
 
 export class WatchBatchAddResultDto {
@@ -21,7 +28,7 @@ export class WatchBatchAddResultDto {
 }
 
 export class WatchEntryDto {
-  @ApiProperty({ example: '1011001544208079' })
+  @ApiLicenceNumber()
   licenceNumber!: string;
 
   @ApiProperty({ type: String, nullable: true, example: 'guard-0042' })

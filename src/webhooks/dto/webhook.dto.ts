@@ -1,12 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_TYPES } from '../../events/event-types';
+import { Transform } from 'class-transformer';
+import { ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
+import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
+import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
+import { EVENT_TYPES, EventType } from '../../events/event-types';
 
+const { webhookBody, webhookUrl } = FEATURE_VALIDATION_MESSAGES;
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/**
+ * POST /v1/webhooks: {"url","events"}. The URL must also pass the SSRF rules, which depend on configuration
+ * and so are checked by the controller. class-validator checks a property's decorators bottom-up.
+ */
+@UnknownFieldMessage(webhookBody)
 export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://partner.example/hooks/licences', description: 'https; the host must not be a private, loopback or link-local address' })
+  @ApiProperty({
+    maxLength: MAX_WEBHOOK_URL_LENGTH,
+    example: 'https://partner.example/hooks/licences',
+    description: 'https; the host must not be a private, loopback or link-local address',
+  })
+  @MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: webhookUrl })
+  @IsString({ message: webhookBody })
   url!: string;
 
-  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, description: 'Event types to send (default: all)' })
-  events?: string[];
+  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, minItems: 1, description: 'Event types to send (default: all)' })
+  @IsIn(EVENT_TYPES, { each: true, message: webhookBody })
+  @ArrayNotEmpty({ message: webhookBody })
+  @IsArray({ message: webhookBody })
+  @Transform(({ value }) => (Array.isArray(value) ? [...new Set(value)] : value))
+  events: EventType[] = [...EVENT_TYPES];
 }
 
 export class WebhookDto {

@@ -1,0 +1,47 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { NotEquals, ValidateIf } from 'class-validator';
+import { QueryInteger } from './query-integer.decorator';
+
+/** One page of a list: how many rows, and where the previous page ended (null: from the start). */
+export interface PageRequest<Cursor> {
+  limit: number;
+  after: Cursor | null;
+}
+
+/** The page size of one list, as its route allows it. */
+export interface PageSize {
+  max: number;
+  fallback: number;
+  message: string;
+  /** what the list holds, for the document: "Batches" */
+  noun: string;
+}
+
+/** `limit`: an integer from 1 to the list's maximum; the property's initial value is the default. */
+export function PageLimit({ max, fallback, message, noun }: PageSize): PropertyDecorator {
+  return QueryInteger({ min: 1, max, message, fallback, description: `${noun} per page, 1-${max} (default ${fallback})` });
+}
+
+/**
+ * The cursor of a list, decoded by `read` (null: not a cursor of this list); an undecodable one is refused
+ * with `message`. The property holds the decoded cursor.
+ */
+export function PageCursor<Cursor>(
+  read: (text: string) => Cursor | null,
+  message: string,
+  description = "The previous page's nextCursor",
+): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? read(value) : null)),
+    ValidateIf((_query: object, value: unknown) => value !== undefined),
+    NotEquals(null, { message }),
+    ApiPropertyOptional({ type: String, description }),
+  );
+}
+
+/** The page a validated query asks for. */
+export function pageRequest<Cursor>({ limit, cursor }: { limit: number; cursor?: Cursor }): PageRequest<Cursor> {
+  return { limit, after: cursor ?? null };
+}

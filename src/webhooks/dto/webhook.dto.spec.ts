@@ -1,0 +1,33 @@
+import { RequestValidationPipe } from '../../validation/request-validation.pipe';
+import { EVENT_TYPES } from '../../events/event-types';
+import { CreateWebhookDto } from './webhook.dto';
+
+const URL = 'https://partner.example/hooks';
+const pipe = new RequestValidationPipe();
+const read = (body: unknown) => pipe.transform(body, { type: 'body', metatype: CreateWebhookDto });
+const SHAPE = 'Request body must be {"url","events"} with an optional list of known event types';
+
+describe('CreateWebhookDto', () => {
+  it('takes every event type when none are named, and each named one once', async () => {
+    await expect(read({ url: URL })).resolves.toEqual(Object.assign(new CreateWebhookDto(), { url: URL, events: [...EVENT_TYPES] }));
+    await expect(read({ url: URL, events: ['ping', 'ping', 'watch.paused'] })).resolves.toMatchObject({ events: ['ping', 'watch.paused'] });
+  });
+
+  it.each([
+    ['no url', { events: ['ping'] }],
+    ['a url that is not text', { url: 42 }],
+    ['an unknown field', { url: URL, secret: 'x' }],
+    ['events that are not a list', { url: URL, events: 'ping' }],
+    ['null events', { url: URL, events: null }],
+    ['no events', { url: URL, events: [] }],
+    ['an unknown event type', { url: URL, events: ['ping', 'licence.eaten'] }],
+  ])('refuses %s', async (_what, body) => {
+    await expect(read(body)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', publicMessage: SHAPE });
+  });
+
+  it('refuses a url over 2,048 characters as a url', async () => {
+    await expect(read({ url: `${URL}/${'x'.repeat(2048)}` })).rejects.toMatchObject({
+      publicMessage: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+    });
+  });
+});
