@@ -22,17 +22,10 @@ import { rosterEntries } from './roster';
 import { readRosterCsv, writeResultsCsv } from './roster-csv';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { batchesLimit, cursor, itemsLimit, batchesQuery, ...FEATURE_TEXTS } = FEATURE_VALIDATION_MESSAGES;
 const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
-const {
-  batchIdempotencyKeyReused,
-  batchContentType,
-  batchTooLarge,
-  batchShape,
-  batchSize,
-  csvEncoding,
-  csvHeader,
-} = FEATURE_TEXTS;
+const { batchesLimit, cursor, itemsLimit, batchesQuery } = FEATURE_VALIDATION_MESSAGES;
+const { batchIdempotencyKeyReused, batchContentType, batchTooLarge, batchShape, batchSize, csvEncoding, csvHeader } =
+  FEATURE_VALIDATION_MESSAGES;
 const CREATE_BATCH_TEXTS = {
   notJson,
   invalidJson,

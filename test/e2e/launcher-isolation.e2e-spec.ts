@@ -1,9 +1,9 @@
 import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
 import { Client } from 'pg';
 import { runKeysCli } from '../support/keys-cli';
-import { commandAfter, LauncherProcess, parseCurl, removeDataDir, runInBash, scratchDataDir, STARTED } from '../support/launcher-process';
+import { commandAfter, isolatedLauncherSettings, LauncherProcess, parseCurl, removeDataDir, runInBash, scratchDataDir, STARTED } from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';
-import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
+import { databaseUrl, testRunId } from '../support/test-run';
 
 // The newcomer's path: `npm run demo`, then `npm start` against the real register. A second and a third
 // sandbox stand in for that register here; JANE DOE is the demo sandbox's invented FOUND.
@@ -57,14 +57,7 @@ describe('npm run demo, then npm start against another register', () => {
   });
 
   const environment = (registerUrl?: string): Record<string, string> => ({
-    DATABASE_URL: databaseUrl(name),
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: name,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WORKER_HTTP_PORT: '0',
-    SANDBOX_PORT: '0',
-    LVS_DATA_DIR: dataDir,
+    ...isolatedLauncherSettings(name, dataDir),
     ...(registerUrl ? { REGISTER_URL: registerUrl } : {}),
   });
 

@@ -8,6 +8,7 @@ import {
   freePort,
   isAlive,
   isListening,
+  isolatedLauncherSettings,
   LauncherProcess,
   parseCurl,
   removeDataDir,
@@ -16,7 +17,7 @@ import {
   STARTED,
 } from '../support/launcher-process';
 import { runKeysCli } from '../support/keys-cli';
-import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
+import { databaseUrl, testRunId } from '../support/test-run';
 import { until } from '../support/until';
 
 async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
@@ -31,16 +32,7 @@ describe('npm run demo', () => {
 
   beforeAll(async () => {
     const name = `${testRunId()}_demo`;
-    demo = LauncherProcess.start('demo', {
-      DATABASE_URL: databaseUrl(name),
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: name,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WORKER_HTTP_PORT: '0',
-      SANDBOX_PORT: '0',
-      LVS_DATA_DIR: (dataDir = await scratchDataDir()),
-    });
+    demo = LauncherProcess.start('demo', isolatedLauncherSettings(name, (dataDir = await scratchDataDir())));
     await demo.waitFor(STARTED, 120_000);
     log = demo.log;
   }, 150_000);
@@ -177,17 +169,7 @@ describe('npm run demo with a port in use', () => {
     ['SANDBOX_PORT', 'the register sandbox'],
   ])('names %s when its port is taken, starts nothing and exits 1', async (setting, owner) => {
     const name = `${testRunId()}_busy`;
-    const demo = LauncherProcess.start('demo', {
-      DATABASE_URL: databaseUrl(name),
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: name,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WORKER_HTTP_PORT: '0',
-      SANDBOX_PORT: '0',
-      LVS_DATA_DIR: dataDir,
-      [setting]: String(port),
-    });
+    const demo = LauncherProcess.start('demo', { ...isolatedLauncherSettings(name, dataDir), [setting]: String(port) });
     expect(await demo.exited).toBe(1);
     expect(demo.log).toContain(`\nlvs      | Start-up failed: Port ${port} is in use (${owner}): set ${setting} to a free port\n`);
     expect(demo.log).not.toContain('EADDRINUSE');
@@ -202,16 +184,10 @@ describe('npm start with a register that cannot be reached', () => {
     const registerPort = await freePort(); // closed until the sandbox below listens on it
     const registerHost = `127.0.0.1:${registerPort}`;
     const env = {
-      DATABASE_URL: databaseUrl(name),
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: name,
+      ...isolatedLauncherSettings(name, dataDir),
       REGISTER_URL: `http://${registerHost}`,
       LOOKUP_BACKOFF_MS: '50',
       REGISTER_BREAKER_FAILURES: '1000', // the breaker would keep the lookups away from the register
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WORKER_HTTP_PORT: '0',
-      LVS_DATA_DIR: dataDir,
     };
     const launcher = LauncherProcess.start('start', env);
     let sandbox: RunningSandbox | undefined;
@@ -219,7 +195,7 @@ describe('npm start with a register that cannot be reached', () => {
       await launcher.waitFor(STARTED, 150_000);
       expect(launcher.log).toContain(`\nRegister     http://${registerHost}\n`);
       const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
-      const created = runKeysCli({ DATABASE_URL: env.DATABASE_URL }, 'create', '--name', 'unreachable', '--quota', '10');
+      const created = runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'unreachable', '--quota', '10');
       const { key } = JSON.parse(created.stdout) as { key: string };
       const verify = async (licenceNumber: string) => {
         const response = await fetch(`${apiUrl}/v1/licences/verify`, {

@@ -7,7 +7,23 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '../..');
 
+import { databaseUrl, TEST_REDIS_URL } from './test-run';
+
 export { freePort } from './free-port';
+
+/** A launcher on the run's own database `name` and Redis prefix `name`, every port chosen by the system. */
+export function isolatedLauncherSettings(name: string, dataDir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl(name),
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: name,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WORKER_HTTP_PORT: '0',
+    SANDBOX_PORT: '0',
+    LVS_DATA_DIR: dataDir,
+  };
+}
 
 /** The banner's last line: every process is ready once it is printed. */
 export const STARTED = /\nStop everything with Ctrl-C\.\n/;
