@@ -98,16 +98,19 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
   });
 
   describe('the validation itself', () => {
-    const mutated = (kind: string, change: (copy: Record<string, any>) => void): Manifest => {
+    /** A copy of the first manifest of a kind, with value set at path. */
+    const mutated = (kind: string, path: (string | number)[], value: unknown): Manifest => {
       const original = manifests.find(({ object }) => object.kind === kind) as Manifest;
       const object = structuredClone(original.object);
-      change(object);
+      type Node = Record<string | number, unknown>;
+      const parent = path.slice(0, -1).reduce<Node>((node, key) => node[key] as Node, object);
+      parent[path[path.length - 1]] = value;
       return { file: original.file, object };
     };
 
     it('fails on an unknown field deep inside a manifest, a CRD\'s included', async () => {
-      const deploymentTypo = mutated('Deployment', (copy) => Object.assign(copy.spec.template.spec.containers[0], { imagePullPolcy: 'Always' }));
-      const scaledObjectTypo = mutated('ScaledObject', (copy) => Object.assign(copy.spec, { maxReplicas: 8 }));
+      const deploymentTypo = mutated('Deployment', ['spec', 'template', 'spec', 'containers', 0, 'imagePullPolcy'], 'Always');
+      const scaledObjectTypo = mutated('ScaledObject', ['spec', 'maxReplicas'], 8);
       await expect(validateManifests([deploymentTypo, scaledObjectTypo])).resolves.toEqual([
         'deploy/kubernetes/api-deployment.yaml (Deployment/lvs-api): Object literal may only specify known properties, ' +
           `and '"imagePullPolcy"' does not exist in type 'IContainer'.`,
@@ -117,7 +120,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     });
 
     it('fails on a wrong type, in the schema and in the type check', async () => {
-      const wrongType = mutated('Deployment', (copy) => Object.assign(copy.spec.template.spec, { terminationGracePeriodSeconds: '30' }));
+      const wrongType = mutated('Deployment', ['spec', 'template', 'spec', 'terminationGracePeriodSeconds'], '30');
       await expect(validateManifests([wrongType])).resolves.toEqual([
         'deploy/kubernetes/api-deployment.yaml (Deployment/lvs-api): data/spec/template/spec/terminationGracePeriodSeconds must be integer',
         "deploy/kubernetes/api-deployment.yaml (Deployment/lvs-api): Type 'string' is not assignable to type 'number'.",
