@@ -6,7 +6,7 @@ import { Manifest, validateManifests } from './kubernetes-schemas';
 
 const repository = join(__dirname, '..', '..');
 const kubernetes = join(repository, 'deploy', 'kubernetes');
-const kedaOverlay = join(kubernetes, 'optional', 'keda');
+const kedaOverlay = join(repository, 'deploy', 'kubernetes-keda');
 const defaults = new EnvironmentVariables();
 
 // Only the fields these assertions read; the schemas check the rest.
@@ -50,7 +50,7 @@ function readYaml(path: string): unknown[] {
 }
 
 const isKustomization = (path: string): boolean => path.endsWith('kustomization.yaml');
-const manifestFiles = yamlFilesUnder(kubernetes).filter((path) => !isKustomization(path));
+const manifestFiles = [kubernetes, kedaOverlay].flatMap(yamlFilesUnder).filter((path) => !isKustomization(path));
 const manifests: Manifest[] = manifestFiles.flatMap((path) =>
   readYaml(path).map((object) => ({ file: relative(repository, path), object: object as Manifest['object'] })),
 );
@@ -80,7 +80,7 @@ function portOf(container: Container, port: number | string): number | undefined
   return typeof port === 'number' ? port : container.ports?.find((candidate) => candidate.name === port)?.containerPort;
 }
 
-describe('the Kubernetes manifests (deploy/kubernetes)', () => {
+describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)', () => {
   it('all validate against the Kubernetes schemas, the KEDA ScaledObject included', async () => {
     expect(manifests.map(({ object }) => `${object.kind}/${object.metadata?.name}`).sort()).toEqual([
       'ConfigMap/lvs-config',
@@ -114,7 +114,7 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
       await expect(validateManifests([deploymentTypo, scaledObjectTypo])).resolves.toEqual([
         'deploy/kubernetes/api-deployment.yaml (Deployment/lvs-api): Object literal may only specify known properties, ' +
           `and '"imagePullPolcy"' does not exist in type 'IContainer'.`,
-        'deploy/kubernetes/optional/keda/worker-scaledobject.yaml (ScaledObject/lvs-worker): Object literal may only specify known properties, ' +
+        'deploy/kubernetes-keda/worker-scaledobject.yaml (ScaledObject/lvs-worker): Object literal may only specify known properties, ' +
           `and '"maxReplicas"' does not exist in type 'IScaledObjectSpec'.`,
       ]);
     });
@@ -133,15 +133,19 @@ describe('the Kubernetes manifests (deploy/kubernetes)', () => {
     });
   });
 
-  it('list every manifest in a kustomization, and every file a kustomization names exists', () => {
-    const listed = [kubernetes, kedaOverlay].flatMap((directory) => {
-      const [kustomization] = readYaml(join(directory, 'kustomization.yaml')) as { resources: string[] }[];
-      return kustomization.resources.map((resource) => join(directory, resource));
+  it('list every manifest in a kustomization of one namespace, and every file a kustomization names exists', () => {
+    const kustomizations = [kubernetes, kedaOverlay].map((directory) => {
+      const [kustomization] = readYaml(join(directory, 'kustomization.yaml')) as { namespace: string; resources: string[] }[];
+      return { directory, ...kustomization };
     });
+    const listed = kustomizations.flatMap(({ directory, resources }) => resources.map((resource) => join(directory, resource)));
     for (const path of listed) expect(existsSync(path)).toBe(true);
     expect(listed.filter((path) => path.endsWith('.yaml')).sort()).toEqual([...manifestFiles].sort());
-    // The ScaledObject needs KEDA's CRDs, so only the optional overlay, which includes the base, names it.
-    expect(listed).toContain(join(kedaOverlay, '..', '..'));
+    // The ScaledObject needs KEDA's CRDs, so only the optional overlay, which includes the base, names it. It is
+    // the base's sibling: kustomize refuses an overlay inside its base.
+    expect(listed).toContain(kubernetes);
+    // a namespace applies only to a kustomization's own resources, so the overlay names it too
+    expect(kustomizations.map(({ namespace }) => namespace)).toEqual(['licence-verification', 'licence-verification']);
   });
 
   it('run the migrations in a Job, and not at the start of the API or the workers', () => {
