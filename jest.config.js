@@ -57,7 +57,14 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/kubernetes/**/*.spec.ts'],
+      moduleNameMapper: {
+        ...shared.moduleNameMapper,
+        // The Kubernetes schemas (test/kubernetes) are ES modules whose package exports offer only an "import"
+        // condition, which Jest's require() never matches: each specifier is mapped to its file instead.
+        '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
+        '^(kubernetes-models|@kubernetes-models/(?:apimachinery|keda))/(.+)$': '<rootDir>/node_modules/$1/$2.js',
+      },
     },
     {
       ...shared,
