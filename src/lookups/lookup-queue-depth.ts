@@ -13,6 +13,6 @@ export class LookupQueueDepth implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.metrics.readQueueCountsFrom(() => this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed'));
+    this.metrics.readQueueCountsFrom(() => this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'));
   }
 }

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, LabelValues, Registry
 const VERIFICATION_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING'] as const;
 const VERIFICATION_SOURCES = ['cache', 'register'] as const;
 const LOOKUP_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'SERVICE_UNAVAILABLE', 'PARSE_ERROR', 'INTERNAL_ERROR'] as const;
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 const BREAKER_PHASES = ['closed', 'open', 'half-open'] as const;
 
 export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];

@@ -70,6 +70,7 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     expect(series(text, 'lvs_http_request_duration_seconds_count{method="POST",route="/v1/licences/verify",status="429"}')).toBe(1);
     expect(text).not.toContain(SANDBOX_NUMBERS.active);
     expect(series(text, 'lvs_lookup_queue_jobs{state="failed"}')).toBe(0);
+    expect(series(text, 'lvs_lookup_queue_jobs{state="prioritized"}')).toBe(0);
 
     const worker = await (await fetch(`${workerUrl}/metrics`)).text();
     expect(series(worker, 'lvs_register_lookups_total{outcome="FOUND"}')).toBe(1);
