@@ -97,4 +97,22 @@ describe('start-up safety of the API and the worker', () => {
       expect([evictionWarnings(api), evictionWarnings(worker)]).toEqual([[], []]);
     }, 45_000);
   });
+
+  describe("the worker's readiness", () => {
+    it("keeps the worker's readiness within DEPENDENCY_TIMEOUT_MS of a frozen Redis (its client's own deadline, no timer of ours)", async () => {
+      const redis = await PrivateRedis.start();
+      redisServers.push(redis);
+      const worker = await WorkerProcess.start({ ...t.env, REDIS_URL: redis.url, DEPENDENCY_TIMEOUT_MS: '500' });
+      started.push(worker);
+      const ready = `http://127.0.0.1:${/Operators' listener .* on [\d.]+:(\d+)/.exec(worker.log)![1]}/health/ready`;
+      expect((await fetch(ready)).status).toBe(200);
+      redis.freeze();
+      const began = Date.now();
+      const frozen = await fetch(ready);
+      const took = Date.now() - began;
+      redis.thaw();
+      expect([frozen.status, await frozen.json()]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' }]);
+      expect(took).toBeLessThan(1500);
+    }, 45_000);
+  });
 });
