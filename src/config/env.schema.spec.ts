@@ -15,8 +15,7 @@ function errorOf(raw: Record<string, unknown>): Error {
 function namedVariables(message: string): string[] {
   return message
     .split('\n')
-    .slice(1)
-    .map((line) => line.trim().split(':', 1)[0]);
+    .map((line) => line.replace(/^Invalid configuration: /, '').split(':', 1)[0]);
 }
 
 describe('validateEnvironment', () => {
@@ -86,6 +85,7 @@ describe('validateEnvironment', () => {
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
         ADMIN_TOKEN: '',
+        NODE_ENV: '',
         WORKERS: 1,
         LVS_DATA_DIR: '.data',
         LOCAL_POSTGRES_PORT: 5432,
@@ -105,10 +105,9 @@ describe('validateEnvironment', () => {
       expect(() =>
         validateEnvironment({ WATCH_MAX_REGISTER_SHARE: '2', WEBHOOK_SECRET_KEY: 'short', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,,5' }),
       ).toThrow(
-        'Invalid configuration:\n' +
-          '  WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be greater than 1\n' +
-          '  WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)\n' +
-          '  WEBHOOK_RETRY_SCHEDULE_SECONDS: WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds',
+        'Invalid configuration: WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be greater than 1\n' +
+          'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)\n' +
+          'Invalid configuration: WEBHOOK_RETRY_SCHEDULE_SECONDS: WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds',
       );
     });
 
@@ -192,17 +191,50 @@ describe('validateEnvironment', () => {
       (url) => {
         expect(() => validateEnvironment({ PUBLIC_BASE_URL: url })).toThrow(
           new Error(
-            'Invalid configuration:\n  PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment',
+            'Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment',
           ),
         );
       },
     );
   });
 
+  describe('secrets in production', () => {
+    const key = 'ab'.repeat(32);
+
+    it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
+      for (const raw of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '' }]) {
+        expect(errorOf(raw).message).toBe(
+          'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
+        );
+      }
+    });
+
+    it('refuses a short ADMIN_TOKEN with one line naming it', () => {
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
+        'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)',
+      );
+    });
+
+    it('tells a malformed key in production only its format', () => {
+      expect(namedVariables(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short' }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short' }).message).toContain('must be 64 hex digits');
+    });
+
+    it('starts in production with a key and a 32-character token, or with no token at all', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }).ADMIN_TOKEN).toBe('');
+    });
+
+    it('accepts both development values outside production', () => {
+      expect(validateEnvironment({ NODE_ENV: 'development', ADMIN_TOKEN: 'x' }).ADMIN_TOKEN).toBe('x');
+      expect(validateEnvironment({ ADMIN_TOKEN: 'x' }).WEBHOOK_SECRET_KEY).toBe('');
+    });
+  });
+
   describe('unset and unknown variables', () => {
     it('ignores unknown variables', () => {
-      const settings = validateEnvironment({ PATH: '/usr/bin', NODE_ENV: 'test', SOMETHING: 'abc' });
-      expect(['PATH', 'NODE_ENV', 'SOMETHING'].filter((name) => name in settings)).toEqual([]);
+      const settings = validateEnvironment({ PATH: '/usr/bin', HOME: '/root', SOMETHING: 'abc' });
+      expect(['PATH', 'HOME', 'SOMETHING'].filter((name) => name in settings)).toEqual([]);
       expect(settings.PORT).toBe(3000);
     });
 
@@ -319,7 +351,7 @@ describe('validateEnvironment', () => {
       'rejects the CORS origin %s with the exact message',
       (origin) => {
         expect(errorOf({ CORS_ORIGINS: `https://ok.example.com,${origin}` }).message).toBe(
-          'Invalid configuration:\n  CORS_ORIGINS: CORS_ORIGINS must be comma-separated http(s) origins',
+          'Invalid configuration: CORS_ORIGINS: CORS_ORIGINS must be comma-separated http(s) origins',
         );
       },
     );
@@ -342,24 +374,24 @@ describe('validateEnvironment', () => {
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
       [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -'],
     ])('rejects %j with exactly one line: %s', (raw, line) => {
-      expect(errorOf(raw).message).toBe(`Invalid configuration:\n  ${line}`);
+      expect(errorOf(raw).message).toBe(`Invalid configuration: ${line}`);
     });
 
     it('tells text that is not a number only that, not the bounds too', () => {
       expect(errorOf({ PORT: 'abc', WORKER_CONCURRENCY: '1e3' }).message).toBe(
-        'Invalid configuration:\n  PORT: PORT must be an integer number\n  WORKER_CONCURRENCY: WORKER_CONCURRENCY must be an integer number',
+        'Invalid configuration: PORT: PORT must be an integer number\nInvalid configuration: WORKER_CONCURRENCY: WORKER_CONCURRENCY must be an integer number',
       );
     });
 
     it('tells a headers timeout above its own bound only that bound, not the comparison too', () => {
       expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '400000' }).message).toBe(
-        'Invalid configuration:\n  REQUEST_HEADERS_TIMEOUT_MS: REQUEST_HEADERS_TIMEOUT_MS must not be greater than 300000',
+        'Invalid configuration: REQUEST_HEADERS_TIMEOUT_MS: REQUEST_HEADERS_TIMEOUT_MS must not be greater than 300000',
       );
     });
 
     it('compares the headers timeout only with a body timeout that is a number', () => {
       expect(errorOf({ REQUEST_HEADERS_TIMEOUT_MS: '20000', REQUEST_BODY_TIMEOUT_MS: 'soon' }).message).toBe(
-        'Invalid configuration:\n  REQUEST_BODY_TIMEOUT_MS: REQUEST_BODY_TIMEOUT_MS must be an integer number',
+        'Invalid configuration: REQUEST_BODY_TIMEOUT_MS: REQUEST_BODY_TIMEOUT_MS must be an integer number',
       );
     });
 
@@ -369,25 +401,25 @@ describe('validateEnvironment', () => {
 
     it('rejects MIGRATIONS_RUN=no with the exact boolean message', () => {
       expect(() => validateEnvironment({ MIGRATIONS_RUN: 'no' })).toThrow(
-        new Error('Invalid configuration:\n  MIGRATIONS_RUN: MIGRATIONS_RUN must be a boolean value'),
+        new Error('Invalid configuration: MIGRATIONS_RUN: MIGRATIONS_RUN must be a boolean value'),
       );
     });
 
     it('rejects an unknown QUOTA_TIME_ZONE with the exact message', () => {
       expect(() => validateEnvironment({ QUOTA_TIME_ZONE: 'Mars/Base' })).toThrow(
-        new Error('Invalid configuration:\n  QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone'),
+        new Error('Invalid configuration: QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone'),
       );
     });
 
     it('rejects an http:// REDIS_URL with the exact message', () => {
       expect(() => validateEnvironment({ REDIS_URL: 'http://x' })).toThrow(
-        new Error('Invalid configuration:\n  REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS'),
+        new Error('Invalid configuration: REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS'),
       );
     });
 
     it('rejects a DATABASE_URL without a database name', () => {
       expect(() => validateEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/' })).toThrow(
-        new Error('Invalid configuration:\n  DATABASE_URL: must end in a database name of letters, digits and _'),
+        new Error('Invalid configuration: DATABASE_URL: must end in a database name of letters, digits and _'),
       );
     });
 
@@ -397,12 +429,12 @@ describe('validateEnvironment', () => {
       ['postgres://app:%E0%A4%A@db/lvs', 'DATABASE_URL: has a badly percent-encoded user or password'],
       ['postgres://db/lvs-prod', 'DATABASE_URL: must end in a database name of letters, digits and _'],
     ])('rejects the DATABASE_URL %s with the exact message', (url, problem) => {
-      expect(() => validateEnvironment({ DATABASE_URL: url })).toThrow(new Error(`Invalid configuration:\n  ${problem}`));
+      expect(() => validateEnvironment({ DATABASE_URL: url })).toThrow(new Error(`Invalid configuration: ${problem}`));
     });
 
     it('rejects a REGISTER_URL with a path', () => {
       expect(() => validateEnvironment({ REGISTER_URL: 'https://example.com/search' })).toThrow(
-        new Error('Invalid configuration:\n  REGISTER_URL: REGISTER_URL must be an http(s) origin'),
+        new Error('Invalid configuration: REGISTER_URL: REGISTER_URL must be an http(s) origin'),
       );
     });
 
@@ -413,11 +445,10 @@ describe('validateEnvironment', () => {
     it('throws ONE error naming each of several bad variables', () => {
       const error = errorOf({ PORT: 'abc', QUOTA_TIME_ZONE: 'Mars/Base', REDIS_URL: 'http://x' });
       const lines = error.message.split('\n');
-      expect(lines[0]).toBe('Invalid configuration:');
       expect(namedVariables(error.message).sort()).toEqual(['PORT', 'QUOTA_TIME_ZONE', 'REDIS_URL']);
-      expect(lines.includes('  QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone')).toBe(true);
-      expect(lines.includes('  REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS')).toBe(true);
-      expect(lines.some((line) => line.startsWith('  PORT: ') && line.includes('PORT must be an integer number'))).toBe(
+      expect(lines.includes('Invalid configuration: QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone')).toBe(true);
+      expect(lines.includes('Invalid configuration: REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS')).toBe(true);
+      expect(lines.some((line) => line.startsWith('Invalid configuration: PORT: ') && line.includes('PORT must be an integer number'))).toBe(
         true,
       );
     });

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 // Not the library's index: that loads the register client and its HTML parser, which the API never uses.
 import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
+import { describeProductionSecretProblem, ProductionSecret } from './production-secrets';
 
 /**
  * Any URL PostgreSQL clients accept (query parameters such as sslmode, percent-encoded passwords), with a
@@ -62,6 +63,23 @@ class NotAboveSetting implements ValidatorConstraintInterface {
   }
 }
 
+/** A secret that production may not run with at its development value (describeProductionSecretProblem). */
+@ValidatorConstraint({ name: 'productionSecret' })
+class SafeInProduction implements ValidatorConstraintInterface {
+  validate(value: unknown, { object, property }: ValidationArguments): boolean {
+    return this.problem(value, object, property) === null;
+  }
+
+  defaultMessage({ value, object, property }: ValidationArguments): string {
+    return this.problem(value, object, property) ?? '';
+  }
+
+  private problem(value: unknown, object: object, property: string): string | null {
+    const { NODE_ENV } = object as EnvironmentVariables;
+    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, NODE_ENV) : null;
+  }
+}
+
 // Environment variables are text. Text that does not read as the type stays text, so that the type's
 // validator names it (1e3 and 0x10 are not port numbers, though Number() would read them).
 const toInteger = ({ value }: TransformFnParams): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
@@ -77,6 +95,10 @@ const toList = ({ value }: TransformFnParams): unknown =>
  * number is told only that, not its bounds too.
  */
 export class EnvironmentVariables {
+  /** `production` refuses to start with a development secret (describeProductionSecretProblem). */
+  @IsString()
+  NODE_ENV = '';
+
   @IsString()
   HOST = '0.0.0.0';
 
@@ -205,7 +227,8 @@ export class EnvironmentVariables {
   @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
-  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning. */
+  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning; refused in production. */
+  @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
 
@@ -235,8 +258,8 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(0) @Max(600000) @IsInt()
   SHUTDOWN_GRACE_MS = 10000;
 
-  /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. */
-  @IsString()
+  /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. At least 32 characters in production. */
+  @Validate(SafeInProduction) @IsString()
   ADMIN_TOKEN = '';
 
   /** `npm start` / `npm run demo` only: worker processes to run. */
@@ -261,8 +284,10 @@ export type AppSettings = Readonly<EnvironmentVariables>;
 const SETTING_NAMES = new Set(Object.keys(new EnvironmentVariables()));
 
 /**
- * Validates raw environment variables; throws one error naming every bad variable. ConfigModule's `validate`
- * and the command-line tools (readSettings) both use it. An empty variable counts as unset: it takes the default.
+ * Validates raw environment variables; throws one error naming every bad variable, one line each (a process
+ * that refuses to start prints exactly that: one line per setting to fix, whole in any log collector).
+ * ConfigModule's `validate` and the command-line tools (readSettings) both use it. An empty variable counts
+ * as unset: it takes the default.
  */
 export function validateEnvironment(raw: Record<string, unknown>): AppSettings {
   const given = Object.fromEntries(Object.entries(raw).filter(([name, value]) => SETTING_NAMES.has(name) && value !== ''));
@@ -271,7 +296,7 @@ export function validateEnvironment(raw: Record<string, unknown>): AppSettings {
     (error) => `${error.property}: ${Object.values(error.constraints ?? {}).join('; ')}`,
   );
   if (problems.length > 0) {
-    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new Error(problems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
   }
   return Object.freeze(settings);
 }

@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { AppSettings } from '../config/env.schema';
 import { RedisOutageLog } from '../logging/redis-outage-log';
+import { describeEvictionPolicy } from './eviction-policy';
 import { RedisOutageWatch } from './redis-outage-watch';
 import { blockingRedisOptions, failFastRedisOptions } from './redis-options';
 
@@ -38,10 +39,16 @@ export class RedisStore implements OnModuleInit, OnApplicationShutdown {
     outages.watchClient(this.client);
   }
 
-  /** Without an offline queue, commands sent before the first connection would fail: start connected. */
+  /**
+   * Without an offline queue, commands sent before the first connection would fail: start connected.
+   * Then warns, once per process, when this Redis may evict our keys (describeEvictionPolicy); an INFO
+   * that fails (a proxy or ACL that forbids it) reads as a policy not reported.
+   */
   async onModuleInit(): Promise<void> {
     // Not events.once: it would reject on the first connection error, and Redis may come up later.
     if (this.client.status !== 'ready') await new Promise((resolve) => this.client.once('ready', resolve));
+    const warning = describeEvictionPolicy(await this.client.info('memory').catch(() => ''));
+    if (warning !== null) new Logger('Redis').warn(warning);
   }
 
   key(...parts: string[]): string {

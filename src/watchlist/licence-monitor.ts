@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { once } from 'node:events';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
@@ -15,6 +14,7 @@ import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { detectChanges } from './detect-changes';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
+import { raceAbort } from './race-abort';
 import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
 import { RECHECK_LOOKUP_WAIT_MS, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
@@ -143,10 +143,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
     if (!(await this.breaker.admit())) return null;
     const jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
-    const outcome = await Promise.race([
-      this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS),
-      once(this.stopping.signal, 'abort').then(() => ({ state: 'pending' as const })),
-    ]);
+    const outcome = await raceAbort(this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, { state: 'pending' as const });
     if (outcome.state === 'completed') return outcome.result;
     this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);
     return null;

@@ -70,6 +70,25 @@ describe('deployment files', () => {
     }
   });
 
+  it('runs every role in production, requiring WEBHOOK_SECRET_KEY and passing an optional ADMIN_TOKEN', () => {
+    for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
+      const environment = services[name].environment ?? {};
+      expect([name, environment.NODE_ENV, environment.WEBHOOK_SECRET_KEY, environment.ADMIN_TOKEN]).toEqual([
+        name,
+        'production',
+        '${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY to 64 hex digits, e.g. openssl rand -hex 32}',
+        '${ADMIN_TOKEN:-}',
+      ]);
+    }
+  });
+
+  it('keeps Redis durable: an append-only file and no eviction', () => {
+    const command = services.redis.command ?? [];
+    const option = (name: string) => command[command.indexOf(name) + 1];
+    expect(command[0]).toBe('redis-server');
+    expect([option('--appendonly'), option('--appendfsync'), option('--maxmemory-policy')]).toEqual(['yes', 'everysec', 'noeviction']);
+  });
+
   it('builds one image on Node 24, running as a non-root user, with a health check', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile.match(/^FROM .*/gm)).toEqual(['FROM node:24-bookworm-slim AS build', 'FROM node:24-bookworm-slim']);

@@ -16,10 +16,12 @@ export class PrivateRedis {
   private constructor(
     private readonly dir: string,
     readonly port: number,
+    private readonly extraArgs: string[],
   ) {}
 
-  static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(mkdtempSync(join(tmpdir(), 'lvs-private-redis-')), await freePort());
+  /** `extraArgs`: more redis-server options, such as ['--maxmemory-policy', 'allkeys-lru']. */
+  static async start(extraArgs: string[] = []): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(mkdtempSync(join(tmpdir(), 'lvs-private-redis-')), await freePort(), extraArgs);
     await redis.resume();
     return redis;
   }
@@ -30,7 +32,7 @@ export class PrivateRedis {
 
   /** Starts the server (again) on the same port; with its data (append-only file, synced on every write, as a production Redis would keep it). */
   async resume(): Promise<void> {
-    this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+    this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', ...this.extraArgs], {
       stdio: 'ignore',
     });
     while (!(await isListening(this.port))) await sleep(20);

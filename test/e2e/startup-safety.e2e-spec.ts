@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ApiProcess } from '../support/api-process';
+import { PrivateRedis } from '../support/private-redis';
+import { ServiceProcess } from '../support/service-process';
+import { startTestApp, TestApp } from '../support/test-app';
+import { WorkerProcess } from '../support/worker-process';
+
+const ENTRIES = { api: join(__dirname, '../../dist/src/main.js'), worker: join(__dirname, '../../dist/src/worker.js') };
+const KEY = 'ab'.repeat(32);
+const TOKEN = 't'.repeat(32);
+const NO_KEY_LINE = 'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production';
+const SHORT_TOKEN_LINE =
+  'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
+const EVICTION_WARNING =
+  'Redis maxmemory-policy is allkeys-lru: under memory pressure it evicts queued jobs, payers and idempotency records; set it to noeviction';
+
+/** Runs an entry point that should refuse to start; a process that starts instead is ended after 15 s. */
+function runToExit(entry: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** The messages of a process's JSON log lines that mention maxmemory-policy, with their pino level. */
+function evictionWarnings(service: ServiceProcess): [number, string][] {
+  return service.log
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .filter((line) => line.msg.includes('maxmemory-policy'))
+    .map((line) => [line.level, line.msg]);
+}
+
+describe('start-up safety of the API and the worker', () => {
+  let t: TestApp;
+  const started: ServiceProcess[] = [];
+  const redisServers: PrivateRedis[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  // The processes go before their Redis: stopping without it would wait out reconnects.
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((service) => service.stop()));
+    await Promise.all(redisServers.splice(0).map((redis) => redis.destroy()));
+  });
+  afterAll(() => t.close());
+
+  describe('with NODE_ENV=production', () => {
+    it.each([
+      ['api', 'WEBHOOK_SECRET_KEY unset', {}, NO_KEY_LINE],
+      ['worker', 'WEBHOOK_SECRET_KEY unset', {}, NO_KEY_LINE],
+      ['api', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
+      ['worker', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
+    ] as const)('the %s refuses %s: exit 1 and exactly one line naming it', async (role, _case, secrets, line) => {
+      const { code, output } = await runToExit(ENTRIES[role], { ...t.env, NODE_ENV: 'production', ...secrets });
+      expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
+    }, 20_000);
+
+    it('both start with a key and a 32-character token, without the development-key warning', async () => {
+      const env = { ...t.env, NODE_ENV: 'production', WEBHOOK_SECRET_KEY: KEY, ADMIN_TOKEN: TOKEN };
+      const api = await ApiProcess.start(env);
+      started.push(api);
+      const worker = await WorkerProcess.start(env);
+      started.push(worker);
+      expect((await fetch(`${api.baseUrl}/health/live`)).status).toBe(200);
+      for (const service of [api, worker]) expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
+    }, 45_000);
+  });
+
+  describe('the Redis eviction policy', () => {
+    /** API and worker on a private Redis started with `policy`, both ready. */
+    async function startOnRedis(policy: string): Promise<[ApiProcess, WorkerProcess]> {
+      const redis = await PrivateRedis.start(['--maxmemory-policy', policy]);
+      redisServers.push(redis);
+      const env = { ...t.env, REDIS_URL: redis.url };
+      const api = await ApiProcess.start(env);
+      started.push(api);
+      const worker = await WorkerProcess.start(env);
+      started.push(worker);
+      return [api, worker];
+    }
+
+    it('is warned about once by each process when Redis evicts (allkeys-lru)', async () => {
+      const [api, worker] = await startOnRedis('allkeys-lru');
+      expect(evictionWarnings(api)).toEqual([[40, EVICTION_WARNING]]);
+      expect(evictionWarnings(worker)).toEqual([[40, EVICTION_WARNING]]);
+    }, 45_000);
+
+    it('is not warned about with noeviction', async () => {
+      const [api, worker] = await startOnRedis('noeviction');
+      expect([evictionWarnings(api), evictionWarnings(worker)]).toEqual([[], []]);
+    }, 45_000);
+  });
+
+  describe("the worker's readiness", () => {
+    it("keeps the worker's readiness within DEPENDENCY_TIMEOUT_MS of a frozen Redis (its client's own deadline, no timer of ours)", async () => {
+      const redis = await PrivateRedis.start();
+      redisServers.push(redis);
+      const worker = await WorkerProcess.start({ ...t.env, REDIS_URL: redis.url, DEPENDENCY_TIMEOUT_MS: '500' });
+      started.push(worker);
+      const ready = `http://127.0.0.1:${/Operators' listener .* on [\d.]+:(\d+)/.exec(worker.log)![1]}/health/ready`;
+      expect((await fetch(ready)).status).toBe(200);
+      redis.freeze();
+      const began = Date.now();
+      const frozen = await fetch(ready);
+      const took = Date.now() - began;
+      redis.thaw();
+      expect([frozen.status, await frozen.json()]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' }]);
+      expect(took).toBeLessThan(1500);
+    }, 45_000);
+  });
+});
