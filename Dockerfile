@@ -12,7 +12,8 @@ COPY libs ./libs
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-# Node flags come with the npm scripts (package.json's config.apiNodeFlags), as for `npm start` and the bench.
+# Node flags come with the npm scripts (package.json's config.apiNodeFlags and config.workerNodeFlags), as for
+# `npm start` and the bench.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WORKER_HTTP_PORT=3001
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 
+export type NodeProcess = 'api' | 'worker';
+
 /**
- * The API's Node and V8 flags: `config.apiNodeFlags` in package.json, whose "//" note gives each flag's reason.
- * `npm run start:api` (and so the image) passes them as $npm_package_config_apiNodeFlags; the launcher and the
- * bench read them here, so that every way of starting the API runs it with the same flags. The worker has none.
+ * A process's Node and V8 flags: `config.apiNodeFlags` or `config.workerNodeFlags` in package.json, whose "//"
+ * note gives each flag's reason. The npm scripts (and so the image) pass them as $npm_package_config_…; the
+ * launcher and the bench read them here, so that every way of starting a process runs it with the same flags.
  */
-export function readApiNodeFlags(packageJsonPath: string): string[] {
-  const { config } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { config?: { apiNodeFlags?: string } };
-  return (config?.apiNodeFlags ?? '').split(' ').filter((flag) => flag !== '');
+export function readNodeFlags(packageJsonPath: string, processName: NodeProcess): string[] {
+  const { config } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { config?: Partial<Record<string, string>> };
+  return (config?.[`${processName}NodeFlags`] ?? '').split(' ').filter((flag) => flag !== '');
 }

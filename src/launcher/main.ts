@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
-import { readApiNodeFlags } from '../config/node-flags';
+import { readNodeFlags } from '../config/node-flags';
 import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
 import {
   DEMO_RECHECK_SECONDS,
@@ -30,7 +30,8 @@ const ENTRY = {
   sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
   embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
 };
-const API_NODE_FLAGS = readApiNodeFlags(join(DIST_SRC, '../../package.json'));
+const PACKAGE_JSON = join(DIST_SRC, '../../package.json');
+const NODE_FLAGS = { api: readNodeFlags(PACKAGE_JSON, 'api'), worker: readNodeFlags(PACKAGE_JSON, 'worker') };
 const READY_TIMEOUT_MS = 60_000;
 const DEMO_REGISTER_TIMEOUT_MS = DEMO_SLOW_LATENCY_MS + 4000;
 
@@ -100,12 +101,12 @@ class Launcher {
       key = this.createDemoKey(env);
     }
 
-    const api = this.track(this.supervisor.start('api', process.execPath, [...API_NODE_FLAGS, ENTRY.api], env));
+    const api = this.track(this.supervisor.start('api', process.execPath, [...NODE_FLAGS.api, ENTRY.api], env));
     const apiPort = Number((await api.waitFor(/API listening on \S+:(\d+)/, READY_TIMEOUT_MS))[1]);
     const workers = Array.from({ length: settings.WORKERS }, (_, index) => {
       const port = settings.WORKER_HTTP_PORT === 0 ? 0 : settings.WORKER_HTTP_PORT + index;
       return this.track(
-        this.supervisor.start(`worker-${index + 1}`, process.execPath, [ENTRY.worker], { ...env, WORKER_HTTP_PORT: String(port) }),
+        this.supervisor.start(`worker-${index + 1}`, process.execPath, [...NODE_FLAGS.worker, ENTRY.worker], { ...env, WORKER_HTTP_PORT: String(port) }),
       );
     });
     await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, READY_TIMEOUT_MS)));

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
-import { readApiNodeFlags } from '../../src/config/node-flags';
+import { readNodeFlags } from '../../src/config/node-flags';
 import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { measureBatchImpact } from './batch-impact';
 import { BENCH_LICENCE } from './bench-fixtures';
@@ -53,7 +53,7 @@ const BATCH_IMPACT_VERIFIES = 40;
 const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,watch-impact').split(','));
 /** As the start scripts run each process (npm run start:api, start:worker). */
 // The flags every way of starting the API uses (see src/config/node-flags.ts); the worker runs with none.
-const API_NODE_FLAGS = readApiNodeFlags(join(ROOT, 'package.json'));
+const NODE_FLAGS = { api: readNodeFlags(join(ROOT, 'package.json'), 'api'), worker: readNodeFlags(join(ROOT, 'package.json'), 'worker') };
 
 const LOAD_GENERATOR = wrkInstalled()
   ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)`
@@ -259,16 +259,16 @@ async function main(): Promise<void> {
   await admin.connect();
   try {
     if (!BENCH_ROWS.has('hot-path')) {
-      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, apiNodeFlags: API_NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })] : [];
+      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })] : [];
       writeResults(rows, {});
       return;
     }
     const bare = await startProcess(workDir, 'dist/test/bench/bare-server.js', {}, /Bare server listening on (\S+)/);
     children.push(bare.child);
-    const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, API_NODE_FLAGS);
+    const api = await startProcess(workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, NODE_FLAGS.api);
     children.push(api.child);
     const apiUrl = `http://${api.url}`;
-    const worker = await startProcess(workDir, 'dist/src/worker.js', env, /Worker running()/);
+    const worker = await startProcess(workDir, 'dist/src/worker.js', env, /Worker running()/, NODE_FLAGS.worker);
     children.push(worker.child);
 
     const db = new Client({ connectionString: databaseUrl });
@@ -432,7 +432,7 @@ async function main(): Promise<void> {
     });
     console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
     markHighWater('batch impact');
-    if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, apiNodeFlags: API_NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess }));
+    if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess }));
 
     for (const line of [...(await errorLines(api.logFile)), ...(await errorLines(worker.logFile))]) console.error(`error line logged: ${line}`);
     const memory = {

@@ -181,7 +181,7 @@ export type StartProcess = (
 export async function watchImpactRow(options: {
   workDir: string;
   env: Record<string, string>;
-  apiNodeFlags: readonly string[];
+  nodeFlags: { api: readonly string[]; worker: readonly string[] };
   postgresUrl: string;
   startProcess: StartProcess;
 }): Promise<Record<string, unknown>> {
@@ -211,9 +211,9 @@ export async function watchImpactRow(options: {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ fault: 'none', latencyMs: ROW.sandboxLatencyMs }),
     });
-    const api = await options.startProcess(options.workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, options.apiNodeFlags);
+    const api = await options.startProcess(options.workDir, 'dist/src/main.js', env, /API listening on ([\d.]+:\d+)/, options.nodeFlags.api);
     children.push(api.child);
-    const worker = await options.startProcess(options.workDir, 'dist/src/worker.js', env, /Worker running()/);
+    const worker = await options.startProcess(options.workDir, 'dist/src/worker.js', env, /Worker running()/, options.nodeFlags.worker);
     children.push(worker.child);
     // The operator's command, run from the build like the bench's other processes.
     const key = (name: string) => {

@@ -58,7 +58,7 @@ describe('deployment files', () => {
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
       'node dist/src/database/migrate.cli.js',
       'node $npm_package_config_apiNodeFlags dist/src/main.js',
-      'node dist/src/worker.js',
+      'node $npm_package_config_workerNodeFlags dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',
     ]);
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
@@ -97,7 +97,7 @@ describe('deployment files', () => {
     expect(dockerfile).toMatch(/^CMD \["npm", "run", "start:api"\]$/m);
   });
 
-  it("starts the API through npm with package.json's config.apiNodeFlags and the worker with none; the image adds none", async () => {
+  it("starts the API and the worker through npm with package.json's config.apiNodeFlags and config.workerNodeFlags; the image adds none", async () => {
     expect(read('Dockerfile')).not.toMatch(/NODE_OPTIONS|MALLOC_ARENA_MAX/);
     // Preloaded into every node that npm starts; only the service's entry prints its flags and stops.
     const dir = mkdtempSync(join(tmpdir(), 'node-flags-'));
@@ -108,8 +108,8 @@ describe('deployment files', () => {
         const { stdout } = await run('npm', ['run', '--silent', script], { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${preload}` } });
         return JSON.parse(/^flags (.*)$/m.exec(stdout)![1]) as string[];
       };
-      expect(await flagsOf('start:api')).toEqual(['--no-allocation-site-pretenuring']);
-      expect(await flagsOf('start:worker')).toEqual([]);
+      expect(await flagsOf('start:api')).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-allocation-site-pretenuring']);
+      expect(await flagsOf('start:worker')).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=25']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
