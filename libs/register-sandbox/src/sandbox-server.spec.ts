@@ -10,6 +10,7 @@ import { startSandbox } from './sandbox-server';
 import type { RunningSandbox } from './sandbox-server';
 
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const NAME_SEARCH_PATH = '/PublicRegister/SearchPublicRegisterBySurname';
 
 interface RawAnswer {
   status: number;
@@ -28,6 +29,8 @@ describe('register sandbox', () => {
   };
   const search = (licenceNumber: string, signal?: AbortSignal): Promise<RawAnswer> =>
     send('POST', SEARCH_PATH, new URLSearchParams({ LicenseNo: licenceNumber }).toString(), signal);
+  const searchByName = (fields: Record<string, string>): Promise<RawAnswer> =>
+    send('POST', NAME_SEARCH_PATH, new URLSearchParams(fields).toString());
   const outcomeOf = async (licenceNumber: string): Promise<LookupOutcome> => {
     const answer = await search(licenceNumber);
     expect(answer.status).toBe(200);
@@ -106,27 +109,37 @@ describe('register sandbox', () => {
   });
 
   describe('request counter', () => {
-    it('counts every search, faulted ones too, by licence number, and nothing else', async () => {
+    it('counts every search, faulted ones too, by licence number or surname, and nothing else', async () => {
       await search(SANDBOX_NUMBERS.active);
       await search(SANDBOX_NUMBERS.active);
       await search(SANDBOX_NUMBERS.fault503);
       await search(SANDBOX_NUMBERS.faultReset).catch(() => undefined);
       await search('');
+      await searchByName({ Surname: ' hughes ' });
+      await searchByName({ Surname: 'HUGHES', FirstName: 'OLIVIA' });
+      await searchByName({ Surname: 'SMITH' });
       await send('GET', '/PublicRegister/');
       await admin('GET', '/__sandbox/fault');
 
       expect(await admin('GET', '/__sandbox/requests')).toEqual({
-        total: 5,
+        total: 8,
         byLicence: { [SANDBOX_NUMBERS.active]: 2, [SANDBOX_NUMBERS.fault503]: 1, [SANDBOX_NUMBERS.faultReset]: 1 },
+        bySurname: { HUGHES: 2, SMITH: 1 },
       });
     });
 
     it('starts again from zero after DELETE', async () => {
       await search(SANDBOX_NUMBERS.active);
 
-      expect(await admin('DELETE', '/__sandbox/requests')).toEqual({ total: 0, byLicence: {} });
+      await searchByName({ Surname: 'HUGHES' });
+
+      expect(await admin('DELETE', '/__sandbox/requests')).toEqual({ total: 0, byLicence: {}, bySurname: {} });
       await search(SANDBOX_NUMBERS.expired);
-      expect(await admin('GET', '/__sandbox/requests')).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.expired]: 1 } });
+      expect(await admin('GET', '/__sandbox/requests')).toEqual({
+        total: 1,
+        byLicence: { [SANDBOX_NUMBERS.expired]: 1 },
+        bySurname: {},
+      });
     });
 
     it('records when each search arrived, per number, in order, until DELETE', async () => {
