@@ -39,6 +39,11 @@ describe('searchSandboxByName over the shipped data set', () => {
     expect(numbersFound({ Surname: 'HUGHES', DateOfBirth })).toEqual([]);
   });
 
+  it("confirms JANE DOE's and MARY ANNE O'BRIEN's dates of birth", () => {
+    expect(numbersFound({ Surname: 'DOE', FirstName: 'JANE', DateOfBirth: '15/07/1988' })).toEqual([SANDBOX_NUMBERS.active]);
+    expect(numbersFound({ Surname: "O'BRIEN", FirstName: 'MARY ANNE', DateOfBirth: '02/03/1975' })).toEqual([SANDBOX_NUMBERS.expired]);
+  });
+
   it('never confirms a date for a holder whose date of birth it does not know', () => {
     expect(numbersFound({ Surname: 'BELL' })).toEqual([SANDBOX_NUMBERS.nonFrontLine]);
     expect(numbersFound({ Surname: 'BELL', DateOfBirth: '01/01/1980' })).toEqual([]);
