@@ -4,7 +4,9 @@ import type { SandboxLicence } from './sandbox-data';
 const card: SandboxLicence = {
   licenceNumber: '1234567890123456',
   firstName: 'ALEX',
+  middleName: null,
   surname: 'SMITH',
+  dateOfBirth: '1991-06-30',
   role: 'Front Line',
   licenceSector: 'Security Guarding',
   expiryDate: '2028-01-31',

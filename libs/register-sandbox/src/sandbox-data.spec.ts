@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSandboxData } from './sandbox-data';
 import type { SandboxData, SandboxLicence } from './sandbox-data';
-import { SANDBOX_LICENCES } from './sandbox-licences';
+import { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
 import { SANDBOX_NUMBERS } from './sandbox-numbers';
 
-const STATUSES = ['Active', 'Expired', 'Revoked', 'Suspended', 'Surrendered', 'Refused'];
+const STATUSES = ['Active', 'Expired', 'Revoked', 'Suspended', 'Surrendered', 'Refused', 'Replaced'];
 const SECTORS = [
   'Door Supervision',
   'Security Guarding',
@@ -62,7 +62,7 @@ describe('the shipped data set', () => {
     'SANDBOX_LICENCES.%s is the shipped licence at its number, with no date of birth or licence type',
     (key) => {
       const licence = SANDBOX_LICENCES[key];
-      expect({ ...only(licence.licenceNumber), dateOfBirth: null, licenceType: null }).toEqual(licence);
+      expect(shownOnCard(only(licence.licenceNumber))).toEqual(licence);
     },
   );
 
@@ -98,6 +98,29 @@ describe('the shipped data set', () => {
     }
   });
 
+  it('holds OLIVIA HUGHES and DANIEL ROBERT EVANS with an old and a new licence each, born on one day', () => {
+    expect([SANDBOX_NUMBERS.renewedOld, SANDBOX_NUMBERS.renewedNew].map((number) => only(number))).toEqual([
+      expect.objectContaining({ firstName: 'OLIVIA', middleName: null, surname: 'HUGHES', dateOfBirth: '1990-04-12', status: 'Expired' }),
+      expect.objectContaining({ firstName: 'OLIVIA', middleName: null, surname: 'HUGHES', dateOfBirth: '1990-04-12', status: 'Active' }),
+    ]);
+    expect([SANDBOX_NUMBERS.replacedOld, SANDBOX_NUMBERS.replacedNew].map((number) => only(number))).toEqual([
+      expect.objectContaining({ firstName: 'DANIEL', middleName: 'ROBERT', surname: 'EVANS', dateOfBirth: '1985-11-03', status: 'Replaced' }),
+      expect.objectContaining({ firstName: 'DANIEL', middleName: 'ROBERT', surname: 'EVANS', dateOfBirth: '1985-11-03', status: 'Active' }),
+    ]);
+    expect(licences.filter(({ surname }) => surname === 'HUGHES' || surname === 'EVANS')).toHaveLength(4);
+  });
+
+  it('makes SMITH the too-common surname, with SANDBOX_NUMBERS.commonSurname one Active licence of it', () => {
+    expect(data.tooManySurnames).toEqual(new Set(['SMITH']));
+    expect(only(SANDBOX_NUMBERS.commonSurname)).toMatchObject({ firstName: 'WILLIAM', surname: 'SMITH', status: 'Active' });
+  });
+
+  it('knows the dates of birth of JANE DOE and MARY ANNE O\'BRIEN, and not every holder\'s', () => {
+    expect(only(SANDBOX_NUMBERS.active).dateOfBirth).toBe('1988-07-15');
+    expect(only(SANDBOX_NUMBERS.expired).dateOfBirth).toBe('1975-03-02');
+    expect(only(SANDBOX_NUMBERS.nonFrontLine).dateOfBirth).toBeNull();
+  });
+
   it('gives every SANDBOX_NUMBERS entry a distinct number', () => {
     const numbers = Object.values(SANDBOX_NUMBERS);
     expect(new Set(numbers).size).toBe(numbers.length);
@@ -129,15 +152,30 @@ describe('loadSandboxData from a file', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
+  it('reads dates of birth, middle names and too-common surnames, the latter as upper case', async () => {
+    const data = await loadSandboxData(
+      writeData({
+        licences: [{ ...validLicence, middleName: 'MARIA', dateOfBirth: '2000-02-29' }],
+        tooManyResults: [],
+        tooManySurnames: ['Lima', ' da  silva '],
+        faults: {},
+      }),
+    );
+
+    expect(data.licencesByNumber.get('1234567812345678')).toMatchObject([{ middleName: 'MARIA', dateOfBirth: '2000-02-29' }]);
+    expect(data.tooManySurnames).toEqual(new Set(['LIMA', 'DA SILVA']));
+  });
+
   it('reads licences, filling absent optional fields with null', async () => {
     const data = await loadSandboxData(
       writeData({ licences: [validLicence], tooManyResults: ['8765432187654321'], faults: { '1111222233334444': 'hang' } }),
     );
 
     expect(Object.fromEntries(data.licencesByNumber)).toEqual({
-      '1234567812345678': [{ ...validLicence, statusReason: null, additionalConditions: null }],
+      '1234567812345678': [{ ...validLicence, middleName: null, dateOfBirth: null, statusReason: null, additionalConditions: null }],
     });
     expect([...data.tooManyResults]).toEqual(['8765432187654321']);
+    expect(data.tooManySurnames).toEqual(new Set());
     expect(Object.fromEntries(data.reservedFaults)).toEqual({ '1111222233334444': 'hang' });
   });
 
@@ -148,6 +186,9 @@ describe('loadSandboxData from a file', () => {
     ['an empty surname', { licences: [{ ...validLicence, surname: '' }], tooManyResults: [], faults: {} }, /licences\[0\]\.surname must be a non-empty string/],
     ['an unknown fault', { licences: [], tooManyResults: [], faults: { '1111222233334444': 'explode' } }, /faults\["1111222233334444"\] is not a fault name/],
     ['no tooManyResults list', { licences: [], faults: {} }, /tooManyResults must be an array/],
+    ['an impossible date of birth', { licences: [{ ...validLicence, dateOfBirth: '1990-02-30' }], tooManyResults: [], faults: {} }, /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/],
+    ['a date of birth written DD/MM/YYYY', { licences: [{ ...validLicence, dateOfBirth: '12/04/1990' }], tooManyResults: [], faults: {} }, /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/],
+    ['a blank too-common surname', { licences: [], tooManyResults: [], tooManySurnames: [' '], faults: {} }, /tooManySurnames\[0\] must be a non-empty string/],
   ])('refuses a file with %s, naming the file', async (_, content, message) => {
     const file = writeData(content);
 

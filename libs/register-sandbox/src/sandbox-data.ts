@@ -7,7 +7,11 @@ import type { FaultName } from './faults';
 export interface SandboxLicence {
   licenceNumber: string;
   firstName: string;
+  /** Never shown on a card, like the date of birth; the name search filters on both. */
+  middleName: string | null;
   surname: string;
+  /** YYYY-MM-DD, or null for a holder the name search cannot confirm a date for. */
+  dateOfBirth: string | null;
   role: string;
   licenceSector: string | null;
   expiryDate: string;
@@ -21,6 +25,8 @@ export interface SandboxData {
   licencesByNumber: ReadonlyMap<string, readonly SandboxLicence[]>;
   /** Numbers answered with the "Too many search results" page. */
   tooManyResults: ReadonlySet<string>;
+  /** Surnames, upper case, so common that every name search on them is answered "Too many search results". */
+  tooManySurnames: ReadonlySet<string>;
   /** Numbers that always misbehave, unless a run-time fault says otherwise. */
   reservedFaults: ReadonlyMap<string, FaultName>;
 }
@@ -43,7 +49,7 @@ function toSandboxData(raw: unknown): SandboxData {
   const root = asRecord(raw, 'the file');
   const licencesByNumber = new Map<string, SandboxLicence[]>();
   asArray(root.licences, 'licences').forEach((entry, index) => {
-    const licence = toLicence(asRecord(entry, `licences[${index}]`), `licences[${index}]`);
+    const licence = parseSandboxLicence(entry, `licences[${index}]`);
     licencesByNumber.set(licence.licenceNumber, [...(licencesByNumber.get(licence.licenceNumber) ?? []), licence]);
   });
   const tooManyResults = new Set(
@@ -57,10 +63,24 @@ function toSandboxData(raw: unknown): SandboxData {
     if (!isFaultName(fault)) throw new Error(`faults["${number}"] is not a fault name`);
     reservedFaults.set(number, fault);
   }
-  return { licencesByNumber, tooManyResults, reservedFaults };
+  // Optional, so that data files written before the name search still load.
+  const tooManySurnames = new Set(
+    asArray(root.tooManySurnames ?? [], 'tooManySurnames').map((surname, index) => {
+      if (typeof surname !== 'string' || surname.trim() === '') throw new Error(`tooManySurnames[${index}] must be a non-empty string`);
+      return searchKey(surname);
+    }),
+  );
+  return { licencesByNumber, tooManyResults, tooManySurnames, reservedFaults };
 }
 
-function toLicence(entry: Record<string, unknown>, where: string): SandboxLicence {
+/** A name or field as the sandbox's name search compares it: upper case, white space trimmed and collapsed. */
+export function searchKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
+/** Checks one licence of a data file, or of the admin call that adds one; where names it in errors. */
+export function parseSandboxLicence(raw: unknown, where: string): SandboxLicence {
+  const entry = asRecord(raw, where);
   const text = (field: string): string => {
     const value = entry[field];
     if (typeof value !== 'string' || value.trim() === '') {
@@ -70,24 +90,27 @@ function toLicence(entry: Record<string, unknown>, where: string): SandboxLicenc
   };
   const textOrNull = (field: string): string | null =>
     entry[field] === null || entry[field] === undefined ? null : text(field);
-  const expiryDate = text('expiryDate');
-  if (!isIsoDate(expiryDate)) {
-    throw new Error(`${where}.expiryDate must be a YYYY-MM-DD date`);
-  }
+  const isoDate = (field: string, value: string): string => {
+    if (!isIsoDate(value)) throw new Error(`${where}.${field} must be a YYYY-MM-DD date`);
+    return value;
+  };
+  const dateOfBirth = textOrNull('dateOfBirth');
   return {
     licenceNumber: licenceNumber(entry.licenceNumber, `${where}.licenceNumber`),
     firstName: text('firstName'),
+    middleName: textOrNull('middleName'),
     surname: text('surname'),
+    dateOfBirth: dateOfBirth === null ? null : isoDate('dateOfBirth', dateOfBirth),
     role: text('role'),
     licenceSector: textOrNull('licenceSector'),
-    expiryDate,
+    expiryDate: isoDate('expiryDate', text('expiryDate')),
     status: text('status'),
     statusReason: textOrNull('statusReason'),
     additionalConditions: textOrNull('additionalConditions'),
   };
 }
 
-function isIsoDate(text: string): boolean {
+export function isIsoDate(text: string): boolean {
   const time = Date.parse(text);
   // Date.parse rolls 2027-02-31 over into March, so the date must also survive a round trip.
   return ISO_DATE.test(text) && !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text;

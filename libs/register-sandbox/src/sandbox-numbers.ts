@@ -17,6 +17,16 @@ export const SANDBOX_NUMBERS = {
   nonFrontLine: '1107889900112233',
   /** Status "Under Review", a word the client has not seen. */
   unknownStatus: '1218990011223344',
+  /** OLIVIA HUGHES, born 1990-04-12: her Expired Door Supervision licence... */
+  renewedOld: '1229001122334455',
+  /** ...and its Active successor. A name search for HUGHES finds both. */
+  renewedNew: '1230112233445500',
+  /** DANIEL ROBERT EVANS, born 1985-11-03: a Replaced Security Guarding card... */
+  replacedOld: '1241223344556600',
+  /** ...and the Active card that replaced it. */
+  replacedNew: '1252334455667700',
+  /** WILLIAM SMITH, Active: every name search on SMITH, his too, is answered "Too many search results". */
+  commonSurname: '1263445566778800',
   /** "Too many search results" page. */
   tooMany: '1999000000000000',
   /** Two result cards for the same number. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { loadSandboxData } from './sandbox-data';
-import { SANDBOX_LICENCES } from './sandbox-licences';
+import { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
 import { SANDBOX_NUMBERS } from './sandbox-numbers';
 import { startSandbox } from './sandbox-server';
 import type { RequestCounts, RunningSandbox } from './sandbox-server';
@@ -51,7 +51,7 @@ describe('RegisterClient against the sandbox', () => {
   describe('outcomes, one request each', () => {
     it('finds an active licence', async () => {
       await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toEqual({ kind: 'found', licence: SANDBOX_LICENCES.active });
-      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.active]: 1 } });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.active]: 1 }, bySurname: {} });
     });
 
     it("finds an expired non-front-line licence with an empty sector and an apostrophe in the surname", async () => {
@@ -84,7 +84,7 @@ describe('RegisterClient against the sandbox', () => {
         if (licences.length !== 1) continue;
         await expect(client.lookup(licenceNumber)).resolves.toEqual({
           kind: 'found',
-          licence: { ...licences[0], dateOfBirth: null, licenceType: null },
+          licence: shownOnCard(licences[0]),
         });
       }
       const counts = await requestCounts();
@@ -98,7 +98,7 @@ describe('RegisterClient against the sandbox', () => {
       ['twoCards', { kind: 'too_many_results' }],
     ] as const)('answers %s with %j', async (key, outcome) => {
       await expect(client.lookup(SANDBOX_NUMBERS[key])).resolves.toEqual(outcome);
-      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS[key]]: 1 } });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS[key]]: 1 }, bySurname: {} });
     });
   });
 
@@ -129,7 +129,7 @@ describe('RegisterClient against the sandbox', () => {
 
       expect(error).toBeInstanceOf(errorClass);
       expect(error).toMatchObject({ httpStatus, message });
-      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [licenceNumber]: 1 } });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [licenceNumber]: 1 }, bySurname: {} });
     });
 
     it('gives error pages an excerpt for the logs, never the licence number in the message', async () => {
@@ -166,7 +166,7 @@ describe('RegisterClient against the sandbox', () => {
       });
       expect(elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 5);
       expect(elapsedMs).toBeLessThan(1500);
-      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 } });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 }, bySurname: {} });
     });
 
     it('gives up on a register slower than requestTimeoutMs', async () => {
@@ -220,7 +220,93 @@ describe('RegisterClient against the sandbox', () => {
       expect(await lookupFailure(SANDBOX_NUMBERS.active)).toBeInstanceOf(RegisterUnavailableError);
       expect(await lookupFailure(SANDBOX_NUMBERS.active)).toBeInstanceOf(RegisterUnavailableError);
       await expect(client.lookup(SANDBOX_NUMBERS.active)).resolves.toMatchObject({ kind: 'found' });
-      expect(await requestCounts()).toEqual({ total: 3, byLicence: { [SANDBOX_NUMBERS.active]: 3 } });
+      expect(await requestCounts()).toEqual({ total: 3, byLicence: { [SANDBOX_NUMBERS.active]: 3 }, bySurname: {} });
+    });
+  });
+
+  describe('search by name, one request each', () => {
+    const onlyHughes = { total: 1, byLicence: {}, bySurname: { HUGHES: 1 } };
+
+    it('finds both licences of a holder with an old and a new one', async () => {
+      await expect(client.searchByName({ surname: 'Hughes', firstName: 'Olivia' })).resolves.toEqual({
+        kind: 'found',
+        licences: [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew],
+      });
+      expect(await requestCounts()).toEqual(onlyHughes);
+    });
+
+    it('finds a Replaced card and its Active successor, narrowed by middle name, role and sector', async () => {
+      const outcome = await client.searchByName({
+        surname: 'EVANS',
+        firstName: 'DANIEL',
+        middleName: 'ROBERT',
+        role: 'Front Line',
+        licenceSector: 'Security Guarding',
+      });
+
+      expect(outcome.kind === 'found' && outcome.licences.map(({ licenceNumber, status }) => [licenceNumber, status])).toEqual([
+        [SANDBOX_NUMBERS.replacedOld, 'Replaced'],
+        [SANDBOX_NUMBERS.replacedNew, 'Active'],
+      ]);
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: {}, bySurname: { EVANS: 1 } });
+    });
+
+    it('confirms the right date of birth: the same two licences, their cards showing no date', async () => {
+      await expect(client.searchByName({ surname: 'HUGHES', firstName: 'OLIVIA', dateOfBirth: '1990-04-12' })).resolves.toEqual({
+        kind: 'found',
+        licences: [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew],
+      });
+      expect(await requestCounts()).toEqual(onlyHughes);
+    });
+
+    it('does not confirm a wrong date of birth: not found', async () => {
+      await expect(client.searchByName({ surname: 'HUGHES', firstName: 'OLIVIA', dateOfBirth: '1990-12-04' })).resolves.toEqual({
+        kind: 'not_found',
+      });
+      expect(await requestCounts()).toEqual(onlyHughes);
+    });
+
+    it('answers an unknown name with not found', async () => {
+      await expect(client.searchByName({ surname: 'NOBODY', firstName: 'JANE' })).resolves.toEqual({ kind: 'not_found' });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: {}, bySurname: { NOBODY: 1 } });
+    });
+
+    it('answers the too-common surname with too many results, even with a first name and date of birth', async () => {
+      await expect(client.searchByName({ surname: 'SMITH', firstName: 'WILLIAM', dateOfBirth: '1979-01-20' })).resolves.toEqual({
+        kind: 'too_many_results',
+      });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: {}, bySurname: { SMITH: 1 } });
+    });
+
+    it('rejects as unavailable while the register fails every search, then finds again', async () => {
+      await admin('PUT', '/__sandbox/fault', { fault: 'status-503', times: 1 });
+
+      const error: unknown = await client.searchByName({ surname: 'HUGHES' }).catch((rejection: unknown) => rejection);
+
+      expect(error).toBeInstanceOf(RegisterUnavailableError);
+      expect(error).toMatchObject({ httpStatus: 503, message: 'Register answered HTTP 503' });
+      await expect(client.searchByName({ surname: 'HUGHES' })).resolves.toMatchObject({ kind: 'found' });
+      expect(await requestCounts()).toEqual({ total: 2, byLicence: {}, bySurname: { HUGHES: 2 } });
+    });
+
+    it("finds a licence added at run time, and its holder's other licence beside it", async () => {
+      const successor = {
+        ...SANDBOX_LICENCES.active,
+        licenceNumber: '1274556677889911',
+        licenceSector: 'Security Guarding',
+        expiryDate: '2029-06-06',
+      };
+      const added = await fetch(`${sandbox.url}/__sandbox/licences`, {
+        method: 'POST',
+        body: JSON.stringify({ ...successor, dateOfBirth: '1988-07-15', licenceType: undefined }),
+      });
+      expect(added.status).toBe(201);
+
+      await expect(client.searchByName({ surname: 'DOE', firstName: 'JANE', dateOfBirth: '1988-07-15' })).resolves.toEqual({
+        kind: 'found',
+        licences: [SANDBOX_LICENCES.active, successor],
+      });
+      await expect(client.lookup(successor.licenceNumber)).resolves.toEqual({ kind: 'found', licence: successor });
     });
   });
 
@@ -235,7 +321,7 @@ describe('RegisterClient against the sandbox', () => {
 
       expect(error).toBe(reason);
       expect(performance.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS);
-      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 } });
+      expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.faultHang]: 1 }, bySurname: {} });
     });
 
     it('leaves a lookup alone when it is not aborted', async () => {

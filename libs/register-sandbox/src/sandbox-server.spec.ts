@@ -2,14 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRegisterPage } from '@lvs/register';
+import { parseNameSearchPage, parseRegisterPage } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { Agent, request } from 'undici';
+import { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
 import { SANDBOX_NUMBERS } from './sandbox-numbers';
 import { startSandbox } from './sandbox-server';
 import type { RunningSandbox } from './sandbox-server';
 
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const NAME_SEARCH_PATH = '/PublicRegister/SearchPublicRegisterBySurname';
 
 interface RawAnswer {
   status: number;
@@ -28,6 +30,8 @@ describe('register sandbox', () => {
   };
   const search = (licenceNumber: string, signal?: AbortSignal): Promise<RawAnswer> =>
     send('POST', SEARCH_PATH, new URLSearchParams({ LicenseNo: licenceNumber }).toString(), signal);
+  const searchByName = (fields: Record<string, string>): Promise<RawAnswer> =>
+    send('POST', NAME_SEARCH_PATH, new URLSearchParams(fields).toString());
   const outcomeOf = async (licenceNumber: string): Promise<LookupOutcome> => {
     const answer = await search(licenceNumber);
     expect(answer.status).toBe(200);
@@ -106,27 +110,37 @@ describe('register sandbox', () => {
   });
 
   describe('request counter', () => {
-    it('counts every search, faulted ones too, by licence number, and nothing else', async () => {
+    it('counts every search, faulted ones too, by licence number or surname, and nothing else', async () => {
       await search(SANDBOX_NUMBERS.active);
       await search(SANDBOX_NUMBERS.active);
       await search(SANDBOX_NUMBERS.fault503);
       await search(SANDBOX_NUMBERS.faultReset).catch(() => undefined);
       await search('');
+      await searchByName({ Surname: ' hughes ' });
+      await searchByName({ Surname: 'HUGHES', FirstName: 'OLIVIA' });
+      await searchByName({ Surname: 'SMITH' });
       await send('GET', '/PublicRegister/');
       await admin('GET', '/__sandbox/fault');
 
       expect(await admin('GET', '/__sandbox/requests')).toEqual({
-        total: 5,
+        total: 8,
         byLicence: { [SANDBOX_NUMBERS.active]: 2, [SANDBOX_NUMBERS.fault503]: 1, [SANDBOX_NUMBERS.faultReset]: 1 },
+        bySurname: { HUGHES: 2, SMITH: 1 },
       });
     });
 
     it('starts again from zero after DELETE', async () => {
       await search(SANDBOX_NUMBERS.active);
 
-      expect(await admin('DELETE', '/__sandbox/requests')).toEqual({ total: 0, byLicence: {} });
+      await searchByName({ Surname: 'HUGHES' });
+
+      expect(await admin('DELETE', '/__sandbox/requests')).toEqual({ total: 0, byLicence: {}, bySurname: {} });
       await search(SANDBOX_NUMBERS.expired);
-      expect(await admin('GET', '/__sandbox/requests')).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.expired]: 1 } });
+      expect(await admin('GET', '/__sandbox/requests')).toEqual({
+        total: 1,
+        byLicence: { [SANDBOX_NUMBERS.expired]: 1 },
+        bySurname: {},
+      });
     });
 
     it('records when each search arrived, per number, in order, until DELETE', async () => {
@@ -280,6 +294,90 @@ describe('register sandbox', () => {
         global: null,
         byLicence: { [SANDBOX_NUMBERS.expired]: { fault: 'status-503', remaining: null } },
       });
+    });
+  });
+
+  describe('search by name', () => {
+    it('answers with a 200 HTML page holding every card of the holder, and never a date of birth', async () => {
+      const answer = await searchByName({ Surname: 'HUGHES', FirstName: 'OLIVIA', DateOfBirth: '12/04/1990' });
+
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(parseNameSearchPage(answer.body)).toEqual({
+        kind: 'found',
+        licences: [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew],
+      });
+      expect(answer.body).not.toMatch(/1990|Date of birth/i);
+    });
+
+    it.each([
+      ['an unknown surname', { Surname: 'NOBODY' }, { kind: 'not_found' }],
+      ['no surname', { FirstName: 'OLIVIA' }, { kind: 'not_found' }],
+      ['a wrong date of birth', { Surname: 'HUGHES', DateOfBirth: '13/04/1990' }, { kind: 'not_found' }],
+      ['the too-common surname', { Surname: 'SMITH' }, { kind: 'too_many_results' }],
+    ])('answers %s with the matching page', async (_, fields, outcome) => {
+      const answer = await searchByName(fields);
+
+      expect(answer.status).toBe(200);
+      expect(parseNameSearchPage(answer.body)).toEqual(outcome);
+    });
+
+    it('takes a fault set for every number, and not one set for a single number', async () => {
+      await setFault({ fault: 'status-503', licenceNumber: SANDBOX_NUMBERS.active });
+      expect((await searchByName({ Surname: 'DOE' })).status).toBe(200);
+
+      await setFault({ fault: 'status-503', times: 1 });
+      expect((await searchByName({ Surname: 'DOE' })).status).toBe(503);
+      expect((await searchByName({ Surname: 'DOE' })).status).toBe(200);
+    });
+  });
+
+  describe('adding licences', () => {
+    const addLicence = (body: unknown) => send('POST', '/__sandbox/licences', JSON.stringify(body));
+    const newLicence = {
+      licenceNumber: '1285667788990022',
+      firstName: 'ZOE',
+      surname: 'QUINN',
+      dateOfBirth: '2001-09-17',
+      role: 'Front Line',
+      licenceSector: 'Door Supervision',
+      expiryDate: '2029-09-17',
+      status: 'Active',
+    };
+
+    it('adds a person: answered 201 with the card, found by number and by name with the date of birth', async () => {
+      const answer = await addLicence(newLicence);
+
+      expect(answer.status).toBe(201);
+      const card = { ...newLicence, middleName: null, statusReason: null, additionalConditions: null };
+      expect(JSON.parse(answer.body)).toEqual({ licenceNumber: newLicence.licenceNumber, cards: [card] });
+      const shown = shownOnCard(card);
+      await expect(outcomeOf(newLicence.licenceNumber)).resolves.toEqual({ kind: 'found', licence: shown });
+      const byName = await searchByName({ Surname: 'QUINN', FirstName: 'ZOE', DateOfBirth: '17/09/2001' });
+      expect(parseNameSearchPage(byName.body)).toEqual({ kind: 'found', licences: [shown] });
+    });
+
+    it.each([
+      ['a number in use', SANDBOX_NUMBERS.active],
+      ['a too-many number', SANDBOX_NUMBERS.tooMany],
+      ['a fault number', SANDBOX_NUMBERS.fault503],
+    ])('refuses %s with 409', async (_, licenceNumber) => {
+      const answer = await addLicence({ ...newLicence, licenceNumber });
+
+      expect(answer.status).toBe(409);
+      expect(JSON.parse(answer.body)).toEqual({ error: `licence number ${licenceNumber} is already in use` });
+    });
+
+    it.each([
+      [{ ...newLicence, licenceNumber: '1285667788990023', surname: ' ' }, 'body.surname must be a non-empty string'],
+      [{ ...newLicence, licenceNumber: '1285667788990023', dateOfBirth: '17/09/2001' }, 'body.dateOfBirth must be a YYYY-MM-DD date'],
+      [{ ...newLicence, licenceNumber: '12' }, 'body.licenceNumber must be 16 digits'],
+      [[newLicence], 'body must be an object'],
+    ])('refuses %j with 400', async (body, error) => {
+      const answer = await addLicence(body);
+
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ error });
     });
   });
 

@@ -18,8 +18,9 @@ import {
   renderTruncatedResultsPage,
 } from './render-page';
 import { applyLicenceChange, LicenceChangeError, parseLicenceChange } from './licence-changes';
-import { loadSandboxData } from './sandbox-data';
+import { loadSandboxData, parseSandboxLicence, searchKey } from './sandbox-data';
 import type { SandboxData, SandboxLicence } from './sandbox-data';
+import { searchSandboxByName } from './sandbox-name-search';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -41,8 +42,12 @@ export interface RunningSandbox {
 }
 
 export interface RequestCounts {
+  /** Searches of both kinds. */
   total: number;
+  /** Searches by number, per number. */
   byLicence: Record<string, number>;
+  /** Searches by name, per surname as compared (upper case, white space collapsed). */
+  bySurname: Record<string, number>;
 }
 
 /** When each search request arrived (epoch milliseconds), per licence number, in order. */
@@ -51,6 +56,7 @@ export interface RequestTimes {
 }
 
 const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const NAME_SEARCH_PATH = '/PublicRegister/SearchPublicRegisterBySurname';
 const REDIRECT_LOCATION = '/PublicRegister/Error';
 const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 const LICENCE_NUMBER = /^\d{16}$/;
@@ -77,10 +83,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = new FaultBook();
   const requestsByLicence = new Map<string, number>();
   const arrivalsByLicence = new Map<string, number[]>();
+  const requestsBySurname = new Map<string, number>();
   let requestTotal = 0;
   const requestCounts = (): RequestCounts => ({
     total: requestTotal,
     byLicence: Object.fromEntries(requestsByLicence),
+    bySurname: Object.fromEntries(requestsBySurname),
   });
   // Aborted by close(), so that latency delays do not keep the process alive.
   const closing = new AbortController();
@@ -106,12 +114,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       (slow && licenceNumber.startsWith(slow.prefix) ? { fault: 'none' as const, latencyMs: slow.latencyMs } : null);
     const latencyMs = rule === null ? 0 : pickLatencyMs(rule);
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
-    await misbehave(rule?.fault ?? 'none', licenceNumber, data, request, response);
+    const truncatedCard = data.licencesByNumber.get(licenceNumber)?.[0] ?? placeholderLicence(licenceNumber);
+    await misbehave(rule?.fault ?? 'none', () => renderSearchResult(licenceNumber, data), truncatedCard, request, response);
+  };
+
+  // Only a run-time fault set for every number reaches a name search: numbers' faults are theirs alone.
+  const answerNameSearch: RouteHandler = async (request, response) => {
+    const form = new URLSearchParams(await readRequestBody(request));
+    const surname = searchKey(form.get('Surname') ?? '');
+    requestTotal += 1;
+    requestsBySurname.set(surname, (requestsBySurname.get(surname) ?? 0) + 1);
+
+    const rule = faults.take('');
+    const latencyMs = rule === null ? 0 : pickLatencyMs(rule);
+    if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
+    const answer = () => {
+      const found = searchSandboxByName(form, [...licencesByNumber.values()].flat(), data.tooManySurnames);
+      if (found.kind === 'too_many_results') return renderTooManyResultsPage();
+      return found.licences.length === 0 ? renderNotFoundPage() : renderResultsPage(found.licences);
+    };
+    await misbehave(rule?.fault ?? 'none', answer, placeholderLicence(''), request, response);
   };
   const answerSearchPage: RouteHandler = (_, response) => sendHtml(response, 200, renderSearchPage());
 
   const routes = new Map<string, RouteHandler>([
     [`POST ${SEARCH_PATH}`, answerSearch],
+    [`POST ${NAME_SEARCH_PATH}`, answerNameSearch],
     ['GET /PublicRegister/', answerSearchPage],
     ['GET /PublicRegister', answerSearchPage],
     ['GET /__sandbox/requests', (_, response) => sendJson(response, 200, requestCounts())],
@@ -125,10 +153,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         requestTotal = 0;
         requestsByLicence.clear();
         arrivalsByLicence.clear();
+        requestsBySurname.clear();
         sendJson(response, 200, requestCounts());
       },
     ],
     ['GET /__sandbox/fault', (_, response) => sendJson(response, 200, faults.view())],
+    [
+      // A new person, or another licence of one already there (same names and date of birth), at run time.
+      'POST /__sandbox/licences',
+      async (request, response) => {
+        const licence = parseAddedLicence(parseJson(await readRequestBody(request)));
+        const { licenceNumber } = licence;
+        if (licencesByNumber.has(licenceNumber) || data.tooManyResults.has(licenceNumber) || data.reservedFaults.has(licenceNumber)) {
+          return sendJson(response, 409, { error: `licence number ${licenceNumber} is already in use` });
+        }
+        licencesByNumber.set(licenceNumber, [licence]);
+        sendJson(response, 201, { licenceNumber, cards: [licence] });
+      },
+    ],
     [
       'PUT /__sandbox/fault',
       async (request, response) => {
@@ -203,16 +245,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
+/**
+ * Answers a search as the fault says: with the page `answer` renders when there is none, and a page cut
+ * inside `truncatedCard` for 'truncated'.
+ */
 async function misbehave(
   fault: FaultName,
-  licenceNumber: string,
-  data: SandboxData,
+  answer: () => string,
+  truncatedCard: SandboxLicence,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
   switch (fault) {
     case 'none':
-      return sendHtml(response, 200, renderSearchResult(licenceNumber, data));
+      return sendHtml(response, 200, answer());
     case 'status-500':
       return sendHtml(response, 500, renderErrorPage('Internal server error'));
     case 'status-503':
@@ -228,10 +274,8 @@ async function misbehave(
       return;
     case 'maintenance':
       return sendHtml(response, 200, renderMaintenancePage());
-    case 'truncated': {
-      const licence = data.licencesByNumber.get(licenceNumber)?.[0] ?? placeholderLicence(licenceNumber);
-      return sendHtml(response, 200, renderTruncatedResultsPage(licence));
-    }
+    case 'truncated':
+      return sendHtml(response, 200, renderTruncatedResultsPage(truncatedCard));
     case 'oversize':
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return pipeline(Readable.from(renderOversizePage()), response);
@@ -254,7 +298,9 @@ function placeholderLicence(licenceNumber: string): SandboxLicence {
   return {
     licenceNumber,
     firstName: 'TRUNCATED',
+    middleName: null,
     surname: 'PAGE',
+    dateOfBirth: null,
     role: 'Front Line',
     licenceSector: 'Door Supervision',
     expiryDate: '2027-01-01',
@@ -262,6 +308,15 @@ function placeholderLicence(licenceNumber: string): SandboxLicence {
     statusReason: null,
     additionalConditions: null,
   };
+}
+
+/** The body of POST /__sandbox/licences, checked as a data file's licence is; a 400 when it is not one. */
+function parseAddedLicence(body: unknown): SandboxLicence {
+  try {
+    return parseSandboxLicence(body, 'body');
+  } catch (error) {
+    throw new ClientInputError(400, error instanceof Error ? error.message : String(error));
+  }
 }
 
 async function readRequestBody(request: IncomingMessage): Promise<string> {

@@ -1,7 +1,7 @@
-export { parseRegisterPage } from './parse-register-page';
+export { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
 export { PRODUCTION_REGISTER_URL } from './production-url';
 export { RegisterClient } from './register-client';
 export type { RegisterClientOptions } from './register-client';
 export { RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from './register-errors';
 export type { UnreachableReason } from './unreachable-reason';
-export type { LookupOutcome, RegisterLicence } from './register-licence';
+export type { LookupOutcome, NameSearch, NameSearchOutcome, RegisterLicence } from './register-licence';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { parseRegisterPage } from './parse-register-page';
+import { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
 import { RegisterParseError } from './register-errors';
 import type { RegisterLicence } from './register-licence';
 
@@ -239,5 +239,52 @@ describe('parseRegisterPage on other pages', () => {
     ['an HTML page of another shape', buildPage('<h1>Please verify you are a human</h1>')],
   ])('is a parse error for %s', (_, body) => {
     expect(parseError(body).message).toBe('Register page has neither a result card nor a known message');
+  });
+});
+
+describe('parseNameSearchPage', () => {
+  it('name-two-licences.html: found, both licences of one holder, in page order', () => {
+    expect(parseNameSearchPage(readFixture('name-two-licences.html'))).toEqual({
+      kind: 'found',
+      licences: [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew],
+    });
+  });
+
+  it('two-cards.html: found, two licences of different people', () => {
+    const outcome = parseNameSearchPage(readFixture('two-cards.html'));
+    expect(outcome.kind === 'found' && outcome.licences.map(({ firstName, surname, status }) => [firstName, surname, status])).toEqual([
+      ['JOHN', 'SMITH', 'Active'],
+      ['JON', 'SMYTH', 'Suspended'],
+    ]);
+  });
+
+  it('found-active.html: found, one licence', () => {
+    expect(parseNameSearchPage(readFixture('found-active.html'))).toEqual({ kind: 'found', licences: [JANE_DOE] });
+  });
+
+  it('not-found.html: not found', () => {
+    expect(parseNameSearchPage(readFixture('not-found.html'))).toEqual({ kind: 'not_found' });
+  });
+
+  it('too-many.html: too many results', () => {
+    expect(parseNameSearchPage(readFixture('too-many.html'))).toEqual({ kind: 'too_many_results' });
+  });
+
+  it('reports too many results when the message shows beside cards', () => {
+    const page = buildPage(buildCard(JANE_DOE_FIELDS), '<p>Too many search results. Please refine your search.</p>');
+    expect(parseNameSearchPage(page)).toEqual({ kind: 'too_many_results' });
+  });
+
+  it('maintenance.html: parse error', () => {
+    expect(() => parseNameSearchPage(readFixture('maintenance.html'))).toThrow(
+      new RegisterParseError('Register page has neither a result card nor a known message'),
+    );
+  });
+
+  it('is a parse error when any card lacks a required field, even beside a complete one', () => {
+    const incomplete = JANE_DOE_FIELDS.filter(([label]) => label !== 'Status');
+    expect(() => parseNameSearchPage(buildPage(buildCard(JANE_DOE_FIELDS), buildCard(incomplete)))).toThrow(
+      new RegisterParseError('Register result card has no "status"'),
+    );
   });
 });

@@ -2,7 +2,7 @@ import { load } from 'cheerio';
 import { collapseWhiteSpace } from './collapse-white-space';
 import { parseRegisterDate } from './register-date';
 import { bodyExcerpt, RegisterParseError } from './register-errors';
-import type { LookupOutcome, RegisterLicence } from './register-licence';
+import type { LookupOutcome, NameSearchOutcome, RegisterLicence } from './register-licence';
 
 const TOO_MANY_RESULTS_TEXT = 'too many search results';
 const NO_LICENCES_TEXT = 'unfortunately we found no licences';
@@ -27,11 +27,46 @@ const STATUS_REASON_LABEL = /reason|explanation/;
 type CardFields = ReadonlyMap<string, string>;
 type ParseFailure = (message: string) => RegisterParseError;
 
+/** What every register answer page is read into, whichever search asked. */
+interface ResultsPage {
+  cards: CardFields[];
+  tooManyResults: boolean;
+  noLicences: boolean;
+  fail: ParseFailure;
+}
+
 /**
- * Reads a register answer page. Throws RegisterParseError for any page that is not one of the
- * known shapes (REGISTER.md "Outcomes"), so a changed site fails loudly instead of answering wrongly.
+ * Reads a register answer page to a search by number. Throws RegisterParseError for any page that is not one
+ * of the known shapes (REGISTER.md "Outcomes"), so a changed site fails loudly instead of answering wrongly.
  */
 export function parseRegisterPage(html: string, askedLicenceNumber: string): LookupOutcome {
+  const { cards, tooManyResults, noLicences, fail } = readResultsPage(html);
+  // A number belongs to one licence: several cards for it are as unusable as the too-many message.
+  if (cards.length > 1 || tooManyResults) return { kind: 'too_many_results' };
+  if (cards.length === 1) {
+    const licence = readLicence(cards[0], fail);
+    if (licence.licenceNumber !== askedLicenceNumber) {
+      throw fail('Register result card is for a different licence number than the one asked for');
+    }
+    return { kind: 'found', licence };
+  }
+  if (noLicences) return { kind: 'not_found' };
+  throw fail('Register page has neither a result card nor a known message');
+}
+
+/**
+ * Reads a register answer page to a search by name: every card is a licence found (one person may hold
+ * several), with the same messages and the same RegisterParseError for unknown pages as parseRegisterPage.
+ */
+export function parseNameSearchPage(html: string): NameSearchOutcome {
+  const { cards, tooManyResults, noLicences, fail } = readResultsPage(html);
+  if (tooManyResults) return { kind: 'too_many_results' };
+  if (cards.length > 0) return { kind: 'found', licences: cards.map((card) => readLicence(card, fail)) };
+  if (noLicences) return { kind: 'not_found' };
+  throw fail('Register page has neither a result card nor a known message');
+}
+
+function readResultsPage(html: string): ResultsPage {
   const fail: ParseFailure = (message) => new RegisterParseError(message, { excerpt: bodyExcerpt(html) });
   const $ = load(html);
 
@@ -57,16 +92,12 @@ export function parseRegisterPage(html: string, askedLicenceNumber: string): Loo
   $('script, style, noscript, template').remove();
   const pageText = collapseWhiteSpace($('body').children().text()).toLowerCase();
 
-  if (cards.length > 1 || pageText.includes(TOO_MANY_RESULTS_TEXT)) return { kind: 'too_many_results' };
-  if (cards.length === 1) {
-    const licence = readLicence(cards[0], fail);
-    if (licence.licenceNumber !== askedLicenceNumber) {
-      throw fail('Register result card is for a different licence number than the one asked for');
-    }
-    return { kind: 'found', licence };
-  }
-  if (pageText.includes(NO_LICENCES_TEXT)) return { kind: 'not_found' };
-  throw fail('Register page has neither a result card nor a known message');
+  return {
+    cards,
+    tooManyResults: pageText.includes(TOO_MANY_RESULTS_TEXT),
+    noLicences: pageText.includes(NO_LICENCES_TEXT),
+    fail,
+  };
 }
 
 function readLicence(fields: CardFields, fail: ParseFailure): RegisterLicence {

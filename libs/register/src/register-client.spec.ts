@@ -11,6 +11,7 @@ import { RegisterParseError } from './register-errors';
 // libs/register-sandbox/src/sandbox-server.register-client.spec.ts.
 
 const FOUND_ACTIVE_PAGE = readFileSync(join(__dirname, '..', 'fixtures', 'found-active.html'), 'utf8');
+const NAME_TWO_LICENCES_PAGE = readFileSync(join(__dirname, '..', 'fixtures', 'name-two-licences.html'), 'utf8');
 const LICENCE_NUMBER = '1011001544208079';
 
 interface ReceivedRequest {
@@ -80,6 +81,50 @@ describe('RegisterClient', () => {
     expect(received.map(({ url, headers }) => [url, headers['user-agent']])).toEqual([
       ['/mirror/PublicRegister/SearchPublicRegisterByLicence', 'LicenceChecker/1.0'],
     ]);
+  });
+
+  it('sends a name search as one browser-like form POST to the surname search path, with all six fields', async () => {
+    client = new RegisterClient({ baseUrl: `${baseUrl}/mirror/` });
+    answer = { contentType: 'text/html', body: NAME_TWO_LICENCES_PAGE };
+
+    const outcome = await client.searchByName({ surname: 'HUGHES', firstName: 'OLIVIA', dateOfBirth: '1990-04-12' });
+
+    expect(outcome.kind === 'found' && outcome.licences.map(({ licenceNumber }) => licenceNumber)).toEqual([
+      '1229001122334455',
+      '1230112233445500',
+    ]);
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/mirror/PublicRegister/SearchPublicRegisterBySurname');
+    expect(request.body).toBe('Surname=HUGHES&FirstName=OLIVIA&MiddleName=&DateOfBirth=12%2F04%2F1990&Role=&LicenseSector=');
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request.headers.accept).toBe('text/html,application/xhtml+xml');
+    expect(request.headers['user-agent']).toMatch(/^Mozilla\/5\.0 \(.+\) .*Chrome\/\d+/);
+  });
+
+  it('sends no name search for a blank surname or an unreadable date of birth', async () => {
+    client = new RegisterClient({ baseUrl });
+
+    await expect(client.searchByName({ surname: ' ' })).rejects.toThrow(new TypeError('A name search needs a surname'));
+    await expect(client.searchByName({ surname: 'DOE', dateOfBirth: '12/04/1990' })).rejects.toThrow(
+      new TypeError('A name search date of birth must be a YYYY-MM-DD date'),
+    );
+    expect(received).toHaveLength(0);
+  });
+
+  it('is a parse error, status 200, for a name search answered with a page it cannot read', async () => {
+    client = new RegisterClient({ baseUrl });
+    answer = { contentType: 'text/html', body: '<h1>Please complete the security check</h1>' };
+
+    const error: unknown = await client.searchByName({ surname: 'DOE' }).catch((rejection: unknown) => rejection);
+
+    expect(error).toBeInstanceOf(RegisterParseError);
+    expect(error).toMatchObject({
+      message: 'Register page has neither a result card nor a known message',
+      httpStatus: 200,
+      excerpt: '<h1>Please complete the security check</h1>',
+    });
   });
 
   it('form-encodes the licence number as given', async () => {

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { parseRegisterPage } from './parse-register-page';
+import { nameSearchForm } from './name-search-form';
+import { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
 import { readCappedBody } from './read-capped-body';
 import {
   bodyExcerpt,
@@ -9,10 +10,11 @@ import {
   RegisterUnavailableError,
   RegisterUnreachableError,
 } from './register-errors';
-import type { LookupOutcome } from './register-licence';
+import type { LookupOutcome, NameSearch, NameSearchOutcome } from './register-licence';
 import { errorCode, unreachableReason } from './unreachable-reason';
 
-const SEARCH_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const SEARCH_BY_LICENCE_PATH = '/PublicRegister/SearchPublicRegisterByLicence';
+const SEARCH_BY_SURNAME_PATH = '/PublicRegister/SearchPublicRegisterBySurname';
 const DEFAULT_REQUEST_TIMEOUT_MS = 4000;
 const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const DEFAULT_MAX_CONNECTIONS = 16;
@@ -26,7 +28,7 @@ const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const UNAVAILABLE_ERROR_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 export interface RegisterClientOptions {
-  /** e.g. http://127.0.0.1:4010; the search path is appended. */
+  /** e.g. http://127.0.0.1:4010; the search paths are appended. */
   baseUrl: string;
   /** Hard deadline for the whole request, body included. Default 4000. */
   requestTimeoutMs?: number;
@@ -39,21 +41,24 @@ export interface RegisterClientOptions {
 }
 
 /**
- * Looks licences up on the public register: one HTTP request per lookup and no retries of its
- * own (the caller's queue retries RegisterUnavailableError).
+ * Looks licences up on the public register, by number or by name: one HTTP request per search and no
+ * retries of its own (the caller's queue retries RegisterUnavailableError).
  */
 export class RegisterClient {
   /** host and port, for the errors that say it could not be reached */
   private readonly host: string;
-  private readonly searchUrl: string;
+  private readonly byLicenceUrl: string;
+  private readonly bySurnameUrl: string;
   private readonly requestTimeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly userAgent: string;
   private readonly agent: Agent;
 
   constructor(options: RegisterClientOptions) {
-    this.searchUrl = searchUrlFor(options.baseUrl);
-    this.host = new URL(this.searchUrl).host;
+    const baseUrl = checkedBaseUrl(options.baseUrl);
+    this.byLicenceUrl = `${baseUrl}${SEARCH_BY_LICENCE_PATH}`;
+    this.bySurnameUrl = `${baseUrl}${SEARCH_BY_SURNAME_PATH}`;
+    this.host = new URL(baseUrl).host;
     this.requestTimeoutMs = positiveInteger('requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
     this.maxResponseBytes = positiveInteger('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES);
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -67,7 +72,32 @@ export class RegisterClient {
    * the abort reason of the caller's signal.
    */
   async lookup(licenceNumber: string, options: { signal?: AbortSignal } = {}): Promise<LookupOutcome> {
-    const callerSignal = options.signal;
+    return this.search(this.byLicenceUrl, new URLSearchParams({ LicenseNo: licenceNumber }), options.signal, (page) =>
+      parseRegisterPage(page, licenceNumber),
+    );
+  }
+
+  /**
+   * Searches by name: every licence whose holder fits the search, possibly several for one person. Resolves
+   * and rejects as lookup does, and rejects with TypeError, before any request, for a blank surname or a
+   * date of birth that is not YYYY-MM-DD.
+   */
+  async searchByName(search: NameSearch, options: { signal?: AbortSignal } = {}): Promise<NameSearchOutcome> {
+    return this.search(this.bySurnameUrl, nameSearchForm(search), options.signal, parseNameSearchPage);
+  }
+
+  /** Closes the connection pool, once requests in flight have ended. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** One POST of the form, within the deadline and the caller's signal, its page read by parse. */
+  private async search<Outcome>(
+    url: string,
+    form: URLSearchParams,
+    callerSignal: AbortSignal | undefined,
+    parse: (page: string) => Outcome,
+  ): Promise<Outcome> {
     callerSignal?.throwIfAborted();
 
     let httpStatus: number | null = null;
@@ -81,7 +111,7 @@ export class RegisterClient {
     callerSignal?.addEventListener('abort', forwardCallerAbort, { once: true });
 
     try {
-      const response = await request(this.searchUrl, {
+      const response = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
         signal: abort.signal,
@@ -90,10 +120,10 @@ export class RegisterClient {
           'user-agent': this.userAgent,
           accept: 'text/html,application/xhtml+xml',
         },
-        body: new URLSearchParams({ LicenseNo: licenceNumber }).toString(),
+        body: form.toString(),
       });
       httpStatus = response.statusCode;
-      return await this.readOutcome(response, licenceNumber);
+      return await this.readOutcome(response, parse);
     } catch (error) {
       if (error instanceof RegisterError) throw error;
       if (abort.signal.aborted) throw abort.signal.reason;
@@ -104,12 +134,7 @@ export class RegisterClient {
     }
   }
 
-  /** Closes the connection pool, once requests in flight have ended. */
-  async close(): Promise<void> {
-    await this.agent.close();
-  }
-
-  private async readOutcome(response: Dispatcher.ResponseData, licenceNumber: string): Promise<LookupOutcome> {
+  private async readOutcome<Outcome>(response: Dispatcher.ResponseData, parse: (page: string) => Outcome): Promise<Outcome> {
     const { statusCode: httpStatus, headers, body } = response;
 
     if (httpStatus !== 200) {
@@ -133,7 +158,7 @@ export class RegisterClient {
       });
     }
     try {
-      return parseRegisterPage(page.text, licenceNumber);
+      return parse(page.text);
     } catch (error) {
       // The parser knows nothing of HTTP; add the status so the log line is complete.
       if (error instanceof RegisterParseError) {
@@ -144,12 +169,13 @@ export class RegisterClient {
   }
 }
 
-function searchUrlFor(baseUrl: string): string {
+/** The base URL without its trailing slashes, for the search paths to follow. */
+function checkedBaseUrl(baseUrl: string): string {
   const url = URL.parse(baseUrl);
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new TypeError('RegisterClientOptions.baseUrl must be an http(s) URL');
   }
-  return `${baseUrl.replace(/\/+$/, '')}${SEARCH_PATH}`;
+  return baseUrl.replace(/\/+$/, '');
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {

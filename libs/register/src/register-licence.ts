@@ -22,3 +22,21 @@ export type LookupOutcome =
   | { kind: 'found'; licence: RegisterLicence }
   | { kind: 'not_found' }
   | { kind: 'too_many_results' };
+
+/** A search by name (REGISTER.md "Search by name"): the surname is required, every other field narrows it. */
+export interface NameSearch {
+  surname: string;
+  firstName?: string;
+  middleName?: string;
+  /** YYYY-MM-DD. Never shown on a card, but a card found with it confirms it. */
+  dateOfBirth?: string;
+  /** "Front Line" or "Non Front Line". */
+  role?: string;
+  /** One of the register's sector names, e.g. "Door Supervision". */
+  licenceSector?: string;
+}
+
+export type NameSearchOutcome =
+  | { kind: 'found'; licences: RegisterLicence[] }
+  | { kind: 'not_found' }
+  | { kind: 'too_many_results' };
