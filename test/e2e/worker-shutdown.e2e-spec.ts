@@ -26,14 +26,14 @@ describe('worker SIGTERM', () => {
     const numbers = Array.from({ length: 6 }, (_, index) => unknownNumber(900 + index));
     const first = Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
     while ((await sandbox.counts()).total < 2) await sleep(50);
-    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, active: 2, delayed: 0, failed: 0 });
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, prioritized: 0, active: 2, delayed: 0, failed: 0 });
 
     const [worker] = t.workers;
     await worker.stop('SIGTERM');
     expect(worker.log).toContain('SIGTERM: no longer taking jobs');
     expect(worker.log).toContain('Active lookups finished');
     expect((await first).map((response) => response.status)).toEqual([202, 202, 202, 202, 202, 202]);
-    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, active: 0, delayed: 0, failed: 0 });
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 4, prioritized: 0, active: 0, delayed: 0, failed: 0 });
     expect((await sandbox.counts()).total).toBe(2);
 
     await sandbox.clearFaults();
@@ -42,7 +42,7 @@ describe('worker SIGTERM', () => {
     expect(retries.map((response) => [response.status, (response.body as { status: string }).status])).toEqual(
       numbers.map(() => [404, 'NOT_FOUND']),
     );
-    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, prioritized: 0, active: 0, delayed: 0, failed: 0 });
     expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 6 });
   }, 60_000);
 });
