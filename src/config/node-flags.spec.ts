@@ -10,7 +10,7 @@ const ALL_FLAGS = [...readNodeFlags(PACKAGE_JSON, 'api'), ...readNodeFlags(PACKA
 describe('readNodeFlags', () => {
   it("reads each process's flags from package.json", () => {
     expect(readNodeFlags(PACKAGE_JSON, 'api')).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-allocation-site-pretenuring']);
-    expect(readNodeFlags(PACKAGE_JSON, 'worker')).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=25', '--no-wasm-tier-up']);
+    expect(readNodeFlags(PACKAGE_JSON, 'worker')).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=25']);
   });
 
   it('gives each flag a reason in the "//" note beside it', () => {

@@ -109,7 +109,7 @@ describe('deployment files', () => {
         return JSON.parse(/^flags (.*)$/m.exec(stdout)![1]) as string[];
       };
       expect(await flagsOf('start:api')).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-allocation-site-pretenuring']);
-      expect(await flagsOf('start:worker')).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=25', '--no-wasm-tier-up']);
+      expect(await flagsOf('start:worker')).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=25']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
