@@ -4,25 +4,38 @@ import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
-import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser } from './authenticated-user';
 import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
 
-interface KnownKey {
+/** Who holds a key, and the user's own request rate (null: the default rate). */
+export interface KeyHolder {
   user: AuthenticatedUser;
+  rateLimitPerSecond: number | null;
+}
+
+interface KnownKey {
+  holder: KeyHolder;
   expiresAt: Date | null;
 }
 
 /**
- * Finds the user behind a key without a database query per request: live keys are kept in a
- * bounded in-process cache with a short TTL. Revocations and quota changes reach every API
- * process through KeyChanges at once; expiry is checked against the cached date on every request.
- * Unknown keys are never cached, so guessing keys cannot fill the cache.
+ * How long a key PostgreSQL did not know is answered 401 without asking again, in a process that missed
+ * the announcement of its creation (every other process forgets unknown keys when any key is created).
+ */
+export const UNKNOWN_KEY_TTL_MS = 5000;
+
+/**
+ * Finds the holder of a key without a database query per request: live keys are kept in a bounded
+ * in-process cache with a short TTL, and keys PostgreSQL did not know in another for UNKNOWN_KEY_TTL_MS,
+ * so that a flood of made-up keys costs a query per key at most once in that time. Creations, revocations
+ * and plan changes reach every API process through KeyChanges at once; expiry is checked against the
+ * cached date on every request.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit {
   private readonly known: LRUCache<string, KnownKey>;
+  private readonly unknown: LRUCache<string, true>;
   /** Bumped by every change, so that a lookup that raced with one does not cache what it read. */
   private generation = 0;
 
@@ -33,6 +46,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     config: AppConfig,
   ) {
     this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
+    this.unknown = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: UNKNOWN_KEY_TTL_MS });
   }
 
   async onModuleInit(): Promise<void> {
@@ -43,43 +57,52 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   }
 
   /**
-   * The user behind a plain key, or null when the key is unknown, revoked or expired: at once for a key
-   * this process knows (no promise to settle on the hot path), after one query for any other.
+   * What this process can tell about a key by itself: its holder; null when the key is known to be
+   * unknown, revoked or expired; undefined when only PostgreSQL can tell (see load).
    */
-  authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
-    const keyHash = hashApiKey(plainKey);
+  recall(keyHash: string): KeyHolder | null | undefined {
     const known = this.known.get(keyHash);
-    return known ? this.validUser(known) : this.load(keyHash).then((loaded) => loaded && this.validUser(loaded));
+    if (known) return this.validHolder(known);
+    return this.unknown.has(keyHash) ? null : undefined;
   }
 
-  private validUser(known: KnownKey): AuthenticatedUser | null {
-    return isExpired(known.expiresAt, this.clock.now()) ? null : known.user;
-  }
-
-  private async load(keyHash: string): Promise<KnownKey | null> {
+  /** Asks PostgreSQL for the holder of a key and remembers the answer, whichever it is. */
+  async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null })[]>(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt"
+    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null })[]>(
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+              u.rate_limit_per_second AS "rateLimitPerSecond"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [keyHash],
     );
-    if (rows.length === 0) return null;
-    const { expiresAt, ...user } = rows[0];
-    const known = { user, expiresAt };
-    if (generation === this.generation) this.known.set(keyHash, known);
-    return known;
+    const current = generation === this.generation;
+    if (rows.length === 0) {
+      if (current) this.unknown.set(keyHash, true);
+      return null;
+    }
+    const { expiresAt, rateLimitPerSecond, ...user } = rows[0];
+    const known = { holder: { user, rateLimitPerSecond }, expiresAt };
+    if (current) this.known.set(keyHash, known);
+    return this.validHolder(known);
   }
 
+  private validHolder({ holder, expiresAt }: KnownKey): KeyHolder | null {
+    return isExpired(expiresAt, this.clock.now()) ? null : holder;
+  }
+
+  /** A user's keys or plan changed, or it got a new key: which unknown key that was, nobody can tell. */
   private forgetUser(userId: string): void {
     this.generation++;
     for (const [keyHash, known] of this.known.entries()) {
-      if (known.user.userId === userId) this.known.delete(keyHash);
+      if (known.holder.user.userId === userId) this.known.delete(keyHash);
     }
+    this.unknown.clear();
   }
 
   private forgetAll(): void {
     this.generation++;
     this.known.clear();
+    this.unknown.clear();
   }
 }

@@ -4,7 +4,8 @@ export type KeysCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
-  | { command: 'set-quota'; userId: string; quota: number | null };
+  | { command: 'set-quota'; userId: string; quota: number | null }
+  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null };
 
 export class UsageError extends Error {}
 
@@ -12,7 +13,8 @@ export const KEYS_USAGE = `Usage:
   keys create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
   keys list
   keys revoke KEY_ID
-  keys set-quota USER_ID N|unlimited`;
+  keys set-quota USER_ID N|unlimited
+  keys set-rate-limit USER_ID N|default`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -34,6 +36,13 @@ function parseExpiry(text: string): Date | null {
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
     throw new UsageError(`Quota must be a whole number from 0 to 2147483647, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseRate(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1_000_000) {
+    throw new UsageError(`Rate must be a whole number of requests per second from 1 to 1000000, got "${text}"`);
   }
   return Number(text);
 }
@@ -105,6 +114,14 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         command,
         userId: parseUuid(rest[0], 'USER_ID'),
         quota: rest[1] === 'unlimited' ? null : parseQuota(rest[1]),
+      };
+    case 'set-rate-limit':
+      onlyCreateOptions();
+      if (rest.length !== 2) throw new UsageError('set-rate-limit takes USER_ID and N|default');
+      return {
+        command,
+        userId: parseUuid(rest[0], 'USER_ID'),
+        ratePerSecond: rest[1] === 'default' ? null : parseRate(rest[1]),
       };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');

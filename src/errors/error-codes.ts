@@ -12,6 +12,7 @@ export const ERROR_CODES = {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
   },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large' },
   INTERNAL_ERROR: {
     status: 500,

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiErrorResponses } from '../http/api-error-responses';
+import { RateLimitExempt } from '../http/rate-limit-docs';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 import { QuotaService } from './quota.service';
 
@@ -22,6 +23,8 @@ export class QuotaController {
   })
   @ApiOkResponse({ type: QuotaUsageDto, description: 'The usage of the current period' })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
+  // The interface defines only 200, 401 and 500 here.
+  @RateLimitExempt()
   usage(@CurrentUser() user: AuthenticatedUser): Promise<QuotaUsageDto> {
     return this.quota.usage(user);
   }
