@@ -11,6 +11,7 @@ import { User } from './user.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
   providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges],
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard],
+  // Guards are built in the module that uses them: it needs the guard's dependencies too.
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
 })
 export class AuthModule {}
