@@ -52,6 +52,12 @@ function parseUuid(text: string | undefined, what: string): string {
   return text.toLowerCase();
 }
 
+/** `COMMAND USER_ID N|<word>`: the user and the number, or null for the word. */
+function userSetting(command: string, rest: string[], word: string, parse: (text: string) => number): { userId: string; value: number | null } {
+  if (rest.length !== 2) throw new UsageError(`${command} takes USER_ID and N|${word}`);
+  return { userId: parseUuid(rest[0], 'USER_ID'), value: rest[1] === word ? null : parse(rest[1]) };
+}
+
 /** Parses the arguments of `npm run keys -- …`; throws UsageError with a message for the operator. */
 export function parseKeysCommand(argv: string[]): KeysCommand {
   let parsed;
@@ -107,22 +113,16 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length !== 1) throw new UsageError('revoke takes exactly one KEY_ID');
       return { command, keyId: parseUuid(rest[0], 'KEY_ID') };
-    case 'set-quota':
+    case 'set-quota': {
       onlyCreateOptions();
-      if (rest.length !== 2) throw new UsageError('set-quota takes USER_ID and N|unlimited');
-      return {
-        command,
-        userId: parseUuid(rest[0], 'USER_ID'),
-        quota: rest[1] === 'unlimited' ? null : parseQuota(rest[1]),
-      };
-    case 'set-rate-limit':
+      const { userId, value } = userSetting(command, rest, 'unlimited', parseQuota);
+      return { command, userId, quota: value };
+    }
+    case 'set-rate-limit': {
       onlyCreateOptions();
-      if (rest.length !== 2) throw new UsageError('set-rate-limit takes USER_ID and N|default');
-      return {
-        command,
-        userId: parseUuid(rest[0], 'USER_ID'),
-        ratePerSecond: rest[1] === 'default' ? null : parseRate(rest[1]),
-      };
+      const { userId, value } = userSetting(command, rest, 'default', parseRate);
+      return { command, userId, ratePerSecond: value };
+    }
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }
