@@ -1,12 +1,13 @@
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
 import { ApiProcess } from '../support/api-process';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { PrivatePostgres } from '../support/private-postgres';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_REDIS_URL, testRunId } from '../support/test-run';
-import { unknownNumber } from '../support/until';
+import { unknownNumber, until } from '../support/until';
 
 const RATE_LIMITED = { code: 'RATE_LIMITED', message: 'Too many requests; retry after the time in Retry-After' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
@@ -128,6 +129,22 @@ describe('per-user rate limit, shared by two API processes', () => {
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.body).toEqual(UNAUTHORIZED);
     expect(unauthorized.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('remembers an unknown key for 5 s at most: one written to the database unannounced works after that', async () => {
+    const { userId } = createUser();
+    const plainKey = generateApiKey();
+    for (const api of apis) expect((await listWatchlist(api.baseUrl, plainKey)).status).toBe(401);
+    // Straight into the database: no announcement reaches the API processes, so only the TTL lets the key in.
+    await t.db.query(`INSERT INTO api_keys (user_id, name, key_hash, key_prefix) VALUES ($1, 'unannounced', $2, $3)`, [
+      userId,
+      hashApiKey(plainKey),
+      displayPrefix(plainKey),
+    ]);
+    const written = Date.now();
+    for (const api of apis) expect((await listWatchlist(api.baseUrl, plainKey)).status).toBe(401);
+    for (const api of apis) await until(async () => (await listWatchlist(api.baseUrl, plainKey)).status, (status) => status === 200, 8000);
+    expect(Date.now() - written).toBeLessThan(5000 + 1000);
   });
 
   it('applies `keys set-rate-limit` (burst twice the rate) on both processes at once, and `default` restores the defaults', async () => {
