@@ -36,20 +36,28 @@ export class ApiKeyGuard implements CanActivate {
     const reply = http.getResponse<FastifyReply>();
     const plainKey = readApiKey(request.headers);
     const keyHash = plainKey ? hashApiKey(plainKey) : null;
+    const exempt = this.reflector.get<boolean>(RATE_LIMIT_EXEMPT, context.getHandler()) === true;
     const recalled = keyHash === null ? null : this.authenticator.recall(keyHash);
-    const holder = recalled ?? (await this.authenticateOrCount(request.ip, reply, keyHash, recalled));
+    const holder = recalled ?? (await this.authenticateOrCount(request.ip, reply, keyHash, recalled, exempt));
     request.authenticatedUser = holder.user;
-    if (this.reflector.get<boolean>(RATE_LIMIT_EXEMPT, context.getHandler()) !== true) await this.takeToken(holder, reply);
+    if (!exempt) await this.takeToken(holder, reply);
     return true;
   }
 
   /**
    * Every key but one this process knows to be valid: an address over its failure limit gets 429 before
-   * anything is looked up; a failure is counted before its 401.
+   * anything is looked up (401 on an exempt route, whose interface has no 429); a failure is counted before
+   * its 401.
    */
-  private async authenticateOrCount(address: string, reply: FastifyReply, keyHash: string | null, recalled: null | undefined): Promise<KeyHolder> {
+  private async authenticateOrCount(
+    address: string,
+    reply: FastifyReply,
+    keyHash: string | null,
+    recalled: null | undefined,
+    exempt: boolean,
+  ): Promise<KeyHolder> {
     const blockedSeconds = await this.failures.secondsBlocked(address);
-    if (blockedSeconds > 0) throw rateLimited(reply, blockedSeconds);
+    if (blockedSeconds > 0) throw exempt ? new ApiError('UNAUTHORIZED') : rateLimited(reply, blockedSeconds);
     const holder = keyHash !== null && recalled === undefined ? await this.authenticator.load(keyHash) : null;
     if (holder) return holder;
     await this.failures.countFailure(address);

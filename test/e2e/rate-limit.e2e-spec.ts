@@ -208,6 +208,9 @@ describe('failed authentications per client address', () => {
         expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
         expect(answer.headers.get('ratelimit')).toBeNull();
       }
+      // quota usage has no 429 in its interface: the address gets 401 there, just as unasked
+      const usage = await quotaUsage(api.baseUrl, madeUpKey());
+      expect([usage.status, usage.body]).toEqual([401, UNAUTHORIZED]);
       // PostgreSQL's connect timeout is 1 s: an answer that had waited for it would come later
       expect(Date.now() - started).toBeLessThan(1000);
       // another address (behind the trusted proxy) is not refused: its key is looked up, which now hangs
