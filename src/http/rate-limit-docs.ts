@@ -34,6 +34,11 @@ function withRateLimitHeaders(status: string, response: ResponseObject): void {
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) response.headers[name] = { ...header, required };
 }
 
+/** The error codes an error answer's examples show (they are named after their codes). */
+function codesOf(response: ResponseObject): string[] {
+  return Object.keys(response.content?.['application/json']?.examples ?? {});
+}
+
 /**
  * Documents the rate limit on every operation that takes an API key (it answers 401) and is not exempt:
  * the RateLimit fields on its answers, 429 RATE_LIMITED with Retry-After (merged with QUOTA_EXCEEDED where
@@ -50,19 +55,19 @@ export function applyRateLimitDocs(document: OpenAPIObject): OpenAPIObject {
       if (exempt || !unauthorized) continue;
       for (const doc of errorResponseDocs(['RATE_LIMITED', 'SERVICE_UNAVAILABLE'])) {
         const status = String(doc.status);
-        const content = unauthorized.content?.['application/json'];
         const existing = responses[status];
         if (!existing) {
-          responses[status] = { description: doc.description, content: { 'application/json': { schema: content?.schema, examples: doc.examples } } };
-        } else if (status === '429' && !existing.description.includes('RATE_LIMITED')) {
+          const schema = unauthorized.content?.['application/json']?.schema;
+          responses[status] = { description: doc.description, content: { 'application/json': { schema, examples: doc.examples } } };
+        } else if (status === '429' && !codesOf(existing).includes('RATE_LIMITED')) {
           existing.description = `${existing.description}; ${doc.description}`;
           const media = existing.content?.['application/json'];
           if (media) media.examples = { ...media.examples, ...doc.examples };
         }
       }
-      // Retry-After comes with RATE_LIMITED only, so it is required where nothing else shares 429.
+      // Retry-After comes with RATE_LIMITED only, so it is required where no other code shares 429.
       const tooMany = responses['429'];
-      tooMany.headers = { ...tooMany.headers, 'Retry-After': { ...RETRY_AFTER, required: !tooMany.description.includes('QUOTA_EXCEEDED') } };
+      tooMany.headers = { ...tooMany.headers, 'Retry-After': { ...RETRY_AFTER, required: codesOf(tooMany).length === 1 } };
       for (const [status, response] of Object.entries(responses)) if (status !== '401') withRateLimitHeaders(status, response);
     }
   }
