@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import DataLoader from 'dataloader';
 import { AppConfig } from '../config/app-config';
+import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { BucketPolicy, readBucket, TOKEN_UNITS, userPolicy } from './token-bucket';
 
@@ -61,11 +61,7 @@ type TakeTokensClient = {
 @Injectable()
 export class UserRateLimiter {
   private readonly defaults: BucketPolicy;
-  private readonly takes = new DataLoader<TokenRequest, RateDecision>((requests) => this.takeForTurn(requests), {
-    cache: false,
-    batchScheduleFn: (runBatch) => setImmediate(runBatch),
-    maxBatchSize: 500,
-  });
+  private readonly takes = perTurnLoader<TokenRequest, RateDecision>((requests) => this.takeForTurn(requests));
 
   constructor(
     private readonly redis: RedisStore,
