@@ -1,4 +1,4 @@
-import { validateEnvironment } from './env.schema';
+import { operatorsHost, validateEnvironment } from './env.schema';
 
 /** The Error validateEnvironment throws for `raw`. */
 function errorOf(raw: Record<string, unknown>): Error {
@@ -125,6 +125,11 @@ describe('validateEnvironment', () => {
       expect(validateEnvironment({ OPERATOR_PORT: '9100' }).OPERATOR_PORT).toBe(9100);
       expect(() => validateEnvironment({ OPERATOR_PORT: '65536' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must not be greater than 65535');
       expect(() => validateEnvironment({ OPERATOR_PORT: 'metrics' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be an integer number');
+    });
+
+    it("binds the operators' listener to OPERATOR_HOST, else to HOST", () => {
+      expect(operatorsHost(validateEnvironment({ HOST: '10.0.0.5' }))).toBe('10.0.0.5');
+      expect(operatorsHost(validateEnvironment({ HOST: '0.0.0.0', OPERATOR_HOST: '127.0.0.1' }))).toBe('127.0.0.1');
     });
 
     it('turns a numeric PORT string into a number', () => {

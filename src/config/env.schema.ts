@@ -293,6 +293,11 @@ export class EnvironmentVariables {
 
 export type AppSettings = Readonly<EnvironmentVariables>;
 
+/** The address the API's operators' listener binds to: OPERATOR_HOST, else HOST. */
+export function operatorsHost(settings: AppSettings): string {
+  return settings.OPERATOR_HOST || settings.HOST;
+}
+
 const SETTING_NAMES = new Set(Object.keys(new EnvironmentVariables()));
 
 /**

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppSettings } from '../config/env.schema';
+import { AppSettings, operatorsHost } from '../config/env.schema';
 import { createFastifyAdapter } from '../http/configure-http';
 import { registerSecurityHeaders } from '../http/security-headers';
 import { AppLogger } from '../logging/create-logger';
@@ -19,7 +19,7 @@ export async function createOperatorApp(partner: NestFastifyApplication, setting
 
 /** Starts the operators' listener and logs the address it took (OPERATOR_PORT may be 0). */
 export async function listenForOperators(operator: NestFastifyApplication, settings: AppSettings, logger: AppLogger): Promise<void> {
-  const host = settings.OPERATOR_HOST || settings.HOST;
+  const host = operatorsHost(settings);
   await operator.listen(settings.OPERATOR_PORT!, host);
   const { port } = operator.getHttpServer().address() as { port: number };
   logger.log(`Operators' listener (/metrics, /health/*, queue dashboard) on ${host}:${port}`, 'Main');
