@@ -19,7 +19,8 @@ describe('the operators\' listener (OPERATOR_PORT) of a real API process', () =>
 
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true });
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN });
+    // Another loopback address than the partner port's HOST (127.0.0.1), to see OPERATOR_HOST taken.
+    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', OPERATOR_HOST: '127.0.0.2', ADMIN_TOKEN });
     operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
   });
   afterAll(async () => {
@@ -35,6 +36,13 @@ describe('the operators\' listener (OPERATOR_PORT) of a real API process', () =>
     expect(operator.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     // The operator port renders the partner app's own registry: it counts the 404 just sent to the partner port.
     expect(await operator.text()).toContain('lvs_http_request_duration_seconds_count{method="GET",route="(no route)",status="404"} 1');
+    // Scrapes and probes on the operator port are not partner traffic: not timed.
+    expect(await (await fetch(`${operatorUrl}/metrics`)).text()).not.toContain('route="/metrics"');
+  });
+
+  it('binds the operator port to OPERATOR_HOST only', async () => {
+    expect(new URL(operatorUrl).hostname).toBe('127.0.0.2');
+    await expect(fetch(`http://127.0.0.1:${new URL(operatorUrl).port}/health/live`)).rejects.toThrow();
   });
 
   it('moves /health/live and /health/ready to the operator port', async () => {
