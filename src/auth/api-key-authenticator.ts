@@ -26,10 +26,10 @@ interface KnownKey {
 export const UNKNOWN_KEY_TTL_MS = 5000;
 
 /**
- * Finds the holder of a key without a database query per request: live keys are kept in a bounded
- * in-process cache with a short TTL, and keys PostgreSQL did not know in another for UNKNOWN_KEY_TTL_MS,
- * so that a flood of made-up keys costs a query per key at most once in that time. Creations, revocations
- * and plan changes reach every API process through KeyChanges at once; expiry is checked against the
+ * Finds the holder of a key without a database query per request: live keys of enabled users are kept in a
+ * bounded in-process cache with a short TTL, and keys PostgreSQL did not know in another for UNKNOWN_KEY_TTL_MS,
+ * so that a flood of made-up keys costs a query per key at most once in that time. Creations, revocations,
+ * disabled users and plan changes reach every API process through KeyChanges at once; expiry is checked against the
  * cached date on every request.
  */
 @Injectable()
@@ -58,7 +58,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
 
   /**
    * What this process can tell about a key by itself: its holder; null when the key is known to be
-   * unknown, revoked or expired; undefined when only PostgreSQL can tell (see load).
+   * unknown, revoked or expired, or its user disabled; undefined when only PostgreSQL can tell (see load).
    */
   recall(keyHash: string): KeyHolder | null | undefined {
     const known = this.known.get(keyHash);
@@ -73,7 +73,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
       `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
               u.rate_limit_per_second AS "rateLimitPerSecond"
          FROM api_keys k JOIN users u ON u.id = k.user_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [keyHash],
     );
     const current = generation === this.generation;

@@ -5,7 +5,8 @@ export type KeysCommand =
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
-  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null };
+  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
+  | { command: 'disable-user' | 'enable-user'; userId: string };
 
 export class UsageError extends Error {}
 
@@ -14,7 +15,9 @@ export const KEYS_USAGE = `Usage:
   keys list
   keys revoke KEY_ID
   keys set-quota USER_ID N|unlimited
-  keys set-rate-limit USER_ID N|default`;
+  keys set-rate-limit USER_ID N|default
+  keys disable-user USER_ID
+  keys enable-user USER_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -123,6 +126,11 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       const { userId, value } = userSetting(command, rest, 'default', parseRate);
       return { command, userId, ratePerSecond: value };
     }
+    case 'disable-user':
+    case 'enable-user':
+      onlyCreateOptions();
+      if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
+      return { command, userId: parseUuid(rest[0], 'USER_ID') };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }

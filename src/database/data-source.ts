@@ -15,6 +15,7 @@ import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-s
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { UserRateLimit1764028800000 } from './migrations/1764028800000-user-rate-limit';
+import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 
 export interface DatabaseTimeouts {
   connectMs: number;
@@ -40,7 +41,13 @@ export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseT
       Delivery,
       DeliveryAttempt,
     ],
-    migrations: [InitialSchema1763769600000, Batches1763856000000, Monitoring1763942400000, UserRateLimit1764028800000],
+    migrations: [
+      InitialSchema1763769600000,
+      Batches1763856000000,
+      Monitoring1763942400000,
+      UserRateLimit1764028800000,
+      DisabledUsers1764158400000,
+    ],
     migrationsTransactionMode: 'each',
     synchronize: false,
     extra: {
