@@ -3,7 +3,7 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Queue, WorkerOptions } from 'bullmq';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
 import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER_ID, WATCH_RECHECK_QUEUE } from './recheck.queue';
