@@ -175,8 +175,8 @@ describe('validateEnvironment', () => {
     });
 
     it('accepts a hash-tagged REDIS_PREFIX with cluster nodes', () => {
-      const settings = validateEnvironment({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000', REDIS_PREFIX: '{lvs}' });
-      expect([settings.REDIS_CLUSTER_NODES, settings.REDIS_PREFIX]).toEqual(['10.0.0.1:7000,10.0.0.2:7000', '{lvs}']);
+      const settings = validateEnvironment({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000', REDIS_PREFIX: '{lvs}-blue' });
+      expect([settings.REDIS_CLUSTER_NODES, settings.REDIS_PREFIX]).toEqual(['10.0.0.1:7000,10.0.0.2:7000', '{lvs}-blue']);
     });
 
     it('keeps a rediss:// REDIS_URL', () => {
@@ -382,8 +382,9 @@ describe('validateEnvironment', () => {
       [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
-      [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, or {such a name}'],
-      [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must be a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],
+      [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
+      [{ REDIS_PREFIX: '{lvs' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
+      [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],
       [{ REDIS_SENTINELS: 'sentinel' }, 'REDIS_SENTINELS: REDIS_SENTINELS must be host:port[,host:port...]'],
       [{ DATABASE_MIGRATION_URL: 'mysql://x/y' }, 'DATABASE_MIGRATION_URL: must start with postgres:// or postgresql://'],
       [{ DATABASE_PREPARED_STATEMENTS: 'no' }, 'DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be a boolean value'],

@@ -71,7 +71,7 @@ class HashTaggedOnCluster implements ValidatorConstraintInterface {
   }
 
   defaultMessage(): string {
-    return 'REDIS_PREFIX must be a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set';
+    return 'REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set';
   }
 }
 
@@ -194,10 +194,12 @@ export class EnvironmentVariables {
 
   /**
    * Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. On a
-   * Redis Cluster it must be a hash tag, {name}: every key of ours and of the queues then lives in one slot, so
-   * that scripts and transactions over many keys run there.
+   * Redis Cluster it must start with a hash tag, {name}: every key of ours and of the queues then lives in one
+   * slot, so that scripts and transactions over many keys run there.
    */
-  @Matches(/^([A-Za-z0-9_-]{1,64}|\{[A-Za-z0-9_-]{1,62}\})$/, { message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -, or {such a name}' })
+  @Matches(/^(?=.{1,64}$)(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/, {
+    message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}',
+  })
   @Validate(HashTaggedOnCluster)
   REDIS_PREFIX = 'lvs';
 
