@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import Redis, { Cluster } from 'ioredis';
+import Redis from 'ioredis';
 import { PrivateRedis } from './private-redis';
 import { until } from './until';
 
@@ -33,9 +33,15 @@ export class PrivateRedisCluster {
     return this.nodes.map((node) => `127.0.0.1:${node.port}`).join(',');
   }
 
-  /** A client of the test's own, to read and seed keys. */
-  client(): Cluster {
-    return new Cluster(this.nodes.map((node) => ({ host: '127.0.0.1', port: node.port })));
+  /** The service's settings for this cluster: its nodes, and the hash-tagged prefix a cluster needs. */
+  get serviceSettings(): Record<string, string> {
+    return { REDIS_CLUSTER_NODES: this.nodeList, REDIS_PREFIX: '{lvs}' };
+  }
+
+  /** A plain client of the test's own on the primary serving `prefix`'s hash tag: it reads every key under the prefix. */
+  async client(prefix: string): Promise<Redis> {
+    const { host, port } = await primaryAddressOf(this.nodeList, prefix);
+    return new Redis(port, host, { maxRetriesPerRequest: 1 });
   }
 
   /** Every node reports the cluster ok and all 16384 slots served. */
@@ -71,18 +77,25 @@ async function clusterInfo(port: number): Promise<string> {
 }
 
 /**
- * The primary serving `key`'s slot, asked of the first node in `nodeList` (REDIS_CLUSTER_NODES). A plain client
- * there reads every key under one hash tag, KEYS and SCAN included, which a Cluster client sends to any node.
+ * The primary serving `key`'s slot, asked of the first node in `nodeList` (REDIS_CLUSTER_NODES) that answers.
+ * A plain client there reads every key under one hash tag, KEYS and SCAN included, which a Cluster client sends
+ * to any node.
  */
 export async function primaryAddressOf(nodeList: string, key: string): Promise<{ host: string; port: number }> {
-  const [host, port] = nodeList.split(',')[0]!.split(':');
-  const probe = new Redis(Number(port), host!);
-  try {
-    const slot = (await probe.cluster('KEYSLOT', key)) as number;
-    const shards = await probe.cluster('SLOTS');
-    const [primaryHost, primaryPort] = shards.find(([from, to]) => slot >= from && slot <= to)![2]!;
-    return { host: primaryHost, port: primaryPort };
-  } finally {
-    probe.disconnect();
+  for (const node of nodeList.split(',')) {
+    const [host, port] = node.split(':');
+    const probe = new Redis(Number(port), host!, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    try {
+      await probe.connect();
+      const slot = (await probe.cluster('KEYSLOT', key)) as number;
+      const shards = await probe.cluster('SLOTS');
+      const [primaryHost, primaryPort] = shards.find(([from, to]) => slot >= from && slot <= to)![2]!;
+      return { host: primaryHost, port: primaryPort };
+    } catch {
+      // this node is down: ask the next
+    } finally {
+      probe.disconnect();
+    }
   }
+  throw new Error(`no node of ${nodeList} answered`);
 }
