@@ -31,8 +31,8 @@ function serverOptions(topology: RedisTopology, timeouts: RedisTimeouts): Server
 }
 
 /**
- * A cluster client: the per-node options of the others; its own retry strategy refreshes the slot map after an
- * outage, and a command meets a failover with a retry after 100 ms (ioredis' default) until its timeout.
+ * A cluster client: the timeouts apply to each node's connection, the reconnect delays to the cluster as a whole,
+ * and a command that meets a failover is retried after 100 ms (ioredis' default) within its timeout.
  */
 function clusterClient(topology: Extract<RedisTopology, { kind: 'cluster' }>, timeouts: RedisTimeouts, extra: { lazyConnect?: boolean; enableAutoPipelining?: boolean }): Cluster {
   const { retryStrategy, enableOfflineQueue, ...perNode } = timeouts;
