@@ -27,6 +27,8 @@ import { WRK_THREADS, wrkInstalled } from './wrk-load';
 const ROOT = process.cwd();
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** `false` measures what unnamed statements cost (DATABASE_PREPARED_STATEMENTS=false, for PgBouncer before 1.21). */
+const PREPARED_STATEMENTS = process.env.BENCH_PREPARED_STATEMENTS ?? 'true';
 /** Length of one measured run; 20 s by default, shorter for a smoke run. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '20');
 const CONNECTIONS = 64;
@@ -223,7 +225,13 @@ function writeResults(rows: Record<string, unknown>[], extra: Record<string, unk
       memoryGiB: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    settings: { connections: CONNECTIONS, secondsPerRun: SECONDS, order: `${ORDER}, medians`, loadGenerator: LOAD_GENERATOR },
+    settings: {
+      connections: CONNECTIONS,
+      secondsPerRun: SECONDS,
+      order: `${ORDER}, medians`,
+      loadGenerator: LOAD_GENERATOR,
+      preparedStatements: PREPARED_STATEMENTS,
+    },
     rows,
     ...extra,
   };
@@ -255,6 +263,7 @@ async function main(): Promise<void> {
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
+    DATABASE_PREPARED_STATEMENTS: PREPARED_STATEMENTS,
     REDIS_URL,
     REDIS_PREFIX: runId,
     REGISTER_URL: sandbox.url,
