@@ -56,7 +56,7 @@ type TakeTokensClient = {
  * One token bucket per user, over all of the user's keys, in Redis: every API process takes from the same
  * bucket. The requests of one event-loop turn are taken together, one script call per user in the turn (not
  * one per request: a command costs ioredis and Redis about as much as the work it carries). Each call touches
- * one key, which holds the user's hash tag, so it lives in one Redis Cluster slot.
+ * one key: the user's bucket, under REDIS_PREFIX (whose hash tag, on a cluster, puts it in the service's slot).
  */
 @Injectable()
 export class UserRateLimiter {
