@@ -51,6 +51,7 @@ describe('validateEnvironment', () => {
         MIGRATIONS_RUN: true,
         DATABASE_CONNECT_TIMEOUT_MS: 1000,
         DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+        DATABASE_CHARGE_TIMEOUT_MS: 800,
         AUTH_CACHE_TTL_SECONDS: 60,
         AUTH_CACHE_MAX_KEYS: 10000,
         REDIS_URL: 'redis://127.0.0.1:6379',

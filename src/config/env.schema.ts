@@ -137,6 +137,13 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(100) @Max(600000) @IsInt()
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
+  /**
+   * How long a quota charge may take from asking for a connection to its commit: past it the caller gets 503
+   * and the charge is never committed, so that a verification answers within a second while PostgreSQL is frozen.
+   */
+  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  DATABASE_CHARGE_TIMEOUT_MS = 800;
+
   /** How long an API process trusts what it cached about a key when it missed a change announcement. */
   @Transform(toInteger) @Min(1) @Max(3600) @IsInt()
   AUTH_CACHE_TTL_SECONDS = 60;

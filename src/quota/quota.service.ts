@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { commitWithin } from '../database/commit-within';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
@@ -83,6 +84,7 @@ end
 @Injectable()
 export class QuotaService {
   private readonly timeZone: string;
+  private readonly chargeTimeoutMs: number;
   /** Usage reads of one turn share a query: the round trip was most of the endpoint's cost. */
   private readonly usageReads = new DataLoader<UsageKey, number>(
     (keys) => this.togetherOrEachAlone(keys, (some) => this.readUsages(some)),
@@ -106,6 +108,7 @@ export class QuotaService {
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
+    this.chargeTimeoutMs = config.get('DATABASE_CHARGE_TIMEOUT_MS');
     redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
@@ -194,9 +197,12 @@ export class QuotaService {
     }
   }
 
-  /** Runs a charging statement; an unreachable database is SERVICE_UNAVAILABLE, with nothing charged. */
+  /**
+   * Runs a charging statement within its deadline; an unreachable database, or one that missed the deadline,
+   * is SERVICE_UNAVAILABLE, with nothing charged then or later.
+   */
   private charge<Row extends QueryResultRow>(statement: NamedStatement, parameters: unknown[]): Promise<Row[]> {
-    return runNamedStatement<Row>(this.dataSource, statement, parameters).catch((error: unknown) => {
+    return commitWithin<Row>(this.dataSource, statement, parameters, this.chargeTimeoutMs).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     });
   }
