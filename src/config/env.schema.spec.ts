@@ -55,7 +55,7 @@ describe('validateEnvironment', () => {
         AUTH_CACHE_TTL_SECONDS: 60,
         AUTH_CACHE_MAX_KEYS: 10000,
         REDIS_URL: 'redis://127.0.0.1:6379',
-        DEPENDENCY_TIMEOUT_MS: 1000,
+        DEPENDENCY_TIMEOUT_MS: 800,
         REDIS_PREFIX: 'lvs',
         PUBLIC_BASE_URL: '',
         QUOTA_TIME_ZONE: 'UTC',

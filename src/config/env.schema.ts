@@ -156,7 +156,7 @@ export class EnvironmentVariables {
 
   /** Connect and command timeout of our Redis clients, and of readiness checks: a Redis that is down or frozen fails requests fast. */
   @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
-  DEPENDENCY_TIMEOUT_MS = 1000;
+  DEPENDENCY_TIMEOUT_MS = 800;
 
   /** Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -' })
