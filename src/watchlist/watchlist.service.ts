@@ -30,8 +30,9 @@ export class WatchlistService {
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
-    if (!watched) await this.quota.chargeOnce(user, licenceNumber);
-    const created = (await this.insertEntries(user.userId, [{ licenceNumber, reference }])) === 1;
+    const charges = watched ? [] : [await this.quota.chargeOnce(user, licenceNumber)];
+    const inserted = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [{ licenceNumber, reference }]));
+    const created = inserted === 1;
     return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
   }
 
@@ -45,8 +46,8 @@ export class WatchlistService {
       [user.userId, numbers],
     );
     const already = new Set(watched.map((row) => row.licence_number));
-    await this.quota.chargeMany(user, numbers.filter((number) => !already.has(number)));
-    const added = await this.insertEntries(user.userId, [...byNumber.values()]);
+    const charges = await this.quota.chargeMany(user, numbers.filter((number) => !already.has(number)));
+    const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
     return { added, updated: byNumber.size - added };
   }
 
