@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { WebSocket } from 'undici';
 
 const INSPECTOR = /Debugger listening on (ws:\/\/\S+)/;
+/** Node's warning that an emitter holds more listeners than it allows: in our processes, always a leak. */
+const LISTENER_LEAK = /^.*MaxListenersExceededWarning.*$/m;
 
 /** One of our entry points (built by `npm test`'s pretest) running in its own process. */
 export class ServiceProcess {
@@ -91,12 +93,16 @@ export class ServiceProcess {
     return this.stop('SIGKILL');
   }
 
-  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill(signal);
-    });
+  /** Ends the process; fails (the test that stops it) when the process ever warned of a listener leak. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      await new Promise((resolve) => {
+        this.child.once('exit', resolve);
+        this.child.kill(signal);
+      });
+    }
+    const leak = LISTENER_LEAK.exec(this.output);
+    if (leak) throw new Error(`The process warned of a listener leak: ${leak[0]}`);
   }
 
   /** The first match of `pattern` in the output, once it appears. */
