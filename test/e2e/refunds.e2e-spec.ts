@@ -15,11 +15,8 @@ const INTERNAL_ERROR = { code: 'INTERNAL_ERROR', message: ERROR_CODES.INTERNAL_E
 /** A refund undoes exactly the charge it is for, and every way a charge can be left without its use is refunded. */
 describe('refunds', () => {
   let t: TestApp;
-  let quota: QuotaService;
-
   beforeAll(async () => {
     t = await startTestApp();
-    quota = t.app.get(QuotaService);
   });
   afterAll(() => t.close());
 
@@ -33,6 +30,7 @@ describe('refunds', () => {
   }
 
   it('a late second refund of a charge leaves the charge made since for the same number', async () => {
+    const quota = t.app.get(QuotaService);
     const { userId } = await t.createKey({ quota: 5 });
     const user = { userId, keyId: 'n/a', monthlyQuota: 5 };
     const first = await quota.chargeOnce(user, unknownNumber(1));
