@@ -82,7 +82,7 @@ export class VerificationService {
     } catch (error) {
       if (charge) {
         await this.quota.refund(charge);
-        await this.payers.dropIntent(charge);
+        await this.dropIntent(charge);
       }
       throw error;
     }
@@ -98,13 +98,21 @@ export class VerificationService {
     await this.payers.intend(planned, this.intentLeaseMs);
     try {
       const charge = await this.quota.chargeOnce(user, licenceNumber, planned);
-      if (!charge.isNew) await this.payers.dropIntent(planned);
+      if (!charge.isNew) await this.dropIntent(planned);
       return charge;
     } catch (error) {
       // Nothing was committed: the intent has nothing to refund.
-      await this.payers.dropIntent(planned).catch(() => undefined);
+      await this.dropIntent(planned);
       throw error;
     }
+  }
+
+  /**
+   * Forgets an intent whose charge needs no sweep. Best effort: one left behind only makes the sweep refund a
+   * charge id that no ledger row carries (any more), which changes nothing.
+   */
+  private async dropIntent(charge: Charge): Promise<void> {
+    await this.payers.dropIntent(charge).catch(() => undefined);
   }
 
   /**
