@@ -72,14 +72,26 @@ export class ServiceProcess {
    * so that its resident memory can be compared without V8's lazy collection in the way.
    */
   async collectGarbage(): Promise<void> {
+    await this.askInspector('HeapProfiler.collectGarbage');
+  }
+
+  /** The bytes of V8 heap in use after a full garbage collection (spawned with `inspect`). */
+  async heapUsedAfterCollection(): Promise<number> {
+    await this.collectGarbage();
+    const { usedSize } = (await this.askInspector('Runtime.getHeapUsage')) as { usedSize: number };
+    return usedSize;
+  }
+
+  private async askInspector(method: string): Promise<unknown> {
     const url = INSPECTOR.exec(this.output)?.[1];
     if (!url) throw new Error('the process was not started with the inspector');
     const socket = new WebSocket(url);
     try {
-      await new Promise((resolve, reject) => {
-        socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+      return await new Promise((resolve, reject) => {
+        socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method })));
         socket.addEventListener('message', (event) => {
-          if ((JSON.parse(String(event.data)) as { id?: number }).id === 1) resolve(undefined);
+          const answer = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+          if (answer.id === 1) resolve(answer.result);
         });
         socket.addEventListener('error', reject);
       });
