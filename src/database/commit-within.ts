@@ -48,19 +48,26 @@ export async function commitWithin<Row extends QueryResultRow>(
     connecting.then((late) => late.release(), () => undefined);
     throw error;
   }
+  // pg also emits a dropped connection's error on the client, besides failing its query: while the client is
+  // ours, an 'error' without a listener would end the process (the pool listens only to idle clients).
+  client.on('error', ignoreError);
   try {
     const remainingMs = Math.max(1, deadline - Date.now());
     await before(client.query(`BEGIN; SET LOCAL statement_timeout = ${remainingMs}`), expiry);
     const result = await before(client.query<Row>({ name: statement.name, text: statement.text, values }), expiry);
     clearTimeout(timer);
     await client.query('COMMIT');
+    client.off('error', ignoreError);
     client.release();
     return result.rows;
   } catch (error) {
     clearTimeout(timer);
+    client.off('error', ignoreError);
     // Released with an error, the connection is closed (a hung one at once) rather than reused: the server
     // rolls back the open transaction when it reads the end of the connection.
     client.release(error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
 }
+
+const ignoreError = (): void => undefined;
