@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { usesPreparedStatements } from './data-source';
 import type { NamedStatement } from './named-statement';
 
 /** A statement that could not commit before its deadline: nothing of it is committed, then or later. */
@@ -54,7 +55,8 @@ export async function commitWithin<Row extends QueryResultRow>(
   try {
     const remainingMs = Math.max(1, deadline - Date.now());
     await before(client.query(`BEGIN; SET LOCAL statement_timeout = ${remainingMs}`), expiry);
-    const result = await before(client.query<Row>({ name: statement.name, text: statement.text, values }), expiry);
+    const name = usesPreparedStatements(dataSource) ? statement.name : undefined;
+    const result = await before(client.query<Row>({ name, text: statement.text, values }), expiry);
     clearTimeout(timer);
     await client.query('COMMIT');
     client.off('error', ignoreError);
