@@ -17,7 +17,8 @@ import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
 import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
-import { WebhookSecrets } from './webhook-secrets';
+import { UndecryptableSecretError } from '../signing-secrets/secret-box';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 
 interface DeliveryRow {
   endpoint_id: string;
@@ -136,9 +137,13 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
   private async send(row: DeliveryRow, now: Date): Promise<AttemptOutcome> {
     const problem = urlProblem(row.url, this.allowPrivate);
     if (problem) return { responseStatus: null, error: `url refused: ${problem}`, refused: true };
-    const secrets = [this.secrets.open(row.secret)];
-    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
-      secrets.push(this.secrets.open(row.previous_secret));
+    let secrets: string[];
+    try {
+      secrets = this.signingSecrets(row, now);
+    } catch (error) {
+      if (!(error instanceof UndecryptableSecretError)) throw error;
+      // Recorded like any failed attempt, so the delivery ends FAILED (and can be replayed once the keys are fixed).
+      return { responseStatus: null, error: error.message, refused: true };
     }
     const body = webhookBody({ type: row.type, createdAt: row.created_at, data: row.data });
     const headers = signPayload(secrets, row.event_id, Math.floor(now.getTime() / 1000), body);
@@ -158,6 +163,15 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
       const refused = code === 'EBLOCKEDADDRESS';
       return { responseStatus: null, error: refused ? 'url refused: address' : String(code), refused };
     }
+  }
+
+  /** The current secret, and the previous one while it still signs. */
+  private signingSecrets(row: DeliveryRow, now: Date): string[] {
+    const secrets = [this.secrets.open(row.secret)];
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
+      secrets.push(this.secrets.open(row.previous_secret));
+    }
+    return secrets;
   }
 
   private async setStatus(deliveryId: string, status: 'FAILED'): Promise<void> {

@@ -8,7 +8,7 @@ import { EventsService } from '../events/events.service';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
 import { newSigningSecret } from './sign-payload';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookSecrets } from './webhook-secrets';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 const DELIVERY_LOG_SIZE = 100;
