@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
@@ -15,12 +15,15 @@ import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
 import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
+import { EndpointLeases } from './endpoint-leases';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
+import { busyEndpointDelayMs } from './webhook-limits';
 import { UndecryptableSecretError } from '../signing-secrets/secret-box';
 import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 
 interface DeliveryRow {
+  user_id: string;
   endpoint_id: string;
   url: string;
   secret: string;
@@ -62,6 +65,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: WebhookSecrets,
     private readonly clock: Clock,
+    private readonly leases: EndpointLeases,
     config: AppConfig,
   ) {
     super();
@@ -78,10 +82,10 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     await this.agent.close();
   }
 
-  async process(job: Job<DeliveryJobData>): Promise<void> {
+  async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
     const { deliveryId } = job.data;
     const [row] = await this.dataSource.query<DeliveryRow[]>(
-      `SELECT d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
+      `SELECT w.user_id, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
               e.id AS event_id, e.type, e.data, e.created_at,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
@@ -93,6 +97,22 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
       await this.setStatus(deliveryId, 'FAILED');
       return;
     }
+    const holder = job.id ?? deliveryId;
+    if (!(await this.leases.take(row.user_id, row.endpoint_id, holder))) {
+      // The endpoint has its deliveries in flight: come back soon, without an attempt and without holding a worker slot.
+      await job.moveToDelayed(Date.now() + busyEndpointDelayMs(Math.random()), token);
+      throw new DelayedError();
+    }
+    try {
+      await this.attempt(job, deliveryId, row);
+    } finally {
+      // A release that fails must not turn a recorded attempt into a retry: the lease ends by itself.
+      await this.leases.release(row.user_id, row.endpoint_id, holder).catch(() => undefined);
+    }
+  }
+
+  /** Sends one attempt and records it; throws so that BullMQ retries when the verdict says so. */
+  private async attempt(job: Job<DeliveryJobData>, deliveryId: string, row: DeliveryRow): Promise<void> {
     const startedAt = this.clock.now();
     const started = performance.now();
     const outcome = await this.send(row, startedAt);

@@ -5,6 +5,7 @@ import { EventsModule } from '../events/events.module';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { EndpointsService } from './endpoints.service';
+import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhooksController } from './webhooks.controller';
 
@@ -12,7 +13,7 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [AuthModule, EventsModule, SigningSecretsModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })],
   controllers: [WebhooksController],
-  providers: [EndpointsService, WebhookDispatcher],
+  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
   exports: [WebhookDispatcher, SigningSecretsModule],
 })
 export class WebhooksModule {}
