@@ -98,9 +98,10 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
       return;
     }
     const holder = job.id ?? deliveryId;
-    if (!(await this.leases.take(row.user_id, row.endpoint_id, holder))) {
-      // The endpoint has its deliveries in flight: come back soon, without an attempt and without holding a worker slot.
-      await job.moveToDelayed(Date.now() + busyEndpointDelayMs(Math.random()), token);
+    const untilFirstLeaseEndsMs = await this.leases.take(row.user_id, row.endpoint_id, holder);
+    if (untilFirstLeaseEndsMs !== null) {
+      // The endpoint has its deliveries in flight: wait for a slot without an attempt and without holding a worker slot.
+      await job.moveToDelayed(Date.now() + busyEndpointDelayMs(untilFirstLeaseEndsMs, Math.random()), token);
       throw new DelayedError();
     }
     try {

@@ -6,10 +6,12 @@ describe('webhook limits', () => {
     expect(wholeSecondsToWait(0)).toBe(1);
   });
 
-  it('brings a delivery back to a busy endpoint within 250-750 ms, spread by the random draw', () => {
-    expect(busyEndpointDelayMs(0)).toBe(250);
-    expect(busyEndpointDelayMs(0.5)).toBe(500);
-    expect(busyEndpointDelayMs(0.999_999)).toBe(749);
+  it('brings a delivery back to a busy endpoint when its first lease ends, within 250 ms to 5 s, spread by up to 250 ms', () => {
+    expect(busyEndpointDelayMs(1_200, 0)).toBe(1_200);
+    expect(busyEndpointDelayMs(1_200, 0.5)).toBe(1_325);
+    expect(busyEndpointDelayMs(0, 0)).toBe(250);
+    expect(busyEndpointDelayMs(-10, 0.999_999)).toBe(499);
+    expect(busyEndpointDelayMs(14_000, 0)).toBe(5_000);
   });
 
   it("keys an endpoint's limits under its user's hash tag", () => {

@@ -16,19 +16,23 @@ export function wholeSecondsToWait(waitMs: number): number {
   return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
+/** The longest a delivery that found its endpoint busy waits before it asks again, if nothing wakes it sooner. */
+export const BUSY_ENDPOINT_MAX_WAIT_MS = 5_000;
+
 /**
- * When a delivery that found its endpoint busy comes back: soon, since a quick endpoint frees its slots
- * in milliseconds, and spread over half a second so that the waiting deliveries do not return together.
- * `random` is in [0, 1).
+ * When a delivery that found its endpoint busy asks again: when the first slot's lease ends, at least
+ * 250 ms and at most BUSY_ENDPOINT_MAX_WAIT_MS from now, plus up to 250 ms so that the waiting deliveries
+ * do not return together. A slot freed sooner wakes the oldest waiting delivery at once, so this bounds
+ * only a missed wake-up and the polling of an endpoint that holds its slots. `random` is in [0, 1).
  */
-export function busyEndpointDelayMs(random: number): number {
-  return 250 + Math.floor(random * 500);
+export function busyEndpointDelayMs(untilFirstLeaseEndsMs: number, random: number): number {
+  return Math.min(Math.max(untilFirstLeaseEndsMs, 250), BUSY_ENDPOINT_MAX_WAIT_MS) + Math.floor(random * 250);
 }
 
 /**
  * Parts of the Redis key (under REDIS_PREFIX) of one endpoint's `purpose`: the user's hash tag keeps every
  * key of one user in one Redis Cluster slot, so each script touches a single slot.
  */
-export function endpointKeyParts(purpose: 'in-flight' | 'manual-send', userId: string, endpointId: string): string[] {
+export function endpointKeyParts(purpose: 'in-flight' | 'waiting' | 'manual-send', userId: string, endpointId: string): string[] {
   return ['webhooks', purpose, `{u${userId}}`, endpointId];
 }

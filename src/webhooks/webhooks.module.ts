@@ -9,11 +9,13 @@ import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhooksController } from './webhooks.controller';
 
+const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
+
 /** Webhook endpoints and the dispatcher that queues deliveries (both processes); only WebhooksWorkerModule sends them. */
 @Module({
-  imports: [AuthModule, EventsModule, SigningSecretsModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })],
+  imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
-  exports: [WebhookDispatcher, SigningSecretsModule],
+  exports: [WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

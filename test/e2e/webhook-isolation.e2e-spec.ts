@@ -1,5 +1,5 @@
-import { createServer, Server, Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { request, TestResponse } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -9,26 +9,39 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const LIMIT_BODY = { code: 'VALIDATION_ERROR', message: 'A user may have at most 10 webhook endpoints' };
 const RATE_LIMITED = { code: 'RATE_LIMITED', message: 'Too many requests; retry after the time in Retry-After' };
 
-/** A TCP server that accepts every connection, reads what comes and never answers; it counts connections open at once. */
-class SilentServer {
-  readonly sockets = new Set<Socket>();
-  mostOpenAtOnce = 0;
-  accepted = 0;
+/**
+ * A receiver that counts the requests it holds at once: it answers 200 after `answerAfterMs`, or, with
+ * null, accepts every connection, reads the request and never answers.
+ */
+class HoldingServer {
+  received = 0;
+  answered = 0;
+  mostAtOnce = 0;
+  private held = 0;
+  private readonly sockets = new Set<Socket>();
   private constructor(private readonly server: Server) {}
 
-  static async start(): Promise<SilentServer> {
-    let silent!: SilentServer;
-    const server = createServer((socket) => {
-      silent.accepted += 1;
-      silent.sockets.add(socket);
-      silent.mostOpenAtOnce = Math.max(silent.mostOpenAtOnce, silent.sockets.size);
-      socket.on('data', () => undefined);
-      socket.on('close', () => silent.sockets.delete(socket));
-      socket.on('error', () => undefined);
+  static async start(answerAfterMs: number | null): Promise<HoldingServer> {
+    let holding!: HoldingServer;
+    const server = createServer((request, response) => {
+      holding.received += 1;
+      holding.held += 1;
+      holding.mostAtOnce = Math.max(holding.mostAtOnce, holding.held);
+      request.resume();
+      if (answerAfterMs === null) return;
+      setTimeout(() => {
+        holding.held -= 1;
+        holding.answered += 1;
+        response.end();
+      }, answerAfterMs);
     });
-    silent = new SilentServer(server);
+    server.on('connection', (socket) => {
+      holding.sockets.add(socket);
+      socket.on('close', () => holding.sockets.delete(socket));
+    });
+    holding = new HoldingServer(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return silent;
+    return holding;
   }
 
   get url(): string {
@@ -44,7 +57,8 @@ class SilentServer {
 describe('webhooks: isolation between endpoints and users', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
-  let silent: SilentServer;
+  let silent: HoldingServer;
+  let slow: HoldingServer;
 
   const call = (key: string, method: string, path: string, body?: object) => request(t.baseUrl, method, path, { headers: { 'x-api-key': key }, body });
   const addEndpoint = async (key: string, url: string) => {
@@ -55,16 +69,25 @@ describe('webhooks: isolation between endpoints and users', () => {
   const expectRateLimited = (response: TestResponse, retryAfter: string) =>
     expect([response.status, response.body, response.headers.get('retry-after')]).toEqual([429, RATE_LIMITED, retryAfter]);
   const count = async (sql: string, values: unknown[]) => Number((await t.db.query<{ n: string }>(sql, values)).rows[0].n);
+  /** Test pings to one endpoint, the service clock moved on 10 s before each so that the manual-send limit lets each one through. */
+  const pingTimes = async (key: string, endpointId: string, times: number) => {
+    for (let ping = 0; ping < times; ping += 1) {
+      t.clock.travelTo(new Date(t.clock.now().getTime() + MANUAL_SEND_INTERVAL_MS));
+      expect((await call(key, 'POST', `/v1/webhooks/${endpointId}/test`)).status).toBe(202);
+    }
+  };
 
   beforeAll(async () => {
     // One attempt per delivery: what is measured is the wait for a slot, not retries.
     t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0' }, withWorker: true });
     receiver = await WebhookReceiver.start();
-    silent = await SilentServer.start();
+    silent = await HoldingServer.start(null);
+    slow = await HoldingServer.start(100);
   });
   afterEach(() => t.clock.set(null));
   afterAll(async () => {
     await silent.close(); // the attempts still waiting on it end at once
+    await slow.close();
     await t.close();
     await receiver.close();
   });
@@ -126,11 +149,8 @@ describe('webhooks: isolation between endpoints and users', () => {
     // ping: these are 50 test pings to one endpoint, as the issue has them, sent in a second or two.
     const userA = await t.createKey();
     const hanging = await addEndpoint(userA.key, `${silent.url}/never`);
-    for (let ping = 0; ping < 50; ping += 1) {
-      t.clock.travelTo(new Date(t.clock.now().getTime() + MANUAL_SEND_INTERVAL_MS));
-      expect((await call(userA.key, 'POST', `/v1/webhooks/${hanging.id}/test`)).status).toBe(202);
-    }
-    await until(() => silent.accepted, (accepted) => accepted >= 2, 5_000);
+    await pingTimes(userA.key, hanging.id, 50);
+    await until(() => silent.received, (received) => received >= 2, 5_000);
 
     const userB = await t.createKey();
     const endpointB = await addEndpoint(userB.key, `${receiver.url}/user-b`);
@@ -141,11 +161,29 @@ describe('webhooks: isolation between endpoints and users', () => {
     expect(Date.now() - sentAt).toBeLessThan(3_000);
     expect([hook.verified, hook.body.type]).toEqual([true, 'ping']);
 
-    // Meanwhile the silent endpoint held two connections, never more, and its waiting deliveries made no attempt.
-    expect([silent.mostOpenAtOnce, silent.accepted]).toEqual([2, 2]);
+    // Meanwhile the silent endpoint held two requests, never more, and its waiting deliveries made no attempt.
+    expect([silent.mostAtOnce, silent.received]).toEqual([2, 2]);
     expect(await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'PENDING'`, [hanging.id])).toBe(50);
     expect(
       await count('SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [hanging.id]),
     ).toBe(0);
+  });
+
+  it('sends a burst to a quick endpoint 2 at a time, each freed slot taken at once by the next delivery', async () => {
+    const { key } = await t.createKey();
+    const quick = await addEndpoint(key, `${slow.url}/quick`);
+    const startedAt = Date.now();
+    await pingTimes(key, quick.id, 20);
+    // 20 answers of 100 ms, 2 at a time, take 1 s; a delivery that waited out its own delay would take up to 5 s more per turn.
+    await until(() => slow.answered, (answered) => answered === 20, 8_000);
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
+    expect([slow.mostAtOnce, slow.received]).toEqual([2, 20]);
+    await until(
+      () => count(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'DELIVERED'`, [quick.id]),
+      (delivered) => delivered === 20,
+    );
+    expect(
+      await count('SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [quick.id]),
+    ).toBe(20);
   });
 });
