@@ -1,5 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Queue } from 'bullmq';
+import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from '../../src/webhooks/delivery.queue';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { request, TestResponse } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -161,12 +163,20 @@ describe('webhooks: isolation between endpoints and users', () => {
     expect(Date.now() - sentAt).toBeLessThan(3_000);
     expect([hook.verified, hook.body.type]).toEqual([true, 'ping']);
 
-    // Meanwhile the silent endpoint held two requests, never more, and its waiting deliveries made no attempt.
+    // Meanwhile the silent endpoint held two requests, never more, and waiting used up none of its
+    // deliveries' attempts (one each here): 2 are in flight, 48 wait, delayed, for a slot.
     expect([silent.mostAtOnce, silent.received]).toEqual([2, 2]);
     expect(await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'PENDING'`, [hanging.id])).toBe(50);
-    expect(
-      await count('SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1', [hanging.id]),
-    ).toBe(0);
+    const queue = new Queue<DeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
+    try {
+      const ids = new Set(
+        (await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE endpoint_id = $1', [hanging.id])).rows.map(({ id }) => id),
+      );
+      const jobs = (await queue.getJobs(['active', 'delayed', 'wait', 'prioritized'])).filter((job) => ids.has(job.data.deliveryId));
+      expect(jobs.map((job) => job.attemptsMade)).toEqual(Array.from({ length: 50 }, () => 0));
+    } finally {
+      await queue.close();
+    }
   });
 
   it('sends a burst to a quick endpoint 2 at a time, each freed slot taken at once by the next delivery', async () => {
