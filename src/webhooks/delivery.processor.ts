@@ -11,16 +11,16 @@ import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
 import { blockingConnection } from '../redis/redis.module';
+import { UndecryptableSecretError } from '../signing-secrets/secret-box';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
-import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { EndpointLeases } from './endpoint-leases';
+import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
 import { busyEndpointDelayMs } from './webhook-limits';
-import { UndecryptableSecretError } from '../signing-secrets/secret-box';
-import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 
 interface DeliveryRow {
   user_id: string;

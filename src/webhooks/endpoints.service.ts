@@ -6,12 +6,12 @@ import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { EventsService } from '../events/events.service';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
 import { ManualSendLimit } from './manual-send-limit';
 import { newSigningSecret } from './sign-payload';
-import { MAX_ENDPOINTS_PER_USER } from './webhook-limits';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
+import { MAX_ENDPOINTS_PER_USER } from './webhook-limits';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 const DELIVERY_LOG_SIZE = 100;

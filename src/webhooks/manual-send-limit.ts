@@ -21,7 +21,10 @@ if last and now - last < interval then return math.min(interval, interval - (now
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 0`;
 
-/** One manual send (test ping or replay) per endpoint per MANUAL_SEND_INTERVAL_MS, shared by every API process. */
+/**
+ * One manual send (test ping or replay) per endpoint per MANUAL_SEND_INTERVAL_MS, shared by every API
+ * process. Counted on the service clock, like quota periods, so that tests can move past the interval.
+ */
 @Injectable()
 export class ManualSendLimit {
   constructor(
