@@ -12,8 +12,9 @@ const LIMIT_BODY = { code: 'VALIDATION_ERROR', message: 'A user may have at most
 const RATE_LIMITED = { code: 'RATE_LIMITED', message: 'Too many requests; retry after the time in Retry-After' };
 
 /**
- * A receiver that counts the requests it holds at once: it answers 200 after `answerAfterMs`, or, with
- * null, accepts every connection, reads the request and never answers.
+ * A receiver that counts the requests it holds at once. With `answerAfterMs` null it accepts every
+ * connection, reads the request and never answers; else it answers 200 that long after open() is called
+ * (at once for requests that come later).
  */
 class HoldingServer {
   received = 0;
@@ -21,6 +22,8 @@ class HoldingServer {
   mostAtOnce = 0;
   private held = 0;
   private readonly sockets = new Set<Socket>();
+  private opened!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.opened = resolve));
   private constructor(private readonly server: Server) {}
 
   static async start(answerAfterMs: number | null): Promise<HoldingServer> {
@@ -31,11 +34,13 @@ class HoldingServer {
       holding.mostAtOnce = Math.max(holding.mostAtOnce, holding.held);
       request.resume();
       if (answerAfterMs === null) return;
-      setTimeout(() => {
-        holding.held -= 1;
-        holding.answered += 1;
-        response.end();
-      }, answerAfterMs);
+      void holding.gate.then(() =>
+        setTimeout(() => {
+          holding.held -= 1;
+          holding.answered += 1;
+          response.end();
+        }, answerAfterMs),
+      );
     });
     server.on('connection', (socket) => {
       holding.sockets.add(socket);
@@ -44,6 +49,10 @@ class HoldingServer {
     holding = new HoldingServer(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return holding;
+  }
+
+  open(): void {
+    this.opened();
   }
 
   get url(): string {
@@ -152,7 +161,7 @@ describe('webhooks: isolation between endpoints and users', () => {
     const userA = await t.createKey();
     const hanging = await addEndpoint(userA.key, `${silent.url}/never`);
     await pingTimes(userA.key, hanging.id, 50);
-    await until(() => silent.received, (received) => received >= 2, 5_000);
+    await until(() => silent.received, (received) => received >= 2);
 
     const userB = await t.createKey();
     const endpointB = await addEndpoint(userB.key, `${receiver.url}/user-b`);
@@ -182,12 +191,15 @@ describe('webhooks: isolation between endpoints and users', () => {
   it('sends a burst to a quick endpoint 2 at a time, each freed slot taken at once by the next delivery', async () => {
     const { key } = await t.createKey();
     const quick = await addEndpoint(key, `${slow.url}/quick`);
-    const startedAt = Date.now();
+    // 20 deliveries queued while the endpoint holds its first 2 requests, so that 18 wait for a slot.
     await pingTimes(key, quick.id, 20);
-    // 20 answers of 100 ms, 2 at a time, take 1 s (1.5-2.5 s here, pings included). Deliveries that each
-    // waited out their own delay instead of being woken took about 7 s.
-    await until(() => slow.answered, (answered) => answered === 20, 10_000);
-    expect(Date.now() - startedAt).toBeLessThan(4_500);
+    await until(() => slow.received, (received) => received === 2);
+    const openedAt = Date.now();
+    slow.open();
+    // 20 answers of 100 ms, 2 at a time: about 1 s. Deliveries that each waited out their own delay (5 s)
+    // instead of being woken by the slot their predecessor freed would take 5 s or more.
+    await until(() => slow.answered, (answered) => answered === 20, 15_000);
+    expect(Date.now() - openedAt).toBeLessThan(3_000);
     expect([slow.mostAtOnce, slow.received]).toEqual([2, 20]);
     await until(
       () => count(`SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'DELIVERED'`, [quick.id]),
