@@ -85,6 +85,7 @@ describe('validateEnvironment', () => {
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
+        WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',
@@ -233,6 +234,16 @@ describe('validateEnvironment', () => {
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
       }
+    });
+
+    it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+        key,
+        'cd'.repeat(32),
+      ]);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
+      );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {

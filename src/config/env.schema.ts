@@ -87,8 +87,7 @@ class SafeInProduction implements ValidatorConstraintInterface {
   }
 
   private problem(value: unknown, object: object, property: string): string | null {
-    const { NODE_ENV } = object as EnvironmentVariables;
-    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, NODE_ENV) : null;
+    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, object as EnvironmentVariables) : null;
   }
 }
 
@@ -294,10 +293,18 @@ export class EnvironmentVariables {
   @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
-  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning; refused in production. */
+  /**
+   * 32 bytes as 64 hex digits: encrypts webhook signing secrets when WEBHOOK_SECRET_KEYS is empty. Both empty:
+   * a fixed development key, with a warning; refused in production.
+   */
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
+
+  /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
+  @Transform(toList)
+  @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
+  WEBHOOK_SECRET_KEYS: string[] = [];
 
   /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })
