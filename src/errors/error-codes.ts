@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
+  KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -66,6 +67,10 @@ export const FEATURE_VALIDATION_MESSAGES = {
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
   eventsQuery: 'Query may only contain after and limit',
+  historyMonths: 'months must be an integer from 1 to 24',
+  historyQuery: 'Query may only contain months',
+  keyBody: 'Request body must be {"name"} with a name of 1 to 100 characters',
+  keyLimit: 'A user may hold at most 10 active keys; revoke one first',
 } as const;
 
 export type ValidationMessage =
