@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
+import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
@@ -36,6 +37,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WatchlistModule,
     WebhooksModule,
     EventsModule,
+    ConsoleModule,
     HealthModule.forRoot({ imports: [LookupsModule] }),
   ],
 })

@@ -1,0 +1,109 @@
+import type { RegisterLicence } from '@lvs/register';
+import { daysLeftWords, daysUntil, licenceCard, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
+
+const TODAY = new Date('2026-11-25T18:30:00Z');
+
+const LICENCE: RegisterLicence = {
+  licenceNumber: '1011001544208079',
+  firstName: 'JANE',
+  surname: 'DOE',
+  dateOfBirth: null,
+  licenceType: null,
+  role: 'Front Line',
+  licenceSector: 'Door Supervision',
+  expiryDate: '2027-01-04',
+  status: 'Active',
+  statusReason: null,
+  additionalConditions: null,
+};
+
+describe('daysUntil', () => {
+  it('counts calendar days whatever the time of day', () => {
+    expect(daysUntil('2026-11-26', TODAY)).toBe(1);
+    expect(daysUntil('2026-11-25', TODAY)).toBe(0);
+    expect(daysUntil('2026-11-20', TODAY)).toBe(-5);
+  });
+});
+
+describe('daysLeftWords', () => {
+  it.each([
+    [41, '41 days left'],
+    [1, '1 day left'],
+    [0, 'expires today'],
+    [-1, 'expired 1 day ago'],
+    [-3, 'expired 3 days ago'],
+  ])('%i is "%s"', (days, words) => {
+    expect(daysLeftWords(days)).toBe(words);
+  });
+});
+
+describe('licenceTone', () => {
+  it.each([
+    ['Active', 31, 'ok'],
+    ['Active', 30, 'warn'],
+    ['active', 0, 'warn'],
+    ['Active', -1, 'bad'],
+    ['Revoked', 300, 'bad'],
+    ['Suspended', 300, 'bad'],
+  ])('%s with %i days left is %s', (status, days, tone) => {
+    expect(licenceTone(status, days)).toBe(tone);
+  });
+});
+
+describe('licenceCard and verificationView', () => {
+  it('shows a found licence with its name, sector, role and days left', () => {
+    expect(licenceCard(LICENCE, TODAY)).toEqual({
+      name: 'JANE DOE',
+      status: 'Active',
+      tone: 'ok',
+      statusReason: null,
+      sector: 'Door Supervision',
+      role: 'Front Line',
+      expiryDate: '2027-01-04',
+      daysLeft: '40 days left',
+    });
+  });
+
+  it('says so when the register shows no sector', () => {
+    expect(licenceCard({ ...LICENCE, licenceSector: null }, TODAY).sector).toBe('None shown');
+  });
+
+  it('gives NOT_FOUND the refused tone and no card', () => {
+    const view = verificationView({ status: 'NOT_FOUND', message: 'No licence matches the number', licence: null, checkedAt: 'x' }, TODAY);
+    expect(view).toEqual({ status: 'NOT_FOUND', message: 'No licence matches the number', tone: 'bad', card: null, checkedAt: 'x' });
+  });
+
+  it('gives PENDING the warning tone', () => {
+    expect(verificationView({ status: 'PENDING', message: 'm', licence: null, checkedAt: null }, TODAY).tone).toBe('warn');
+  });
+});
+
+describe('usedPercent', () => {
+  it.each([
+    [0, 100, 0],
+    [42, 1000, 4],
+    [1000, 1000, 100],
+    [5, 0, 100],
+    [7, null, null],
+  ])('%i of %p is %p', (used, quota, percent) => {
+    expect(usedPercent(used, quota)).toBe(percent);
+  });
+});
+
+describe('usageChart', () => {
+  it('scales bars to the largest month and places them side by side', () => {
+    const bars = usageChart([
+      { period: '2026-10', used: 50 },
+      { period: '2026-11', used: 100 },
+    ]);
+    expect(bars).toEqual([
+      { period: '2026-10', used: 50, x: 0, y: 80, width: 294, height: 80 },
+      { period: '2026-11', used: 100, x: 300, y: 0, width: 294, height: 160 },
+    ]);
+  });
+
+  it('draws months without verifications flat', () => {
+    const bars = usageChart([{ period: '2026-11', used: 0 }]);
+    expect(bars[0]).toMatchObject({ height: 0, y: 160 });
+  });
+});

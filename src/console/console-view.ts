@@ -1,0 +1,94 @@
+import type { RegisterLicence } from '@lvs/register';
+import type { VerificationBody } from '../verification/outcome-status';
+
+/** How a status is shown: its colour class and, for colour-blind readers, its words. */
+export type Tone = 'ok' | 'warn' | 'bad';
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `today` to a YYYY-MM-DD date (negative once past), counted in UTC calendar days. */
+export function daysUntil(date: string, today: Date): number {
+  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - todayUtc) / DAY_MS);
+}
+
+/** "in 41 days", "today", "3 days ago". */
+export function daysLeftWords(days: number): string {
+  if (days === 0) return 'expires today';
+  if (days > 0) return `${days} day${days === 1 ? '' : 's'} left`;
+  return `expired ${-days} day${days === -1 ? '' : 's'} ago`;
+}
+
+/** A register status's tone: Active is fine, a licence near or past its end needs a look, the rest is refused. */
+export function licenceTone(status: string, daysLeft: number): Tone {
+  if (status.toLowerCase() !== 'active' || daysLeft < 0) return 'bad';
+  return daysLeft <= 30 ? 'warn' : 'ok';
+}
+
+export interface LicenceCard {
+  name: string;
+  status: string;
+  tone: Tone;
+  statusReason: string | null;
+  sector: string;
+  role: string;
+  expiryDate: string;
+  daysLeft: string;
+}
+
+export function licenceCard(licence: RegisterLicence, today: Date): LicenceCard {
+  const days = daysUntil(licence.expiryDate, today);
+  return {
+    name: `${licence.firstName} ${licence.surname}`,
+    status: licence.status,
+    tone: licenceTone(licence.status, days),
+    statusReason: licence.statusReason,
+    sector: licence.licenceSector ?? 'None shown',
+    role: licence.role,
+    expiryDate: licence.expiryDate,
+    daysLeft: daysLeftWords(days),
+  };
+}
+
+/** A verification as the Verify page shows it: the outcome in words, and the card when a licence was found. */
+export interface VerificationView {
+  status: VerificationBody['status'];
+  message: string;
+  tone: Tone;
+  card: LicenceCard | null;
+  checkedAt: string | null;
+}
+
+export function verificationView(body: VerificationBody, today: Date): VerificationView {
+  const card = body.licence ? licenceCard(body.licence, today) : null;
+  const tone: Tone = card ? card.tone : body.status === 'NOT_FOUND' ? 'bad' : 'warn';
+  return { status: body.status, message: body.message, tone, card, checkedAt: body.checkedAt };
+}
+
+/** The share of the quota used, 0-100, for the usage bar; null on an unlimited plan. */
+export function usedPercent(used: number, quota: number | null): number | null {
+  if (quota === null) return null;
+  if (quota === 0) return 100;
+  return Math.min(100, Math.round((used / quota) * 100));
+}
+
+export interface ChartBar {
+  period: string;
+  used: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export const CHART = { width: 600, height: 160, gap: 6 } as const;
+
+/** Bars of the usage chart (SVG user units), scaled to the busiest month so that small months stay visible. */
+export function usageChart(periods: readonly { period: string; used: number }[]): ChartBar[] {
+  const top = Math.max(1, ...periods.map((entry) => entry.used));
+  const width = CHART.width / Math.max(periods.length, 1) - CHART.gap;
+  return periods.map((entry, index) => {
+    const height = Math.round((entry.used / top) * CHART.height);
+    return { period: entry.period, used: entry.used, x: Math.round(index * (width + CHART.gap)), y: CHART.height - height, width: Math.round(width), height };
+  });
+}

@@ -1,0 +1,137 @@
+import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error';
+import { FORM_BODY } from '../http/decode-request-body';
+import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm } from './console-forms';
+import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
+import { ConsoleService } from './console.service';
+
+const FORM = { requestBody: FORM_BODY };
+
+/** The console's pages: server-rendered, each behind a session; forms post back here (see docs/console.md). */
+@ApiExcludeController()
+@Controller('console')
+export class ConsoleController {
+  constructor(
+    private readonly sessions: ConsoleSessions,
+    private readonly console: ConsoleService,
+  ) {}
+
+  /**
+   * Renders a page. Pages hold a user's data, so no cache may keep them. Under the service's no-referrer policy
+   * browsers send `Origin: null` with a form, so the console's pages send their origin to their own site only.
+   */
+  private render(reply: FastifyReply, template: string, visit: ConsoleVisit | null, data: object, status = 200): FastifyReply {
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'same-origin')
+      .view(template, { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null });
+  }
+
+  /** The visit of a page, or a redirect to the sign-in page (null) when there is no live session. */
+  private async visit(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleVisit | null> {
+    const visit = await this.sessions.visit(request);
+    if (!visit) void reply.redirect(SIGN_IN_PATH, 303);
+    return visit;
+  }
+
+  /** As visit, for a form: 403 unless it came from the console's own page with the session's token. */
+  private async change(request: FastifyRequest, reply: FastifyReply, form: ConsoleForm): Promise<ConsoleVisit | null> {
+    this.sessions.checkOrigin(request);
+    const visit = await this.visit(request, reply);
+    if (visit) this.sessions.checkChange(request, form._csrf, visit.csrfToken);
+    return visit;
+  }
+
+  @Get()
+  root(@Res() reply: FastifyReply): FastifyReply {
+    return reply.redirect('/console/overview', 303);
+  }
+
+  @Get('sign-in')
+  signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: null });
+  }
+
+  @Post('sign-in')
+  @RouteConfig(FORM)
+  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: SignInForm): Promise<FastifyReply> {
+    const again = (error: ApiError) =>
+      this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: error.publicMessage }, error.status);
+    try {
+      await this.sessions.checkSignIn(request, form._csrf);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') return again(error);
+      throw error;
+    }
+    if (!(await this.sessions.signIn(request, reply, form.apiKey.trim()))) return again(new ApiError('UNAUTHORIZED'));
+    return reply.redirect('/console/overview', 303);
+  }
+
+  @Post('sign-out')
+  @RouteConfig(FORM)
+  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: ConsoleForm): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form);
+    if (!visit) return;
+    await this.sessions.signOut(request, reply, visit);
+    return reply.redirect(SIGN_IN_PATH, 303);
+  }
+
+  @Get('overview')
+  async overview(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'overview', visit, await this.console.overview(visit.user));
+  }
+
+  @Get('verify')
+  async verifyPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'verify', visit, { outcome: null });
+  }
+
+  @Post('verify')
+  @RouteConfig(FORM)
+  async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: VerifyForm): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form);
+    if (!visit) return;
+    const outcome = await this.console.verify(visit.user, form.licenceNumber, form.idempotencyKey, request.id);
+    return this.render(reply, 'verify', visit, { outcome });
+  }
+
+  @Get('keys')
+  async keysPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'keys', visit, { keys: await this.console.keyList(visit.user), created: null, error: null });
+  }
+
+  @Post('keys')
+  @RouteConfig(FORM)
+  async createKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: CreateKeyForm): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form);
+    if (!visit) return;
+    const created = await this.console.createKey(visit.user, form.name);
+    const keys = await this.console.keyList(visit.user);
+    if ('error' in created) return this.render(reply, 'keys', visit, { keys, created: null, error: created.error }, 400);
+    return this.render(reply, 'keys', visit, { keys, created, error: null }, 201);
+  }
+
+  @Post('keys/:id/revoke')
+  @RouteConfig(FORM)
+  async revokeKey(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') keyId: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form);
+    if (!visit) return;
+    await this.console.revokeKey(visit.user, keyId);
+    if (keyId !== visit.user.keyId) return reply.redirect('/console/keys', 303);
+    // The session's own key: the session ends with it.
+    await this.sessions.signOut(request, reply, visit);
+    return reply.redirect(SIGN_IN_PATH, 303);
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
+import { AuthenticatedUser } from '../auth/authenticated-user';
+import { Clock } from '../clock/clock';
+import { ApiError } from '../errors/api-error';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { isUuid } from '../validation/uuid';
+import { QuotaService } from '../quota/quota.service';
+import { isLicenceNumber } from '../validation/licence-number';
+import { verificationAnswer } from '../verification/outcome-status';
+import { VerificationService } from '../verification/verification.service';
+import { CHART, usageChart, usedPercent, VerificationView, verificationView } from './console-view';
+
+export interface VerifyOutcome {
+  licenceNumber: string;
+  /** the error table's words for a refused number or a failed verification */
+  error: string | null;
+  result: VerificationView | null;
+  /** while PENDING: the key that picks up the same lookup */
+  idempotencyKey: string | null;
+}
+
+/** What the console's pages show, read through the feature services with the signed-in user's own scope. */
+@Injectable()
+export class ConsoleService {
+  constructor(
+    private readonly quota: QuotaService,
+    private readonly verifications: VerificationService,
+    private readonly keys: ApiKeysService,
+    private readonly clock: Clock,
+  ) {}
+
+  async overview(user: AuthenticatedUser) {
+    const [usage, history] = await Promise.all([this.quota.usage(user), this.quota.history(user, 12)]);
+    return { usage, percent: usedPercent(usage.used, usage.quota), history: history.periods, bars: usageChart(history.periods), chart: CHART };
+  }
+
+  async verify(user: AuthenticatedUser, licenceNumber: string, idempotencyKey: string | undefined, requestId: string): Promise<VerifyOutcome> {
+    const number = licenceNumber.trim();
+    if (!isLicenceNumber(number)) return { licenceNumber, error: VALIDATION_MESSAGES.licenceNumber, result: null, idempotencyKey: null };
+    try {
+      const verification = await this.verifications.verify(user, number, idempotencyKey, requestId);
+      const { body } = verificationAnswer(verification.result);
+      return {
+        licenceNumber: number,
+        error: null,
+        result: verificationView(body, this.clock.now()),
+        idempotencyKey: body.status === 'PENDING' ? verification.idempotencyKey : null,
+      };
+    } catch (error) {
+      if (error instanceof ApiError) return { licenceNumber: number, error: error.publicMessage, result: null, idempotencyKey: null };
+      throw error;
+    }
+  }
+
+  async keyList(user: AuthenticatedUser) {
+    const keys = await this.keys.userKeys(user.userId);
+    return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
+  }
+
+  /** A new key for the user, shown once; or the API's words for why not. */
+  async createKey(user: AuthenticatedUser, name: string): Promise<{ key: string; name: string } | { error: string }> {
+    try {
+      const created = await this.keys.createUserKey(user.userId, name);
+      return { key: created.key, name: created.name };
+    } catch (error) {
+      if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
+      throw error;
+    }
+  }
+
+  /** Revokes one of the user's keys: KEY_NOT_FOUND for any other id, as the API answers. */
+  async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
+    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+  }
+}

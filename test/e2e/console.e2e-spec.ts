@@ -1,0 +1,345 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { request as apiRequest } from '../support/http';
+import { SandboxAdmin } from '../support/sandbox-admin';
+import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
+
+// Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
+const WIDTHS = [375, 1280] as const;
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const VERIFY_TIMEOUT_MS = 1500;
+
+const FOUND = '1011001544208079';
+const REVOKED = '1030112233445566';
+const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+
+/** A browser-less console client: the sign-in form's cookie and token, then the session's, as a browser keeps them. */
+class FormClient {
+  cookies = new Map<string, string>();
+  constructor(private readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: this.cookieHeader,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl } : {}),
+        ...headers,
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair.split('=');
+      if (value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** The CSRF token of a page's forms. */
+  async tokenOf(path: string): Promise<string> {
+    const html = await (await this.send('GET', path)).text();
+    const match = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (!match) throw new Error(`No form token on ${path}: ${html.slice(0, 300)}`);
+    return match[1];
+  }
+
+  async signIn(apiKey: string): Promise<Response> {
+    const _csrf = await this.tokenOf('/console/sign-in');
+    return this.send('POST', '/console/sign-in', { _csrf, apiKey });
+  }
+}
+
+describe('the partner console', () => {
+  let t: TestApp;
+  let sandbox: SandboxAdmin;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cspViolations: string[];
+
+  beforeAll(async () => {
+    // The register may take longer than a verification waits (PENDING), but not longer than a lookup waits.
+    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '6000' } });
+    sandbox = new SandboxAdmin(t.sandbox.url);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  /** A fresh browser profile: its own cookie jar, so each user's session is its own. */
+  async function openBrowser(): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    cspViolations = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    return page;
+  }
+
+  async function signIn(key: string): Promise<void> {
+    await page.goto(`${t.baseUrl}/console`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.baseUrl}/console/overview`);
+  }
+
+  /** Screenshots at both widths, and axe-core's verdict: no serious or critical violation. */
+  async function checkPage(name: string): Promise<void> {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      // Evaluated through the DevTools protocol, not as a page script, so the page's CSP does not apply to it.
+      await page.evaluate(AXE_SOURCE);
+      const found = await page.evaluate<{ id: string; impact: string }[]>(
+        'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
+      );
+      const violations = found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+      expect({ page: name, width, violations }).toEqual({ page: name, width, violations: [] });
+      // Nothing wider than the window: the page works at this width without scrolling sideways.
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      if (overflow) console.log('DEBUG', await page.evaluate<string>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(' | ')`));
+      expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(cspViolations).toEqual([]);
+  }
+
+  describe('in a browser', () => {
+    let owner: { key: string; keyId: string; userId: string };
+
+    beforeAll(async () => {
+      owner = await t.createKey({ name: 'Compliance desk', quota: 50 });
+      await openBrowser();
+    });
+    afterAll(async () => {
+      await context.close();
+    });
+
+    it('signs in with a key and sees the month\'s usage', async () => {
+      await page.goto(`${t.baseUrl}/console`);
+      await expect(page.getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(1);
+      await checkPage('sign-in');
+      await signIn(owner.key);
+      await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('0');
+      await expect(page.locator('[data-figure="quota"]').innerText()).resolves.toBe('50');
+      await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('50');
+      for (const name of ['Overview', 'Verify', 'Rosters', 'Watchlist', 'Webhooks', 'Keys']) {
+        await expect(page.getByRole('navigation').getByRole('link', { name, exact: true }).count()).resolves.toBe(1);
+      }
+      // The key is in no cookie and nowhere in the page.
+      const cookies = await context.cookies();
+      expect(cookies.map((cookie) => cookie.value).join(' ')).not.toContain(owner.key);
+      expect(await page.content()).not.toContain(owner.key);
+    });
+
+    it('verifies a number and shows the licence card, then counts it in the month\'s usage', async () => {
+      await page.getByRole('link', { name: 'Verify', exact: true }).click();
+      await page.getByLabel('Licence number').fill(FOUND);
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      const card = page.getByRole('article', { name: 'Licence of JANE DOE' });
+      await card.waitFor();
+      const text = await card.innerText();
+      for (const part of ['JANE DOE', 'Active', 'Door Supervision', 'Front Line', 'Expiry']) expect(text).toContain(part);
+      expect(text).toMatch(/\d+ days? left/);
+      await checkPage('verify');
+
+      await page.getByRole('link', { name: 'Overview', exact: true }).click();
+      await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
+      await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('49');
+      await checkPage('overview');
+    });
+
+    it('shows PENDING as progress and asks again with the same key until the card comes', async () => {
+      await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: REVOKED });
+      try {
+        await page.getByRole('link', { name: 'Verify', exact: true }).click();
+        await page.getByLabel('Licence number').fill(REVOKED);
+        await page.getByRole('button', { name: 'Verify', exact: true }).click();
+        await expect(page.locator('[data-status="PENDING"]').innerText()).resolves.toContain('still in progress');
+        await expect(page.getByRole('button', { name: 'Check again' }).count()).resolves.toBe(1);
+        const card = page.getByRole('article');
+        await card.waitFor({ timeout: 15_000 });
+        await expect(card.innerText()).resolves.toContain('Revoked');
+        expect(await sandbox.requestsFor(REVOKED)).toBe(1);
+      } finally {
+        await sandbox.clearFaults();
+      }
+    });
+
+    it('creates a key shown once, which works against the API, then revokes it after a confirmation', async () => {
+      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      await expect(page.locator(`tr[data-key-id="${owner.keyId}"]`).innerText()).resolves.toContain('this session');
+      await checkPage('keys');
+      await page.getByLabel('Name').fill('Payroll export');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const newKey = (await page.locator('#created-key').innerText()).trim();
+      expect(newKey).toMatch(/^lvs_[A-Za-z0-9_-]{43}$/);
+      await checkPage('keys-created');
+      expect((await apiRequest(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': newKey } })).status).toBe(200);
+
+      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      expect(await page.content()).not.toContain(newKey);
+      let confirmation = '';
+      page.once('dialog', (dialog) => void (confirmation = dialog.message()));
+      await page.getByRole('button', { name: 'Revoke Payroll export' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/keys`);
+      expect(confirmation).toContain('Revoke the key “Payroll export”');
+      await expect(page.getByRole('button', { name: 'Revoke Payroll export' }).count()).resolves.toBe(0);
+      const refused = await apiRequest(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': newKey } });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('signs out, and the old cookie is refused afterwards', async () => {
+      const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'lvs_console');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/sign-in`);
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session.value}` } });
+      expect(replay.status).toBe(303);
+      expect(replay.headers.get('location')).toBe('/console/sign-in');
+    });
+  });
+
+  describe('sessions and forms', () => {
+    it('sets an HttpOnly, SameSite=Strict cookie, Secure behind HTTPS, that lasts 8 hours', async () => {
+      const { key } = await t.createKey();
+      const plain = new FormClient(t.baseUrl);
+      const signedIn = await plain.signIn(key);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/console/overview');
+      const [cookie] = signedIn.headers.getSetCookie().filter((line) => line.startsWith('lvs_console='));
+      expect(cookie).toMatch(/^lvs_console=[A-Za-z0-9_-]{43}; Path=\/console; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+
+      const behindTls = new FormClient(t.baseUrl);
+      const token = await behindTls.tokenOf('/console/sign-in');
+      const secured = await behindTls.send('POST', '/console/sign-in', { _csrf: token, apiKey: key }, {
+        'x-forwarded-proto': 'https',
+        origin: t.baseUrl.replace('http:', 'https:'),
+      });
+      expect(secured.status).toBe(303);
+      expect(secured.headers.getSetCookie().find((line) => line.startsWith('lvs_console='))).toMatch(/; Secure$/);
+    });
+
+    it('refuses a change without the CSRF token, with a wrong one, with a foreign Origin or without Origin: 403, nothing done', async () => {
+      const { key, userId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const _csrf = await client.tokenOf('/console/keys');
+      const keyCount = async () => (await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [userId])).rows[0].n;
+      for (const [form, headers] of [
+        [{ name: 'no token' }, {}],
+        [{ _csrf: `${_csrf.slice(0, -1)}x`, name: 'wrong token' }, {}],
+        [{ _csrf, name: 'foreign origin' }, { origin: 'https://evil.example' }],
+        [{ _csrf, name: 'no origin' }, { origin: '' }],
+      ] as [Record<string, string>, Record<string, string>][]) {
+        const response = await client.send('POST', '/console/keys', form, headers);
+        expect(response.status).toBe(403);
+        expect(await response.json()).toEqual(FORBIDDEN);
+      }
+      expect(await keyCount()).toBe(1);
+      const accepted = await client.send('POST', '/console/keys', { _csrf, name: 'with token' });
+      expect(accepted.status).toBe(201);
+      expect(await keyCount()).toBe(2);
+    });
+
+    it('refuses a sign-in form from another site: 403', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      const _csrf = await client.tokenOf('/console/sign-in');
+      const response = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { origin: 'https://evil.example' });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual(FORBIDDEN);
+      expect(response.headers.getSetCookie().some((line) => line.startsWith('lvs_console='))).toBe(false);
+    });
+
+    it('answers the eleventh failed sign-in of a minute from one address with 429, even with a good key', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      const address = { 'x-forwarded-for': '203.0.113.77' };
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const _csrf = await client.tokenOf('/console/sign-in');
+        const failed = await client.send('POST', '/console/sign-in', { _csrf, apiKey: `lvs_wrong${attempt}` }, address);
+        expect(failed.status).toBe(401);
+        expect(await failed.text()).toContain('Invalid or missing API key');
+      }
+      const _csrf = await client.tokenOf('/console/sign-in');
+      const limited = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, address);
+      expect(limited.status).toBe(429);
+      expect(await limited.text()).toContain('Too many failed sign-ins from this address; try again in a minute');
+      // Another address is not affected.
+      const elsewhere = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '203.0.113.78' });
+      expect(elsewhere.status).toBe(303);
+    });
+
+    it('ends a session at its next request once its key is revoked through the API', async () => {
+      const { key, keyId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      expect((await client.send('GET', '/console/overview')).status).toBe(200);
+      const spare = (await apiRequest(t.baseUrl, 'POST', '/v1/keys', { headers: { 'x-api-key': key }, body: { name: 'spare' } })).body as { key: string };
+      expect((await apiRequest(t.baseUrl, 'DELETE', `/v1/keys/${keyId}`, { headers: { 'x-api-key': spare.key } })).status).toBe(204);
+      const refused = await client.send('GET', '/console/overview');
+      expect(refused.status).toBe(303);
+      expect(refused.headers.get('location')).toBe('/console/sign-in');
+    });
+
+    it('signs out the session whose own key it revokes', async () => {
+      const { key, keyId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const session = client.cookies.get('lvs_console');
+      const _csrf = await client.tokenOf('/console/keys');
+      const revoked = await client.send('POST', `/console/keys/${keyId}/revoke`, { _csrf });
+      expect(revoked.status).toBe(303);
+      expect(revoked.headers.get('location')).toBe('/console/sign-in');
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session}` } });
+      expect(replay.status).toBe(303);
+    });
+
+    it("gives user B's session none of user A's keys, by id either", async () => {
+      const userA = await t.createKey({ name: 'A desk' });
+      const userB = await t.createKey({ name: 'B desk' });
+      const b = new FormClient(t.baseUrl);
+      await b.signIn(userB.key);
+      const keysPage = await (await b.send('GET', '/console/keys')).text();
+      expect(keysPage).toContain(userB.keyId);
+      expect(keysPage).not.toContain(userA.keyId);
+      const _csrf = await b.tokenOf('/console/keys');
+      const response = await b.send('POST', `/console/keys/${userA.keyId}/revoke`, { _csrf });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ code: 'KEY_NOT_FOUND', message: 'API key not found' });
+      expect((await apiRequest(t.baseUrl, 'GET', '/v1/keys', { headers: { 'x-api-key': userA.key } })).status).toBe(200);
+    });
+
+    it('sends every page, stylesheet and script included, in well under 150 KB', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      let total = 0;
+      for (const path of ['/console/overview', '/console/assets/console.css', '/console/assets/console.js']) {
+        const response = await client.send('GET', path);
+        expect(response.status).toBe(200);
+        total += (await response.arrayBuffer()).byteLength;
+      }
+      expect(total).toBeLessThan(150 * 1024);
+    });
+  });
+});
