@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { daysLeftWords, daysUntil, licenceCard, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
+import { batchProgress, daysLeftWords, isFlagged, licenceCard, rosterRows, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
 
 const TODAY = new Date('2026-11-25T18:30:00Z');
 
@@ -16,14 +16,6 @@ const LICENCE: RegisterLicence = {
   statusReason: null,
   additionalConditions: null,
 };
-
-describe('daysUntil', () => {
-  it('counts calendar days whatever the time of day', () => {
-    expect(daysUntil('2026-11-26', TODAY)).toBe(1);
-    expect(daysUntil('2026-11-25', TODAY)).toBe(0);
-    expect(daysUntil('2026-11-20', TODAY)).toBe(-5);
-  });
-});
 
 describe('daysLeftWords', () => {
   it.each([
@@ -105,5 +97,57 @@ describe('usageChart', () => {
   it('draws months without verifications flat', () => {
     const bars = usageChart([{ period: '2026-11', used: 0 }]);
     expect(bars[0]).toMatchObject({ height: 0, y: 160 });
+  });
+});
+
+describe('isFlagged', () => {
+  it('leaves a found Active licence alone', () => {
+    expect(isFlagged('FOUND', LICENCE)).toBe(false);
+  });
+
+  it.each([
+    ['FOUND', { ...LICENCE, status: 'Revoked' }],
+    ['NOT_FOUND', null],
+    ['TOO_MANY_RESULTS', null],
+    ['ERROR', null],
+    ['PENDING', null],
+  ])('flags %s with %p', (status, licence) => {
+    expect(isFlagged(status, licence)).toBe(true);
+  });
+});
+
+describe('batchProgress', () => {
+  const counts = { FOUND: 2, NOT_FOUND: 1, TOO_MANY_RESULTS: 0, PENDING: 2, ERROR: 0 };
+
+  it('counts every item that is no longer PENDING as done', () => {
+    expect(batchProgress({ total: 5, counts })).toEqual({ done: 3, percent: 60 });
+  });
+
+  it('is complete for an empty batch', () => {
+    expect(batchProgress({ total: 0, counts: { ...counts, PENDING: 0 } })).toEqual({ done: 0, percent: 100 });
+  });
+});
+
+describe('rosterRows', () => {
+  const item = (index: number, status: 'FOUND' | 'NOT_FOUND', licence: RegisterLicence | null) => ({
+    index,
+    licenceNumber: LICENCE.licenceNumber,
+    reference: null,
+    status,
+    errorCode: null,
+    licence,
+    checkedAt: null,
+  });
+  const items = [item(1, 'FOUND', LICENCE), item(2, 'NOT_FOUND', null)];
+
+  it('keeps every row without a filter, flagging the ones to look at', () => {
+    expect(rosterRows(items, null).map((row) => [row.item.index, row.flagged, row.name, row.licenceStatus])).toEqual([
+      [1, false, 'JANE DOE', 'Active'],
+      [2, true, null, null],
+    ]);
+  });
+
+  it('keeps the rows of one outcome', () => {
+    expect(rosterRows(items, 'NOT_FOUND').map((row) => row.item.index)).toEqual([2]);
   });
 });

@@ -1,18 +1,13 @@
 import type { RegisterLicence } from '@lvs/register';
 import type { VerificationBody } from '../verification/outcome-status';
+import { daysUntil } from '../watchlist/expiry-warnings';
+import type { BatchItemView, BatchView } from '../batches/batch-view';
 
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';
 
-const DAY_MS = 86_400_000;
 
-/** Whole days from `today` to a YYYY-MM-DD date (negative once past), counted in UTC calendar days. */
-export function daysUntil(date: string, today: Date): number {
-  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Math.round((Date.parse(`${date}T00:00:00Z`) - todayUtc) / DAY_MS);
-}
-
-/** "in 41 days", "today", "3 days ago". */
+/** "41 days left", "expires today", "expired 3 days ago". */
 export function daysLeftWords(days: number): string {
   if (days === 0) return 'expires today';
   if (days > 0) return `${days} day${days === 1 ? '' : 's'} left`;
@@ -91,4 +86,34 @@ export function usageChart(periods: readonly { period: string; used: number }[])
     const height = Math.round((entry.used / top) * CHART.height);
     return { period: entry.period, used: entry.used, x: Math.round(index * (width + CHART.gap)), y: CHART.height - height, width: Math.round(width), height };
   });
+}
+
+/** A row that needs a look: the number was not found (or not answered), or its licence is not Active. */
+export function isFlagged(status: string, licence: RegisterLicence | null): boolean {
+  return status !== 'FOUND' || licence?.status.toLowerCase() !== 'active';
+}
+
+/** How far a batch is: items with a final result, and the share of all items. */
+export function batchProgress(batch: Pick<BatchView, 'total' | 'counts'>): { done: number; percent: number } {
+  const done = batch.total - batch.counts.PENDING;
+  return { done, percent: batch.total === 0 ? 100 : Math.round((done / batch.total) * 100) };
+}
+
+export interface RosterRowView {
+  item: BatchItemView;
+  flagged: boolean;
+  name: string | null;
+  licenceStatus: string | null;
+}
+
+/** The results table of a batch, only the rows of one outcome when asked. */
+export function rosterRows(items: readonly BatchItemView[], outcome: string | null): RosterRowView[] {
+  return items
+    .filter((item) => outcome === null || item.status === outcome)
+    .map((item) => ({
+      item,
+      flagged: isFlagged(item.status, item.licence),
+      name: item.licence ? `${item.licence.firstName} ${item.licence.surname}` : null,
+      licenceStatus: item.licence?.status ?? null,
+    }));
 }

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
+import { RosterDto } from '../batches/dto/roster.dto';
+import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { FORM_BODY } from '../http/decode-request-body';
 import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm } from './console-forms';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
@@ -38,11 +40,14 @@ export class ConsoleController {
     return visit;
   }
 
-  /** As visit, for a form: 403 unless it came from the console's own page with the session's token. */
-  private async change(request: FastifyRequest, reply: FastifyReply, form: ConsoleForm): Promise<ConsoleVisit | null> {
+  /**
+   * As visit, for a change: 403 unless it came from the console's own page with the session's token (a form's
+   * _csrf field, or the X-CSRF-Token header of the page script's uploads).
+   */
+  private async change(request: FastifyRequest, reply: FastifyReply, token: unknown): Promise<ConsoleVisit | null> {
     this.sessions.checkOrigin(request);
     const visit = await this.visit(request, reply);
-    if (visit) this.sessions.checkChange(request, form._csrf, visit.csrfToken);
+    if (visit) this.sessions.checkChange(request, token, visit.csrfToken);
     return visit;
   }
 
@@ -74,7 +79,7 @@ export class ConsoleController {
   @Post('sign-out')
   @RouteConfig(FORM)
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: ConsoleForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form);
+    const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     await this.sessions.signOut(request, reply, visit);
     return reply.redirect(SIGN_IN_PATH, 303);
@@ -95,7 +100,7 @@ export class ConsoleController {
   @Post('verify')
   @RouteConfig(FORM)
   async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: VerifyForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form);
+    const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     const outcome = await this.console.verify(visit.user, form.licenceNumber, form.idempotencyKey, request.id);
     return this.render(reply, 'verify', visit, { outcome });
@@ -110,7 +115,7 @@ export class ConsoleController {
   @Post('keys')
   @RouteConfig(FORM)
   async createKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: CreateKeyForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form);
+    const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     const created = await this.console.createKey(visit.user, form.name);
     const keys = await this.console.keyList(visit.user);
@@ -126,12 +131,55 @@ export class ConsoleController {
     @Param('id') keyId: string,
     @Body() form: ConsoleForm,
   ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form);
+    const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     await this.console.revokeKey(visit.user, keyId);
     if (keyId !== visit.user.keyId) return reply.redirect('/console/keys', 303);
     // The session's own key: the session ends with it.
     await this.sessions.signOut(request, reply, visit);
     return reply.redirect(SIGN_IN_PATH, 303);
+  }
+
+  @Get('rosters')
+  async rostersPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'rosters', visit, { batches: await this.console.rosterList(visit.user) });
+  }
+
+  /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
+  @Post('rosters')
+  @HttpCode(201)
+  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  async checkRoster(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Headers('x-csrf-token') token: string | undefined,
+    @Body() roster: RosterDto,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, token);
+    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster));
+  }
+
+  @Get('rosters/:id')
+  async roster(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') batchId: string,
+    @Query('outcome') outcome: string | undefined,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'roster', visit, await this.console.roster(visit.user, batchId, outcome));
+  }
+
+  @Get('rosters/:id/results.csv')
+  async rosterCsv(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') batchId: string): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (!visit) return;
+    const csv = await this.console.rosterCsv(visit.user, batchId);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="batch-${batchId}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
   }
 }

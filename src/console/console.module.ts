@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
+import { BatchesModule } from '../batches/batches.module';
 import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
 import { ConsoleController } from './console.controller';
@@ -11,7 +12,7 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule],
+  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule],
   controllers: [ConsoleController],
   providers: [ConsoleService, ConsoleSessions],
 })

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
 import { AuthenticatedUser } from '../auth/authenticated-user';
+import { BatchesService } from '../batches/batches.service';
+import { ITEM_STATUSES } from '../batches/batch-view';
+import { RosterDto } from '../batches/dto/roster.dto';
+import { rosterEntries } from '../batches/roster';
+import { writeResultsCsv } from '../batches/roster-csv';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
@@ -9,7 +14,7 @@ import { QuotaService } from '../quota/quota.service';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
-import { CHART, usageChart, usedPercent, VerificationView, verificationView } from './console-view';
+import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView } from './console-view';
 
 export interface VerifyOutcome {
   licenceNumber: string;
@@ -27,6 +32,7 @@ export class ConsoleService {
     private readonly quota: QuotaService,
     private readonly verifications: VerificationService,
     private readonly keys: ApiKeysService,
+    private readonly batches: BatchesService,
     private readonly clock: Clock,
   ) {}
 
@@ -72,5 +78,27 @@ export class ConsoleService {
   /** Revokes one of the user's keys: KEY_NOT_FOUND for any other id, as the API answers. */
   async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
     if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+  }
+
+  /** The user's batches, newest first. */
+  async rosterList(user: AuthenticatedUser) {
+    return (await this.batches.list(user.userId, { limit: 50, after: null })).batches;
+  }
+
+  /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
+  async checkRoster(user: AuthenticatedUser, roster: RosterDto): Promise<{ id: string }> {
+    const batch = await this.batches.create(user, rosterEntries(roster));
+    return { id: batch.id };
+  }
+
+  /** A batch with its progress and its rows, of one outcome when asked (another user's id: BATCH_NOT_FOUND). */
+  async roster(user: AuthenticatedUser, batchId: string, outcome: string | undefined) {
+    const batch = await this.batches.view(user.userId, batchId, { limit: 1000, after: null });
+    const shown = outcome !== undefined && (ITEM_STATUSES as readonly string[]).includes(outcome) ? outcome : null;
+    return { batch, progress: batchProgress(batch), outcomes: ITEM_STATUSES, outcome: shown, rows: rosterRows(batch.items, shown) };
+  }
+
+  async rosterCsv(user: AuthenticatedUser, batchId: string): Promise<string> {
+    return writeResultsCsv(await this.batches.resultRows(user.userId, batchId));
   }
 }

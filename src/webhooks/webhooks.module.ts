@@ -13,6 +13,6 @@ import { WebhooksController } from './webhooks.controller';
   imports: [AuthModule, EventsModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })],
   controllers: [WebhooksController],
   providers: [EndpointsService, WebhookDispatcher, WebhookSecrets],
-  exports: [WebhookDispatcher, WebhookSecrets],
+  exports: [EndpointsService, WebhookDispatcher, WebhookSecrets],
 })
 export class WebhooksModule {}

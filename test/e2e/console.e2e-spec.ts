@@ -16,6 +16,8 @@ const VERIFY_TIMEOUT_MS = 1500;
 
 const FOUND = '1011001544208079';
 const REVOKED = '1030112233445566';
+const SUSPENDED = '1041223344556677';
+const UNKNOWN = '1888000000000001';
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
 
@@ -206,6 +208,55 @@ describe('the partner console', () => {
       const refused = await apiRequest(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': newKey } });
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('checks a 5-row roster, shows its progress to the end, the counts and flags, and downloads the API\'s CSV', async () => {
+      await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: SUSPENDED });
+      try {
+        await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+        const csv = ['licenceNumber,reference', `${FOUND},North gate`, `${UNKNOWN},Bar`, `${SUSPENDED},Slow one`, `${REVOKED},Car park`, `${FOUND},Again`].join('\r\n');
+        await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+        await page.getByRole('button', { name: 'Check roster' }).click();
+        await page.waitForURL(/\/console\/rosters\/[0-9a-f-]{36}$/);
+        await expect(page.locator('[data-batch-status]').getAttribute('data-batch-status')).resolves.toBe('RUNNING');
+        await page.locator('[data-batch-status="COMPLETED"]').waitFor({ timeout: 20_000 });
+        const counts = Object.fromEntries(
+          await Promise.all(['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'].map(async (outcome) => [outcome, await page.locator(`[data-count="${outcome}"]`).innerText()])),
+        );
+        expect(counts).toEqual({ FOUND: '4', NOT_FOUND: '1', TOO_MANY_RESULTS: '0', PENDING: '0', ERROR: '0' });
+        const flagged = await page.locator('tr.flagged').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
+        expect(flagged).toEqual(['2', '3', '4']);
+        await checkPage('roster');
+
+        await page.getByRole('link', { name: 'NOT_FOUND', exact: true }).click();
+        await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+
+        const batchId = page.url().split('/').at(-1)!.split('?')[0];
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+        const downloaded = readFileSync((await download.path())!, 'utf8');
+        const fromApi = await apiRequest(t.baseUrl, 'GET', `/v1/batches/${batchId}/results.csv`, { headers: { 'x-api-key': owner.key } });
+        expect(fromApi.status).toBe(200);
+        // The same file byte for byte: its BOM (for spreadsheets) too, which fetch drops when it decodes the text.
+        expect(downloaded).toBe(`\uFEFF${fromApi.text}`);
+        expect(downloaded.trim().split('\r\n')).toHaveLength(6);
+
+        await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+        await expect(page.locator(`tr[data-batch-id="${batchId}"]`).count()).resolves.toBe(1);
+        await checkPage('rosters');
+      } finally {
+        await sandbox.clearFaults();
+      }
+    });
+
+    it('names the CSV row of a bad roster, as the API does, and charges nothing', async () => {
+      await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+      const before = await page.locator('tbody tr').count();
+      const csv = ['licenceNumber', FOUND, '12345'].join('\n');
+      await page.getByLabel('Roster CSV').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Check roster' }).click();
+      await expect(page.getByRole('alert').innerText()).resolves.toBe('Row 3: licence number must be 16 digits');
+      await page.reload();
+      await expect(page.locator('tbody tr').count()).resolves.toBe(before);
     });
 
     it('signs out, and the old cookie is refused afterwards', async () => {
