@@ -1,6 +1,7 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { IsReference } from '../validation/reference.decorator';
 import { UnknownFieldMessage } from '../validation/request-dto.decorators';
 
 const { consoleForm } = FEATURE_VALIDATION_MESSAGES;
@@ -44,4 +45,15 @@ export class CreateKeyForm extends CreateKeyDto {
   @MaxLength(100, { message: consoleForm })
   @IsString({ message: consoleForm })
   _csrf?: string;
+}
+
+/** The licence number is checked by the page, as on Verify; the reference by the watchlist's own rule. */
+@UnknownFieldMessage(consoleForm)
+export class WatchForm extends ConsoleForm {
+  @MaxLength(100, { message: consoleForm })
+  @IsString({ message: consoleForm })
+  licenceNumber!: string;
+
+  @IsReference(FEATURE_VALIDATION_MESSAGES.watchReference, 'Your own id for the number')
+  reference?: string;
 }

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { batchProgress, daysLeftWords, isFlagged, licenceCard, rosterRows, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
+import { batchProgress, daysLeftWords, isFlagged, licenceCard, rosterRows, watchRow, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
 
 const TODAY = new Date('2026-11-25T18:30:00Z');
 
@@ -149,5 +149,46 @@ describe('rosterRows', () => {
 
   it('keeps the rows of one outcome', () => {
     expect(rosterRows(items, 'NOT_FOUND').map((row) => row.item.index)).toEqual([2]);
+  });
+});
+
+describe('watchRow', () => {
+  const entry = {
+    licenceNumber: LICENCE.licenceNumber,
+    reference: 'guard-7',
+    addedAt: '2026-11-01T00:00:00.000Z',
+    status: 'FOUND' as const,
+    licence: LICENCE,
+    checkedAt: '2026-11-25T10:00:00.000Z',
+    lastChangedAt: null,
+    expiresInDays: 40,
+    state: 'ACTIVE' as const,
+    pausedReason: null,
+  };
+
+  it('lists an Active licence far from expiry without a mark', () => {
+    expect(watchRow(entry)).toEqual({
+      licenceNumber: LICENCE.licenceNumber,
+      reference: 'guard-7',
+      holder: 'JANE DOE',
+      status: 'Active',
+      expiryDate: '2027-01-04',
+      daysLeft: '40 days left',
+      checkedAt: '2026-11-25T10:00:00.000Z',
+      mark: null,
+    });
+  });
+
+  it('marks a licence expiring within 30 days as soon', () => {
+    expect(watchRow({ ...entry, expiresInDays: 30 }).mark).toBe('soon');
+  });
+
+  it('flags a licence that is not Active, and a number not found', () => {
+    expect(watchRow({ ...entry, licence: { ...LICENCE, status: 'Revoked' } }).mark).toBe('flagged');
+    expect(watchRow({ ...entry, status: 'NOT_FOUND', licence: null, expiresInDays: null })).toMatchObject({ status: 'NOT_FOUND', mark: 'flagged', holder: null });
+  });
+
+  it('says when a number was not checked yet', () => {
+    expect(watchRow({ ...entry, status: null, licence: null, expiresInDays: null, checkedAt: null })).toMatchObject({ status: 'Not checked yet', mark: null });
   });
 });

@@ -2,6 +2,7 @@ import type { RegisterLicence } from '@lvs/register';
 import type { VerificationBody } from '../verification/outcome-status';
 import { daysUntil } from '../watchlist/expiry-warnings';
 import type { BatchItemView, BatchView } from '../batches/batch-view';
+import type { WatchEntryView } from '../watchlist/watch-entry-view';
 
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';
@@ -116,4 +117,33 @@ export function rosterRows(items: readonly BatchItemView[], outcome: string | nu
       name: item.licence ? `${item.licence.firstName} ${item.licence.surname}` : null,
       licenceStatus: item.licence?.status ?? null,
     }));
+}
+
+/** A watched number as the Watchlist page lists it, marked when it needs a look soon or now. */
+export interface WatchRowView {
+  licenceNumber: string;
+  reference: string | null;
+  holder: string | null;
+  status: string;
+  expiryDate: string | null;
+  daysLeft: string | null;
+  checkedAt: string | null;
+  /** flagged: not Active, not found or expired; soon: expires within 30 days; null: nothing to see */
+  mark: 'flagged' | 'soon' | null;
+}
+
+export function watchRow(entry: WatchEntryView): WatchRowView {
+  const licence = entry.licence;
+  const days = entry.expiresInDays;
+  const tone = licence && days !== null ? licenceTone(licence.status, days) : entry.status === null ? null : 'bad';
+  return {
+    licenceNumber: entry.licenceNumber,
+    reference: entry.reference,
+    holder: licence ? `${licence.firstName} ${licence.surname}` : null,
+    status: licence?.status ?? entry.status ?? 'Not checked yet',
+    expiryDate: licence?.expiryDate ?? null,
+    daysLeft: days === null ? null : daysLeftWords(days),
+    checkedAt: entry.checkedAt,
+    mark: tone === 'bad' ? 'flagged' : tone === 'warn' ? 'soon' : null,
+  };
 }

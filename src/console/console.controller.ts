@@ -6,7 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { FORM_BODY } from '../http/decode-request-body';
-import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm } from './console-forms';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
 
@@ -181,5 +181,52 @@ export class ConsoleController {
       .header('content-disposition', `attachment; filename="batch-${batchId}.csv"`)
       .header('cache-control', 'no-store')
       .send(csv);
+  }
+
+  @Get('watchlist')
+  async watchlistPage(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query('cursor') cursor: string | undefined,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'watchlist', visit, { ...(await this.console.watchPage(visit.user, cursor)), error: null });
+  }
+
+  @Post('watchlist')
+  @RouteConfig(FORM)
+  async watch(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: WatchForm): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    const error = await this.console.watch(visit.user, form.licenceNumber, form.reference);
+    if (error === null) return reply.redirect('/console/watchlist', 303);
+    return this.render(reply, 'watchlist', visit, { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
+  }
+
+  @Post('watchlist/import')
+  @HttpCode(200)
+  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  async importWatchlist(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Headers('x-csrf-token') token: string | undefined,
+    @Body() roster: RosterDto,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, token);
+    if (visit) return reply.send(await this.console.importWatchlist(visit.user, roster));
+  }
+
+  @Post('watchlist/:licenceNumber/remove')
+  @RouteConfig(FORM)
+  async unwatch(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('licenceNumber') licenceNumber: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    await this.console.unwatch(visit.user, licenceNumber);
+    return reply.redirect('/console/watchlist', 303);
   }
 }

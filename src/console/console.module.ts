@@ -5,6 +5,7 @@ import { AuthModule } from '../auth/auth.module';
 import { BatchesModule } from '../batches/batches.module';
 import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
+import { WatchlistModule } from '../watchlist/watchlist.module';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
@@ -12,7 +13,7 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule],
+  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule, WatchlistModule],
   controllers: [ConsoleController],
   providers: [ConsoleService, ConsoleSessions],
 })

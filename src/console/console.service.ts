@@ -14,7 +14,10 @@ import { QuotaService } from '../quota/quota.service';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
-import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView } from './console-view';
+import { WatchlistService } from '../watchlist/watchlist.service';
+import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView, watchRow } from './console-view';
+
+const WATCH_PAGE_SIZE = 50;
 
 export interface VerifyOutcome {
   licenceNumber: string;
@@ -33,6 +36,7 @@ export class ConsoleService {
     private readonly verifications: VerificationService,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
+    private readonly watchlist: WatchlistService,
     private readonly clock: Clock,
   ) {}
 
@@ -100,5 +104,31 @@ export class ConsoleService {
 
   async rosterCsv(user: AuthenticatedUser, batchId: string): Promise<string> {
     return writeResultsCsv(await this.batches.resultRows(user.userId, batchId));
+  }
+
+  /** One page of the watchlist, 50 numbers, after the last number of the previous page (an unreadable one: the start). */
+  async watchPage(user: AuthenticatedUser, after: string | undefined) {
+    const start = after !== undefined && isLicenceNumber(after) ? after : null;
+    const page = await this.watchlist.list(user.userId, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
+    return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null };
+  }
+
+  /** Watches a number, as PUT /v1/watchlist/{number} does; the error table's words for a bad number. */
+  async watch(user: AuthenticatedUser, licenceNumber: string, reference: string | undefined): Promise<string | null> {
+    const number = licenceNumber.trim();
+    if (!isLicenceNumber(number)) return VALIDATION_MESSAGES.licenceNumber;
+    await this.watchlist.watch(user, number, reference?.trim() || null);
+    return null;
+  }
+
+  /** Stops watching one of the user's numbers: WATCH_NOT_FOUND for any other, as the API answers. */
+  async unwatch(user: AuthenticatedUser, licenceNumber: string): Promise<void> {
+    if (!isLicenceNumber(licenceNumber)) throw new ApiError('WATCH_NOT_FOUND');
+    await this.watchlist.unwatch(user.userId, licenceNumber);
+  }
+
+  /** Watches every number of a CSV, as POST /v1/watchlist:batchAdd does with JSON. */
+  importWatchlist(user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
+    return this.watchlist.watchMany(user, rosterEntries(roster));
   }
 }

@@ -30,7 +30,7 @@ class FormClient {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}, body?: string): Promise<Response> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       redirect: 'manual',
@@ -39,7 +39,7 @@ class FormClient {
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl } : {}),
         ...headers,
       },
-      body: form ? new URLSearchParams(form).toString() : undefined,
+      body: form ? new URLSearchParams(form).toString() : body,
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -259,6 +259,28 @@ describe('the partner console', () => {
       await expect(page.locator('tbody tr').count()).resolves.toBe(before);
     });
 
+    it('watches a number and sees it in the table, imports a CSV of numbers, and removes one', async () => {
+      await page.getByRole('link', { name: 'Watchlist', exact: true }).click();
+      await page.getByLabel('Licence number').fill(FOUND);
+      await page.getByLabel('Reference').fill('guard-0042');
+      await page.getByRole('button', { name: 'Watch', exact: true }).click();
+      await page.waitForURL(`${t.baseUrl}/console/watchlist`);
+      const row = page.locator(`tr[data-watched="${FOUND}"]`);
+      await expect(row.innerText()).resolves.toContain('guard-0042');
+
+      const csv = ['licenceNumber,reference', `${REVOKED},car park`, `${UNKNOWN},bar`].join('\n');
+      await page.getByLabel('Numbers CSV').setInputFiles({ name: 'numbers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Import' }).click();
+      await page.locator(`tr[data-watched="${UNKNOWN}"]`).waitFor();
+      await expect(page.locator('tbody tr').count()).resolves.toBe(3);
+      await checkPage('watchlist');
+
+      await page.getByRole('button', { name: `Remove ${UNKNOWN}` }).click();
+      await page.waitForURL(`${t.baseUrl}/console/watchlist`);
+      await expect(page.locator(`tr[data-watched="${UNKNOWN}"]`).count()).resolves.toBe(0);
+      await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+    });
+
     it('signs out, and the old cookie is refused afterwards', async () => {
       const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'lvs_console');
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -378,6 +400,55 @@ describe('the partner console', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ code: 'KEY_NOT_FOUND', message: 'API key not found' });
       expect((await apiRequest(t.baseUrl, 'GET', '/v1/keys', { headers: { 'x-api-key': userA.key } })).status).toBe(200);
+    });
+
+    it('pages the watchlist by 50', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const numbers = Array.from({ length: 55 }, (_, index) => String(1_777_000_000_000_000 + index));
+      const imported = await client.send('POST', '/console/watchlist/import', undefined, {
+        'content-type': 'text/csv',
+        'x-csrf-token': await client.tokenOf('/console/watchlist'),
+        origin: t.baseUrl,
+      }, ['licenceNumber', ...numbers].join('\n'));
+      expect(imported.status).toBe(200);
+      expect(await imported.json()).toEqual({ added: 55, updated: 0 });
+      const first = await (await client.send('GET', '/console/watchlist')).text();
+      const watched = (html: string) => [...html.matchAll(/data-watched="(\d{16})"/g)].map((match) => match[1]);
+      expect(watched(first)).toEqual(numbers.slice(0, 50));
+      const next = /href="(\/console\/watchlist\?cursor=\d{16})"/.exec(first);
+      expect(next).not.toBeNull();
+      expect(watched(await (await client.send('GET', next![1])).text())).toEqual(numbers.slice(50));
+    });
+
+    it("gives user B's session none of user A's batches or watched numbers, by id either", async () => {
+      const userA = await t.createKey();
+      const userB = await t.createKey();
+      const a = new FormClient(t.baseUrl);
+      await a.signIn(userA.key);
+      const roster = await a.send('POST', '/console/rosters', undefined, {
+        'content-type': 'text/csv',
+        'x-csrf-token': await a.tokenOf('/console/rosters'),
+        origin: t.baseUrl,
+      }, `licenceNumber\n${UNKNOWN}`);
+      expect(roster.status).toBe(201);
+      const { id: batchId } = (await roster.json()) as { id: string };
+      await a.send('POST', '/console/watchlist', { _csrf: await a.tokenOf('/console/watchlist'), licenceNumber: UNKNOWN, reference: 'A only' });
+
+      const b = new FormClient(t.baseUrl);
+      await b.signIn(userB.key);
+      expect(await (await b.send('GET', '/console/rosters')).text()).not.toContain(batchId);
+      expect(await (await b.send('GET', '/console/watchlist')).text()).not.toContain(UNKNOWN);
+      for (const path of [`/console/rosters/${batchId}`, `/console/rosters/${batchId}/results.csv`]) {
+        const response = await b.send('GET', path);
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ code: 'BATCH_NOT_FOUND', message: 'Batch not found' });
+      }
+      const removal = await b.send('POST', `/console/watchlist/${UNKNOWN}/remove`, { _csrf: await b.tokenOf('/console/watchlist') });
+      expect(removal.status).toBe(404);
+      expect(await removal.json()).toEqual({ code: 'WATCH_NOT_FOUND', message: 'Licence number is not on the watchlist' });
+      expect(await (await a.send('GET', '/console/watchlist')).text()).toContain('A only');
     });
 
     it('sends every page, stylesheet and script included, in well under 150 KB', async () => {
