@@ -1,5 +1,6 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
+import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { IsReference } from '../validation/reference.decorator';
 import { UnknownFieldMessage } from '../validation/request-dto.decorators';
@@ -56,4 +57,13 @@ export class WatchForm extends ConsoleForm {
 
   @IsReference(FEATURE_VALIDATION_MESSAGES.watchReference, 'Your own id for the number')
   reference?: string;
+}
+
+/** A new endpoint for every event type; its URL is checked by the API's own rules. */
+@UnknownFieldMessage(consoleForm)
+export class WebhookForm extends CreateWebhookDto {
+  @IsOptional()
+  @MaxLength(100, { message: consoleForm })
+  @IsString({ message: consoleForm })
+  _csrf?: string;
 }

@@ -6,11 +6,14 @@ import { ApiError } from '../errors/api-error';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { FORM_BODY } from '../http/decode-request-body';
-import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm, WebhookForm } from './console-forms';
+import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
 
 const FORM = { requestBody: FORM_BODY };
+const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
+const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
 
 /** The console's pages: server-rendered, each behind a session; forms post back here (see docs/console.md). */
 @ApiExcludeController()
@@ -228,5 +231,81 @@ export class ConsoleController {
     if (!visit) return;
     await this.console.unwatch(visit.user, licenceNumber);
     return reply.redirect('/console/watchlist', 303);
+  }
+
+  private async webhooksPage(reply: FastifyReply, visit: ConsoleVisit, shown: { secret?: string; url?: string; error?: string }, status = 200) {
+    return this.render(reply, 'webhooks', visit, { ...(await this.console.webhooks(visit.user)), shown }, status);
+  }
+
+  @Get('webhooks')
+  async webhooks(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.webhooksPage(reply, visit, {});
+  }
+
+  @Post('webhooks')
+  @RouteConfig(FORM)
+  async addWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: WebhookForm): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    const added = await this.console.addWebhook(visit.user, form);
+    return this.webhooksPage(reply, visit, added, 'error' in added ? 400 : 201);
+  }
+
+  @Post('webhooks/:id/test')
+  @RouteConfig(FORM)
+  async testWebhook(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    await this.console.testWebhook(visit.user, id);
+    return reply.redirect('/console/webhooks', 303);
+  }
+
+  @Post('webhooks/:id/rotate-secret')
+  @RouteConfig(FORM)
+  async rotateWebhookSecret(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    const { secret } = await this.console.rotateWebhookSecret(visit.user, id);
+    return this.webhooksPage(reply, visit, { secret });
+  }
+
+  @Post('webhooks/:id/remove')
+  @RouteConfig(FORM)
+  async removeWebhook(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    await this.console.removeWebhook(visit.user, id);
+    return reply.redirect('/console/webhooks', 303);
+  }
+
+  @Post('webhooks/:id/deliveries/:deliveryId/retry')
+  @RouteConfig(FORM)
+  async retryDelivery(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Param('deliveryId', DELIVERY_ID) deliveryId: string,
+    @Body() form: ConsoleForm,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    await this.console.retryDelivery(visit.user, id, deliveryId);
+    return reply.redirect('/console/webhooks', 303);
   }
 }

@@ -6,6 +6,8 @@ import { BatchesModule } from '../batches/batches.module';
 import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
 import { WatchlistModule } from '../watchlist/watchlist.module';
+import { EventsModule } from '../events/events.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
@@ -13,7 +15,7 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule, WatchlistModule],
+  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule],
   controllers: [ConsoleController],
   providers: [ConsoleService, ConsoleSessions],
 })

@@ -15,9 +15,17 @@ import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
+import { AppConfig } from '../config/app-config';
+import { EventsService } from '../events/events.service';
+import { eventView } from '../events/event-view';
+import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
+import { EndpointsService } from '../webhooks/endpoints.service';
+import { urlProblem } from '../webhooks/url-guard';
 import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView, watchRow } from './console-view';
 
 const WATCH_PAGE_SIZE = 50;
+const DELIVERIES_SHOWN = 10;
+const EVENTS_SHOWN = 20;
 
 export interface VerifyOutcome {
   licenceNumber: string;
@@ -31,14 +39,21 @@ export interface VerifyOutcome {
 /** What the console's pages show, read through the feature services with the signed-in user's own scope. */
 @Injectable()
 export class ConsoleService {
+  private readonly allowPrivateWebhookUrls: boolean;
+
   constructor(
     private readonly quota: QuotaService,
     private readonly verifications: VerificationService,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
     private readonly watchlist: WatchlistService,
+    private readonly endpoints: EndpointsService,
+    private readonly events: EventsService,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.allowPrivateWebhookUrls = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+  }
 
   async overview(user: AuthenticatedUser) {
     const [usage, history] = await Promise.all([this.quota.usage(user), this.quota.history(user, 12)]);
@@ -130,5 +145,41 @@ export class ConsoleService {
   /** Watches every number of a CSV, as POST /v1/watchlist:batchAdd does with JSON. */
   importWatchlist(user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
     return this.watchlist.watchMany(user, rosterEntries(roster));
+  }
+
+  /** The user's endpoints, each with its newest deliveries, and the newest events. */
+  async webhooks(user: AuthenticatedUser) {
+    const endpoints = await this.endpoints.list(user.userId);
+    const withLogs = await Promise.all(
+      endpoints.map(async (endpoint) => ({
+        endpoint,
+        deliveries: (await this.endpoints.deliveries(user.userId, endpoint.id)).slice(0, DELIVERIES_SHOWN),
+      })),
+    );
+    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map(eventView);
+    return { endpoints: withLogs, events };
+  }
+
+  /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
+  async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
+    if (urlProblem(webhook.url, this.allowPrivateWebhookUrls) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
+    const created = await this.endpoints.create(user.userId, webhook);
+    return { secret: created.secret, url: created.url };
+  }
+
+  async testWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.test(user.userId, endpointId);
+  }
+
+  async rotateWebhookSecret(user: AuthenticatedUser, endpointId: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
+    return this.endpoints.rotateSecret(user.userId, endpointId);
+  }
+
+  async removeWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.remove(user.userId, endpointId);
+  }
+
+  async retryDelivery(user: AuthenticatedUser, endpointId: string, deliveryId: string): Promise<void> {
+    await this.endpoints.retry(user.userId, endpointId, deliveryId);
   }
 }

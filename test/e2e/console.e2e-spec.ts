@@ -5,6 +5,7 @@ import { request as apiRequest } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
 const CHROMIUM = '/usr/bin/chromium';
@@ -67,6 +68,7 @@ class FormClient {
 describe('the partner console', () => {
   let t: TestApp;
   let sandbox: SandboxAdmin;
+  let receiver: WebhookReceiver;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -74,13 +76,19 @@ describe('the partner console', () => {
 
   beforeAll(async () => {
     // The register may take longer than a verification waits (PENDING), but not longer than a lookup waits.
-    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '6000' } });
+    // The webhook receiver listens on loopback, which only a development setting lets endpoints name.
+    t = await startTestApp({
+      withWorker: true,
+      env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '6000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
+    receiver = await WebhookReceiver.start();
     sandbox = new SandboxAdmin(t.sandbox.url);
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   });
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
     await t.close();
   });
 
@@ -281,6 +289,36 @@ describe('the partner console', () => {
       await expect(page.locator('tbody tr').count()).resolves.toBe(2);
     });
 
+    it('adds a webhook endpoint, shows its secret once, and sees a test delivery in its log and the events feed', async () => {
+      await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+      await page.getByLabel('Endpoint URL').fill(`${receiver.url}/console-hook`);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = (await page.locator('#signing-secret').innerText()).trim();
+      expect(secret).toMatch(/^whsec_/);
+      receiver.useSecret('/console-hook', secret);
+
+      await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+      expect(await page.content()).not.toContain(secret);
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/webhooks`);
+      await until(
+        async () => {
+          await page.reload();
+          return page.locator('[data-delivery-status="DELIVERED"]').count();
+        },
+        (delivered) => delivered === 1,
+      );
+      const delivery = await page.locator('[data-delivery-status="DELIVERED"]').innerText();
+      expect(delivery).toContain('ping');
+      expect(delivery).toContain('200');
+      expect(receiver.to('/console-hook').map((received) => [received.body.type, received.verified])).toEqual([['ping', true]]);
+      await expect(page.locator('tr[data-event]').first().innerText()).resolves.toContain('ping');
+      await checkPage('webhooks');
+
+      await page.getByRole('button', { name: 'Retry ping delivery' }).click();
+      await until(() => receiver.to('/console-hook').length, (count) => count === 2);
+    });
+
     it('signs out, and the old cookie is refused afterwards', async () => {
       const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'lvs_console');
       await page.getByRole('button', { name: 'Sign out' }).click();
@@ -422,7 +460,7 @@ describe('the partner console', () => {
       expect(watched(await (await client.send('GET', next![1])).text())).toEqual(numbers.slice(50));
     });
 
-    it("gives user B's session none of user A's batches or watched numbers, by id either", async () => {
+    it("gives user B's session none of user A's batches, watched numbers or webhook endpoints, by id either", async () => {
       const userA = await t.createKey();
       const userB = await t.createKey();
       const a = new FormClient(t.baseUrl);
@@ -435,6 +473,9 @@ describe('the partner console', () => {
       expect(roster.status).toBe(201);
       const { id: batchId } = (await roster.json()) as { id: string };
       await a.send('POST', '/console/watchlist', { _csrf: await a.tokenOf('/console/watchlist'), licenceNumber: UNKNOWN, reference: 'A only' });
+      const hookUrl = `${receiver.url}/a-only`;
+      expect((await a.send('POST', '/console/webhooks', { _csrf: await a.tokenOf('/console/webhooks'), url: hookUrl })).status).toBe(201);
+      const endpointId = /data-endpoint="([0-9a-f-]{36})"/.exec(await (await a.send('GET', '/console/webhooks')).text())![1];
 
       const b = new FormClient(t.baseUrl);
       await b.signIn(userB.key);
@@ -449,6 +490,16 @@ describe('the partner console', () => {
       expect(removal.status).toBe(404);
       expect(await removal.json()).toEqual({ code: 'WATCH_NOT_FOUND', message: 'Licence number is not on the watchlist' });
       expect(await (await a.send('GET', '/console/watchlist')).text()).toContain('A only');
+
+      expect(await (await b.send('GET', '/console/webhooks')).text()).not.toContain(hookUrl);
+      const webhookToken = await b.tokenOf('/console/webhooks');
+      for (const action of ['test', 'rotate-secret', 'remove']) {
+        const response = await b.send('POST', `/console/webhooks/${endpointId}/${action}`, { _csrf: webhookToken });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' });
+      }
+      expect(await (await a.send('GET', '/console/webhooks')).text()).toContain(hookUrl);
+      expect(receiver.to('/a-only')).toEqual([]);
     });
 
     it('sends every page, stylesheet and script included, in well under 150 KB', async () => {
