@@ -18,6 +18,7 @@ export function startBanner(apiUrl: string, registerUrl: string, workers: number
   return [
     `API          ${apiUrl}`,
     `Swagger UI   ${apiUrl}/docs`,
+    `Console      ${apiUrl}/console`,
     `Metrics      ${apiUrl}/metrics`,
     `Register     ${registerUrl}`,
     `Workers      ${workers}`,
@@ -66,6 +67,7 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     `Answers come from the register SANDBOX at ${sandboxUrl}, not the real register.`,
     `Demo data: database ${data.database}, Redis prefix ${data.redisPrefix} (npm start keeps its own).`,
     `Demo key (quota 100 per month): ${key}`,
+    `Console: open ${apiUrl}/console and sign in with the demo key.`,
     '',
     '# FOUND (200):',
     verifyCurl(apiUrl, key, `{"licenceNumber":"${DEMO_FOUND}"}`),
