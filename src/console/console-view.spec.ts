@@ -1,21 +1,10 @@
 import type { RegisterLicence } from '@lvs/register';
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
 import { batchProgress, daysLeftWords, isFlagged, licenceCard, rosterRows, watchRow, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
 
 const TODAY = new Date('2026-11-25T18:30:00Z');
 
-const LICENCE: RegisterLicence = {
-  licenceNumber: '1011001544208079',
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-01-04',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
+const LICENCE: RegisterLicence = SANDBOX_LICENCES.active;
 
 describe('daysLeftWords', () => {
   it.each([
@@ -51,8 +40,8 @@ describe('licenceCard and verificationView', () => {
       statusReason: null,
       sector: 'Door Supervision',
       role: 'Front Line',
-      expiryDate: '2027-01-04',
-      daysLeft: '40 days left',
+      expiryDate: '2027-06-06',
+      daysLeft: '193 days left',
     });
   });
 
@@ -172,7 +161,7 @@ describe('watchRow', () => {
       reference: 'guard-7',
       holder: 'JANE DOE',
       status: 'Active',
-      expiryDate: '2027-01-04',
+      expiryDate: '2027-06-06',
       daysLeft: '40 days left',
       checkedAt: '2026-11-25T10:00:00.000Z',
       mark: null,

@@ -12,6 +12,9 @@ import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions'
 import { ConsoleService } from './console.service';
 
 const FORM = { requestBody: FORM_BODY };
+const WEBHOOKS_PAGE = '/console/webhooks';
+const WATCHLIST_PAGE = '/console/watchlist';
+const KEYS_PAGE = '/console/keys';
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
 
@@ -52,6 +55,20 @@ export class ConsoleController {
     const visit = await this.visit(request, reply);
     if (visit) this.sessions.checkChange(request, token, visit.csrfToken);
     return visit;
+  }
+
+  /** A form that changes something, then back to its page (Post/Redirect/Get, so a reload sends nothing twice). */
+  private async changeThenShow(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: ConsoleForm,
+    run: (visit: ConsoleVisit) => Promise<unknown>,
+    page: string,
+  ): Promise<FastifyReply | void> {
+    const visit = await this.change(request, reply, form._csrf);
+    if (!visit) return;
+    await run(visit);
+    return reply.redirect(page, 303);
   }
 
   @Get()
@@ -137,7 +154,7 @@ export class ConsoleController {
     const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     await this.console.revokeKey(visit.user, keyId);
-    if (keyId !== visit.user.keyId) return reply.redirect('/console/keys', 303);
+    if (keyId !== visit.user.keyId) return reply.redirect(KEYS_PAGE, 303);
     // The session's own key: the session ends with it.
     await this.sessions.signOut(request, reply, visit);
     return reply.redirect(SIGN_IN_PATH, 303);
@@ -202,7 +219,7 @@ export class ConsoleController {
     const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
     const error = await this.console.watch(visit.user, form.licenceNumber, form.reference);
-    if (error === null) return reply.redirect('/console/watchlist', 303);
+    if (error === null) return reply.redirect(WATCHLIST_PAGE, 303);
     return this.render(reply, 'watchlist', visit, { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
   }
 
@@ -227,10 +244,7 @@ export class ConsoleController {
     @Param('licenceNumber') licenceNumber: string,
     @Body() form: ConsoleForm,
   ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    await this.console.unwatch(visit.user, licenceNumber);
-    return reply.redirect('/console/watchlist', 303);
+    return this.changeThenShow(request, reply, form, (visit) => this.console.unwatch(visit.user, licenceNumber), WATCHLIST_PAGE);
   }
 
   private async webhooksPage(reply: FastifyReply, visit: ConsoleVisit, shown: { secret?: string; url?: string; error?: string }, status = 200) {
@@ -260,10 +274,7 @@ export class ConsoleController {
     @Param('id', WEBHOOK_ID) id: string,
     @Body() form: ConsoleForm,
   ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    await this.console.testWebhook(visit.user, id);
-    return reply.redirect('/console/webhooks', 303);
+    return this.changeThenShow(request, reply, form, (visit) => this.console.testWebhook(visit.user, id), WEBHOOKS_PAGE);
   }
 
   @Post('webhooks/:id/rotate-secret')
@@ -288,10 +299,7 @@ export class ConsoleController {
     @Param('id', WEBHOOK_ID) id: string,
     @Body() form: ConsoleForm,
   ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    await this.console.removeWebhook(visit.user, id);
-    return reply.redirect('/console/webhooks', 303);
+    return this.changeThenShow(request, reply, form, (visit) => this.console.removeWebhook(visit.user, id), WEBHOOKS_PAGE);
   }
 
   @Post('webhooks/:id/deliveries/:deliveryId/retry')
@@ -303,9 +311,7 @@ export class ConsoleController {
     @Param('deliveryId', DELIVERY_ID) deliveryId: string,
     @Body() form: ConsoleForm,
   ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    await this.console.retryDelivery(visit.user, id, deliveryId);
-    return reply.redirect('/console/webhooks', 303);
+    const retry = (visit: ConsoleVisit) => this.console.retryDelivery(visit.user, id, deliveryId);
+    return this.changeThenShow(request, reply, form, retry, WEBHOOKS_PAGE);
   }
 }
