@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConditionalModule } from '@nestjs/config';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
@@ -37,7 +38,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WatchlistModule,
     WebhooksModule,
     EventsModule,
-    ConsoleModule,
+    // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
+    ConditionalModule.registerWhen(ConsoleModule, 'CONSOLE_ENABLED'),
     HealthModule.forRoot({ imports: [LookupsModule] }),
   ],
 })

@@ -78,6 +78,7 @@ describe('validateEnvironment', () => {
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
+        CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
@@ -372,6 +373,7 @@ describe('validateEnvironment', () => {
       [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
+      [{ CONSOLE_ENABLED: 'no' }, 'CONSOLE_ENABLED: CONSOLE_ENABLED must be a boolean value'],
       [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -'],
     ])('rejects %j with exactly one line: %s', (raw, line) => {
       expect(errorOf(raw).message).toBe(`Invalid configuration: ${line}`);

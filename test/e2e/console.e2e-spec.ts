@@ -125,7 +125,6 @@ describe('the partner console', () => {
       expect({ page: name, width, violations }).toEqual({ page: name, width, violations: [] });
       // Nothing wider than the window: the page works at this width without scrolling sideways.
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      if (overflow) console.log('DEBUG', await page.evaluate<string>(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(' | ')`));
       expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
     }
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -11,12 +11,22 @@ const HISTORY_QUERY = 'Query may only contain months';
 const KEY_BODY = 'Request body must be {"name"} with a name of 1 to 100 characters';
 const KEY_LIMIT = 'A user may hold at most 10 active keys; revoke one first';
 
-/** GET /v1/quota/history and the self-service key routes, on the real app, each answer checked against the document. */
+/**
+ * GET /v1/quota/history and the self-service key routes, on the real app, each answer checked against the document.
+ * The app runs without the console: these routes are the API's own, whatever serves pages.
+ */
 describe('quota history and the keys routes', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { CONSOLE_ENABLED: 'false' } });
+  });
+
+  it('serves no console with CONSOLE_ENABLED=false', async () => {
+    for (const path of ['/console', '/console/sign-in', '/console/assets/console.css']) {
+      const response = await request(t.baseUrl, 'GET', path);
+      expect([path, response.status, response.body]).toEqual([path, 404, { code: 'ROUTE_NOT_FOUND', message: 'Route not found' }]);
+    }
   });
   afterAll(async () => {
     await t.close();
@@ -175,6 +185,7 @@ describe('quota history and the keys routes', () => {
       const owner = await t.createKey();
       for (let count = 1; count < 6; count++) expect((await createKey(owner.key)).status).toBe(201);
       const answers = await Promise.all(Array.from({ length: 12 }, () => createKey(owner.key)));
+      expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 400).map((answer) => [answer.status, answer.body])).toEqual([]);
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(4);
       expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body)).toEqual(Array(8).fill(invalid(KEY_LIMIT)));
       const { rows } = await t.db.query<{ active: number }>(
