@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { isUseWorthRecording } from './key-use';
 
 const FLUSH_INTERVAL_MS = 5_000;
@@ -46,10 +47,11 @@ export class KeyUseRecorder implements OnModuleDestroy {
           WHERE id = ANY($1::uuid[]) AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')`,
         [keyIds, this.clock.now()],
       )
-      // A lost "last used" costs a minute of accuracy, not a request: the next use marks the key again.
+      // A lost "last used" costs a minute of accuracy, not a request: the next use marks the key again. An
+      // unreachable database is reported by the readiness probe and the requests that need it, not here again.
       .catch((error: unknown) => {
         for (const keyId of keyIds) this.lastRecorded.delete(keyId);
-        this.logger.warn(`Could not record the last use of ${keyIds.length} API keys: ${(error as Error).message}`);
+        if (!isDatabaseUnavailable(error)) this.logger.warn(`Could not record the last use of ${keyIds.length} API keys: ${(error as Error).message}`);
       });
   }
 
