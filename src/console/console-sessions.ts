@@ -12,10 +12,11 @@ import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './cons
 import { consoleOrigin, isConsoleOrigin, isSecureConsole } from './console-origin';
 import { SESSION_ABSOLUTE_MS, sessionTimeLeftMs } from './session-lifetime';
 
-/** What Redis keeps of a session: the key's hash (never the key), when it began, and its CSRF token. */
+/** What Redis keeps of a session: the key's hash (never the key), when it began and was last used, its CSRF token. */
 interface StoredSession {
   keyHash: string;
   signedInAt: number;
+  lastSeenAt: number;
   csrfToken: string;
 }
 
@@ -101,8 +102,8 @@ export class ConsoleSessions {
       return false;
     }
     const sessionId = newToken();
-    const session: StoredSession = { keyHash: hashApiKey(plainKey), signedInAt: this.clock.now().getTime(), csrfToken: newToken() };
-    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', sessionTimeLeftMs(session.signedInAt, session.signedInAt));
+    const now = this.clock.now().getTime();
+    await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() });
     this.setCookie(request, reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
     return true;
   }
@@ -117,14 +118,20 @@ export class ConsoleSessions {
     const stored = await this.redis.client.get(this.sessionKey(sessionId));
     if (stored === null) return null;
     const session = JSON.parse(stored) as StoredSession;
-    const timeLeft = sessionTimeLeftMs(session.signedInAt, this.clock.now().getTime());
-    const user = timeLeft > 0 ? await this.authenticator.authenticateHash(session.keyHash) : null;
+    const now = this.clock.now().getTime();
+    const user = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, now) > 0 ? await this.authenticator.authenticateHash(session.keyHash) : null;
     if (!user) {
       await this.end(sessionId);
       return null;
     }
-    await this.redis.client.pexpire(this.sessionKey(sessionId), timeLeft);
+    await this.save(sessionId, { ...session, lastSeenAt: now });
     return { user, csrfToken: session.csrfToken, sessionId };
+  }
+
+  /** Stores a session for as long as it may live; Redis drops it then, even if no request ever comes. */
+  private async save(sessionId: string, session: StoredSession): Promise<void> {
+    const timeLeft = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, session.lastSeenAt);
+    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', timeLeft);
   }
 
   /** Ends a session on the server and tells the browser to drop its cookie. */
