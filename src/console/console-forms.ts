@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
@@ -7,31 +8,32 @@ import { UnknownFieldMessage } from '../validation/request-dto.decorators';
 
 const { consoleForm } = FEATURE_VALIDATION_MESSAGES;
 
+/** A text field of a console form, up to `maxLength` characters. */
+const FormText = (maxLength: number) => applyDecorators(MaxLength(maxLength, { message: consoleForm }), IsString({ message: consoleForm }));
+
+/** The session's CSRF token. Optional here: a missing token is a forged request, answered 403 by ConsoleSessions, not a bad form. */
+const CsrfToken = () => applyDecorators(IsOptional(), FormText(100));
+
 /**
  * The console's forms. Each carries the session's CSRF token (checked by ConsoleSessions, which answers 403);
  * the fields' content rules are the API's own, from its DTOs and validation functions.
  */
 @UnknownFieldMessage(consoleForm)
 export class ConsoleForm {
-  // Optional here: a missing token is a forged request, answered 403 by ConsoleSessions, not a bad form.
-  @IsOptional()
-  @MaxLength(100, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @CsrfToken()
   _csrf?: string;
 }
 
 @UnknownFieldMessage(consoleForm)
 export class SignInForm extends ConsoleForm {
-  @MaxLength(200, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @FormText(200)
   apiKey!: string;
 }
 
 /** The licence number is checked by the page, which shows the error table's words next to the field. */
 @UnknownFieldMessage(consoleForm)
 export class VerifyForm extends ConsoleForm {
-  @MaxLength(100, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @FormText(100)
   licenceNumber!: string;
 
   /** the key of a PENDING answer, sent again to pick up the same lookup */
@@ -42,17 +44,14 @@ export class VerifyForm extends ConsoleForm {
 
 @UnknownFieldMessage(consoleForm)
 export class CreateKeyForm extends CreateKeyDto {
-  @IsOptional()
-  @MaxLength(100, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @CsrfToken()
   _csrf?: string;
 }
 
 /** The licence number is checked by the page, as on Verify; the reference by the watchlist's own rule. */
 @UnknownFieldMessage(consoleForm)
 export class WatchForm extends ConsoleForm {
-  @MaxLength(100, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @FormText(100)
   licenceNumber!: string;
 
   @IsReference(FEATURE_VALIDATION_MESSAGES.watchReference, 'Your own id for the number')
@@ -62,8 +61,6 @@ export class WatchForm extends ConsoleForm {
 /** A new endpoint for every event type; its URL is checked by the API's own rules. */
 @UnknownFieldMessage(consoleForm)
 export class WebhookForm extends CreateWebhookDto {
-  @IsOptional()
-  @MaxLength(100, { message: consoleForm })
-  @IsString({ message: consoleForm })
+  @CsrfToken()
   _csrf?: string;
 }
