@@ -5,14 +5,15 @@ import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
+import { validateEnvironment } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ValidationModule } from './validation/validation.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { LookupsModule } from './lookups/lookups.module';
-import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OperatorRoutesModule } from './operator/operator-routes.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
@@ -28,7 +29,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ErrorsModule,
     ValidationModule,
     MetricsModule,
-    MetricsEndpointModule,
     RedisModule,
     AuthModule,
     QuotaModule,
@@ -41,6 +41,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
     ConditionalModule.registerWhen(ConsoleModule, 'CONSOLE_ENABLED'),
     HealthModule.forRoot({ imports: [LookupsModule] }),
+    // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
+    ConditionalModule.registerWhen(OperatorRoutesModule, (env) => validateEnvironment(env).OPERATOR_PORT === null),
   ],
 })
 export class AppModule {}

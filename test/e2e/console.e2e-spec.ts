@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { request as apiRequest } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -441,6 +442,19 @@ describe('the partner console', () => {
       } finally {
         t.clock.set(null);
       }
+    });
+
+    it('ends a session at its next request once its user is disabled, and lets it sign in again once enabled', async () => {
+      const { key, userId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      expect((await client.send('GET', '/console/keys')).status).toBe(200);
+      expect(runKeysCli(t.env, 'disable-user', userId).status).toBe(0);
+      const refused = await client.send('GET', '/console/keys');
+      expect([refused.status, refused.headers.get('location')]).toEqual([303, '/console/sign-in']);
+      expect((await client.signIn(key)).status).toBe(401);
+      expect(runKeysCli(t.env, 'enable-user', userId).status).toBe(0);
+      expect((await client.signIn(key)).status).toBe(303);
     });
 
     it('signs out the session whose own key it revokes', async () => {
