@@ -10,7 +10,7 @@ import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
