@@ -4,9 +4,11 @@ import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser } from './authenticated-user';
 import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
+import { KeyUseRecorder } from './key-use-recorder';
 
 /** Who holds a key, and the user's own request rate (null: the default rate). */
 export interface KeyHolder {
@@ -43,6 +45,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly keyChanges: KeyChanges,
     private readonly clock: Clock,
+    private readonly keyUses: KeyUseRecorder,
     config: AppConfig,
   ) {
     this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
@@ -54,6 +57,18 @@ export class ApiKeyAuthenticator implements OnModuleInit {
       (userId) => this.forgetUser(userId),
       () => this.forgetAll(),
     );
+  }
+
+  /** The user behind a plain key, or null: at once for a key this process can tell about, else after one query. */
+  authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
+    return this.authenticateHash(hashApiKey(plainKey));
+  }
+
+  /** authenticate for a key known only by its stored hash: a console session keeps the hash, never the key. */
+  authenticateHash(keyHash: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
+    const recalled = this.recall(keyHash);
+    if (recalled !== undefined) return recalled?.user ?? null;
+    return this.load(keyHash).then((holder) => holder?.user ?? null);
   }
 
   /**
@@ -88,7 +103,9 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   }
 
   private validHolder({ holder, expiresAt }: KnownKey): KeyHolder | null {
-    return isExpired(expiresAt, this.clock.now()) ? null : holder;
+    if (isExpired(expiresAt, this.clock.now())) return null;
+    this.keyUses.record(holder.user.keyId);
+    return holder;
   }
 
   /** A user's keys or plan changed, or it got a new key: which unknown key that was, nobody can tell. */

@@ -6,11 +6,14 @@ import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { KeyChanges } from './key-changes';
+import { KeyUseRecorder } from './key-use-recorder';
+import { KeysController } from './keys.controller';
 import { User } from './user.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
-  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges],
+  controllers: [KeysController],
+  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges, KeyUseRecorder],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
   exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
 })

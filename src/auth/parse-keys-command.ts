@@ -6,7 +6,8 @@ export type KeysCommand =
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
-  | { command: 'disable-user' | 'enable-user'; userId: string };
+  | { command: 'disable-user' | 'enable-user'; userId: string }
+  | { command: 'reencrypt-webhook-secrets' };
 
 export class UsageError extends Error {}
 
@@ -17,7 +18,8 @@ export const KEYS_USAGE = `Usage:
   keys set-quota USER_ID N|unlimited
   keys set-rate-limit USER_ID N|default
   keys disable-user USER_ID
-  keys enable-user USER_ID`;
+  keys enable-user USER_ID
+  keys reencrypt-webhook-secrets`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -131,6 +133,10 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
       return { command, userId: parseUuid(rest[0], 'USER_ID') };
+    case 'reencrypt-webhook-secrets':
+      onlyCreateOptions();
+      if (rest.length > 0) throw new UsageError('reencrypt-webhook-secrets takes no arguments');
+      return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }

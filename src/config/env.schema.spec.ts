@@ -55,13 +55,14 @@ describe('validateEnvironment', () => {
         DATABASE_MIGRATION_URL: '',
         DATABASE_PREPARED_STATEMENTS: true,
         DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+        DATABASE_CHARGE_TIMEOUT_MS: 800,
         AUTH_CACHE_TTL_SECONDS: 60,
         AUTH_CACHE_MAX_KEYS: 10000,
         RATE_LIMIT_PER_SECOND: 20,
         RATE_LIMIT_BURST: 40,
         AUTH_FAILURES_PER_MINUTE: 60,
         REDIS_URL: 'redis://127.0.0.1:6379',
-        DEPENDENCY_TIMEOUT_MS: 1000,
+        DEPENDENCY_TIMEOUT_MS: 800,
         REDIS_SENTINELS: '',
         REDIS_SENTINEL_NAME: 'mymaster',
         REDIS_CLUSTER_NODES: '',
@@ -87,7 +88,9 @@ describe('validateEnvironment', () => {
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
+        WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
+        CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
@@ -235,6 +238,16 @@ describe('validateEnvironment', () => {
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
       }
+    });
+
+    it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+        key,
+        'cd'.repeat(32),
+      ]);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
+      );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
@@ -400,6 +413,7 @@ describe('validateEnvironment', () => {
       [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
+      [{ CONSOLE_ENABLED: 'no' }, 'CONSOLE_ENABLED: CONSOLE_ENABLED must be a boolean value'],
       [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_PREFIX: '{lvs' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],

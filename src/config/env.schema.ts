@@ -87,8 +87,7 @@ class SafeInProduction implements ValidatorConstraintInterface {
   }
 
   private problem(value: unknown, object: object, property: string): string | null {
-    const { NODE_ENV } = object as EnvironmentVariables;
-    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, NODE_ENV) : null;
+    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, object as EnvironmentVariables) : null;
   }
 }
 
@@ -176,6 +175,13 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(100) @Max(600000) @IsInt()
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
+  /**
+   * How long a quota charge may take from asking for a connection to its commit: past it the caller gets 503
+   * and the charge is never committed, so that a verification answers within a second while PostgreSQL is frozen.
+   */
+  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  DATABASE_CHARGE_TIMEOUT_MS = 800;
+
   /** How long an API process trusts what it cached about a key when it missed a change announcement. */
   @Transform(toInteger) @Min(1) @Max(3600) @IsInt()
   AUTH_CACHE_TTL_SECONDS = 60;
@@ -200,7 +206,7 @@ export class EnvironmentVariables {
 
   /** Connect and command timeout of our Redis clients, and of readiness checks: a Redis that is down or frozen fails requests fast. */
   @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
-  DEPENDENCY_TIMEOUT_MS = 1000;
+  DEPENDENCY_TIMEOUT_MS = 800;
 
   /**
    * Redis Sentinel: host:port of each sentinel, comma-separated; the primary is REDIS_SENTINEL_NAME's. Wins over
@@ -299,14 +305,26 @@ export class EnvironmentVariables {
   @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
-  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning; refused in production. */
+  /**
+   * 32 bytes as 64 hex digits: encrypts webhook signing secrets when WEBHOOK_SECRET_KEYS is empty. Both empty:
+   * a fixed development key, with a warning; refused in production.
+   */
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
 
+  /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
+  @Transform(toList)
+  @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
+  WEBHOOK_SECRET_KEYS: string[] = [];
+
   /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })
   WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,5,300,1800,7200,18000,36000,36000';
+
+  /** Serves the partner console at /console (read by AppModule through ConditionalModule). */
+  @Transform(toBoolean) @IsBoolean()
+  CONSOLE_ENABLED = true;
 
   /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only. */
   @Transform(toBoolean) @IsBoolean()

@@ -16,6 +16,8 @@ import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { UserRateLimit1764028800000 } from './migrations/1764028800000-user-rate-limit';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
+import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
+import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -68,6 +70,8 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Monitoring1763942400000,
       UserRateLimit1764028800000,
       DisabledUsers1764158400000,
+      ChargeIdsAndDataLifetime1764244800000,
+      KeyLastUsed1764374400000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -9,5 +9,6 @@ import { WatchlistService } from './watchlist.service';
   imports: [AuthModule, QuotaModule],
   controllers: [WatchlistController],
   providers: [WatchlistService],
+  exports: [WatchlistService],
 })
 export class WatchlistModule {}
