@@ -5,6 +5,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry } from '../batches/roster';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
+import { LookupAdmission } from '../lookups/lookup-admission';
 import { QuotaService } from '../quota/quota.service';
 import { WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
@@ -21,6 +22,7 @@ export class WatchlistService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quota: QuotaService,
+    private readonly admission: LookupAdmission,
     private readonly clock: Clock,
   ) {}
 
@@ -30,7 +32,10 @@ export class WatchlistService {
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
-    if (!watched) await this.quota.chargeOnce(user, licenceNumber);
+    if (!watched) {
+      await this.admission.admitWatch(user.userId, 1);
+      await this.quota.chargeOnce(user, licenceNumber);
+    }
     const created = (await this.insertEntries(user.userId, [{ licenceNumber, reference }])) === 1;
     return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
   }
@@ -45,9 +50,11 @@ export class WatchlistService {
       [user.userId, numbers],
     );
     const already = new Set(watched.map((row) => row.licence_number));
-    await this.quota.chargeMany(user, numbers.filter((number) => !already.has(number)));
-    const added = await this.insertEntries(user.userId, [...byNumber.values()]);
-    return { added, updated: byNumber.size - added };
+    const added = numbers.filter((number) => !already.has(number));
+    if (added.length > 0) await this.admission.admitWatch(user.userId, added.length);
+    await this.quota.chargeMany(user, added);
+    const created = await this.insertEntries(user.userId, [...byNumber.values()]);
+    return { added: created, updated: byNumber.size - created };
   }
 
   async unwatch(userId: string, licenceNumber: string): Promise<void> {

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { RedisStore } from '../redis/redis.module';
+import { PendingUser } from './fair-turns';
+import { LOOKUP_PRIORITY, LookupPriority } from './lookups.queue';
+
+/** The priorities whose lookups wait in per-user pending lists before they enter the queue. */
+export const PARKED_PRIORITIES = [LOOKUP_PRIORITY.batchItem, LOOKUP_PRIORITY.watchlistRecheck] as const;
+export type ParkedPriority = (typeof PARKED_PRIORITIES)[number];
+
+/**
+ * Per-user pending lists of parked lookup jobs (their ids), one per user and priority, and per priority a
+ * set of the users who may have some. A list's length is the user's waiting count: a push counts a lookup
+ * and a pop uncounts it in the same command, so the count is exact with no counter to heal. Every key of
+ * one user carries the user's hash tag, so that each command touches one slot of a Redis Cluster; the
+ * users' set is a key of its own, written in separate commands.
+ */
+@Injectable()
+export class PendingLookups {
+  constructor(private readonly redis: RedisStore) {}
+
+  /** Appends a parked job to the user's list, then names the user in the priority's set. */
+  async park(userId: string, priority: ParkedPriority, jobId: string): Promise<void> {
+    await this.redis.client.rpush(this.listKey(userId, priority), jobId);
+    await this.redis.client.sadd(this.usersKey(priority), userId);
+  }
+
+  /** The user's parked lookups, of every priority, read in one transaction. */
+  async waiting(userId: string): Promise<number> {
+    const transaction = this.redis.client.multi();
+    for (const priority of PARKED_PRIORITIES) transaction.llen(this.listKey(userId, priority));
+    const replies = (await transaction.exec()) ?? [];
+    return replies.reduce((sum, [error, length]) => {
+      if (error) throw error;
+      return sum + Number(length);
+    }, 0);
+  }
+
+  /** Every user named for the priority, with the length of their list. */
+  async users(priority: ParkedPriority): Promise<PendingUser[]> {
+    const userIds = await this.redis.client.smembers(this.usersKey(priority));
+    const lengths = await Promise.all(userIds.map((userId) => this.redis.client.llen(this.listKey(userId, priority))));
+    return userIds.map((userId, index) => ({ userId, pending: lengths[index] }));
+  }
+
+  /** The first `count` job ids of the user's list, left in place (see remove). */
+  peek(userId: string, priority: ParkedPriority, count: number): Promise<string[]> {
+    return this.redis.client.lrange(this.listKey(userId, priority), 0, count - 1);
+  }
+
+  /** Removes the first `count` job ids of the user's list, once they are in the queue. */
+  async remove(userId: string, priority: ParkedPriority, count: number): Promise<void> {
+    await this.redis.client.ltrim(this.listKey(userId, priority), count, -1);
+  }
+
+  /**
+   * Takes a user with an empty list out of the priority's set. A producer may push between the two
+   * reads: looking at the list again after the removal puts such a user back.
+   */
+  async dropIfEmpty(userId: string, priority: ParkedPriority): Promise<void> {
+    if ((await this.redis.client.llen(this.listKey(userId, priority))) > 0) return;
+    await this.redis.client.srem(this.usersKey(priority), userId);
+    if ((await this.redis.client.llen(this.listKey(userId, priority))) > 0) await this.redis.client.sadd(this.usersKey(priority), userId);
+  }
+
+  private listKey(userId: string, priority: LookupPriority): string {
+    return this.redis.key('pending', `{u${userId}}`, `p${priority}`);
+  }
+
+  private usersKey(priority: LookupPriority): string {
+    return this.redis.key('pending-users', `p${priority}`);
+  }
+}
