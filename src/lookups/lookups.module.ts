@@ -34,6 +34,6 @@ import { ResultCache } from './result-cache';
     { provide: ReadinessProbe, useClass: LookupReadiness },
     { provide: DASHBOARD_QUEUES, inject: [getQueueToken(REGISTER_LOOKUP_QUEUE)], useFactory: (queue: Queue): DashboardQueues => [queue] },
   ],
-  exports: [LookupQueue, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
+  exports: [LookupQueue, PendingLookups, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
 })
 export class LookupsModule {}
