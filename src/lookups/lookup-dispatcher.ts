@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Result } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
@@ -50,7 +51,9 @@ declare module 'ioredis' {
 @Injectable()
 export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('LookupDispatcher');
-  private readonly holder = randomUUID();
+  /** names the process, so that an operator reading the lease sees which worker dispatches */
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private holding = false;
   private readonly leaseKey: string;
   /** per priority, the user served last: the next tick starts after them */
   private readonly lastServed = new Map<ParkedPriority, string | null>();
@@ -89,7 +92,10 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
 
   /** One round: while holding the lease, tops the queue up to its target from the pending lists in turns. */
   async tick(): Promise<void> {
-    if ((await this.redis.client.holdDispatchLease(this.leaseKey, this.holder, LEASE_MS)) !== 1) {
+    const holding = (await this.redis.client.holdDispatchLease(this.leaseKey, this.holder, LEASE_MS)) === 1;
+    if (holding !== this.holding) this.logger.log(holding ? 'Dispatching parked lookups (lease taken)' : 'Another worker dispatches parked lookups now');
+    this.holding = holding;
+    if (!holding) {
       this.lastServed.clear();
       return;
     }

@@ -33,6 +33,9 @@ describe('fair use of the register between users', () => {
         USER_MAX_WAITING_LOOKUPS: String(USER_MAX_WAITING_LOOKUPS),
         REGISTER_MAX_PER_SECOND: String(REGISTER_MAX_PER_SECOND),
         VERIFY_TIMEOUT_MS: '2000',
+        // a killed worker's lookups are taken over within seconds
+        WORKER_LOCK_DURATION_MS: '2000',
+        WORKER_STALLED_INTERVAL_MS: '1000',
       },
     });
   });
@@ -110,5 +113,23 @@ describe('fair use of the register between users', () => {
 
     await until(() => batch(a.key, largeId), (view) => view.status === 'COMPLETED', 60_000);
     expect(await charged(a.userId)).toEqual(numbers(2311, 1000));
+  });
+
+  it('hands the dispatching over to another worker when the one holding the lease dies', async () => {
+    await t.startWorker();
+    const leaseHolderPid = async () => Number((await t.redis.get(`${t.redisPrefix}:pending-dispatcher`))?.split(':')[1]);
+    const c = await t.createKey();
+    const roster = numbers(2321, 400);
+    const created = await postBatch(c.key, roster);
+    expect(created.status).toBe(202);
+    const dispatching = await leaseHolderPid();
+    const [dying, surviving] = t.workers[0].pid === dispatching ? t.workers : [...t.workers].reverse();
+    expect(dying.pid).toBe(dispatching);
+
+    await dying.kill();
+    const done = await until(() => batch(c.key, (created.body as BatchSummary).id), (view) => view.status === 'COMPLETED', 30_000);
+    expect(done).toMatchObject({ status: 'COMPLETED', total: 400, counts: { NOT_FOUND: 400, PENDING: 0, ERROR: 0 } });
+    expect(await leaseHolderPid()).toBe(surviving.pid);
+    expect(await charged(c.userId)).toEqual(roster);
   });
 });
