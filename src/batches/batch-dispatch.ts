@@ -55,7 +55,7 @@ export class BatchDispatch {
 
   /** Enqueues the number's lookup (or joins the one in flight) and ties the batch's items to its job. */
   async enqueue(userId: string, batchId: string, licenceNumber: string, charge?: Charge): Promise<void> {
-    const jobId = await this.lookups.park(userId, licenceNumber, LOOKUP_PRIORITY.batchItem);
+    const jobId = await this.lookups.enqueueFor(userId, licenceNumber, LOOKUP_PRIORITY.batchItem);
     if (charge) await this.payers.add(jobId, charge);
     await this.repository.attachJob(batchId, licenceNumber, jobId);
   }

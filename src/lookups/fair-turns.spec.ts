@@ -1,4 +1,4 @@
-import { freeSlots, planDispatch, takeTurns } from './fair-turns';
+import { freeSlots, mustPark, planDispatch, takeTurns } from './fair-turns';
 
 describe('takeTurns', () => {
   it('gives each user one lookup per turn, in user id order', () => {
@@ -76,6 +76,18 @@ describe('planDispatch', () => {
       3,
     );
     expect(plan.map((entry) => entry.turns)).toEqual([[{ userId: 'a', count: 3 }], []]);
+  });
+});
+
+describe('mustPark', () => {
+  it('lets a lookup into the queue at once while the queue has room and the user has nothing parked', () => {
+    expect(mustPark(0, 0, 50)).toBe(false);
+    expect(mustPark(0, 49, 50)).toBe(false);
+  });
+
+  it('parks it once the queue is full, or behind the same user’s parked lookups', () => {
+    expect(mustPark(0, 50, 50)).toBe(true);
+    expect(mustPark(1, 0, 50)).toBe(true);
   });
 });
 

@@ -66,6 +66,16 @@ export function planDispatch<P extends number>(
 }
 
 /**
+ * Whether a new batch or re-check lookup must wait its turn in the user's pending list. Without contention it
+ * enters the queue at once (no dispatcher tick in its way): while the queue holds less than `target` and the
+ * user has nothing parked (which it would overtake). Once the queue is full, every user's lookups park, and
+ * the dispatcher hands out the turns.
+ */
+export function mustPark(userParked: number, queued: number, target: number): boolean {
+  return userParked > 0 || queued >= target;
+}
+
+/**
  * How many lookups to move into the queue now: enough to keep `target` queued, so workers never idle
  * while lookups wait, and a newcomer's lookups are never behind more than `target` of someone else's.
  */

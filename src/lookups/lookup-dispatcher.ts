@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Result } from 'ioredis';
-import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
 import { freeSlots, planDispatch } from './fair-turns';
 import { LookupQueue } from './lookup-queue';
@@ -57,7 +56,6 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private readonly leaseKey: string;
   /** per priority, the user served last: the next tick starts after them */
   private readonly lastServed = new Map<ParkedPriority, string | null>();
-  private readonly queueTarget: number;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
 
@@ -65,10 +63,8 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
     private readonly lookups: LookupQueue,
     private readonly pending: PendingLookups,
     private readonly redis: RedisStore,
-    config: AppConfig,
   ) {
     this.leaseKey = redis.key('pending-dispatcher');
-    this.queueTarget = config.get('REGISTER_MAX_PER_SECOND');
     redis.client.defineCommand('holdDispatchLease', { numberOfKeys: 1, lua: HOLD_LEASE });
     redis.client.defineCommand('releaseDispatchLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
   }
@@ -99,7 +95,7 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
       this.lastServed.clear();
       return;
     }
-    const slots = freeSlots(await this.lookups.queuedBackground(), this.queueTarget);
+    const slots = freeSlots(await this.lookups.queuedBackground(), this.lookups.backgroundTarget);
     if (slots === 0) return;
     const pending = await Promise.all(PARKED_PRIORITIES.map(async (priority) => ({ priority, users: await this.pending.users(priority) })));
     await Promise.all(

@@ -4,6 +4,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection } from '../redis/redis.module';
+import { mustPark } from './fair-turns';
 import { ParkedPriority, PendingLookups } from './pending-lookups';
 import {
   LOOKUP_JOB,
@@ -46,13 +47,17 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private events!: QueueEvents;
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
   private waitingCountRead: { at: number; counts: Promise<QueueWaitingCounts> } | null = null;
+  /** Batch and re-check lookups kept in the queue itself: about a second of the register's budget. */
+  readonly backgroundTarget: number;
 
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
     private readonly pending: PendingLookups,
     private readonly config: AppConfig,
     private readonly outages: RedisOutageLog,
-  ) {}
+  ) {
+    this.backgroundTarget = config.get('REGISTER_MAX_PER_SECOND');
+  }
 
   async onModuleInit(): Promise<void> {
     this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
@@ -98,13 +103,16 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Adds a batch row's or a re-check's lookup for a user, parked (a delayed job) and named in the user's
-   * pending list, from which LookupDispatcher moves it into the queue in the user's turn; or joins the
-   * job in flight for the number (its id then waits in the list too, and is skipped when its turn comes).
+   * Adds a batch row's or a re-check's lookup for a user. While the queue has room and the user has nothing
+   * parked (mustPark), it enters the queue at once. Otherwise it is parked (a delayed job) and named in the
+   * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. Either way it
+   * may join the job in flight for the number (a joined id in a list is skipped when its turn comes).
    */
-  async park(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
-    const job = await this.add(licenceNumber, priority, options.refresh ? { refresh: true } : {}, PARK_DELAY_MS);
-    await this.pending.park(userId, priority, job.id!);
+  async enqueueFor(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
+    const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
+    const park = mustPark(parked, queued, this.backgroundTarget);
+    const job = await this.add(licenceNumber, priority, options.refresh ? { refresh: true } : {}, park ? PARK_DELAY_MS : 0);
+    if (park) await this.pending.park(userId, priority, job.id!);
     return job.id!;
   }
 

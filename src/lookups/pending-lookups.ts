@@ -24,6 +24,11 @@ export class PendingLookups {
     await this.redis.client.sadd(this.usersKey(priority), userId);
   }
 
+  /** The user's parked lookups of one priority. */
+  parked(userId: string, priority: ParkedPriority): Promise<number> {
+    return this.redis.client.llen(this.listKey(userId, priority));
+  }
+
   /** The user's parked lookups, of every priority, read in one transaction. */
   async waiting(userId: string): Promise<number> {
     const transaction = this.redis.client.multi();

@@ -143,7 +143,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     const cached = await this.cache.get(licenceNumber);
     if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
     if (!(await this.breaker.admit())) return null;
-    const jobId = await this.lookups.park(userId, licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
+    const jobId = await this.lookups.enqueueFor(userId, licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
     const outcome = await raceAbort(this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, { state: 'pending' as const });
     if (outcome.state === 'completed') return outcome.result;
     this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);
