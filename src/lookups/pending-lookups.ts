@@ -29,15 +29,22 @@ export class PendingLookups {
     return this.redis.client.llen(this.listKey(userId, priority));
   }
 
-  /** The user's parked lookups, of every priority, read in one transaction. */
+  /**
+   * The user's parked lookups, of every priority, read in one transaction. A user with parked lookups is
+   * named in the priority's set again (not awaited: the answer does not depend on it), so that a process
+   * that died between a push and the naming strands the user's list only until their next request.
+   */
   async waiting(userId: string): Promise<number> {
     const transaction = this.redis.client.multi();
     for (const priority of PARKED_PRIORITIES) transaction.llen(this.listKey(userId, priority));
-    const replies = (await transaction.exec()) ?? [];
-    return replies.reduce((sum, [error, length]) => {
+    const lengths = ((await transaction.exec()) ?? []).map(([error, length]) => {
       if (error) throw error;
-      return sum + Number(length);
-    }, 0);
+      return Number(length);
+    });
+    PARKED_PRIORITIES.forEach((priority, index) => {
+      if (lengths[index] > 0) this.redis.client.sadd(this.usersKey(priority), userId).catch(() => undefined);
+    });
+    return lengths.reduce((sum, length) => sum + length, 0);
   }
 
   /** Every user named for the priority, with the length of their list. */
