@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
+import { LOOKUP_PRIORITY } from '../../src/lookups/lookups.queue';
 import { request, TestResponse, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
@@ -68,10 +69,14 @@ describe('fair use of the register between users', () => {
     expect(summary(first)).toEqual({ http: 202, status: 'RUNNING', total: 1000, counts: expect.objectContaining({ PENDING: expect.any(Number) }) });
     const firstId = (first.body as BatchSummary).id;
 
-    // A's second roster of 1,000 new numbers, and even one of 400: past A's own bound, refused whole.
+    // A's second roster of 1,000 new numbers: past A's own bound, refused whole. So is a smaller one that
+    // only A's bound refuses (everything waiting stays well below QUEUE_MAX_WAITING): 100 rows past the
+    // bound, about 2 s of the register's budget, so that A's lookups finishing meanwhile do not let it in.
     const second = await postBatch(a.key, numbers(2302, 1000));
     expect([second.status, second.body]).toEqual([503, UNAVAILABLE]);
-    const smaller = await postBatch(a.key, numbers(2303, 400));
+    const parkedOfA = await t.redis.llen(`${t.redisPrefix}:pending:{u${a.userId}}:p${LOOKUP_PRIORITY.batchItem}`);
+    expect(parkedOfA).toBeGreaterThan(100);
+    const smaller = await postBatch(a.key, numbers(2303, USER_MAX_WAITING_LOOKUPS - parkedOfA + 100));
     expect([smaller.status, smaller.body]).toEqual([503, UNAVAILABLE]);
     expect(await batchRows(a.userId)).toBe(1);
     expect(await charged(a.userId)).toEqual(firstOfA);
@@ -89,7 +94,7 @@ describe('fair use of the register between users', () => {
     expect(await charged(a.userId)).toEqual(firstOfA);
     expect(await charged(b.userId)).toEqual([unknownNumber(2304, 0), ...numbers(2305, 10)].sort());
     expect(await batchRows(b.userId)).toBe(1);
-  });
+  }, 120_000);
 
   it("completes a small roster submitted 2 s after another user's roster of 1,000 within 5 s, while that one still runs", async () => {
     const a = await t.createKey();
@@ -113,23 +118,26 @@ describe('fair use of the register between users', () => {
 
     await until(() => batch(a.key, largeId), (view) => view.status === 'COMPLETED', 60_000);
     expect(await charged(a.userId)).toEqual(numbers(2311, 1000));
-  });
+  }, 120_000);
 
   it('hands the dispatching over to another worker when the one holding the lease dies', async () => {
     await t.startWorker();
     const leaseHolderPid = async () => Number((await t.redis.get(`${t.redisPrefix}:pending-dispatcher`))?.split(':')[1]);
     const c = await t.createKey();
-    const roster = numbers(2321, 400);
+    const parked = () => t.redis.llen(`${t.redisPrefix}:pending:{u${c.userId}}:p${LOOKUP_PRIORITY.batchItem}`);
+    const roster = numbers(2321, 1000);
     const created = await postBatch(c.key, roster);
     expect(created.status).toBe(202);
     const dispatching = await leaseHolderPid();
     const [dying, surviving] = t.workers[0].pid === dispatching ? t.workers : [...t.workers].reverse();
     expect(dying.pid).toBe(dispatching);
+    expect(await parked()).toBeGreaterThan(100);
 
     await dying.kill();
-    const done = await until(() => batch(c.key, (created.body as BatchSummary).id), (view) => view.status === 'COMPLETED', 30_000);
-    expect(done).toMatchObject({ status: 'COMPLETED', total: 400, counts: { NOT_FOUND: 400, PENDING: 0, ERROR: 0 } });
-    expect(await leaseHolderPid()).toBe(surviving.pid);
+    await until(leaseHolderPid, (pid) => pid === surviving.pid, 10_000);
+    const done = await until(() => batch(c.key, (created.body as BatchSummary).id), (view) => view.status === 'COMPLETED', 60_000);
+    expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, counts: { NOT_FOUND: 1000, PENDING: 0, ERROR: 0 } });
+    expect(await parked()).toBe(0);
     expect(await charged(c.userId)).toEqual(roster);
-  });
+  }, 120_000);
 });
