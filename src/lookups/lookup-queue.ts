@@ -1,5 +1,6 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
@@ -91,36 +92,43 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * deduplication id makes at most one job per number in flight, across all processes.
    */
   async enqueue(licenceNumber: string, options: { requestId?: string } = {}): Promise<string> {
-    const job = await this.add(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId: options.requestId }, 0);
-    // The number may have joined a batch's or re-check's job: a live verify lifts it to its own priority and
-    // out of its user's pending list, without making the caller wait for that (BullMQ cannot say whether the
-    // add joined a job; promoting a job that is not parked fails, harmlessly).
-    void job
-      .changePriority({ priority: LOOKUP_PRIORITY.liveVerify })
-      .then(() => job.promote())
-      .catch(() => undefined);
+    const { job, joined } = await this.add(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId: options.requestId }, 0);
+    // A joined job may be a batch's or re-check's: a live verify lifts it to its own priority and out of its
+    // user's pending list, without making the caller wait for that (promoting a job that is not parked fails, harmlessly).
+    if (joined) {
+      void job
+        .changePriority({ priority: LOOKUP_PRIORITY.liveVerify })
+        .then(() => job.promote())
+        .catch(() => undefined);
+    }
     return job.id!;
   }
 
   /**
    * Adds a batch row's or a re-check's lookup for a user. While the queue has room and the user has nothing
    * parked (mustPark), it enters the queue at once. Otherwise it is parked (a delayed job) and named in the
-   * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. Either way it
-   * may join the job in flight for the number (a joined id in a list is skipped when its turn comes).
+   * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. A lookup that
+   * joins the job in flight for the number adds nothing to the user's list: the job waits in its first owner's.
    */
   async enqueueFor(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
     const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
     const park = mustPark(parked, queued, this.backgroundTarget);
-    const job = await this.add(licenceNumber, priority, options.refresh ? { refresh: true } : {}, park ? PARK_DELAY_MS : 0);
-    if (park) await this.pending.park(userId, priority, job.id!);
+    const { job, joined } = await this.add(licenceNumber, priority, options.refresh ? { refresh: true } : {}, park ? PARK_DELAY_MS : 0);
+    if (park && !joined) await this.pending.park(userId, priority, job.id!);
     return job.id!;
   }
 
+  /**
+   * Adds a job under an id of our own, so that an answer with another id tells that the add joined the job
+   * already in flight for the number (deduplication) rather than creating one.
+   */
   private async add(licenceNumber: string, priority: LookupPriority, data: Omit<LookupJobData, 'licenceNumber'>, delay: number) {
+    const jobId = randomUUID();
     const job = await this.queue.add(
       LOOKUP_JOB,
       { licenceNumber, ...data },
       {
+        jobId,
         priority,
         delay,
         deduplication: { id: licenceNumber },
@@ -131,7 +139,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       },
     );
     if (!job.id) throw new Error('BullMQ returned a job without an id');
-    return job;
+    return { job, joined: job.id !== jobId };
   }
 
   /** Moves parked jobs into the queue at their priority; a job no longer parked (joined, released, gone) is skipped. */

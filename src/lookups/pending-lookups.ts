@@ -30,17 +30,13 @@ export class PendingLookups {
   }
 
   /**
-   * The user's parked lookups, of every priority, read in one transaction. A user with parked lookups is
-   * named in the priority's set again (not awaited: the answer does not depend on it), so that a process
+   * The user's parked lookups, of every priority (the lists need not be read at one instant). A user with
+   * parked lookups is named in the priority's set again (not awaited: the answer does not depend on it), so that a process
    * that died between a push and the naming strands the user's list only until their next request.
    */
   async waiting(userId: string): Promise<number> {
-    const transaction = this.redis.client.multi();
-    for (const priority of PARKED_PRIORITIES) transaction.llen(this.listKey(userId, priority));
-    const lengths = ((await transaction.exec()) ?? []).map(([error, length]) => {
-      if (error) throw error;
-      return Number(length);
-    });
+    // Issued together, the reads share one round trip through auto-pipelining.
+    const lengths = await Promise.all(PARKED_PRIORITIES.map((priority) => this.parked(userId, priority)));
     PARKED_PRIORITIES.forEach((priority, index) => {
       if (lengths[index] > 0) this.redis.client.sadd(this.usersKey(priority), userId).catch(() => undefined);
     });
