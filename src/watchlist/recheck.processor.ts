@@ -4,6 +4,7 @@ import { Job, Queue, WorkerOptions } from 'bullmq';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { blockingConnection } from '../redis/redis.module';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
 import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER_ID, WATCH_RECHECK_QUEUE } from './recheck.queue';
@@ -24,7 +25,8 @@ function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
 /**
  * Runs the re-check cycle in worker processes (provided only by WatchlistWorkerModule). A job
  * scheduler makes one tick per second for the whole deployment, whichever worker takes it; a tick
- * claims the numbers due and queues one re-check job each, which any worker may run.
+ * claims the numbers due and queues one re-check job each, which any worker may run. The tick also
+ * resumes webhook deliveries held while their user was disabled.
  */
 // Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
 @Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(readSettings()))
@@ -32,6 +34,7 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
   constructor(
     @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | Record<string, never>>,
     private readonly monitor: LicenceMonitor,
+    private readonly dispatcher: WebhookDispatcher,
   ) {
     super();
   }
@@ -47,6 +50,7 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
 
   async process(job: Job<RecheckJobData | Record<string, never>>): Promise<void> {
     if (job.name === TICK_JOB) {
+      await this.dispatcher.resumeHeld();
       const due = await this.monitor.claimDue();
       const delays = delaysOverTick(due.length, TICK_INTERVAL_MS);
       await this.queue.addBulk(
