@@ -30,11 +30,12 @@ export class BatchDispatch {
   /**
    * A batch whose new lookups would take its user past their bound, or that needs any while the queue is
    * full or the register breaker is open, is refused as a whole: 503 before anything is charged or created.
-   * One answered from the cache is served.
+   * One answered from the cache is served. Answers the release of the places held in the user's bound,
+   * for the caller to call once the numbers are dispatched (or the request failed).
    */
-  async admit(userId: string, numbers: string[]): Promise<void> {
+  async admit(userId: string, numbers: string[]): Promise<() => Promise<void>> {
     const newLookups = await this.cache.countMissing(numbers);
-    if (newLookups > 0) await this.admission.admit(userId, 'background', newLookups);
+    return newLookups > 0 ? this.admission.admitBatch(userId, newLookups) : async () => undefined;
   }
 
   /**

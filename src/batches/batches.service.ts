@@ -62,20 +62,24 @@ export class BatchesService {
       if (existing) return this.replay(user.userId, existing, requestHash, deadline);
     }
     const numbers = distinctNumbers(entries);
-    await this.dispatch.admit(user.userId, numbers);
-    const charges = await this.quota.chargeMany(user, numbers);
+    const release = await this.dispatch.admit(user.userId, numbers);
     let batchId: string;
     try {
-      batchId = await this.repository.insert(user.userId, entries, idempotencyKey ?? null, requestHash, this.clock.now());
-    } catch (error) {
-      for (const charge of charges) await this.quota.refund(charge);
-      if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
-      // The same key sent twice at once: the other request made the batch.
-      const existing = await this.repository.findByKey(user.userId, idempotencyKey);
-      if (!existing) throw error;
-      return this.replay(user.userId, existing, requestHash, deadline);
+      const charges = await this.quota.chargeMany(user, numbers);
+      try {
+        batchId = await this.repository.insert(user.userId, entries, idempotencyKey ?? null, requestHash, this.clock.now());
+      } catch (error) {
+        for (const charge of charges) await this.quota.refund(charge);
+        if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
+        // The same key sent twice at once: the other request made the batch.
+        const existing = await this.repository.findByKey(user.userId, idempotencyKey);
+        if (!existing) throw error;
+        return this.replay(user.userId, existing, requestHash, deadline);
+      }
+      await this.start(user.userId, batchId, numbers, charges);
+    } finally {
+      await release();
     }
-    await this.start(user.userId, batchId, numbers, charges);
     return this.awaitBatch(user.userId, batchId, deadline);
   }
 
@@ -85,10 +89,14 @@ export class BatchesService {
     await this.findBatch(user.userId, batchId);
     const numbers = await this.repository.failedNumbers(batchId);
     if (numbers.length > 0) {
-      await this.dispatch.admit(user.userId, numbers);
-      const charges = await this.quota.chargeMany(user, numbers);
-      await this.repository.reopenFailed(batchId);
-      await this.start(user.userId, batchId, numbers, charges);
+      const release = await this.dispatch.admit(user.userId, numbers);
+      try {
+        const charges = await this.quota.chargeMany(user, numbers);
+        await this.repository.reopenFailed(batchId);
+        await this.start(user.userId, batchId, numbers, charges);
+      } finally {
+        await release();
+      }
     }
     return this.awaitBatch(user.userId, batchId, deadline);
   }

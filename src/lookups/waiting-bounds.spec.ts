@@ -1,4 +1,4 @@
-import { exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
+import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
 
 const limits = { queueMax: 1500, userMax: 1000 };
 const counts = (change: Partial<WaitingCounts>): WaitingCounts => ({ live: 0, all: 0, user: 0, ...change });
@@ -32,5 +32,14 @@ describe('exceedsUserBound', () => {
     expect(exceedsUserBound(0, 1000, 1000)).toBe(false);
     expect(exceedsUserBound(1, 1000, 1000)).toBe(true);
     expect(exceedsUserBound(999, 1, 1000)).toBe(false);
+  });
+});
+
+describe('exceedsQueueBound', () => {
+  it('measures background lookups against everything waiting, live ones against live ones only', () => {
+    expect(exceedsQueueBound('background', { live: 0, all: 1500 }, 1500)).toBe(true);
+    expect(exceedsQueueBound('background', { live: 0, all: 1499 }, 1500)).toBe(false);
+    expect(exceedsQueueBound('live', { live: 1499, all: 9000 }, 1500)).toBe(false);
+    expect(exceedsQueueBound('live', { live: 1500, all: 1500 }, 1500)).toBe(true);
   });
 });

@@ -21,6 +21,15 @@ export function exceedsUserBound(userWaiting: number, newLookups: number, userMa
 }
 
 /**
+ * Whether the queue's bound, the last guard, refuses a new lookup. A live verification is measured only
+ * against the live lookups, so that batches and re-checks waiting above it never refuse a partner's single
+ * verification.
+ */
+export function exceedsQueueBound(urgency: LookupUrgency, counts: Omit<WaitingCounts, 'user'>, queueMax: number): boolean {
+  return (urgency === 'live' ? counts.live : counts.all) >= queueMax;
+}
+
+/**
  * Whether `newLookups` more lookups for one user must be refused. The user's own bound comes first:
  * one user's backlog never refuses another's. The queue bound is the last guard; a live
  * verification is measured only against the live lookups, so that batches and re-checks waiting
@@ -28,5 +37,5 @@ export function exceedsUserBound(userWaiting: number, newLookups: number, userMa
  */
 export function exceedsWaitingBounds(urgency: LookupUrgency, newLookups: number, counts: WaitingCounts, limits: WaitingLimits): boolean {
   if (exceedsUserBound(counts.user, newLookups, limits.userMax)) return true;
-  return (urgency === 'live' ? counts.live : counts.all) >= limits.queueMax;
+  return exceedsQueueBound(urgency, counts, limits.queueMax);
 }

@@ -67,7 +67,7 @@ export class VerificationService {
       return this.awaitLookup(claim.jobId, deadline, idempotencyKey);
     }
 
-    await this.admission.admit(user.userId, 'live', 1);
+    await this.admission.admitLive(user.userId);
     const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, licenceNumber);
     let jobId: string;
     try {

@@ -63,10 +63,15 @@ describe('fair use of the register between users', () => {
   it('refuses a user past their bound with 503, uncharged and without a batch, while other users are served', async () => {
     const a = await t.createKey();
     const b = await t.createKey();
-    const firstOfA = numbers(2301, 1000);
+    const rostersOfA = [numbers(2301, 1000), numbers(2306, 1000)];
 
-    const first = await postBatch(a.key, firstOfA);
+    // Two rosters of 1,000 at once: the bound holds between concurrent requests too.
+    const together = await Promise.all(rostersOfA.map((roster) => postBatch(a.key, roster)));
+    const first = together.find((response) => response.status !== 503)!;
     expect(summary(first)).toEqual({ http: 202, status: 'RUNNING', total: 1000, counts: expect.objectContaining({ PENDING: expect.any(Number) }) });
+    expect(together.filter((response) => response.status === 503).map((response) => response.body)).toEqual([UNAVAILABLE]);
+    const firstOfA = rostersOfA[together.indexOf(first)];
+    expect(await charged(a.userId)).toEqual(firstOfA);
     const firstId = (first.body as BatchSummary).id;
 
     // A's second roster of 1,000 new numbers: past A's own bound, refused whole. So is a smaller one that
@@ -126,14 +131,15 @@ describe('fair use of the register between users', () => {
     const c = await t.createKey();
     const parked = () => t.redis.llen(`${t.redisPrefix}:pending:{u${c.userId}}:p${LOOKUP_PRIORITY.batchItem}`);
     const roster = numbers(2321, 1000);
-    const created = await postBatch(c.key, roster);
-    expect(created.status).toBe(202);
+    const creating = postBatch(c.key, roster);
+    await until(parked, (count) => count > 100);
     const dispatching = await leaseHolderPid();
     const [dying, surviving] = t.workers[0].pid === dispatching ? t.workers : [...t.workers].reverse();
     expect(dying.pid).toBe(dispatching);
-    expect(await parked()).toBeGreaterThan(100);
 
     await dying.kill();
+    const created = await creating;
+    expect(created.status).toBe(202);
     await until(leaseHolderPid, (pid) => pid === surviving.pid, 10_000);
     const done = await until(() => batch(c.key, (created.body as BatchSummary).id), (view) => view.status === 'COMPLETED', 60_000);
     expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, counts: { NOT_FOUND: 1000, PENDING: 0, ERROR: 0 } });
