@@ -14,5 +14,6 @@ import { BatchesService } from './batches.service';
   imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [BatchesController],
   providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchRetention],
+  exports: [BatchesService],
 })
 export class BatchesModule {}

@@ -2,28 +2,33 @@ import { describeProductionSecretProblem } from './production-secrets';
 
 describe('describeProductionSecretProblem', () => {
   const key = 'ab'.repeat(32);
+  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [] };
 
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', 'production')).toBe(
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', production)).toBe(
       'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
     );
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', key, 'production')).toBeNull();
-    for (const nodeEnv of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', nodeEnv)).toBeNull();
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', key, production)).toBeNull();
+    for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
+      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
     }
+  });
+
+  it('accepts WEBHOOK_SECRET_KEYS in place of WEBHOOK_SECRET_KEY in production', () => {
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBeNull();
   });
 
   it('refuses an ADMIN_TOKEN of 1 to 31 characters in production, and accepts 32 or none', () => {
     const problem =
       'ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', 'production')).toBe(problem);
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(31), 'production')).toBe(problem);
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(32), 'production')).toBeNull();
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', '', 'production')).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', production)).toBe(problem);
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(31), production)).toBe(problem);
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(32), production)).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', '', production)).toBeNull();
   });
 
   it('leaves a short ADMIN_TOKEN alone outside production', () => {
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', 'development')).toBeNull();
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', '')).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: 'development', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: '', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
   });
 });

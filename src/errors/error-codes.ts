@@ -2,16 +2,20 @@
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
+  FORBIDDEN: { status: 403, message: 'The request did not come from a console page; reload the page and try again' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
   BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
   WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
+  KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
   },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
+  TOO_MANY_SIGN_INS: { status: 429, message: 'Too many failed sign-ins from this address; try again in a minute' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large' },
   INTERNAL_ERROR: {
     status: 500,
@@ -63,9 +67,16 @@ export const FEATURE_VALIDATION_MESSAGES = {
   watchlistQuery: 'Query may only contain limit, cursor, status and expiringWithinDays',
   webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
   webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+  webhookLimit: 'A user may have at most 10 webhook endpoints',
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
   eventsQuery: 'Query may only contain after and limit',
+  historyMonths: 'months must be an integer from 1 to 24',
+  historyQuery: 'Query may only contain months',
+  keyBody: 'Request body must be {"name"} with a name of 1 to 100 characters',
+  keyLimit: 'A user may hold at most 10 active keys; revoke one first',
+  formContentType: 'Content-Type must be application/x-www-form-urlencoded',
+  consoleForm: 'Form may only contain the fields of its console page',
 } as const;
 
 export type ValidationMessage =

@@ -8,7 +8,7 @@ import { readSettings } from '../config/read-settings';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult } from './lookup-outcome';
 import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './lookups.queue';

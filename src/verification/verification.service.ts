@@ -3,7 +3,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
-import { QuotaService } from '../quota/quota.service';
+import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { deriveIdempotencyKey } from './idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
@@ -22,6 +22,8 @@ export interface Verification {
 @Injectable()
 export class VerificationService {
   private readonly logger = new Logger('Verification');
+  /** Longer than a charge and the two Redis commands after it can take, with room for a slow event loop. */
+  private readonly intentLeaseMs: number;
 
   constructor(
     private readonly quota: QuotaService,
@@ -31,7 +33,9 @@ export class VerificationService {
     private readonly admission: LookupAdmission,
     private readonly settlement: LookupSettlement,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.intentLeaseMs = config.get('DATABASE_CHARGE_TIMEOUT_MS') + 2 * config.get('DEPENDENCY_TIMEOUT_MS') + 5000;
+  }
 
   /**
    * Verifies a number for a user: answers from the cache, or joins the lookup already tied to the
@@ -68,17 +72,46 @@ export class VerificationService {
     }
 
     await this.admission.admitLive(user.userId);
-    const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, licenceNumber);
+    const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, licenceNumber);
     let jobId: string;
     try {
       jobId = await this.lookups.enqueue(licenceNumber, { requestId });
       if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
-      if (charge) await this.quota.refund(charge);
+      if (charge) {
+        await this.quota.refund(charge);
+        await this.dropIntent(charge);
+      }
       throw error;
     }
     return this.awaitLookup(jobId, deadline, idempotencyKey);
+  }
+
+  /**
+   * Charges a number for a new lookup, having first recorded the intent to refund it: should this process die
+   * before the charge's payer record is written, the sweep of any process refunds it (the client had no answer).
+   */
+  private async chargeWithIntent(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
+    const planned = this.quota.plan(user.userId, licenceNumber);
+    await this.payers.intend(planned, this.intentLeaseMs);
+    try {
+      const charge = await this.quota.chargeOnce(user, licenceNumber, planned);
+      if (!charge.isNew) await this.dropIntent(planned);
+      return charge;
+    } catch (error) {
+      // Nothing was committed: the intent has nothing to refund.
+      await this.dropIntent(planned);
+      throw error;
+    }
+  }
+
+  /**
+   * Forgets an intent whose charge needs no sweep. Best effort: one left behind only makes the sweep refund a
+   * charge id that no ledger row carries (any more), which changes nothing.
+   */
+  private async dropIntent(charge: Charge): Promise<void> {
+    await this.payers.dropIntent(charge).catch(() => undefined);
   }
 
   /**
