@@ -10,6 +10,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupQueueDepth } from './lookup-queue-depth';
 import { LookupReadiness } from './lookup-readiness';
+import { PendingLookups } from './pending-lookups';
 import { LookupSettlement } from './lookup-settlement';
 import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
@@ -23,6 +24,7 @@ import { ResultCache } from './result-cache';
   imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
   providers: [
     LookupQueue,
+    PendingLookups,
     LookupAdmission,
     LookupPayers,
     LookupSettlement,
@@ -32,6 +34,6 @@ import { ResultCache } from './result-cache';
     { provide: ReadinessProbe, useClass: LookupReadiness },
     { provide: DASHBOARD_QUEUES, inject: [getQueueToken(REGISTER_LOOKUP_QUEUE)], useFactory: (queue: Queue): DashboardQueues => [queue] },
   ],
-  exports: [LookupQueue, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
+  exports: [LookupQueue, PendingLookups, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
 })
 export class LookupsModule {}

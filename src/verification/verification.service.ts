@@ -12,7 +12,6 @@ import { LookupPayers } from '../lookups/lookup-payers';
 import { LookupQueue } from '../lookups/lookup-queue';
 import { LookupSettlement } from '../lookups/lookup-settlement';
 import { FinalResult, lookupFailureCode } from '../lookups/lookup-outcome';
-import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 
 export interface Verification {
   result: FinalResult | 'PENDING';
@@ -72,11 +71,11 @@ export class VerificationService {
       return this.awaitLookup(claim.jobId, deadline, idempotencyKey);
     }
 
-    await this.admission.admit();
+    await this.admission.admitLive(user.userId);
     const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, licenceNumber);
     let jobId: string;
     try {
-      jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId });
+      jobId = await this.lookups.enqueue(licenceNumber, { requestId });
       if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
