@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
+import { freePort } from './free-port';
 import { PrivateRedis } from './private-redis';
 import { until } from './until';
 
@@ -18,12 +19,19 @@ export class PrivateRedisCluster {
 
   static async start(): Promise<PrivateRedisCluster> {
     const nodes = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        PrivateRedis.start(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)]),
+      Array.from({ length: 6 }, async () =>
+        PrivateRedis.start([
+          '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
+          // A free port of its own for the cluster bus: by default it is the node's port + 10000, which does not exist
+          // for a free port above 55535 (the server then refuses to start) and may be taken below it.
+          '--cluster-port', String(await freePort()),
+        ]),
       ),
     );
     const cluster = new PrivateRedisCluster(nodes);
-    await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes']);
+    await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], {
+      timeout: 60_000, // it waits for the nodes to meet without a limit of its own
+    });
     await cluster.waitUntilHealthy();
     return cluster;
   }

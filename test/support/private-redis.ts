@@ -46,7 +46,12 @@ export class PrivateRedis {
     this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', ...this.extraArgs], {
       stdio: 'ignore',
     });
-    while (!(await isListening(this.port))) await sleep(20);
+    const server = this.server;
+    while (!(await isListening(this.port))) {
+      // A server that refused its options exits at once: fail, rather than wait for a port that never opens.
+      if (server.exitCode !== null) throw new Error(`redis-server ${this.extraArgs.join(' ')} exited with ${server.exitCode}`);
+      await sleep(20);
+    }
   }
 
   /** Kills the server: every connection drops and new ones are refused. */
