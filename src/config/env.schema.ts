@@ -232,6 +232,14 @@ export class EnvironmentVariables {
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
 
+  /**
+   * 32 bytes as 64 hex digits: keys the digests of holder data (dates of birth, name searches) and encrypts what
+   * the worker must read back. Empty: a fixed development key, with a warning; refused in production.
+   */
+  @Validate(SafeInProduction)
+  @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'HOLDER_DATA_KEY must be 64 hex digits (32 bytes)' })
+  HOLDER_DATA_KEY = '';
+
   /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })
   WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,5,300,1800,7200,18000,36000,36000';

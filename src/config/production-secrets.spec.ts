@@ -3,13 +3,11 @@ import { describeProductionSecretProblem } from './production-secrets';
 describe('describeProductionSecretProblem', () => {
   const key = 'ab'.repeat(32);
 
-  it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', 'production')).toBe(
-      'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
-    );
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', key, 'production')).toBeNull();
+  it.each(['WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY'] as const)('refuses an unset %s in production only', (setting) => {
+    expect(describeProductionSecretProblem(setting, '', 'production')).toBe(`${setting} must be set (64 hex digits) when NODE_ENV is production`);
+    expect(describeProductionSecretProblem(setting, key, 'production')).toBeNull();
     for (const nodeEnv of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', nodeEnv)).toBeNull();
+      expect(describeProductionSecretProblem(setting, '', nodeEnv)).toBeNull();
     }
   });
 

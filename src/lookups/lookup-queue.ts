@@ -4,22 +4,24 @@ import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection } from '../redis/redis.module';
+import type { FinalResult } from './lookup-outcome';
 import {
   LOOKUP_JOB,
   LOOKUP_PRIORITY,
   LookupJobData,
   LookupJobResult,
   LookupPriority,
+  NameSearchJobData,
   REGISTER_LOOKUP_QUEUE,
 } from './lookups.queue';
 
-export type LookupWait =
-  | { state: 'completed'; result: LookupJobResult }
+export type LookupWait<Result extends LookupJobResult = FinalResult> =
+  | { state: 'completed'; result: Result }
   | { state: 'failed'; reason: string | undefined }
   | { state: 'pending' };
 
 /** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
-export type LookupStanding = LookupWait | { state: 'missing' };
+export type LookupStanding<Result extends LookupJobResult = FinalResult> = LookupWait<Result> | { state: 'missing' };
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -75,33 +77,42 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     priority: LookupPriority = LOOKUP_PRIORITY.liveVerify,
     options: { refresh?: boolean; requestId?: string } = {},
   ): Promise<string> {
-    const job = await this.queue.add(
-      LOOKUP_JOB,
-      { licenceNumber, requestId: options.requestId, ...(options.refresh ? { refresh: true } : {}) },
-      {
-        priority,
-        deduplication: { id: licenceNumber },
-        attempts: this.config.get('LOOKUP_ATTEMPTS'),
-        backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
-        removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: { age: 24 * 3600, count: 10_000 },
-      },
-    );
+    const data = { licenceNumber, requestId: options.requestId, ...(options.refresh ? { refresh: true } : {}) };
+    return this.add(data, licenceNumber, priority);
+  }
+
+  /**
+   * Adds a name search, or joins the one in flight for the same search (by its digest, so that no name or date of
+   * birth is part of a job id). The prefix keeps a digest from ever meeting a licence number's deduplication id.
+   */
+  enqueueNameSearch(search: Omit<NameSearchJobData, 'kind'>, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
+    return this.add({ kind: 'name', ...search }, `name:${search.searchKey}`, priority);
+  }
+
+  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority): Promise<string> {
+    const job = await this.queue.add(LOOKUP_JOB, data, {
+      priority,
+      deduplication: { id: deduplicationId },
+      attempts: this.config.get('LOOKUP_ATTEMPTS'),
+      backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
+      removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 24 * 3600, count: 10_000 },
+    });
     if (!job.id) throw new Error('BullMQ returned a job without an id');
-    // The number may have joined a batch's waiting job: a live verify lifts it to its own priority,
+    // The lookup may have joined a batch's waiting job: a live one lifts it to its own priority,
     // without making the caller wait for that (BullMQ cannot say whether the add joined a job).
     if (priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
     return job.id;
   }
 
   /** Where a job stands now, read once (no waiting). */
-  async standing(jobId: string): Promise<LookupStanding> {
+  async standing<Result extends LookupJobResult = FinalResult>(jobId: string): Promise<LookupStanding<Result>> {
     // State before job, as in waitFor: a job read first could finish before its state is read.
     const state = await this.queue.getJobState(jobId);
     if (state !== 'completed' && state !== 'failed') return { state: state === 'unknown' ? 'missing' : 'pending' };
     const job = await this.queue.getJob(jobId);
     if (!job) return { state: 'missing' };
-    return state === 'completed' ? { state, result: job.returnvalue } : { state, reason: job.failedReason };
+    return state === 'completed' ? { state, result: job.returnvalue as Result } : { state, reason: job.failedReason };
   }
 
   /** Jobs waiting for a worker (plain and prioritised), read at most every WAITING_COUNT_LIFE_MS per process. */
@@ -122,8 +133,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Waits up to timeoutMs for the job to finish, without polling. */
-  waitFor(jobId: string, timeoutMs: number): Promise<LookupWait> {
-    return new Promise<LookupWait>((resolve, reject) => {
+  waitFor<Result extends LookupJobResult = FinalResult>(jobId: string, timeoutMs: number): Promise<LookupWait<Result>> {
+    return new Promise<LookupWait<Result>>((resolve, reject) => {
       const completedEvent = `completed:${jobId}`;
       const failedEvent = `failed:${jobId}`;
       let settled = false;
@@ -135,9 +146,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
         this.jobEvents.off(failedEvent, onFailed);
         return true;
       };
-      const settle = (outcome: LookupWait) => finish() && resolve(outcome);
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
-        settle({ state: 'completed', result: returnvalue as LookupJobResult });
+      const settle = (outcome: LookupWait<Result>) => finish() && resolve(outcome);
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', reason: failedReason });
       const timer = setTimeout(() => settle({ state: 'pending' }), timeoutMs);
       this.jobEvents.on(completedEvent, onCompleted);
@@ -150,7 +160,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
           if (state !== 'completed' && state !== 'failed') return;
           const job = await this.queue.getJob(jobId);
           if (!job) return settle({ state: 'pending' }); // removed meanwhile: a retry finds the cache
-          if (state === 'completed') settle({ state: 'completed', result: job.returnvalue });
+          if (state === 'completed') settle({ state: 'completed', result: job.returnvalue as Result });
           else settle({ state: 'failed', reason: job.failedReason });
         })
         .catch((error: unknown) => finish() && reject(error));

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { decryptSecret, DEVELOPMENT_KEY_HEX, encryptSecret } from './secret-box';
+import { decryptSecret, DEVELOPMENT_KEY_HEX, encryptSecret } from '../secrets/secret-box';
 
 /** Seals signing secrets for storage with WEBHOOK_SECRET_KEY, or a development key with a warning. */
 @Injectable()
