@@ -14,6 +14,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
+import { HoldersModule } from './holders/holders.module';
 import { WatchlistModule } from './watchlist/watchlist.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -32,6 +33,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     QuotaModule,
     LookupsModule,
     VerificationModule,
+    HoldersModule,
     BatchesModule,
     WatchlistModule,
     WebhooksModule,

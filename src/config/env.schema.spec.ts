@@ -77,6 +77,7 @@ describe('validateEnvironment', () => {
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
+        HOLDER_DATA_KEY: '',
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
+  TOO_MANY_RESULTS: { status: 409, message: 'Too many search results; refine the search' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -66,6 +67,14 @@ export const FEATURE_VALIDATION_MESSAGES = {
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
   eventsQuery: 'Query may only contain after and limit',
+  holderBody: 'Request body may only contain licenceNumber, firstName, surname and dateOfBirth',
+  searchBody: 'Request body may only contain surname, firstName, middleName, dateOfBirth, role and licenceSector',
+  surname: 'surname must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  firstName: 'firstName must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  middleName: 'middleName must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  role: 'role must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  licenceSector: 'licenceSector must be 1 to 50 letters, spaces, hyphens, apostrophes or brackets',
+  dateOfBirth: 'dateOfBirth must be a real date written YYYY-MM-DD',
 } as const;
 
 export type ValidationMessage =

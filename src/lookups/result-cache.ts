@@ -33,11 +33,17 @@ export class ResultCache {
   }
 
   get(licenceNumber: string): Promise<FinalResult | null> {
-    return this.read<FinalResult>(this.key(licenceNumber));
+    return this.getByKey<FinalResult>(this.key(licenceNumber));
   }
 
   getNameSearch(searchKey: string): Promise<NameSearchResult | null> {
-    return this.read<NameSearchResult>(this.nameSearchKey(searchKey));
+    return this.getByKey<NameSearchResult>(this.nameSearchKey(searchKey));
+  }
+
+  /** The result under a key that key() or nameSearchKey() made. */
+  async getByKey<Result>(key: string): Promise<Result | null> {
+    const stored = await this.redis.client.get(key);
+    return stored ? (JSON.parse(stored) as Result) : null;
   }
 
   /** Whether any of these numbers has no cached result, in one round trip. */
@@ -53,11 +59,6 @@ export class ResultCache {
 
   putNameSearch(searchKey: string, result: NameSearchResult): Promise<void> {
     return this.write(this.nameSearchKey(searchKey), result);
-  }
-
-  private async read<Result>(key: string): Promise<Result | null> {
-    const stored = await this.redis.client.get(key);
-    return stored ? (JSON.parse(stored) as Result) : null;
   }
 
   private async write(key: string, result: { status: FinalStatus }): Promise<void> {

@@ -11,5 +11,6 @@ import { VerificationService } from './verification.service';
   imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [VerificationController],
   providers: [VerificationService, IdempotencyStore],
+  exports: [VerificationService],
 })
 export class VerificationModule {}
