@@ -209,8 +209,8 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       ),
     );
     for (const { variable, secret, key } of references) expect([secret, key]).toEqual(['lvs-secrets', variable]);
-    expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'ADMIN_TOKEN']));
-    for (const secretName of ['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'ADMIN_TOKEN']) {
+    expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY', 'ADMIN_TOKEN']));
+    for (const secretName of ['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY', 'ADMIN_TOKEN']) {
       expect(Object.keys(configMap.data)).not.toContain(secretName);
     }
   });
