@@ -1,4 +1,5 @@
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { verificationAnswer } from '../verification/outcome-status';
 import { holderCheckAnswer, searchAnswer } from './holder-answers';
 
 const CHECKED_AT = '2026-11-25T10:00:00.000Z';
@@ -21,17 +22,8 @@ describe('holderCheckAnswer', () => {
     expect([answer.httpStatus, answer.body.status, answer.body.holderCheck]).toEqual([httpStatus, status, null]);
   });
 
-  it('answers PENDING with 202 and holderCheck null', () => {
-    expect(holderCheckAnswer('PENDING', null)).toEqual({
-      httpStatus: 202,
-      body: {
-        status: 'PENDING',
-        message: 'Verification is still in progress; retry with the same Idempotency-Key',
-        licence: null,
-        checkedAt: null,
-        holderCheck: null,
-      },
-    });
+  it("answers PENDING with verify's 202 body and holderCheck null", () => {
+    expect(holderCheckAnswer('PENDING', null)).toEqual({ httpStatus: 202, body: { ...verificationAnswer('PENDING').body, holderCheck: null } });
   });
 });
 

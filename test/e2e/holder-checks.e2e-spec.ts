@@ -1,5 +1,5 @@
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
-import { quotaUsage, verify, verifyHolder } from '../support/http';
+import { quotaUsed, verify, verifyHolder } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -37,9 +37,7 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
   beforeEach(() => sandbox.resetCounts());
   afterEach(() => sandbox.clearFaults());
 
-  async function used(apiKey: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, apiKey)).body as { used: number }).used;
-  }
+  const used = (apiKey: string) => quotaUsed(t.baseUrl, apiKey);
 
   /** The register's requests since the test began: by number, by surname, and in all (at most two per check). */
   async function registerRequests(): Promise<{ byLicence: Record<string, number>; bySurname: Record<string, number>; total: number }> {

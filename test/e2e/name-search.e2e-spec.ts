@@ -1,5 +1,5 @@
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { quotaUsage, searchLicences } from '../support/http';
+import { quotaUsed, searchLicences } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -19,9 +19,7 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
   beforeEach(() => sandbox.resetCounts());
   afterEach(() => sandbox.clearFaults());
 
-  async function used(apiKey: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, apiKey)).body as { used: number }).used;
-  }
+  const used = (apiKey: string) => quotaUsed(t.baseUrl, apiKey);
 
   async function chargeRows(userId: string): Promise<string[]> {
     const { rows } = await t.db.query('SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY licence_number', [userId]);
