@@ -37,6 +37,17 @@ describe('readRosterCsv', () => {
     expect(readRosterCsv(`reference,licenceNumber\n g-1 , ${A} \n`)).toEqual({ items: [{ licenceNumber: A, reference: 'g-1' }] });
   });
 
+  it('takes the holder columns, in any spelling, leaving out empty cells', () => {
+    const text = `Licence number,First name,SURNAME,date_of_birth\n${A},Olivia,Hughes,1990-04-12\n${B},,,\n${A},Jane,,\n`;
+    expect(readRosterCsv(text)).toEqual({
+      items: [
+        { licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' },
+        { licenceNumber: B },
+        { licenceNumber: A, firstName: 'Jane' },
+      ],
+    });
+  });
+
   it('numbers rows as a spreadsheet does, the header being row 1 and blank lines counted', () => {
     const roster = readRosterCsv(`licenceNumber\n${A}\n\n${B}\n123\n`) as { items: unknown[] };
     expect(roster.items).toEqual([{ licenceNumber: A }, { licenceNumber: B }, { licenceNumber: '123' }]);
@@ -76,20 +87,43 @@ describe('writeResultsCsv', () => {
     // Only the fields the download reads; the others come out empty.
     licence: { licenceNumber: A, firstName: 'AHMED', surname: 'KHAN', role: 'Front Line', licenceSector: 'CCTV' } as never,
     checkedAt: '2026-11-22T10:00:00.000Z',
+    holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' },
   };
-  const failed: ResultRow = { reference: '=cmd', licenceNumber: B, status: 'ERROR', errorCode: 'SERVICE_UNAVAILABLE', licence: null, checkedAt: null };
+  const failed: ResultRow = {
+    reference: '=cmd',
+    licenceNumber: B,
+    status: 'ERROR',
+    errorCode: 'SERVICE_UNAVAILABLE',
+    licence: null,
+    checkedAt: null,
+    holderCheck: null,
+  };
 
   it('starts with a UTF-8 BOM and ends records with CRLF', () => {
     const csv = writeResultsCsv([found]);
-    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt\r\n')).toBe(true);
+    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck\r\n')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
-      ['reference', 'licenceNumber', 'result', 'errorCode', 'name', 'role', 'sector', 'expiryDate', 'licenceStatus', 'statusReason', 'checkedAt'],
-      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z'],
-      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', ''],
+      [
+        'reference',
+        'licenceNumber',
+        'result',
+        'errorCode',
+        'name',
+        'role',
+        'sector',
+        'expiryDate',
+        'licenceStatus',
+        'statusReason',
+        'checkedAt',
+        'nameCheck',
+        'dateOfBirthCheck',
+      ],
+      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED'],
+      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', ''],
     ]);
     expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');
   });

@@ -87,6 +87,8 @@ export const ROW_MESSAGES = {
   reference: 'reference must be text of at most 100 characters',
   item: 'item must be an object with licenceNumber and an optional reference',
   csvRecord: 'CSV could not be read (check quotes and separators)',
+  holderName: 'firstName and surname must come together, each 1 to 50 letters, spaces, hyphens or apostrophes',
+  dateOfBirth: 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname',
 } as const;
 
 export type RowProblem = keyof typeof ROW_MESSAGES;

@@ -3,13 +3,10 @@ import type { NameSearch } from '@lvs/register';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import type { NameSearchResult } from '../lookups/lookup-outcome';
-import { LookupQueue } from '../lookups/lookup-queue';
-import { ResultCache } from '../lookups/result-cache';
-import { HolderDataProtection } from '../secrets/holder-data';
-import { LookupSubject, Verification, VerificationService } from '../verification/verification.service';
+import { Verification, VerificationService } from '../verification/verification.service';
 import { VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheck, holderCheck } from './holder-check';
-import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
+import { NameSearchSubjects } from './name-search-subjects';
 
 export interface HolderVerification {
   verification: Verification;
@@ -18,16 +15,13 @@ export interface HolderVerification {
 
 /**
  * Holder checks and name searches. Both go through the verification protocol and the one lookup queue: a name
- * search is a lookup of its own kind, named by the HMAC digest of its normalised fields, so that neither the
- * names nor a date of birth appear in a job id, a cache key, an idempotency record or the ledger.
+ * search is a lookup of its own kind (NameSearchSubjects).
  */
 @Injectable()
 export class HolderChecksService {
   constructor(
     private readonly verifications: VerificationService,
-    private readonly lookups: LookupQueue,
-    private readonly cache: ResultCache,
-    private readonly holderData: HolderDataProtection,
+    private readonly subjects: NameSearchSubjects,
     private readonly config: AppConfig,
   ) {}
 
@@ -48,8 +42,8 @@ export class HolderChecksService {
     const card = result.licence;
     if (dateOfBirth === undefined) return { verification, holderCheck: holderCheck(card, claim, null) };
 
-    const search = normaliseNameSearch({ surname: card.surname, firstName: card.firstName, dateOfBirth });
-    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(this.searchSubject(search), deadline, requestId, verification.newCharge);
+    const subject = this.subjects.dateOfBirthSubject(card, dateOfBirth);
+    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(subject, deadline, requestId, verification.newCharge);
     const source = verification.source === 'cache' && confirmation.source === 'cache' ? 'cache' : 'register';
     if (confirmation.result === 'PENDING') return { verification: { ...verification, result: 'PENDING', source }, holderCheck: null };
     // The check is final: its charge can no longer be refunded.
@@ -59,15 +53,6 @@ export class HolderChecksService {
 
   /** A search by name, charged once per distinct normalised search per user and month, cached like verifications. */
   search(user: AuthenticatedUser, search: NameSearch, clientKey: string | undefined, requestId: string): Promise<Verification<NameSearchResult>> {
-    return this.verifications.answer<NameSearchResult>(user, this.searchSubject(normaliseNameSearch(search)), clientKey, requestId);
-  }
-
-  private searchSubject(search: NameSearch): LookupSubject {
-    const searchKey = this.holderData.digest(nameSearchText(search));
-    return {
-      unit: searchQuotaUnit(searchKey),
-      cacheKey: this.cache.nameSearchKey(searchKey),
-      enqueue: (requestId) => this.lookups.enqueueNameSearch({ searchKey, sealedSearch: this.holderData.seal(JSON.stringify(search)), requestId }),
-    };
+    return this.verifications.answer<NameSearchResult>(user, this.subjects.subject(search), clientKey, requestId);
   }
 }

@@ -4,11 +4,13 @@ import { LookupsModule } from '../lookups/lookups.module';
 import { VerificationModule } from '../verification/verification.module';
 import { HolderChecksService } from './holder-checks.service';
 import { HoldersController } from './holders.controller';
+import { NameSearchSubjects } from './name-search-subjects';
 
 /** POST /v1/licences/verify-holder and /v1/licences/search: both ask the lookups module, through verify's protocol. */
 @Module({
   imports: [AuthModule, LookupsModule, VerificationModule],
   controllers: [HoldersController],
-  providers: [HolderChecksService],
+  providers: [HolderChecksService, NameSearchSubjects],
+  exports: [NameSearchSubjects],
 })
 export class HoldersModule {}

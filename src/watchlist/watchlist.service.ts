@@ -90,7 +90,7 @@ export class WatchlistService {
   }
 
   /** Inserts or updates entries (and the numbers' shared states) in one transaction; returns how many were new. */
-  private async insertEntries(userId: string, entries: RosterEntry[]): Promise<number> {
+  private async insertEntries(userId: string, entries: Pick<RosterEntry, 'licenceNumber' | 'reference'>[]): Promise<number> {
     const now = this.clock.now();
     const numbers = entries.map((entry) => entry.licenceNumber);
     return this.dataSource.transaction(async (manager) => {
