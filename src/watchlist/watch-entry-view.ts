@@ -13,6 +13,7 @@ export interface WatchEntryRow {
   result: FinalResult | null;
   checked_at: Date | null;
   last_changed_at: Date | null;
+  successor_licence_number: string | null;
 }
 
 export interface WatchEntryView {
@@ -27,6 +28,8 @@ export interface WatchEntryView {
   expiresInDays: number | null;
   state: WatchState;
   pausedReason: string | null;
+  /** only once a successor is known */
+  successorLicenceNumber?: string;
 }
 
 export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
@@ -42,5 +45,6 @@ export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
     expiresInDays: licence ? daysUntil(licence.expiryDate, now) : null,
     state: row.state,
     pausedReason: row.paused_reason,
+    ...(row.successor_licence_number === null ? {} : { successorLicenceNumber: row.successor_licence_number }),
   };
 }

@@ -15,10 +15,10 @@ import { WatchEntryView } from './watch-entry-view';
 import { WatchlistService } from './watchlist.service';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { watchBody, watchReference, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays, watchlistQuery: unknownQuery } =
+const { watchBody, watchReference, watchHolder, followSuccessor, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays, watchlistQuery: unknownQuery } =
   FEATURE_VALIDATION_MESSAGES;
 const { licenceNumber, notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
-const WATCH_TEXTS = { licenceNumber, notJson, invalidJson, watchBody, watchReference };
+const WATCH_TEXTS = { licenceNumber, notJson, invalidJson, watchBody, watchReference, watchHolder, followSuccessor };
 const NUMBER_TEXTS = { licenceNumber };
 const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, batchShape, batchSize, badRow: rowMessage(17, 'licenceNumber') };
 const LIST_TEXTS = { watchlistLimit, cursor, watchStatus, expiringWithinDays, unknownQuery };
@@ -45,10 +45,10 @@ export class WatchlistController {
   async watch(
     @CurrentUser() user: AuthenticatedUser,
     @Param() { licenceNumber }: WatchedNumberParams,
-    @Body() { reference }: WatchRequestDto,
+    @Body() { reference, holder, followSuccessor }: WatchRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WatchEntryView> {
-    const { created, entry } = await this.watchlist.watch(user, licenceNumber, reference || null);
+    const { created, entry } = await this.watchlist.watch(user, licenceNumber, reference || null, { holder, followSuccessor });
     void reply.status(created ? 201 : 200);
     return entry;
   }

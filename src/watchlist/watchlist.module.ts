@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
+import { LookupsModule } from '../lookups/lookups.module';
 import { WatchlistController } from './watchlist.controller';
 import { WatchlistService } from './watchlist.service';
 
 /** Watchlists (API side); the worker re-checks the numbers (WatchlistWorkerModule). */
 @Module({
-  imports: [AuthModule, QuotaModule],
+  imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [WatchlistController],
   providers: [WatchlistService],
 })

@@ -2,14 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
-import { distinctNumbers, RosterEntry } from '../batches/roster';
+import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
+import { HolderDataProtection } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { QuotaService } from '../quota/quota.service';
 import { WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
 
-const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, s.result, s.checked_at, s.last_changed_at`;
+const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, s.result, s.checked_at, s.last_changed_at,
+  w.successor_licence_number`;
 
 /**
  * Watchlists (API side). Adding a number charges it like a verification (free when already
@@ -22,16 +24,43 @@ export class WatchlistService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quota: QuotaService,
     private readonly clock: Clock,
+    private readonly holderData: HolderDataProtection,
   ) {}
 
-  /** Adds or updates one entry; `created` is false when the number was already watched. */
-  async watch(user: AuthenticatedUser, licenceNumber: string, reference: string | null): Promise<{ created: boolean; entry: WatchEntryView }> {
+  /**
+   * Adds or updates one entry; `created` is false when the number was already watched. A holder or followSuccessor
+   * given replaces the stored one; the date of birth is stored only sealed.
+   */
+  async watch(
+    user: AuthenticatedUser,
+    licenceNumber: string,
+    reference: string | null,
+    successor: { holder?: RosterHolder; followSuccessor?: boolean } = {},
+  ): Promise<{ created: boolean; entry: WatchEntryView }> {
     const [{ watched }] = await this.dataSource.query<{ watched: boolean }[]>(
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
     if (!watched) await this.quota.chargeOnce(user, licenceNumber);
     const created = (await this.insertEntries(user.userId, [{ licenceNumber, reference }])) === 1;
+    const { holder, followSuccessor } = successor;
+    if (holder !== undefined || followSuccessor !== undefined) {
+      await this.dataSource.query(
+        `UPDATE watch_entries SET
+           holder = CASE WHEN $3 THEN $4::jsonb ELSE holder END,
+           date_of_birth_sealed = CASE WHEN $3 THEN $5 ELSE date_of_birth_sealed END,
+           follow_successor = coalesce($6, follow_successor)
+         WHERE user_id = $1 AND licence_number = $2`,
+        [
+          user.userId,
+          licenceNumber,
+          holder !== undefined,
+          holder ? JSON.stringify({ firstName: holder.firstName, surname: holder.surname }) : null,
+          holder?.dateOfBirth === undefined ? null : this.holderData.seal(holder.dateOfBirth),
+          followSuccessor ?? null,
+        ],
+      );
+    }
     return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
   }
 
