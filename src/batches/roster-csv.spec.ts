@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { rowNumbersOf } from '../validation/numbered-rows';
 import { RejectedBody } from '../http/decode-request-body';
-import { detectSeparator, neutraliseFormula, readRosterCsv, ResultRow, writeResultsCsv } from './roster-csv';
+import { detectSeparator, neutraliseFormula, readRosterCsv, RESULT_COLUMNS, ResultRow, writeResultsCsv } from './roster-csv';
 
 const A = '1011001544208079';
 const B = '1888000000000000';
@@ -107,21 +107,7 @@ describe('writeResultsCsv', () => {
 
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
-      [
-        'reference',
-        'licenceNumber',
-        'result',
-        'errorCode',
-        'name',
-        'role',
-        'sector',
-        'expiryDate',
-        'licenceStatus',
-        'statusReason',
-        'checkedAt',
-        'nameCheck',
-        'dateOfBirthCheck',
-      ],
+      [...RESULT_COLUMNS], // spelled out by the test above
       ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED'],
       ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', ''],
     ]);
