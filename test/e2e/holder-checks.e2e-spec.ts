@@ -3,12 +3,14 @@ import { quotaUsed, verify, verifyHolder } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
 
 // OLIVIA HUGHES (two licences), DANIEL ROBERT EVANS and WILLIAM SMITH, as the sandbox's data has them.
 const OLIVIA_BORN = '1990-04-12';
 const DANIEL_BORN = '1985-11-03';
 const WILLIAM_BORN = '1979-01-20';
 const WRONG_DATE = '1990-04-13';
+const SLOW_WRONG_DATE = '1990-04-11';
 // JOSÉ O'BRIEN, added at run time: his date of birth is used only by the privacy check at the end.
 const JOSE = {
   licenceNumber: '1310000000000024',
@@ -29,7 +31,10 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
   let sandbox: SandboxAdmin;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { HOLDER_DATA_KEY: 'c0'.repeat(32), LOOKUP_ATTEMPTS: '2' } });
+    t = await startTestApp({
+      withWorker: true,
+      env: { HOLDER_DATA_KEY: 'c0'.repeat(32), LOOKUP_ATTEMPTS: '2', VERIFY_TIMEOUT_MS: '1500', REGISTER_REQUEST_TIMEOUT_MS: '4000' },
+    });
     sandbox = new SandboxAdmin(t.sandbox.url);
     await sandbox.addLicence(JOSE);
   });
@@ -139,6 +144,32 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
       expect(await registerRequests()).toEqual({ byLicence: { [SANDBOX_NUMBERS.commonSurname]: 1 }, bySurname: { SMITH: 1 }, total: 2 });
     });
 
+    it('202 PENDING while the date-of-birth search is slow, then the check on a retry with the same key, charged once', async () => {
+      const { key } = await t.createKey({ quota: 10 });
+      const claim = { licenceNumber: SANDBOX_NUMBERS.renewedOld, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: SLOW_WRONG_DATE };
+      // The number is answered at once; the name search after it waits past the 1.5 s bound.
+      await sandbox.setFault({ fault: 'none', latencyMs: 0, licenceNumber: SANDBOX_NUMBERS.renewedOld });
+      await sandbox.setFault({ fault: 'none', latencyMs: 2200, times: 1 });
+      const first = await verifyHolder(t.baseUrl, key, claim, 'holder-retry-1');
+      expect(first.status).toBe(202);
+      expect(first.body).toEqual({
+        status: 'PENDING',
+        message: 'Verification is still in progress; retry with the same Idempotency-Key',
+        licence: null,
+        checkedAt: null,
+        holderCheck: null,
+      });
+      expect([first.headers.get('retry-after'), first.headers.get('idempotency-key')]).toEqual(['1', 'holder-retry-1']);
+
+      const retry = await until(
+        () => verifyHolder(t.baseUrl, key, claim, 'holder-retry-1'),
+        (response) => response.status !== 202,
+      );
+      expectFound(retry, SANDBOX_LICENCES.renewedOld, { name: 'MATCH', dateOfBirth: 'NOT_CONFIRMED' });
+      expect(await registerRequests()).toEqual({ byLicence: { [SANDBOX_NUMBERS.renewedOld]: 1 }, bySurname: { HUGHES: 1 }, total: 2 });
+      expect(await used(key)).toBe(1);
+    });
+
     it('a failing date-of-birth search fails the check with 503, and its charge is refunded', async () => {
       const { key } = await t.createKey({ quota: 10 });
       // The number is cached first, so that only the name search meets the register's fault.
@@ -178,7 +209,7 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
 
   // Last: it reads what every test above left behind.
   it('leaves no date of birth in clear in any log line, Redis value or PostgreSQL column', async () => {
-    const dates = [OLIVIA_BORN, DANIEL_BORN, WILLIAM_BORN, WRONG_DATE, JOSE.dateOfBirth, '1970-01-01'];
+    const dates = [OLIVIA_BORN, DANIEL_BORN, WILLIAM_BORN, WRONG_DATE, SLOW_WRONG_DATE, JOSE.dateOfBirth, '1970-01-01'];
     // Each date as written to the register too (DD/MM/YYYY), and as its digits alone.
     const written = dates.flatMap((date) => {
       const [year, month, day] = date.split('-');
