@@ -36,9 +36,11 @@ export class WatchlistController {
     summary: 'Watch a licence number',
     description:
       'Costs one unit of quota like a verification (free when the number was already verified or watched this month). ' +
-      '201 when new to the list, 200 when already watched (the reference is updated).',
+      '201 when new to the list, 200 when already watched (the reference is updated). With holder (and its date of birth), ' +
+      'a licence that stops being Active is searched for a successor (licence.replaced); with followSuccessor, a successor ' +
+      'found by name and date of birth is watched with the same reference.',
   })
-  @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, if any' })
+  @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, and its holder, if any' })
   @ApiResponse({ status: 201, type: WatchEntryDto, description: 'Added' })
   @ApiOkResponse({ type: WatchEntryDto, description: 'Already watched; reference updated' })
   @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
