@@ -71,7 +71,14 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
     if (job.name === RECHECK_JOB) {
       const followUp = await this.monitor.recheck((job.data as RecheckJobData).licenceNumber);
       if (followUp) {
-        await this.queue.add(SUCCESSOR_JOB, followUp, { priority: 1, removeOnComplete: true, removeOnFail: { age: 86_400, count: 1000 } });
+        // The job carries the status events it held back: a failed run (a database blip) is run again, not lost.
+        await this.queue.add(SUCCESSOR_JOB, followUp, {
+          priority: 1,
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 5000 },
+          removeOnComplete: true,
+          removeOnFail: { age: 86_400, count: 1000 },
+        });
       }
     }
     if (job.name === SUCCESSOR_JOB) await this.monitor.followSuccessor(job.data as SuccessorJobData);
