@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
+import { ConditionalModule } from '@nestjs/config';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
+import { validateEnvironment } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ValidationModule } from './validation/validation.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { LookupsModule } from './lookups/lookups.module';
-import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OperatorRoutesModule } from './operator/operator-routes.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
@@ -27,7 +29,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ErrorsModule,
     ValidationModule,
     MetricsModule,
-    MetricsEndpointModule,
     RedisModule,
     AuthModule,
     QuotaModule,
@@ -39,6 +40,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WebhooksModule,
     EventsModule,
     HealthModule.forRoot({ imports: [LookupsModule] }),
+    // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
+    ConditionalModule.registerWhen(OperatorRoutesModule, (env) => validateEnvironment(env).OPERATOR_PORT === null),
   ],
 })
 export class AppModule {}

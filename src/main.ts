@@ -8,8 +8,12 @@ import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/co
 import { installGracefulShutdown } from './http/graceful-shutdown';
 import { createLogger } from './logging/create-logger';
 import { warnIfNotProductionRegister } from './lookups/production-register-warning';
+import { createOperatorApp, listenForOperators } from './operator/operator-listener';
 
-/** API process: HTTP on Fastify, Swagger at /docs; it only produces lookup jobs. */
+/**
+ * API process: HTTP on Fastify, Swagger at /docs; it only produces lookup jobs. With OPERATOR_PORT set, a
+ * second listener serves the operators' routes, and the partner port no longer does.
+ */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
   process.title = 'lvs-api';
@@ -18,10 +22,12 @@ async function bootstrap(): Promise<void> {
     logger,
     ...HTTP_APP_OPTIONS,
   });
+  const operators = settings.OPERATOR_PORT === null ? undefined : await createOperatorApp(app, settings, logger);
   await configureHttp(app, logger);
-  await mountAdminDashboard(app, settings.ADMIN_TOKEN);
-  installGracefulShutdown(app, settings.SHUTDOWN_GRACE_MS);
+  await mountAdminDashboard(operators ?? app, app, settings.ADMIN_TOKEN);
+  installGracefulShutdown(app, settings.SHUTDOWN_GRACE_MS, operators);
   warnIfNotProductionRegister(settings.REGISTER_URL, logger);
+  if (operators) await listenForOperators(operators, settings, logger);
   await app.listen(settings.PORT, settings.HOST);
   const { port } = app.getHttpServer().address() as { port: number };
   logger.log(`API listening on ${settings.HOST}:${port} (Swagger UI at /docs)`, 'Main');

@@ -15,8 +15,8 @@ interface KnownKey {
 }
 
 /**
- * Finds the user behind a key without a database query per request: live keys are kept in a
- * bounded in-process cache with a short TTL. Revocations and quota changes reach every API
+ * Finds the user behind a key without a database query per request: live keys of enabled users are kept
+ * in a bounded in-process cache with a short TTL. Revocations, disabled users and quota changes reach every API
  * process through KeyChanges at once; expiry is checked against the cached date on every request.
  * Unknown keys are never cached, so guessing keys cannot fill the cache.
  */
@@ -43,7 +43,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   }
 
   /**
-   * The user behind a plain key, or null when the key is unknown, revoked or expired: at once for a key
+   * The user behind a plain key, or null when the key is unknown, revoked or expired, or its user disabled: at once for a key
    * this process knows (no promise to settle on the hot path), after one query for any other.
    */
   authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
@@ -61,7 +61,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null })[]>(
       `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt"
          FROM api_keys k JOIN users u ON u.id = k.user_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [keyHash],
     );
     if (rows.length === 0) return null;

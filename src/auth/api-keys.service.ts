@@ -98,6 +98,22 @@ export class ApiKeysService {
     return true;
   }
 
+  /**
+   * Stops a user (`disabled`) or lets it go on; null when there is no such user. Every API process
+   * refuses its keys from the announcement on; the worker reads the column where it re-checks and delivers.
+   * Disabling twice keeps the first time.
+   */
+  async setDisabled(userId: string, disabled: boolean): Promise<{ disabledAt: string | null } | null> {
+    const [rows] = await this.users.query<[{ disabledAt: Date | null }[], number]>(
+      `UPDATE users SET disabled_at = CASE WHEN $2 THEN COALESCE(disabled_at, now()) END WHERE id = $1
+       RETURNING disabled_at AS "disabledAt"`,
+      [userId, disabled],
+    );
+    if (rows.length === 0) return null;
+    await this.keyChanges.publish(userId);
+    return { disabledAt: rows[0].disabledAt?.toISOString() ?? null };
+  }
+
   /** Returns false when there is no such user. null sets an unlimited plan. */
   async setQuota(userId: string, quota: number | null): Promise<boolean> {
     const result = await this.users.update({ id: userId }, { monthlyQuota: quota });

@@ -9,7 +9,7 @@ import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
-// Redis: revocations and quota changes are announced to every API process.
+// Redis: revocations, disabled users and quota changes are announced to every API process.
 @Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule] })
 class KeysCliModule {}
 
@@ -32,6 +32,12 @@ async function execute(apiKeys: ApiKeysService, command: KeysCommand): Promise<u
         throw new UsageError(`No user ${command.userId}`);
       }
       return { userId: command.userId, quota: command.quota };
+    case 'disable-user':
+    case 'enable-user': {
+      const changed = await apiKeys.setDisabled(command.userId, command.command === 'disable-user');
+      if (!changed) throw new UsageError(`No user ${command.userId}`);
+      return { userId: command.userId, ...changed };
+    }
   }
 }
 

@@ -157,6 +157,12 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe.each(['disable-user', 'enable-user'] as const)('%s', (command) => {
+    it(`parses ${command} USER_ID and lower-cases the UUID`, () => {
+      expect(parseKeysCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });
+    });
+  });
+
   describe('usage errors', () => {
     it('throws UsageError, a subclass of Error', () => {
       expect(() => parseKeysCommand([])).toThrow(UsageError);
@@ -267,6 +273,12 @@ describe('parseKeysCommand', () => {
         'Quota must be a whole number from 0 to 2147483647, got "2147483648"',
       ],
       ['set-quota with an option', ['set-quota', USER_ID, '5', '--user', USER_ID], '"set-quota" takes no options'],
+      ['disable-user without USER_ID', ['disable-user'], 'disable-user takes exactly one USER_ID'],
+      ['disable-user with two USER_IDs', ['disable-user', USER_ID, USER_ID], 'disable-user takes exactly one USER_ID'],
+      ['disable-user with a USER_ID that is not a UUID', ['disable-user', 'bob'], 'USER_ID must be a UUID'],
+      ['disable-user with an option', ['disable-user', USER_ID, '--name', 'x'], '"disable-user" takes no options'],
+      ['enable-user without USER_ID', ['enable-user'], 'enable-user takes exactly one USER_ID'],
+      ['enable-user with a USER_ID that is not a UUID', ['enable-user', '42'], 'USER_ID must be a UUID'],
     ])('rejects %s', (_what, argv, message) => {
       const error = usageErrorOf(argv);
       expect(error).toBeInstanceOf(UsageError);

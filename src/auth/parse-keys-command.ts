@@ -4,7 +4,8 @@ export type KeysCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
-  | { command: 'set-quota'; userId: string; quota: number | null };
+  | { command: 'set-quota'; userId: string; quota: number | null }
+  | { command: 'disable-user' | 'enable-user'; userId: string };
 
 export class UsageError extends Error {}
 
@@ -12,7 +13,9 @@ export const KEYS_USAGE = `Usage:
   keys create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
   keys list
   keys revoke KEY_ID
-  keys set-quota USER_ID N|unlimited`;
+  keys set-quota USER_ID N|unlimited
+  keys disable-user USER_ID
+  keys enable-user USER_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -106,6 +109,11 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         userId: parseUuid(rest[0], 'USER_ID'),
         quota: rest[1] === 'unlimited' ? null : parseQuota(rest[1]),
       };
+    case 'disable-user':
+    case 'enable-user':
+      onlyCreateOptions();
+      if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
+      return { command, userId: parseUuid(rest[0], 'USER_ID') };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }

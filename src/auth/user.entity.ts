@@ -13,6 +13,10 @@ export class User {
   @Column({ name: 'monthly_quota', type: 'integer', nullable: true })
   monthlyQuota!: number | null;
 
+  /** Set while the user is stopped (keys disable-user): keys refused, monitoring and webhooks held. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -1,4 +1,4 @@
-import { validateEnvironment } from './env.schema';
+import { operatorsHost, validateEnvironment } from './env.schema';
 
 /** The Error validateEnvironment throws for `raw`. */
 function errorOf(raw: Record<string, unknown>): Error {
@@ -43,6 +43,8 @@ describe('validateEnvironment', () => {
       expect({ ...validateEnvironment({}) }).toEqual({
         HOST: '0.0.0.0',
         PORT: 3000,
+        OPERATOR_PORT: null,
+        OPERATOR_HOST: '',
         REQUEST_HEADERS_TIMEOUT_MS: 5000,
         REQUEST_BODY_TIMEOUT_MS: 10000,
         KEEP_ALIVE_TIMEOUT_MS: 65000,
@@ -118,6 +120,19 @@ describe('validateEnvironment', () => {
   });
 
   describe('conversions', () => {
+    it('keeps the operators\' listener off unless OPERATOR_PORT is given, 0 (a free port) included', () => {
+      expect(validateEnvironment({ OPERATOR_PORT: '' }).OPERATOR_PORT).toBeNull();
+      expect(validateEnvironment({ OPERATOR_PORT: '0' }).OPERATOR_PORT).toBe(0);
+      expect(validateEnvironment({ OPERATOR_PORT: '9100' }).OPERATOR_PORT).toBe(9100);
+      expect(() => validateEnvironment({ OPERATOR_PORT: '65536' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must not be greater than 65535');
+      expect(() => validateEnvironment({ OPERATOR_PORT: 'metrics' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be an integer number');
+    });
+
+    it("binds the operators' listener to OPERATOR_HOST, else to HOST", () => {
+      expect(operatorsHost(validateEnvironment({ HOST: '10.0.0.5' }))).toBe('10.0.0.5');
+      expect(operatorsHost(validateEnvironment({ HOST: '0.0.0.0', OPERATOR_HOST: '127.0.0.1' }))).toBe('127.0.0.1');
+    });
+
     it('turns a numeric PORT string into a number', () => {
       expect(validateEnvironment({ PORT: '8080' }).PORT).toBe(8080);
     });

@@ -105,6 +105,18 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(0) @Max(65535) @IsInt()
   PORT = 3000;
 
+  /**
+   * The API's operators' listener: /metrics, /health/* and the queue dashboard move there from PORT, which
+   * then answers them 404. Unset keeps everything on PORT; 0 picks a free port.
+   */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_PORT !== null)
+  @Transform(toInteger) @Min(0) @Max(65535) @IsInt()
+  OPERATOR_PORT: number | null = null;
+
+  /** The address of the operators' listener; empty: HOST. */
+  @IsString()
+  OPERATOR_HOST = '';
+
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
   @Transform(toInteger) @Min(1000) @Max(300000) @IsInt()
@@ -288,6 +300,11 @@ export class EnvironmentVariables {
 }
 
 export type AppSettings = Readonly<EnvironmentVariables>;
+
+/** The address the API's operators' listener binds to: OPERATOR_HOST, else HOST. */
+export function operatorsHost(settings: AppSettings): string {
+  return settings.OPERATOR_HOST || settings.HOST;
+}
 
 const SETTING_NAMES = new Set(Object.keys(new EnvironmentVariables()));
 

@@ -14,6 +14,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
+import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 
 export interface DatabaseTimeouts {
@@ -40,7 +41,13 @@ export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseT
       Delivery,
       DeliveryAttempt,
     ],
-    migrations: [InitialSchema1763769600000, Batches1763856000000, Monitoring1763942400000, HolderChecks1764331200000],
+    migrations: [
+      InitialSchema1763769600000,
+      Batches1763856000000,
+      Monitoring1763942400000,
+      DisabledUsers1764158400000,
+      HolderChecks1764331200000,
+    ],
     migrationsTransactionMode: 'each',
     synchronize: false,
     extra: {

@@ -1,16 +1,21 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { HealthController } from './health.controller';
+import { Readiness } from './readiness';
 
-/** The API's probes. */
+/**
+ * The API's readiness. Global, so that the operator routes (src/operator) find it whether they are served
+ * on the partner port or on the operators' listener, which takes this very instance.
+ */
 @Module({})
 export class HealthModule {
   /** `imports`: the modules that provide the ReadinessProbe; the root names them, so health imports no feature. */
   static forRoot(options: { imports: NonNullable<ModuleMetadata['imports']> }): DynamicModule {
     return {
       module: HealthModule,
+      global: true,
       imports: [TerminusModule.forRoot({ logger: false }), ...options.imports],
-      controllers: [HealthController],
+      providers: [Readiness],
+      exports: [Readiness],
     };
   }
 }

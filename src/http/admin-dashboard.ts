@@ -7,11 +7,12 @@ import { DASHBOARD_QUEUES, DashboardQueues } from './dashboard-queues';
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
 /**
- * Bull Board at /admin/queues, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
+ * Bull Board at /admin/queues of `target` (the partner app, or the operators' listener when there is one),
+ * showing the queues `source` provides, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
  * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
  * Bull Board is loaded only then: an API without the dashboard does not carry it in memory.
  */
-export async function mountAdminDashboard(app: NestFastifyApplication, token: string): Promise<void> {
+export async function mountAdminDashboard(target: NestFastifyApplication, source: NestFastifyApplication, token: string): Promise<void> {
   if (token === '') return;
   const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
   const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
@@ -19,10 +20,10 @@ export async function mountAdminDashboard(app: NestFastifyApplication, token: st
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({
-    queues: app.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue)),
+    queues: source.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue)),
     serverAdapter: board,
   });
-  await app.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {
+  await target.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {
     scope.addHook('onRequest', async (request, reply) => {
       if (isAdminAuthorized(request.headers.authorization, token)) return;
       await reply

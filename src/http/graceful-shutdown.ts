@@ -9,9 +9,11 @@ const CLOSING_MESSAGE = 'The service is restarting; try again later';
  * first and the HTTP server last, so in-flight requests lost their results (202) and clients' keep-alive
  * connections held the process for a minute. Here the order is: stop accepting, answer everything already
  * in flight with its real result, then close the pools; and the process exits within the grace regardless.
+ * The operators' listener, when there is one, closes with the partner port and before the pools: its probes
+ * and scrapes are short, and an orchestrator has stopped sending traffic by then anyway.
  * Call before listen(): the hooks must be in place when Fastify starts.
  */
-export function installGracefulShutdown(app: NestFastifyApplication, graceMs: number): void {
+export function installGracefulShutdown(app: NestFastifyApplication, graceMs: number, operators?: NestFastifyApplication): void {
   const logger = new Logger('Shutdown');
   const fastify = app.getHttpAdapter().getInstance();
   let closing = false;
@@ -40,11 +42,12 @@ export function installGracefulShutdown(app: NestFastifyApplication, graceMs: nu
     const deadline = setTimeout(() => {
       logger.warn(`Grace of ${graceMs} ms is over: dropping the connections left and exiting`);
       fastify.server.closeAllConnections();
+      operators?.getHttpServer().closeAllConnections();
       process.exit(1);
     }, graceMs);
     deadline.unref();
     try {
-      await fastify.close();
+      await Promise.all([fastify.close(), operators?.close()]);
       logger.log(`Answered every request in flight in ${Date.now() - started} ms; closing queue and pools`);
       await app.close();
       logger.log(`Stopped in ${Date.now() - started} ms`);

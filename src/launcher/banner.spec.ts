@@ -14,13 +14,19 @@ describe('displayUrl', () => {
 
 describe('startBanner', () => {
   it('gives the API, Swagger UI and metrics addresses, and the register asked', () => {
-    expect(startBanner('http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', 2)).toEqual([
+    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', 2)).toEqual([
       'API          http://127.0.0.1:3000',
       'Swagger UI   http://127.0.0.1:3000/docs',
       'Metrics      http://127.0.0.1:3000/metrics',
       'Register     https://services.sia.homeoffice.gov.uk',
       'Workers      2',
     ]);
+  });
+
+  it("shows metrics on the operators' listener when OPERATOR_PORT moved them there", () => {
+    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:9100', 'https://services.sia.homeoffice.gov.uk', 1)).toContain(
+      'Metrics      http://127.0.0.1:9100/metrics',
+    );
   });
 });
 

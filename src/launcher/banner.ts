@@ -14,11 +14,12 @@ export function displayUrl(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-export function startBanner(apiUrl: string, registerUrl: string, workers: number): string[] {
+/** `operatorsUrl`: where the API serves /metrics, its own address unless OPERATOR_PORT moved it. */
+export function startBanner(apiUrl: string, operatorsUrl: string, registerUrl: string, workers: number): string[] {
   return [
     `API          ${apiUrl}`,
     `Swagger UI   ${apiUrl}/docs`,
-    `Metrics      ${apiUrl}/metrics`,
+    `Metrics      ${operatorsUrl}/metrics`,
     `Register     ${registerUrl}`,
     `Workers      ${workers}`,
   ];

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
+import { operatorsHost } from '../config/env.schema';
 import { readNodeFlags } from '../config/node-flags';
 import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
 import {
@@ -112,10 +113,15 @@ class Launcher {
     await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, READY_TIMEOUT_MS)));
 
     const apiUrl = displayUrl(settings.HOST, apiPort);
+    // The API logs its operators' listener before it listens for partners, so the line is there by now.
+    const operatorsUrl =
+      settings.OPERATOR_PORT === null
+        ? apiUrl
+        : displayUrl(operatorsHost(settings), Number((await api.waitFor(/Operators' listener .* on \S+:(\d+)/, READY_TIMEOUT_MS))[1]));
     this.say(`Processes: ${this.supervisor.describeRunning()}`);
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
-      ...startBanner(apiUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, settings.WORKERS),
+      ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, settings.WORKERS),
       ...(demoData ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl, demoData) : []),
       STOP_LINE,
     ];

@@ -2,8 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { Metrics } from './metrics';
 
 /**
- * The process's metrics, for both roots; the API serves them at /metrics (MetricsEndpointModule), the worker
- * on its own listener. The controller lives apart so that the worker never loads Swagger's decorators.
+ * The process's metrics, for both roots; the API serves them at /metrics (src/operator), the worker on its
+ * own listener. The controller lives apart so that the worker never loads Swagger's decorators.
  * Features feed their gauges through Metrics (the lookups module its queue and breaker).
  */
 @Global()

@@ -86,12 +86,15 @@ export class LicenceMonitor implements OnModuleDestroy {
    * Takes the numbers now due, at the pace of recheckClaimLimit, and moves them a cycle ahead in
    * the same statement (a lease: a re-check that dies is tried again a cycle later); SKIP LOCKED
    * lets several workers claim at once without sharing a number. The re-check itself sets the
-   * real next time (nextCheckAt) once the register has answered.
+   * real next time (nextCheckAt) once the register has answered. Only numbers that an enabled user
+   * watches are due: a disabled user's watching asks the register nothing, and its numbers, left due,
+   * are claimed at the first tick after the user is enabled again.
    */
   async claimDue(): Promise<string[]> {
     const now = this.clock.now();
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
-      'SELECT count(DISTINCT licence_number)::int AS watched FROM watch_entries',
+      `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
+       JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL`,
     );
     if (watched === 0) return [];
     const limit = recheckClaimLimit({
@@ -105,7 +108,10 @@ export class LicenceMonitor implements OnModuleDestroy {
     const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
       `WITH due AS (
          SELECT licence_number FROM licence_states s
-         WHERE next_check_at <= $1 AND EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)
+         WHERE next_check_at <= $1 AND EXISTS (
+           SELECT 1 FROM watch_entries w JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL
+           WHERE w.licence_number = s.licence_number
+         )
          ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
        UPDATE licence_states s SET next_check_at = $1::timestamptz + make_interval(secs => $3)
@@ -138,7 +144,8 @@ export class LicenceMonitor implements OnModuleDestroy {
   async followSuccessor({ licenceNumber, previous, current, withheld }: SuccessorJobData): Promise<void> {
     const watchers = await this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
-       FROM watch_entries w JOIN users u ON u.id = w.user_id WHERE w.licence_number = $1 AND w.state = 'ACTIVE'`,
+       FROM watch_entries w JOIN users u ON u.id = w.user_id
+       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND u.disabled_at IS NULL`,
       [licenceNumber],
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
@@ -218,14 +225,15 @@ export class LicenceMonitor implements OnModuleDestroy {
   }
 
   /**
-   * Charges each watcher for the number in the current period (free after the first time) and
-   * pauses or resumes their entries accordingly. Returns the watchers left active.
+   * Charges each enabled watcher for the number in the current period (free after the first time) and
+   * pauses or resumes their entries accordingly. Returns the watchers left active. A disabled user is not
+   * a watcher here: not charged, its entry's state untouched, and no event of this re-check is its.
    */
   private async settleQuota(licenceNumber: string): Promise<Watcher[]> {
     const watchers = await this.dataSource.query<Watcher[]>(
       `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
        FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1`,
+       WHERE w.licence_number = $1 AND u.disabled_at IS NULL`,
       [licenceNumber],
     );
     const active: Watcher[] = [];

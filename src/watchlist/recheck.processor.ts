@@ -4,6 +4,7 @@ import { Job, Queue, WorkerOptions } from 'bullmq';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { blockingConnection } from '../redis/redis.module';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
 import {
@@ -33,7 +34,8 @@ function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
 /**
  * Runs the re-check cycle in worker processes (provided only by WatchlistWorkerModule). A job
  * scheduler makes one tick per second for the whole deployment, whichever worker takes it; a tick
- * claims the numbers due and queues one re-check job each, which any worker may run.
+ * claims the numbers due and queues one re-check job each, which any worker may run. The tick also
+ * resumes webhook deliveries held while their user was disabled.
  */
 // Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
 @Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(readSettings()))
@@ -41,6 +43,7 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
   constructor(
     @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | SuccessorJobData | Record<string, never>>,
     private readonly monitor: LicenceMonitor,
+    private readonly dispatcher: WebhookDispatcher,
   ) {
     super();
   }
@@ -56,6 +59,7 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
 
   async process(job: Job<RecheckJobData | SuccessorJobData | Record<string, never>>): Promise<void> {
     if (job.name === TICK_JOB) {
+      await this.dispatcher.resumeHeld();
       const due = await this.monitor.claimDue();
       const delays = delaysOverTick(due.length, TICK_INTERVAL_MS);
       await this.queue.addBulk(

@@ -19,6 +19,10 @@ export class Delivery {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  /** Set when it came due while its user was disabled: no attempt made, sent again once the user is enabled. */
+  @Column({ name: 'held_at', type: 'timestamptz', nullable: true })
+  heldAt!: Date | null;
 }
 
 @Entity({ name: 'webhook_attempts' })

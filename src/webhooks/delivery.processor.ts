@@ -27,6 +27,7 @@ interface DeliveryRow {
   previous_secret_until: Date | null;
   failing_since: Date | null;
   disabled_at: Date | null;
+  user_disabled: boolean;
   event_id: string;
   type: EventType;
   data: Record<string, unknown>;
@@ -81,15 +82,21 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     const { deliveryId } = job.data;
     const [row] = await this.dataSource.query<DeliveryRow[]>(
       `SELECT d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
-              e.id AS event_id, e.type, e.data, e.created_at,
+              u.disabled_at IS NOT NULL AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
-       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
+       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
+         JOIN events e ON e.id = d.event_id
        WHERE d.id = $1`,
       [deliveryId],
     );
     if (!row) return; // deleted with its endpoint or event meanwhile
     if (row.disabled_at) {
       await this.setStatus(deliveryId, 'FAILED');
+      return;
+    }
+    if (row.user_disabled) {
+      // Held, not failed: no attempt, still PENDING; WebhookDispatcher.resumeHeld queues it again once the user is enabled.
+      await this.dataSource.query(`UPDATE webhook_deliveries SET held_at = COALESCE(held_at, $2) WHERE id = $1`, [deliveryId, this.clock.now()]);
       return;
     }
     const startedAt = this.clock.now();

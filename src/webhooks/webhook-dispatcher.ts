@@ -42,6 +42,26 @@ export class WebhookDispatcher {
     return rows.map(({ id }) => id);
   }
 
+  /**
+   * Queues again every delivery held while its user was disabled (DeliveryProcessor) whose user is enabled
+   * now, each with a fresh retry schedule, as a replay has. The worker's one-per-second tick calls it, so a
+   * user's deliveries resume within about a second of enable-user. SKIP LOCKED: two ticks never queue one twice.
+   */
+  async resumeHeld(): Promise<void> {
+    const [rows] = await this.dataSource.query<[{ id: string; held_at: Date }[], number]>(
+      `WITH resumable AS (
+         SELECT d.id, d.held_at FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
+         WHERE d.held_at IS NOT NULL AND u.disabled_at IS NULL
+         FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET held_at = NULL FROM resumable WHERE d.id = resumable.id
+       RETURNING d.id, resumable.held_at`,
+    );
+    // BullMQ job ids may not contain a colon; the time of the hold keeps each resumption's job apart.
+    await Promise.all(rows.map(({ id, held_at }) => this.enqueue(id, `${id}-resumed-${held_at.getTime()}`)));
+  }
+
   /** Queues a delivery's attempts from the first delay of the schedule; jobId keeps a replay apart from the original. */
   async enqueue(deliveryId: string, jobId: string): Promise<void> {
     await this.queue.add(

@@ -20,6 +20,7 @@ interface ComposeService {
   deploy?: { replicas?: number };
   depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
+  ports?: string[];
 }
 
 function runHealthcheck(env: Record<string, string>): Promise<number> {
@@ -83,6 +84,15 @@ describe('deployment files', () => {
     }
   });
 
+  it("serves the API's operator routes on OPERATOR_PORT, which is not published; only the partner port is", () => {
+    expect(services.api.environment?.OPERATOR_PORT).toBe('9100');
+    expect(services.api.ports).toEqual(['3000:3000']);
+    expect(Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`))).toEqual([
+      'redis 127.0.0.1:6379:6379',
+      'api 3000:3000',
+    ]);
+  });
+
   it('keeps Redis durable: an append-only file and no eviction', () => {
     const command = services.redis.command ?? [];
     const option = (name: string) => command[command.indexOf(name) + 1];
@@ -128,6 +138,12 @@ describe('deployment files', () => {
       const [apiPort, closed] = [new URL(t.baseUrl).port, String(await freePort())];
       expect(await runHealthcheck({ PORT: apiPort, WORKER_HTTP_PORT: closed })).toBe(0);
       expect(await runHealthcheck({ PORT: closed, WORKER_HTTP_PORT: closed })).toBe(1);
+    });
+
+    it('asks OPERATOR_PORT instead of PORT when it is set (PORT then answers /health/live 404)', async () => {
+      const [apiPort, closed] = [new URL(t.baseUrl).port, String(await freePort())];
+      expect(await runHealthcheck({ OPERATOR_PORT: apiPort, PORT: closed, WORKER_HTTP_PORT: closed })).toBe(0);
+      expect(await runHealthcheck({ OPERATOR_PORT: closed, PORT: apiPort, WORKER_HTTP_PORT: closed })).toBe(1);
     });
   });
 });

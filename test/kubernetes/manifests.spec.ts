@@ -19,6 +19,7 @@ interface Container {
   ports?: { name?: string; containerPort: number }[];
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
   envFrom?: { configMapRef?: { name: string } }[];
+  startupProbe?: Probe;
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
@@ -31,7 +32,7 @@ interface PodSpec {
 interface Workload {
   kind: string;
   metadata: { name: string };
-  spec: { template: { spec: PodSpec } };
+  spec: { template: { metadata: { annotations: Record<string, string> }; spec: PodSpec } };
 }
 
 function yamlFilesUnder(directory: string): string[] {
@@ -159,18 +160,34 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
   });
 
   it.each([
-    ['lvs-api', 'start:api', 'PORT'],
-    ['lvs-worker', 'start:worker', 'WORKER_HTTP_PORT'],
-  ] as const)('%s runs `npm run %s` with liveness and readiness probes on its %s', (name, script, portSetting) => {
+    ['lvs-api', 'start:api', 'OPERATOR_PORT', 9100],
+    ['lvs-worker', 'start:worker', 'WORKER_HTTP_PORT', defaults.WORKER_HTTP_PORT],
+  ] as const)('%s runs `npm run %s` with liveness and readiness probes on its %s (%d)', (name, script, portSetting, expectedPort) => {
     const [container, ...others] = deployment(name).spec.template.spec.containers;
     expect(others).toEqual([]);
     expect(container.command).toEqual(['npm', 'run', script]);
     const port = Number(settingOf(container, portSetting));
-    expect(port).toBe(defaults[portSetting]);
+    expect(port).toBe(expectedPort);
     expect(container.livenessProbe?.httpGet.path).toBe('/health/live');
     expect(portOf(container, container.livenessProbe?.httpGet.port ?? '')).toBe(port);
     expect(container.readinessProbe?.httpGet.path).toBe('/health/ready');
     expect(portOf(container, container.readinessProbe?.httpGet.port ?? '')).toBe(port);
+  });
+
+  it("probes and scrapes the API on its operators' port, named operator, which the partners' Service does not route to", () => {
+    const pod = deployment('lvs-api').spec.template;
+    const [container] = pod.spec.containers;
+    const operatorPort = Number(settingOf(container, 'OPERATOR_PORT'));
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: Number(settingOf(container, 'PORT')) },
+      { name: 'operator', containerPort: operatorPort },
+    ]);
+    for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) expect(probe?.httpGet.port).toBe('operator');
+    expect(pod.metadata.annotations['prometheus.io/port']).toBe(String(operatorPort));
+    const service = ofKind<{ metadata: { name: string }; spec: { ports: { targetPort: string }[] } }>('Service').find(
+      (candidate) => candidate.metadata.name === 'lvs-api',
+    );
+    expect(service?.spec.ports.map((port) => port.targetPort)).toEqual(['http']);
   });
 
   it.each(['lvs-api', 'lvs-worker'])('%s is given more time to stop than its preStop and SHUTDOWN_GRACE_MS take', (name) => {
