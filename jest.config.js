@@ -74,6 +74,15 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
+      // The flow, batch and monitoring suites again, with the service on a 3-primary Redis Cluster and behind
+      // PgBouncer in transaction mode (test/support/topology-setup.ts), as production platforms run it.
+      ...shared,
+      displayName: 'e2e-topologies',
+      testMatch: ['<rootDir>/test/e2e/{verification-flow,batches,monitoring}.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/topology-setup.ts',
+      globalTeardown: '<rootDir>/test/support/topology-teardown.ts',
+    },
+    {
       ...shared,
       displayName: 'resilience',
       testMatch: ['<rootDir>/test/resilience/**/*.resilience-spec.ts'],

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
+import { duplicateClient, RedisClient } from '../redis/redis-clients';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisStore } from '../redis/redis.module';
 
@@ -11,7 +11,7 @@ import { RedisStore } from '../redis/redis.module';
 @Injectable()
 export class KeyChanges implements OnModuleDestroy {
   private readonly channel: string;
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
 
   constructor(
     private readonly redis: RedisStore,
@@ -31,7 +31,7 @@ export class KeyChanges implements OnModuleDestroy {
    */
   async subscribe(onChange: (userId: string) => void, onConnected: () => void): Promise<void> {
     // A subscription waits for its connection, and ioredis renews it after each reconnection.
-    const subscriber = this.redis.client.duplicate({ enableOfflineQueue: true });
+    const subscriber = duplicateClient(this.redis.client, { enableOfflineQueue: true });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, userId: string) => onChange(userId));
     subscriber.on('ready', onConnected);

@@ -1,19 +1,22 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
+import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
+import { SecretReencryption } from '../signing-secrets/secret-reencryption';
+import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
 // Redis: revocations, disabled users and quota changes are announced to every API process.
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule] })
+@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule] })
 class KeysCliModule {}
 
-async function execute(apiKeys: ApiKeysService, command: KeysCommand): Promise<unknown> {
+async function execute(app: INestApplicationContext, command: KeysCommand): Promise<unknown> {
+  const apiKeys = app.get(ApiKeysService);
   switch (command.command) {
     case 'create':
       return apiKeys.createKey({
@@ -38,6 +41,8 @@ async function execute(apiKeys: ApiKeysService, command: KeysCommand): Promise<u
       if (!changed) throw new UsageError(`No user ${command.userId}`);
       return { userId: command.userId, ...changed };
     }
+    case 'reencrypt-webhook-secrets':
+      return app.get(SecretReencryption).reencryptAll();
   }
 }
 
@@ -52,7 +57,7 @@ async function main(): Promise<number> {
   }
   const app = await NestFactory.createApplicationContext(KeysCliModule, { logger: ['error'] });
   try {
-    const result = await execute(app.get(ApiKeysService), command);
+    const result = await execute(app, command);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {

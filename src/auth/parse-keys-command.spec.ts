@@ -135,6 +135,16 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('reencrypt-webhook-secrets', () => {
+    it('parses reencrypt-webhook-secrets, which takes nothing else', () => {
+      expect(parseKeysCommand(['reencrypt-webhook-secrets'])).toEqual({ command: 'reencrypt-webhook-secrets' });
+      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', 'now'])).toThrow(new UsageError('reencrypt-webhook-secrets takes no arguments'));
+      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', '--name', 'x'])).toThrow(
+        new UsageError('"reencrypt-webhook-secrets" takes no options'),
+      );
+    });
+  });
+
   describe('set-quota', () => {
     it('parses set-quota USER_ID N', () => {
       expect(parseKeysCommand(['set-quota', USER_ID, '250'])).toEqual({

@@ -5,7 +5,8 @@ export type KeysCommand =
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
-  | { command: 'disable-user' | 'enable-user'; userId: string };
+  | { command: 'disable-user' | 'enable-user'; userId: string }
+  | { command: 'reencrypt-webhook-secrets' };
 
 export class UsageError extends Error {}
 
@@ -15,7 +16,8 @@ export const KEYS_USAGE = `Usage:
   keys revoke KEY_ID
   keys set-quota USER_ID N|unlimited
   keys disable-user USER_ID
-  keys enable-user USER_ID`;
+  keys enable-user USER_ID
+  keys reencrypt-webhook-secrets`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -114,6 +116,10 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
       return { command, userId: parseUuid(rest[0], 'USER_ID') };
+    case 'reencrypt-webhook-secrets':
+      onlyCreateOptions();
+      if (rest.length > 0) throw new UsageError('reencrypt-webhook-secrets takes no arguments');
+      return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }

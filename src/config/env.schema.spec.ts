@@ -52,11 +52,16 @@ describe('validateEnvironment', () => {
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
         MIGRATIONS_RUN: true,
         DATABASE_CONNECT_TIMEOUT_MS: 1000,
+        DATABASE_MIGRATION_URL: '',
+        DATABASE_PREPARED_STATEMENTS: true,
         DATABASE_STATEMENT_TIMEOUT_MS: 5000,
         AUTH_CACHE_TTL_SECONDS: 60,
         AUTH_CACHE_MAX_KEYS: 10000,
         REDIS_URL: 'redis://127.0.0.1:6379',
         DEPENDENCY_TIMEOUT_MS: 1000,
+        REDIS_SENTINELS: '',
+        REDIS_SENTINEL_NAME: 'mymaster',
+        REDIS_CLUSTER_NODES: '',
         REDIS_PREFIX: 'lvs',
         PUBLIC_BASE_URL: '',
         QUOTA_TIME_ZONE: 'UTC',
@@ -80,6 +85,7 @@ describe('validateEnvironment', () => {
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
         HOLDER_DATA_KEY: '',
+        WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         LOG_LEVEL: 'log',
@@ -185,6 +191,11 @@ describe('validateEnvironment', () => {
       expect(validateEnvironment({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     });
 
+    it('accepts a hash-tagged REDIS_PREFIX with cluster nodes', () => {
+      const settings = validateEnvironment({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000', REDIS_PREFIX: '{lvs}-blue' });
+      expect([settings.REDIS_CLUSTER_NODES, settings.REDIS_PREFIX]).toEqual(['10.0.0.1:7000,10.0.0.2:7000', '{lvs}-blue']);
+    });
+
     it('keeps a rediss:// REDIS_URL', () => {
       expect(validateEnvironment({ REDIS_URL: 'rediss://cache:6380/2' }).REDIS_URL).toBe('rediss://cache:6380/2');
     });
@@ -231,6 +242,16 @@ describe('validateEnvironment', () => {
           'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
       }
+    });
+
+    it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+        key,
+        'cd'.repeat(32),
+      ]);
+      expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
+      );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
@@ -396,7 +417,12 @@ describe('validateEnvironment', () => {
       [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
-      [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -'],
+      [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
+      [{ REDIS_PREFIX: '{lvs' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
+      [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],
+      [{ REDIS_SENTINELS: 'sentinel' }, 'REDIS_SENTINELS: REDIS_SENTINELS must be host:port[,host:port...]'],
+      [{ DATABASE_MIGRATION_URL: 'mysql://x/y' }, 'DATABASE_MIGRATION_URL: must start with postgres:// or postgresql://'],
+      [{ DATABASE_PREPARED_STATEMENTS: 'no' }, 'DATABASE_PREPARED_STATEMENTS: DATABASE_PREPARED_STATEMENTS must be a boolean value'],
     ])('rejects %j with exactly one line: %s', (raw, line) => {
       expect(errorOf(raw).message).toBe(`Invalid configuration: ${line}`);
     });

@@ -63,6 +63,18 @@ class NotAboveSetting implements ValidatorConstraintInterface {
   }
 }
 
+/** On a Redis Cluster (REDIS_CLUSTER_NODES set), REDIS_PREFIX must be a hash tag: {name}. */
+@ValidatorConstraint({ name: 'hashTaggedOnCluster' })
+class HashTaggedOnCluster implements ValidatorConstraintInterface {
+  validate(value: unknown, { object }: ValidationArguments): boolean {
+    return (object as EnvironmentVariables).REDIS_CLUSTER_NODES === '' || (typeof value === 'string' && value.startsWith('{'));
+  }
+
+  defaultMessage(): string {
+    return 'REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set';
+  }
+}
+
 /** A secret that production may not run with at its development value (describeProductionSecretProblem). */
 @ValidatorConstraint({ name: 'productionSecret' })
 class SafeInProduction implements ValidatorConstraintInterface {
@@ -75,8 +87,7 @@ class SafeInProduction implements ValidatorConstraintInterface {
   }
 
   private problem(value: unknown, object: object, property: string): string | null {
-    const { NODE_ENV } = object as EnvironmentVariables;
-    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, NODE_ENV) : null;
+    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, object as EnvironmentVariables) : null;
   }
 }
 
@@ -145,7 +156,22 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
   DATABASE_CONNECT_TIMEOUT_MS = 1000;
 
-  /** How long one database statement may take. */
+  /**
+   * A direct PostgreSQL connection (not a pooler) for migrations and their advisory lock, at start-up and from
+   * the CLI; empty: DATABASE_URL. Needed when DATABASE_URL points at PgBouncer in transaction mode.
+   */
+  @ValidateIf((settings: EnvironmentVariables) => settings.DATABASE_MIGRATION_URL !== '')
+  @Validate(IsDatabaseUrl)
+  DATABASE_MIGRATION_URL = '';
+
+  /**
+   * Hot statements run as named prepared statements (parsed once per connection); false for a pooler that
+   * cannot carry them across transactions (PgBouncer in transaction mode before 1.21).
+   */
+  @Transform(toBoolean) @IsBoolean()
+  DATABASE_PREPARED_STATEMENTS = true;
+
+  /** How long one database statement may take (the client's deadline on each query). */
   @Transform(toInteger) @Min(100) @Max(600000) @IsInt()
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
@@ -163,8 +189,29 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
   DEPENDENCY_TIMEOUT_MS = 1000;
 
-  /** Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. */
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -' })
+  /**
+   * Redis Sentinel: host:port of each sentinel, comma-separated; the primary is REDIS_SENTINEL_NAME's. Wins over
+   * REDIS_URL (whose password and TLS still apply to the primary); loses to REDIS_CLUSTER_NODES.
+   */
+  @Matches(/^$|^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'REDIS_SENTINELS must be host:port[,host:port...]' })
+  REDIS_SENTINELS = '';
+
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'REDIS_SENTINEL_NAME must be 1-64 letters, digits, ., _ or -' })
+  REDIS_SENTINEL_NAME = 'mymaster';
+
+  /** Redis Cluster: host:port of some of its nodes, comma-separated; wins over REDIS_SENTINELS and REDIS_URL. */
+  @Matches(/^$|^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, { message: 'REDIS_CLUSTER_NODES must be host:port[,host:port...]' })
+  REDIS_CLUSTER_NODES = '';
+
+  /**
+   * Namespaces every Redis key (queue, cache, idempotency) so that deployments and test runs never meet. On a
+   * Redis Cluster it must start with a hash tag, {name}: every key of ours and of the queues then lives in one
+   * slot, so that scripts and transactions over many keys run there.
+   */
+  @Matches(/^(?=.{1,64}$)(\{[A-Za-z0-9_-]+\})?[A-Za-z0-9_-]*$/, {
+    message: 'REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}',
+  })
+  @Validate(HashTaggedOnCluster)
   REDIS_PREFIX = 'lvs';
 
   /** The API's address as partners reach it, for the OpenAPI document's servers; empty: each request's own origin. */
@@ -239,7 +286,10 @@ export class EnvironmentVariables {
   @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
-  /** 32 bytes as 64 hex digits: encrypts webhook signing secrets. Empty: a fixed development key, with a warning; refused in production. */
+  /**
+   * 32 bytes as 64 hex digits: encrypts webhook signing secrets when WEBHOOK_SECRET_KEYS is empty. Both empty:
+   * a fixed development key, with a warning; refused in production.
+   */
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
@@ -251,6 +301,10 @@ export class EnvironmentVariables {
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'HOLDER_DATA_KEY must be 64 hex digits (32 bytes)' })
   HOLDER_DATA_KEY = '';
+  /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
+  @Transform(toList)
+  @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
+  WEBHOOK_SECRET_KEYS: string[] = [];
 
   /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })

@@ -10,7 +10,7 @@ export interface LauncherEnvironment {
   settings: AppSettings;
   /** false: DATABASE_URL is unset, so the launcher may use or start a local PostgreSQL */
   databaseUrlGiven: boolean;
-  /** false: REDIS_URL is unset, so the launcher may use or start a local Redis */
+  /** false: no Redis is set (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES), so the launcher may use or start a local one */
   redisUrlGiven: boolean;
   inherited: Record<string, string | undefined>;
 }
@@ -19,7 +19,7 @@ export function readLauncherEnvironment(): LauncherEnvironment {
   return {
     settings: readSettings(),
     databaseUrlGiven: Boolean(process.env.DATABASE_URL),
-    redisUrlGiven: Boolean(process.env.REDIS_URL),
+    redisUrlGiven: Boolean(process.env.REDIS_URL || process.env.REDIS_SENTINELS || process.env.REDIS_CLUSTER_NODES),
     inherited: { ...process.env },
   };
 }

@@ -17,13 +17,34 @@ import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 
-export interface DatabaseTimeouts {
+export interface DatabasePoolSettings {
   connectMs: number;
+  /** each query's deadline, kept by the client: a pooler in transaction mode refuses a session statement_timeout */
   statementMs: number;
+  /** false: hot statements run unnamed, for a pooler that cannot carry prepared statements across transactions */
+  preparedStatements: boolean;
+}
+
+/** What pg's pool takes from TypeORM's `extra`, and our one option beside it (runNamedStatement reads it). */
+interface PoolExtra {
+  max: number;
+  connectionTimeoutMillis?: number;
+  query_timeout?: number;
+  preparedStatements?: boolean;
 }
 
 /** Shared by the API, the worker, the command-line tools and the tests. */
-export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseTimeouts): DataSourceOptions {
+export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolSettings): DataSourceOptions {
+  const extra: PoolExtra = {
+    max: 20,
+    // Without them a query waits for an unreachable database indefinitely. No startup parameter such as
+    // statement_timeout: PgBouncer refuses every one but extra_float_digits (see docs/operations.md).
+    ...(pool && {
+      connectionTimeoutMillis: pool.connectMs,
+      query_timeout: pool.statementMs,
+      preparedStatements: pool.preparedStatements,
+    }),
+  };
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -50,16 +71,13 @@ export function buildDataSourceOptions(databaseUrl: string, timeouts?: DatabaseT
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,
-    extra: {
-      max: 20,
-      // pg's pool options: without them a query waits for an unreachable database indefinitely.
-      ...(timeouts && {
-        connectionTimeoutMillis: timeouts.connectMs,
-        statement_timeout: timeouts.statementMs,
-        query_timeout: timeouts.statementMs + 1000,
-      }),
-    },
+    extra,
   };
+}
+
+/** Whether runNamedStatement may name its statements on this data source (DATABASE_PREPARED_STATEMENTS). */
+export function usesPreparedStatements(dataSource: DataSource): boolean {
+  return (dataSource.options.extra as PoolExtra | undefined)?.preparedStatements !== false;
 }
 
 /** Creates the database named in the URL when it does not exist yet. */
@@ -85,8 +103,23 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 // Any constant unique to this service: API and worker processes starting together take turns.
 const MIGRATION_LOCK_ID = 7_340_021;
 
+/**
+ * Creates the database if needed and applies pending migrations, on a connection of its own to `migrationUrl`:
+ * a direct one (DATABASE_MIGRATION_URL) when the service's own goes through a pooler, which could hand the
+ * session that holds the advisory lock to another client between statements.
+ */
+export async function migrateDatabase(migrationUrl: string): Promise<string[]> {
+  await ensureDatabaseExists(migrationUrl);
+  const dataSource = await new DataSource(buildDataSourceOptions(migrationUrl)).initialize();
+  try {
+    return await runMigrationsExclusively(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
 /** Runs pending migrations while holding an advisory lock, so concurrent starts never race. */
-export async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
+async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
   const lockRunner = dataSource.createQueryRunner();
   await lockRunner.connect();
   try {

@@ -1,40 +1,26 @@
-import { Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { buildDataSourceOptions, ensureDatabaseExists, runMigrationsExclusively } from './data-source';
+import { buildDataSourceOptions, migrateDatabase } from './data-source';
 
-/** Brings the schema up to date at start-up unless MIGRATIONS_RUN=false. */
-@Injectable()
-class SchemaMigrator implements OnModuleInit {
-  private readonly logger = new Logger('Database');
-
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    if (!this.config.get('MIGRATIONS_RUN')) return;
-    const applied = await runMigrationsExclusively(this.dataSource);
-    if (applied.length > 0) this.logger.log(`Applied migrations: ${applied.join(', ')}`);
-  }
-}
-
+/** The service's pool on DATABASE_URL; the schema is brought up to date first, unless MIGRATIONS_RUN=false. */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: async (config: AppConfig) => {
         const databaseUrl = config.get('DATABASE_URL');
-        if (config.get('MIGRATIONS_RUN')) await ensureDatabaseExists(databaseUrl);
+        if (config.get('MIGRATIONS_RUN')) {
+          const applied = await migrateDatabase(config.get('DATABASE_MIGRATION_URL') || databaseUrl);
+          if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
+        }
         return buildDataSourceOptions(databaseUrl, {
           connectMs: config.get('DATABASE_CONNECT_TIMEOUT_MS'),
           statementMs: config.get('DATABASE_STATEMENT_TIMEOUT_MS'),
+          preparedStatements: config.get('DATABASE_PREPARED_STATEMENTS'),
         });
       },
     }),
   ],
-  providers: [SchemaMigrator],
 })
 export class DatabaseModule {}

@@ -1,18 +1,11 @@
-import { DataSource } from 'typeorm';
 import { readSettings } from '../config/read-settings';
-import { buildDataSourceOptions, ensureDatabaseExists, runMigrationsExclusively } from './data-source';
+import { migrateDatabase } from './data-source';
 
-/** `npm run migration:run`: creates the database if needed and applies pending migrations. */
+/** `npm run migration:run`: creates the database if needed and applies pending migrations (on DATABASE_MIGRATION_URL if set). */
 async function main(): Promise<void> {
-  const { DATABASE_URL } = readSettings();
-  await ensureDatabaseExists(DATABASE_URL);
-  const dataSource = await new DataSource(buildDataSourceOptions(DATABASE_URL)).initialize();
-  try {
-    const applied = await runMigrationsExclusively(dataSource);
-    console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'No pending migrations');
-  } finally {
-    await dataSource.destroy();
-  }
+  const { DATABASE_URL, DATABASE_MIGRATION_URL } = readSettings();
+  const applied = await migrateDatabase(DATABASE_MIGRATION_URL || DATABASE_URL);
+  console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'No pending migrations');
 }
 
 main().catch((error: unknown) => {

@@ -27,6 +27,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     }
     const answer = this.toContract(exception, http.getRequest<FastifyRequest>().id);
     if (answer.body.code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
+    if (exception instanceof ApiError) void reply.headers(exception.headers);
     sendErrorAnswer(reply, answer);
   }
 

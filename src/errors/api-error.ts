@@ -7,6 +7,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly publicMessage: string = ERROR_CODES[code].message,
+    /** sent with the answer, e.g. Retry-After */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${code}: ${publicMessage}`);
     this.name = 'ApiError';
@@ -15,5 +17,10 @@ export class ApiError extends Error {
 
   static validation(message: ValidationMessage): ApiError {
     return new ApiError('VALIDATION_ERROR', message);
+  }
+
+  /** RATE_LIMITED, telling the caller when to try again. */
+  static rateLimited(retryAfterSeconds: number): ApiError {
+    return new ApiError('RATE_LIMITED', ERROR_CODES.RATE_LIMITED.message, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
   },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large' },
   INTERNAL_ERROR: {
     status: 500,
@@ -66,6 +67,7 @@ export const FEATURE_VALIDATION_MESSAGES = {
   watchlistQuery: 'Query may only contain limit, cursor, status and expiringWithinDays',
   webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
   webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+  webhookLimit: 'A user may have at most 10 webhook endpoints',
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
   eventsQuery: 'Query may only contain after and limit',

@@ -13,8 +13,8 @@ export function ApiErrorResponsesWith(
   ...codes: ErrorCode[]
 ): MethodDecorator & ClassDecorator {
   return applyDecorators(
-    ...errorResponseDocs(codes, validationTexts).map(({ status, description, examples }) =>
-      ApiResponse({ status, description, type: ErrorBody, examples }),
+    ...errorResponseDocs(codes, validationTexts).map(({ status, description, examples, headers }) =>
+      ApiResponse({ status, description, type: ErrorBody, examples, headers }),
     ),
   );
 }

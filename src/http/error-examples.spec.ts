@@ -66,4 +66,11 @@ describe('errorResponseDocs', () => {
       message: 'Monthly verification quota exceeded',
     });
   });
+
+  it('documents the Retry-After that RATE_LIMITED carries, required only when every code of its status sends it', () => {
+    const retryAfter = { description: 'Whole seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } };
+    expect(errorResponseDocs(['RATE_LIMITED'])[0].headers).toEqual({ 'Retry-After': { ...retryAfter, required: true } });
+    expect(errorResponseDocs(['QUOTA_EXCEEDED', 'RATE_LIMITED'])[0].headers).toEqual({ 'Retry-After': { ...retryAfter, required: false } });
+    expect(errorResponseDocs(['QUOTA_EXCEEDED'])[0]).not.toHaveProperty('headers');
+  });
 });

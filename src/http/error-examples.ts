@@ -7,12 +7,37 @@ export interface ErrorExample {
   value: { code: string; message: string };
 }
 
+/** A response header as the document describes it. */
+export interface ErrorHeaderDoc {
+  required: boolean;
+  description: string;
+  schema: { type: 'integer'; minimum: number };
+}
+
 /** The error answers of one HTTP status, as the document describes them. */
 export interface ErrorResponseDoc {
   status: number;
   description: string;
   /** one example per text the service really sends with that status */
   examples: Record<string, ErrorExample>;
+  /** headers its codes carry; required when every code of the status carries it */
+  headers?: Record<string, ErrorHeaderDoc>;
+}
+
+/** Headers that come with a code's answer (ApiError's headers). */
+const HEADERS_OF_CODE: Readonly<Record<string, Record<string, Omit<ErrorHeaderDoc, 'required'>>>> = {
+  RATE_LIMITED: { 'Retry-After': { description: 'Whole seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } },
+};
+
+function headersOf(codes: readonly string[]): Record<string, ErrorHeaderDoc> | undefined {
+  const names = [...new Set(codes.flatMap((code) => Object.keys(HEADERS_OF_CODE[code] ?? {})))];
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(
+    names.map((name) => {
+      const carriers = codes.filter((code) => HEADERS_OF_CODE[code]?.[name] !== undefined);
+      return [name, { ...HEADERS_OF_CODE[carriers[0]][name], required: carriers.length === codes.length }];
+    }),
+  );
 }
 
 /** The VALIDATION_ERROR texts one route sends, by example name. */
@@ -49,13 +74,17 @@ export function errorResponseDocs(
     const { status } = table[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  return [...byStatus].map(([status, sameStatus]) => ({
-    status,
-    description: sameStatus.map((code) => describeCode(code, sources)).join('; '),
-    examples: Object.fromEntries(
-      sameStatus.flatMap((code) =>
-        messagesOf(code, sources).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
+  return [...byStatus].map(([status, sameStatus]) => {
+    const headers = headersOf(sameStatus);
+    return {
+      status,
+      description: sameStatus.map((code) => describeCode(code, sources)).join('; '),
+      examples: Object.fromEntries(
+        sameStatus.flatMap((code) =>
+          messagesOf(code, sources).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
+        ),
       ),
-    ),
-  }));
+      ...(headers === undefined ? {} : { headers }),
+    };
+  });
 }

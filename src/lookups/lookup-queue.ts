@@ -3,7 +3,7 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
 import type { FinalResult } from './lookup-outcome';
 import {
   LOOKUP_JOB,
@@ -43,7 +43,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
-      connection: blockingConnection({ REDIS_URL: this.config.get('REDIS_URL'), DEPENDENCY_TIMEOUT_MS: this.config.get('DEPENDENCY_TIMEOUT_MS') }),
+      connection: blockingConnection(redisConnectionSettings(this.config)),
       prefix: this.queue.opts.prefix,
     });
     // One listener pair per waiting request: thousands are expected, none is a leak.

@@ -8,7 +8,7 @@ import { readSettings } from '../config/read-settings';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
 import { HolderDataProtection } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';

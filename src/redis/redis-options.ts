@@ -5,7 +5,7 @@ export interface RedisTimeouts {
   socketTimeout?: number;
   autoResendUnfulfilledCommands?: boolean;
   enableOfflineQueue?: boolean;
-  maxRetriesPerRequest?: number;
+  maxRetriesPerRequest?: number | null;
   retryStrategy: (attempt: number) => number;
 }
 

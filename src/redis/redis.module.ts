@@ -1,40 +1,26 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { RedisOptions as BullRedisOptions } from 'bullmq';
-import Redis from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { AppConfig } from '../config/app-config';
-import { AppSettings } from '../config/env.schema';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { describeEvictionPolicy } from './eviction-policy';
 import { RedisOutageWatch } from './redis-outage-watch';
-import { blockingRedisOptions, failFastRedisOptions } from './redis-options';
+import { createStoreClient, failFastConnection, RedisClient, redisConnectionSettings } from './redis-clients';
 
-type RedisSettings = Pick<AppSettings, 'REDIS_URL' | 'DEPENDENCY_TIMEOUT_MS'>;
-
-/** BullMQ connection for queues that add and read jobs on behalf of requests: fails fast. */
-export function failFastConnection(settings: RedisSettings): BullRedisOptions {
-  return { url: settings.REDIS_URL, ...failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS) };
-}
-
-/** BullMQ connection for workers and queue events, which block on Redis and must ride out outages. */
-export function blockingConnection(settings: RedisSettings): BullRedisOptions {
-  return { url: settings.REDIS_URL, ...blockingRedisOptions(settings.DEPENDENCY_TIMEOUT_MS) };
-}
+export { blockingConnection } from './redis-clients';
 
 /** The Redis client for our own keys (cache, idempotency), every key under REDIS_PREFIX. */
 @Injectable()
 export class RedisStore implements OnModuleInit, OnApplicationShutdown {
-  readonly client: Redis;
+  readonly client: RedisClient;
   private readonly prefix: string;
 
   constructor(@Inject(AppConfig) config: AppConfig, @Inject(RedisOutageLog) outages: RedisOutageLog) {
     // Commands issued in the same tick (many requests arrive together under load) go out in one socket
     // write: each write is a system call, and one per request was 8 % of the API's CPU.
-    this.client = new Redis(config.get('REDIS_URL'), {
-      ...failFastRedisOptions(config.get('DEPENDENCY_TIMEOUT_MS')),
-      enableAutoPipelining: true,
-    });
+    this.client = createStoreClient(redisConnectionSettings(config));
     this.prefix = config.get('REDIS_PREFIX');
     outages.watchClient(this.client);
   }
@@ -60,15 +46,33 @@ export class RedisStore implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
+/**
+ * The queues' shared connection. On a cluster it is a client that BullMQ uses but leaves open (it did not
+ * create it), so it is closed here, after the queues (Nest shuts modules down importers first).
+ */
+@Injectable()
+class QueueConnection implements OnApplicationShutdown {
+  readonly options: ConnectionOptions;
+
+  constructor(@Inject(AppConfig) config: AppConfig) {
+    this.options = failFastConnection(redisConnectionSettings(config));
+  }
+
+  onApplicationShutdown(): void {
+    if (this.options instanceof Cluster) this.options.disconnect();
+  }
+}
+
 /** Redis for both processes: our key-value store and BullMQ's root connection (queues; workers get their own). */
 @Global()
 @Module({
   imports: [
     DiscoveryModule,
     BullModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        connection: failFastConnection({ REDIS_URL: config.get('REDIS_URL'), DEPENDENCY_TIMEOUT_MS: config.get('DEPENDENCY_TIMEOUT_MS') }),
+      extraProviders: [QueueConnection],
+      inject: [AppConfig, QueueConnection],
+      useFactory: (config: AppConfig, connection: QueueConnection) => ({
+        connection: connection.options,
         prefix: `${config.get('REDIS_PREFIX')}:bull`,
       }),
     }),

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { decryptSecret, encryptSecret } from './secret-box';
+import { decryptSecret, encryptSecret, SecretKey, secretKey } from '../signing-secrets/secret-box';
 
 /** Used when HOLDER_DATA_KEY is empty, with a warning at start-up: fine for a laptop, refused in production. */
 export const DEVELOPMENT_HOLDER_DATA_KEY_HEX = createHash('sha256').update('lvs development holder data key').digest('hex');
@@ -11,12 +11,12 @@ export const DEVELOPMENT_HOLDER_DATA_KEY_HEX = createHash('sha256').update('lvs 
  */
 export class HolderDataProtection {
   private readonly digestKey: Buffer;
-  private readonly sealKeyHex: string;
+  private readonly sealKey: SecretKey;
 
   constructor(keyHex: string) {
     const key = Buffer.from(keyHex, 'hex');
     this.digestKey = createHmac('sha256', key).update('digest').digest();
-    this.sealKeyHex = createHmac('sha256', key).update('seal').digest('hex');
+    this.sealKey = secretKey(createHmac('sha256', key).update('seal').digest('hex'));
   }
 
   /** 64 hex digits, the same for the same text under the same key, and useless without the key. */
@@ -25,10 +25,10 @@ export class HolderDataProtection {
   }
 
   seal(plain: string): string {
-    return encryptSecret(plain, this.sealKeyHex);
+    return encryptSecret(plain, this.sealKey);
   }
 
   open(sealed: string): string {
-    return decryptSecret(sealed, this.sealKeyHex);
+    return decryptSecret(sealed, [this.sealKey]);
   }
 }

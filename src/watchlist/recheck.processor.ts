@@ -3,7 +3,7 @@ import { OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Queue, WorkerOptions } from 'bullmq';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';

@@ -5,7 +5,7 @@ export interface AttemptOutcome {
   /** the receiver's HTTP status; null when no answer came */
   responseStatus: number | null;
   error: string | null;
-  /** the SSRF guard refused the address: nothing was sent */
+  /** nothing was sent and a retry would fare no better: the SSRF guard refused the address, or no configured key opens the signing secret */
   refused: boolean;
 }
 
@@ -22,7 +22,8 @@ export interface AttemptVerdict {
 /**
  * Judges one attempt: 2xx is delivered; 410 disables the endpoint; an endpoint failing for 3 days
  * is disabled; an address the guard refuses is final for the delivery (it would be refused on every
- * retry, and retrying must not give a rebinding DNS name another chance); anything else is retried
+ * retry, and retrying must not give a rebinding DNS name another chance), and so is a signing secret
+ * that no configured key opens (it can be replayed once the keys are fixed); anything else is retried
  * while the schedule has attempts left.
  */
 export function judgeAttempt(options: {

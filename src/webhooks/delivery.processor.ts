@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
@@ -10,16 +10,20 @@ import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
-import { blockingConnection } from '../redis/redis.module';
+import { blockingConnection } from '../redis/redis-clients';
+import { UndecryptableSecretError } from '../signing-secrets/secret-box';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
+import { EndpointLeases } from './endpoint-leases';
 import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
 import { urlProblem } from './url-guard';
-import { WebhookSecrets } from './webhook-secrets';
+import { busyEndpointDelayMs } from './webhook-limits';
 
 interface DeliveryRow {
+  user_id: string;
   endpoint_id: string;
   url: string;
   secret: string;
@@ -62,6 +66,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: WebhookSecrets,
     private readonly clock: Clock,
+    private readonly leases: EndpointLeases,
     config: AppConfig,
   ) {
     super();
@@ -78,10 +83,10 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     await this.agent.close();
   }
 
-  async process(job: Job<DeliveryJobData>): Promise<void> {
+  async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
     const { deliveryId } = job.data;
     const [row] = await this.dataSource.query<DeliveryRow[]>(
-      `SELECT d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
+      `SELECT w.user_id, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
               u.disabled_at IS NOT NULL AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
@@ -99,6 +104,23 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
       await this.dataSource.query(`UPDATE webhook_deliveries SET held_at = COALESCE(held_at, $2) WHERE id = $1`, [deliveryId, this.clock.now()]);
       return;
     }
+    const holder = job.id ?? deliveryId;
+    const untilFirstLeaseEndsMs = await this.leases.take(row.user_id, row.endpoint_id, holder);
+    if (untilFirstLeaseEndsMs !== null) {
+      // The endpoint has its deliveries in flight: wait for a slot without an attempt and without holding a worker slot.
+      await job.moveToDelayed(Date.now() + busyEndpointDelayMs(untilFirstLeaseEndsMs, Math.random()), token);
+      throw new DelayedError();
+    }
+    try {
+      await this.attempt(job, deliveryId, row);
+    } finally {
+      // A release that fails must not turn a recorded attempt into a retry: the lease ends by itself.
+      await this.leases.release(row.user_id, row.endpoint_id, holder).catch(() => undefined);
+    }
+  }
+
+  /** Sends one attempt and records it; throws so that BullMQ retries when the verdict says so. */
+  private async attempt(job: Job<DeliveryJobData>, deliveryId: string, row: DeliveryRow): Promise<void> {
     const startedAt = this.clock.now();
     const started = performance.now();
     const outcome = await this.send(row, startedAt);
@@ -143,9 +165,13 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
   private async send(row: DeliveryRow, now: Date): Promise<AttemptOutcome> {
     const problem = urlProblem(row.url, this.allowPrivate);
     if (problem) return { responseStatus: null, error: `url refused: ${problem}`, refused: true };
-    const secrets = [this.secrets.open(row.secret)];
-    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
-      secrets.push(this.secrets.open(row.previous_secret));
+    let secrets: string[];
+    try {
+      secrets = this.signingSecrets(row, now);
+    } catch (error) {
+      if (!(error instanceof UndecryptableSecretError)) throw error;
+      // Recorded like any failed attempt, so the delivery ends FAILED (and can be replayed once the keys are fixed).
+      return { responseStatus: null, error: error.message, refused: true };
     }
     const body = webhookBody({ type: row.type, createdAt: row.created_at, data: row.data });
     const headers = signPayload(secrets, row.event_id, Math.floor(now.getTime() / 1000), body);
@@ -165,6 +191,15 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
       const refused = code === 'EBLOCKEDADDRESS';
       return { responseStatus: null, error: refused ? 'url refused: address' : String(code), refused };
     }
+  }
+
+  /** The current secret, and the previous one while it still signs. */
+  private signingSecrets(row: DeliveryRow, now: Date): string[] {
+    const secrets = [this.secrets.open(row.secret)];
+    if (row.previous_secret && row.previous_secret_until && row.previous_secret_until > now) {
+      secrets.push(this.secrets.open(row.previous_secret));
+    }
+    return secrets;
   }
 
   private async setStatus(deliveryId: string, status: 'FAILED'): Promise<void> {

@@ -4,11 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
+import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { EventsService } from '../events/events.service';
+import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
+import { ManualSendLimit } from './manual-send-limit';
 import { newSigningSecret } from './sign-payload';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookSecrets } from './webhook-secrets';
+import { MAX_ENDPOINTS_PER_USER } from './webhook-limits';
 
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 const DELIVERY_LOG_SIZE = 100;
@@ -45,15 +48,24 @@ export class EndpointsService {
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly clock: Clock,
+    private readonly manualSends: ManualSendLimit,
   ) {}
 
+  /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
   async create(userId: string, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
-    const [row] = await this.dataSource.query<EndpointRow[]>(
-      `INSERT INTO webhook_endpoints (user_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5)
-       RETURNING id, url, events, created_at`,
-      [userId, request.url, request.events, this.secrets.seal(secret), this.clock.now()],
-    );
+    const [row] = await this.dataSource.transaction(async (manager) => {
+      // The user's row lock makes concurrent creations count one after another; the count below is a
+      // statement of its own, so it sees the endpoints they committed.
+      await manager.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      return manager.query<EndpointRow[]>(
+        `INSERT INTO webhook_endpoints (user_id, url, events, secret, created_at)
+         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE user_id = $1) < $6
+         RETURNING id, url, events, created_at`,
+        [userId, request.url, request.events, this.secrets.seal(secret), this.clock.now(), MAX_ENDPOINTS_PER_USER],
+      );
+    });
+    if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
     return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.created_at.toISOString() };
   }
 
@@ -90,6 +102,7 @@ export class EndpointsService {
   /** Sends a ping event to this endpoint only. */
   async test(userId: string, id: string): Promise<DeliveryDto> {
     await this.requireOwn(userId, id);
+    await this.manualSends.take(userId, id);
     const [event] = await this.events.record([{ userId, type: 'ping', data: { endpointId: id } }], this.clock.now());
     const [deliveryId] = await this.dispatcher.dispatch([event], id);
     if (!deliveryId) throw new ApiError('WEBHOOK_NOT_FOUND'); // disabled meanwhile: nothing to send to
@@ -104,11 +117,15 @@ export class EndpointsService {
   /** Replays a delivery: the same event, so the same webhook-id, with a fresh retry schedule. */
   async retry(userId: string, id: string, deliveryId: string): Promise<DeliveryDto> {
     await this.requireOwn(userId, id);
+    const found = await this.dataSource.query<unknown[]>('SELECT 1 FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2', [deliveryId, id]);
+    if (found.length === 0) throw new ApiError('DELIVERY_NOT_FOUND');
+    // After the checks, so that a wrong id does not use up the endpoint's turn.
+    await this.manualSends.take(userId, id);
     const [rows] = await this.dataSource.query<[unknown[], number]>(
       `UPDATE webhook_deliveries SET status = 'PENDING' WHERE id = $1 AND endpoint_id = $2 RETURNING id`,
       [deliveryId, id],
     );
-    if (rows.length === 0) throw new ApiError('DELIVERY_NOT_FOUND');
+    if (rows.length === 0) throw new ApiError('DELIVERY_NOT_FOUND'); // removed with its endpoint meanwhile
     // BullMQ job ids may not contain a colon.
     await this.dispatcher.enqueue(deliveryId, `${deliveryId}-replay-${randomUUID()}`);
     return (await this.deliveryLog(id, deliveryId))[0];

@@ -24,6 +24,7 @@ const CREATE_TEXTS = {
   invalidJson: VALIDATION_MESSAGES.invalidJson,
   webhookBody: FEATURE_VALIDATION_MESSAGES.webhookBody,
   webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
+  webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit,
 };
 
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
@@ -44,7 +45,7 @@ export class WebhooksController {
 
   @Post()
   @ApiOperation({
-    summary: 'Add a webhook endpoint',
+    summary: 'Add a webhook endpoint (at most 10 per user)',
     description:
       'Events are POSTed as Standard Webhooks: body {"type","timestamp","data"}, headers webhook-id (the event id, the ' +
       'same on every retry), webhook-timestamp (Unix seconds) and webhook-signature ("v1,<signature>", two separated ' +
@@ -101,10 +102,15 @@ export class WebhooksController {
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a ping event to this endpoint', description: 'Answers with the queued delivery; watch it in the delivery log.' })
+  @ApiOperation({
+    summary: 'Send a ping event to this endpoint',
+    description:
+      'Answers with the queued delivery; watch it in the delivery log. One manual send (a ping or a replay) per endpoint ' +
+      'per 10 seconds; another is 429 with Retry-After.',
+  })
   @ApiParam(ID_PARAM)
   @ApiResponse({ status: 202, type: DeliveryDto, description: 'The ping is queued for delivery' })
-  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR')
   test(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<DeliveryDto> {
     return this.endpoints.test(user.userId, id);
   }
@@ -125,12 +131,14 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({
     summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule',
-    description: 'For a delivery that FAILED or that the receiver lost; receivers drop a webhook-id they have already seen.',
+    description:
+      'For a delivery that FAILED or that the receiver lost; receivers drop a webhook-id they have already seen. One manual ' +
+      'send (a ping or a replay) per endpoint per 10 seconds; another is 429 with Retry-After.',
   })
   @ApiParam(ID_PARAM)
   @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: { type: 'string', format: 'uuid' } })
   @ApiResponse({ status: 202, type: DeliveryDto, description: 'The delivery is queued again' })
-  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR')
   retry(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', WEBHOOK_ID) id: string,

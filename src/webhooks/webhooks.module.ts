@@ -2,17 +2,20 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
+import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { EndpointsService } from './endpoints.service';
+import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookSecrets } from './webhook-secrets';
 import { WebhooksController } from './webhooks.controller';
+
+const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
 
 /** Webhook endpoints and the dispatcher that queues deliveries (both processes); only WebhooksWorkerModule sends them. */
 @Module({
-  imports: [AuthModule, EventsModule, BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })],
+  imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
-  providers: [EndpointsService, WebhookDispatcher, WebhookSecrets],
-  exports: [WebhookDispatcher, WebhookSecrets],
+  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
+  exports: [WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

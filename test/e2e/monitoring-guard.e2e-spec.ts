@@ -47,7 +47,7 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
       createdAt: expect.any(String),
     });
     const { rows } = await t.db.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [created.id]);
-    expect(rows[0].secret).toMatch(/^v1\./);
+    expect(rows[0].secret).toMatch(/^v2\.[\w-]{8}\./); // sealed, naming its key
     expect(rows[0].secret).not.toContain(created.secret.slice(6));
     const listed = await request(t.baseUrl, 'GET', '/v1/webhooks', { headers: { 'x-api-key': key } });
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
@@ -67,9 +67,12 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     expect(statuses(paths['/v1/webhooks'].get)).toEqual(['200', '401', '500']);
     expect(statuses(paths['/v1/webhooks/{id}'].delete)).toEqual(['204', '401', '404', '500']);
     expect(statuses(paths['/v1/webhooks/{id}/rotate-secret'].post)).toEqual(['200', '401', '404', '500']);
-    expect(statuses(paths['/v1/webhooks/{id}/test'].post)).toEqual(['202', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/test'].post)).toEqual(['202', '401', '404', '429', '500']);
     expect(statuses(paths['/v1/webhooks/{id}/deliveries'].get)).toEqual(['200', '401', '404', '500']);
-    expect(statuses(paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post)).toEqual(['202', '401', '404', '500']);
+    expect(statuses(paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post)).toEqual(['202', '401', '404', '429', '500']);
+    for (const operation of [paths['/v1/webhooks/{id}/test'].post, paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post]) {
+      expect(operation.responses['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer', minimum: 1 } });
+    }
     expect(statuses(paths['/v1/events'].get)).toEqual(['200', '400', '401', '500']);
     const schemas = document.components.schemas;
     expect(schemas.WatchEntryDto.required).toEqual(

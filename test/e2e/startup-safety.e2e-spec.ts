@@ -65,8 +65,11 @@ describe('start-up safety of the API and the worker', () => {
       expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
     }, 20_000);
 
-    it('both start with a key and a 32-character token, without the development-key warning', async () => {
-      const env = { ...t.env, NODE_ENV: 'production', WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: TOKEN };
+    it.each([
+      ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: KEY }],
+      ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${'cd'.repeat(32)},${KEY}` }],
+    ] as const)('both start with %s and a 32-character token, without the development-key warning', async (_case, keys) => {
+      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: TOKEN };
       const api = await ApiProcess.start(env);
       started.push(api);
       const worker = await WorkerProcess.start(env);

@@ -325,7 +325,8 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
     it('removes finished jobs after a bounded age and count', async () => {
       const { key } = await t.createKey();
       await verify(t.baseUrl, key, '1888000000000020');
-      const queue = new Queue('register-lookup', { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
+      // The test's own client: it reaches the queue's keys on every topology (see TestApp.redis).
+      const queue = new Queue('register-lookup', { connection: t.redis, prefix: `${t.redisPrefix}:bull` });
       try {
         const [job] = await queue.getJobs(['completed'], 0, 0);
         expect(job.opts.removeOnComplete).toEqual({ age: 3600, count: 10_000 });

@@ -17,7 +17,7 @@ interface Container {
   name: string;
   command: string[];
   ports?: { name?: string; containerPort: number }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
   envFrom?: { configMapRef?: { name: string } }[];
   startupProbe?: Probe;
   livenessProbe?: Probe;
@@ -226,10 +226,20 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       ),
     );
     for (const { variable, secret, key } of references) expect([secret, key]).toEqual(['lvs-secrets', variable]);
-    expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY', 'ADMIN_TOKEN']));
-    for (const secretName of ['DATABASE_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY', 'ADMIN_TOKEN']) {
+    const secretNames = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEYS', 'HOLDER_DATA_KEY', 'ADMIN_TOKEN'];
+    expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(secretNames));
+    for (const secretName of secretNames) {
       expect(Object.keys(configMap.data)).not.toContain(secretName);
     }
+  });
+
+  it('give the migration Job the direct database connection, when the Secret holds one', () => {
+    const [container] = migrationJob.spec.template.spec.containers;
+    expect(container.env?.find(({ name }) => name === 'DATABASE_MIGRATION_URL')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'lvs-secrets',
+      key: 'DATABASE_MIGRATION_URL',
+      optional: true,
+    });
   });
 
   it('scale the workers with KEDA on the exported lookup queue gauge, one worker per WORKER_CONCURRENCY jobs', () => {

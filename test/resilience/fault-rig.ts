@@ -25,31 +25,46 @@ export interface TestKey {
   userId: string;
 }
 
+/** The Redis of a rig: one server (PrivateRedis), a Sentinel set-up or a cluster, all private to the scenario. */
+export interface RigRedis {
+  /** the service's settings that point it there */
+  readonly serviceSettings: Record<string, string>;
+  /** a client of the test's own that reads every key under `prefix` */
+  client(prefix: string): Redis | Promise<Redis>;
+  destroy(): Promise<void>;
+}
+
 /**
- * Everything a fault scenario needs, private to it: its own PostgreSQL and redis-server on free
- * ports (stopped, frozen and restarted at will), the sandbox register, and the real API and worker
+ * Everything a fault scenario needs, private to it: its own PostgreSQL and Redis on free ports
+ * (stopped, frozen and restarted at will), the sandbox register, and the real API and worker
  * processes.
  */
-export class FaultRig {
+export class FaultRig<R extends RigRedis = PrivateRedis> {
   readonly sandboxAdmin: SandboxAdmin;
   api: ApiProcess | null = null;
   worker: WorkerProcess | null = null;
 
   private constructor(
     readonly postgres: PrivatePostgres,
-    readonly redis: PrivateRedis,
+    readonly redis: R,
     readonly sandbox: RunningSandbox,
     readonly env: Record<string, string>,
   ) {
     this.sandboxAdmin = new SandboxAdmin(sandbox.url);
   }
 
+  /** A rig on a single redis-server of its own. */
   static async start(env: Record<string, string> = {}): Promise<FaultRig> {
-    const [postgres, redis, sandbox] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start(), startSandbox({ port: 0 })]);
+    return FaultRig.startOn(await PrivateRedis.start(), env);
+  }
+
+  /** A rig on `redis`, which the rig destroys when it closes. */
+  static async startOn<R extends RigRedis>(redis: R, env: Record<string, string> = {}): Promise<FaultRig<R>> {
+    const [postgres, sandbox] = await Promise.all([PrivatePostgres.start(), startSandbox({ port: 0 })]);
     const rig = new FaultRig(postgres, redis, sandbox, {
       DATABASE_URL: postgres.url('lvs_resilience'), // created and migrated by the API at start-up
-      REDIS_URL: redis.url,
       REDIS_PREFIX: 'lvs',
+      ...redis.serviceSettings,
       REGISTER_URL: sandbox.url,
       REGISTER_MAX_PER_SECOND: '500',
       REGISTER_REQUEST_TIMEOUT_MS: '1500',
@@ -113,7 +128,7 @@ export class FaultRig {
 
   /** Runs `read` against the private Redis on a connection of the test's own. */
   async withRedis<T>(read: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = new Redis(this.redis.url, { maxRetriesPerRequest: 1 });
+    const redis = await this.redis.client(this.env.REDIS_PREFIX!);
     try {
       return await read(redis);
     } finally {
@@ -125,13 +140,14 @@ export class FaultRig {
   async untilSettled(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      const prefix = this.env.REDIS_PREFIX!;
       const busy = await this.withRedis(async (redis) => {
         const [waiting, prioritized, active, delayed, unsettled] = await Promise.all([
-          redis.llen('lvs:bull:register-lookup:wait'),
-          redis.zcard('lvs:bull:register-lookup:prioritized'),
-          redis.llen('lvs:bull:register-lookup:active'),
-          redis.zcard('lvs:bull:register-lookup:delayed'),
-          redis.zcard('lvs:payers-index'),
+          redis.llen(`${prefix}:bull:register-lookup:wait`),
+          redis.zcard(`${prefix}:bull:register-lookup:prioritized`),
+          redis.llen(`${prefix}:bull:register-lookup:active`),
+          redis.zcard(`${prefix}:bull:register-lookup:delayed`),
+          redis.zcard(`${prefix}:payers-index`),
         ]);
         return waiting + prioritized + active + delayed + unsettled;
       });
@@ -293,7 +309,7 @@ function expectedCharges(answers: Answer[], warmNumbers: string[], users: TestKe
  * answers so far (`answers` gains the retries): the figures for the summary, and each mismatch
  * with the answers its number got.
  */
-export async function settleLedger(rig: FaultRig, answers: Answer[], users: TestKey[]): Promise<{ expected: number; found: number; retried: number; mismatches: string[] }> {
+export async function settleLedger(rig: FaultRig<RigRedis>, answers: Answer[], users: TestKey[]): Promise<{ expected: number; found: number; retried: number; mismatches: string[] }> {
   await rig.untilSettled(60_000);
   const retries = await retryPending(rig.baseUrl, answers, users);
   answers.push(...retries);
@@ -303,7 +319,7 @@ export async function settleLedger(rig: FaultRig, answers: Answer[], users: Test
 }
 
 async function compareLedgers(
-  rig: FaultRig,
+  rig: FaultRig<RigRedis>,
   expected: Map<string, string[]>,
   answers: Answer[],
 ): Promise<{ expected: number; found: number; mismatches: string[] }> {

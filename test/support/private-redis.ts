@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ChildProcess, spawn } from 'node:child_process';
+import Redis from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,16 @@ export class PrivateRedis {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** The service's settings for this server. */
+  get serviceSettings(): Record<string, string> {
+    return { REDIS_URL: this.url };
+  }
+
+  /** A client of the test's own. */
+  client(): Redis {
+    return new Redis(this.url, { maxRetriesPerRequest: 1 });
   }
 
   /** Starts the server (again) on the same port; with its data (append-only file, synced on every write, as a production Redis would keep it). */

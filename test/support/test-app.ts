@@ -11,7 +11,8 @@ import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from '../../src
 import { createLogger } from '../../src/logging/create-logger';
 import { loadServedDocument } from './http';
 import { MutableClock } from './mutable-clock';
-import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId } from './test-run';
+import { primaryAddressOf } from './private-redis-cluster';
+import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId, testTopology } from './test-run';
 import { WorkerProcess } from './worker-process';
 
 export interface TestAppOptions {
@@ -28,6 +29,7 @@ export interface TestApp {
   sandbox: RunningSandbox;
   /** the test's own database */
   db: Client;
+  /** the test's Redis client; on a cluster, a plain one to the primary serving the prefix's hash tag */
   redis: Redis;
   redisPrefix: string;
   env: Record<string, string>;
@@ -55,12 +57,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await admin.end();
 
   const sandbox = await startSandbox({ port: 0 });
-  const redisPrefix = name;
+  const topology = testTopology();
+  // On a cluster every key of the test lives in its prefix's hash tag's slot.
+  const redisPrefix = topology.redisClusterNodes ? `{${name}}` : name;
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl(name),
     MIGRATIONS_RUN: 'false',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: redisPrefix,
+    ...topologySettings(name),
     REGISTER_URL: sandbox.url,
     REGISTER_REQUEST_TIMEOUT_MS: '1500',
     REGISTER_MAX_PER_SECOND: '200',
@@ -97,9 +102,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   await loadServedDocument(baseUrl);
 
-  const db = new Client({ connectionString: env.DATABASE_URL });
+  const db = new Client({ connectionString: databaseUrl(name) });
   await db.connect();
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = topology.redisClusterNodes
+    ? await primaryAddressOf(topology.redisClusterNodes, redisPrefix).then(({ host, port }) => new Redis(port, host))
+    : new Redis(TEST_REDIS_URL);
 
   const workers: WorkerProcess[] = [];
   const testApp: TestApp = {
@@ -135,4 +142,25 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   if (options.withWorker) await testApp.startWorker();
   return testApp;
+}
+
+/**
+ * Under the e2e-topologies project: the service on the private Redis Cluster, and on PgBouncer 1.18 in
+ * transaction mode (so without named statements, and migrations on the direct connection).
+ */
+function topologySettings(databaseName: string): Record<string, string> {
+  const { redisClusterNodes, pgbouncerPort } = testTopology();
+  const settings: Record<string, string> = {};
+  if (redisClusterNodes) settings.REDIS_CLUSTER_NODES = redisClusterNodes;
+  if (pgbouncerPort) {
+    const pooled = new URL(databaseUrl(databaseName));
+    pooled.hostname = '127.0.0.1';
+    pooled.port = String(pgbouncerPort);
+    Object.assign(settings, {
+      DATABASE_URL: pooled.toString(),
+      DATABASE_MIGRATION_URL: databaseUrl(databaseName),
+      DATABASE_PREPARED_STATEMENTS: 'false',
+    });
+  }
+  return settings;
 }

@@ -20,3 +20,22 @@ export function databaseUrl(name: string): string {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/**
+ * Where the e2e-topologies project (jest.config.js) sends the service instead of the machine's servers: a Redis
+ * Cluster and a PgBouncer that its global setup started. Unset in the other projects.
+ */
+export interface TestTopology {
+  /** REDIS_CLUSTER_NODES of the private cluster */
+  redisClusterNodes?: string;
+  /** port of the private PgBouncer, in front of the PostgreSQL of POSTGRES_ADMIN_URL */
+  pgbouncerPort?: number;
+}
+
+export function testTopology(): TestTopology {
+  const port = process.env.LVS_TEST_PGBOUNCER_PORT;
+  return {
+    redisClusterNodes: process.env.LVS_TEST_REDIS_CLUSTER_NODES || undefined,
+    pgbouncerPort: port ? Number(port) : undefined,
+  };
+}
