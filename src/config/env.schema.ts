@@ -175,6 +175,13 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(100) @Max(600000) @IsInt()
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
+  /**
+   * How long a quota charge may take from asking for a connection to its commit: past it the caller gets 503
+   * and the charge is never committed, so that a verification answers within a second while PostgreSQL is frozen.
+   */
+  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  DATABASE_CHARGE_TIMEOUT_MS = 800;
+
   /** How long an API process trusts what it cached about a key when it missed a change announcement. */
   @Transform(toInteger) @Min(1) @Max(3600) @IsInt()
   AUTH_CACHE_TTL_SECONDS = 60;
@@ -187,7 +194,7 @@ export class EnvironmentVariables {
 
   /** Connect and command timeout of our Redis clients, and of readiness checks: a Redis that is down or frozen fails requests fast. */
   @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
-  DEPENDENCY_TIMEOUT_MS = 1000;
+  DEPENDENCY_TIMEOUT_MS = 800;
 
   /**
    * Redis Sentinel: host:port of each sentinel, comma-separated; the primary is REDIS_SENTINEL_NAME's. Wins over

@@ -15,6 +15,7 @@ import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-s
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
+import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 
 export interface DatabasePoolSettings {
@@ -67,6 +68,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Batches1763856000000,
       Monitoring1763942400000,
       DisabledUsers1764158400000,
+      ChargeIdsAndDataLifetime1764244800000,
       HolderChecks1764331200000,
     ],
     migrationsTransactionMode: 'each',

@@ -1,3 +1,5 @@
+import { CommitDeadlinePassed } from './commit-within';
+
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -22,6 +24,7 @@ const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying 
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  if (error instanceof CommitDeadlinePassed) return true;
   const { code, message, driverError } = error as { code?: unknown; message?: unknown; driverError?: unknown };
   if (driverError !== undefined && driverError !== error && isDatabaseUnavailable(driverError)) return true;
   if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) {

@@ -57,8 +57,22 @@ export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
  */
 async function readRequestBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
   const policy = (request.routeOptions.config as { requestBody?: BodyPolicy }).requestBody ?? JSON_BODY;
-  const { bytes, size } = await readCappedRequestBody(payload, policy.maxBytes);
+  // A length announced over the cap needs no byte read to be refused.
+  const announced = Number(request.headers['content-length']);
+  const { bytes, size } = announced > policy.maxBytes ? { bytes: Buffer.alloc(0), size: announced } : await readCappedRequestBody(payload, policy.maxBytes);
+  if (size > policy.maxBytes) BODIES_LEFT_UNREAD.add(request.raw);
   return decodeRequestBody(request.headers['content-type'], bytes, policy, size);
+}
+
+/**
+ * Requests whose bodies were refused before their end. Their connection cannot carry another request (the rest
+ * of the body would be read as one), so the answer closes it: Node then ends the socket once the answer is out.
+ */
+const BODIES_LEFT_UNREAD = new WeakSet<IncomingMessage>();
+
+function closeAfterUnreadBody(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  if (BODIES_LEFT_UNREAD.has(request.raw)) void reply.header('connection', 'close');
+  done(null, payload);
 }
 
 /**
@@ -89,6 +103,7 @@ export async function configureHttp(app: NestFastifyApplication, logger: AppLogg
   fastify.addContentTypeParser('*', readRequestBody);
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
   fastify.addHook('onRequest', deferContentTypeCheck);
+  fastify.addHook('onSend', closeAfterUnreadBody);
   registerSecurityHeaders(fastify);
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
   if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });

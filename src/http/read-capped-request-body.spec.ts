@@ -16,17 +16,21 @@ describe('readCappedRequestBody', () => {
     expect(body.size).toBe(8);
   });
 
-  it('reads a body one byte over the cap to its end, counts it and keeps nothing', async () => {
+  it('stops reading a body one byte over the cap, counts what came and keeps nothing', async () => {
     const body = await readCappedRequestBody(streamOf('12345', '6789'), 8);
     expect(body.bytes.length).toBe(0);
     expect(body.size).toBe(9);
   });
 
-  it('reads a much larger body to its end, counting every byte', async () => {
-    const chunk = 'x'.repeat(64 * 1024);
-    const body = await readCappedRequestBody(streamOf(...Array.from({ length: 20 }, () => chunk)), 16 * 1024);
-    expect(body.size).toBe(20 * 64 * 1024);
-    expect(body.bytes.length).toBe(0);
+  it('settles as soon as a body passes the cap, without waiting for the rest, and reads no further', async () => {
+    const stream = new PassThrough();
+    const reading = readCappedRequestBody(stream, 8);
+    stream.write('12345');
+    stream.write('6789');
+    const body = await reading;
+    stream.write('more that nobody reads');
+    expect(body).toEqual({ bytes: Buffer.alloc(0), size: 9 });
+    expect([stream.isPaused(), stream.listenerCount('data')]).toEqual([true, 0]);
   });
 
   it('gives an empty body for an empty stream', async () => {

@@ -31,6 +31,11 @@ table.insert(claimed, 1, 'claimed')
 return claimed
 `;
 
+/** One member per charge, whatever its object's key order: intend, add and dropIntent must name the same one. */
+function intentMember({ userId, period, licenceNumber, chargeId }: Charge): string {
+  return JSON.stringify({ userId, period, licenceNumber, isNew: true, chargeId });
+}
+
 export type RefundClaim = { outcome: 'claimed'; charges: Charge[] } | { outcome: 'busy' | 'settled' };
 
 declare module 'ioredis' {
@@ -47,12 +52,36 @@ declare module 'ioredis' {
 @Injectable()
 export class LookupPayers {
   private readonly index: string;
+  private readonly intents: string;
 
   constructor(private readonly redis: RedisStore) {
     this.index = redis.key('payers-index');
+    this.intents = redis.key('charge-intents');
     redis.client.defineCommand('claimRefund', { numberOfKeys: 3, lua: CLAIM_REFUND });
   }
 
+  /**
+   * Records, before a charge is made, that it is to be refunded unless its payer record follows within `leaseMs`:
+   * a process that dies between the charge and add() so leaves the charge to the sweep (dueIntents), not to the
+   * client. Refunds go by the charge's id, so refunding one that was never made, or made and refunded already,
+   * changes nothing.
+   */
+  async intend(charge: Charge, leaseMs: number): Promise<void> {
+    await this.redis.client.zadd(this.intents, Date.now() + leaseMs, intentMember(charge));
+  }
+
+  /** The intent needs no refund (the charge failed, was a repeat, or was refunded by its own request). */
+  async dropIntent(charge: Charge): Promise<void> {
+    await this.redis.client.zrem(this.intents, intentMember(charge));
+  }
+
+  /** Up to `limit` intents whose payer record never came: their charges are to be refunded, then dropped. */
+  async dueIntents(limit: number): Promise<Charge[]> {
+    const members = await this.redis.client.zrangebyscore(this.intents, '-inf', Date.now(), 'LIMIT', 0, limit);
+    return members.map((member) => JSON.parse(member) as Charge);
+  }
+
+  /** The charge now waits on the job; its intent, if any, is fulfilled in the same transaction. */
   async add(jobId: string, charge: Charge): Promise<void> {
     const key = this.payersKey(jobId);
     await this.redis.client
@@ -60,6 +89,7 @@ export class LookupPayers {
       .sadd(key, JSON.stringify(charge))
       .expire(key, PAYERS_TTL_SECONDS)
       .zadd(this.index, 'NX', Date.now(), jobId)
+      .zrem(this.intents, intentMember(charge))
       .exec();
   }
 

@@ -71,9 +71,15 @@ export class LookupSettlement implements OnApplicationBootstrap, OnApplicationSh
     return running;
   }
 
-  /** One pass over the unsettled jobs that are due; returns how many it settled. */
+  /** One pass over the unsettled jobs and the charge intents that are due; returns how many it settled. */
   async sweep(): Promise<number> {
     let settled = 0;
+    for (const charge of await this.payers.dueIntents(SWEEP_BATCH)) {
+      await this.quota.refund(charge);
+      await this.payers.dropIntent(charge);
+      this.logger.log('Refunded a charge whose request ended before its lookup was recorded');
+      settled += 1;
+    }
     for (const jobId of await this.payers.due(SWEEP_BATCH)) {
       const standing = await this.lookups.standing(jobId);
       if (standing.state === 'pending') {

@@ -1,6 +1,6 @@
 import { ChargeRequest, chargeRounds } from './charge-rounds';
 
-const request = (userId: string, licenceNumber: string): ChargeRequest => ({ userId, period: '2026-11', licenceNumber, monthlyQuota: 10 });
+const request = (userId: string, licenceNumber: string): ChargeRequest => ({ userId, period: '2026-11', licenceNumber, monthlyQuota: 10, chargeId: `charge-${licenceNumber}` });
 
 describe('chargeRounds', () => {
   it('puts charges of different users in one round, ordered by user id', () => {

@@ -1,9 +1,10 @@
-/** What a charge needs: whose counter, which period, which number, and the plan's limit. */
+/** What a charge needs: whose counter, which period, which number, the plan's limit, and the id it will carry. */
 export interface ChargeRequest {
   userId: string;
   period: string;
   licenceNumber: string;
   monthlyQuota: number | null;
+  chargeId: string;
 }
 
 /**

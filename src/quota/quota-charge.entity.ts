@@ -1,4 +1,4 @@
-import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /** One licence number charged to one user in one period: the key that makes repeats free. */
 @Entity({ name: 'quota_charges' })
@@ -15,4 +15,8 @@ export class QuotaCharge {
 
   @CreateDateColumn({ name: 'charged_at', type: 'timestamptz' })
   chargedAt!: Date;
+
+  /** The charge that made the row, so that a refund removes that charge and never a later one (null: older rows) */
+  @Column({ name: 'charge_id', type: 'uuid', nullable: true })
+  chargeId!: string | null;
 }

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
+import { randomUUID } from 'node:crypto';
 import type { QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { commitWithin } from '../database/commit-within';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
@@ -23,20 +25,22 @@ export interface Charge {
   licenceNumber: string;
   /** false when the number was already counted this period, so there is nothing to refund */
   isNew: boolean;
+  /** The id its ledger row carries: a refund removes that row only while it is still this charge's. */
+  chargeId: string;
 }
 
 // quota_charge_once for each row, in the order given (a function scan yields its rows in array order),
 // all in one transaction: one commit for the charges of many users.
 const CHARGE_EACH: NamedStatement = {
   name: 'lvs_quota_charge_each',
-  text: `SELECT quota_charge_once(c.user_id, c.period, c.licence_number, c.quota) AS outcome
-           FROM unnest($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[]) AS c(user_id, period, licence_number, quota)`,
+  text: `SELECT quota_charge_once(c.user_id, c.period, c.licence_number, c.quota, c.charge_id) AS outcome
+           FROM unnest($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[], $5::uuid[]) AS c(user_id, period, licence_number, quota, charge_id)`,
 };
 
 type ChargeOutcome = 'charged' | 'repeat' | 'refused';
 const CHARGE_MANY: NamedStatement = {
   name: 'lvs_quota_charge_many',
-  text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4)',
+  text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4, $5)',
 };
 // One row per (user, period) asked for, in the order asked, `used` null where nothing was charged yet.
 const USAGES: NamedStatement = {
@@ -83,6 +87,7 @@ end
 @Injectable()
 export class QuotaService {
   private readonly timeZone: string;
+  private readonly chargeTimeoutMs: number;
   /** Usage reads of one turn share a query: the round trip was most of the endpoint's cost. */
   private readonly usageReads = new DataLoader<UsageKey, number>(
     (keys) => this.togetherOrEachAlone(keys, (some) => this.readUsages(some)),
@@ -106,6 +111,7 @@ export class QuotaService {
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
+    this.chargeTimeoutMs = config.get('DATABASE_CHARGE_TIMEOUT_MS');
     redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
@@ -124,18 +130,30 @@ export class QuotaService {
    * limit throws QUOTA_EXCEEDED and leaves no trace. An unreachable database is
    * SERVICE_UNAVAILABLE: nothing was charged, and the client may try again.
    */
-  async chargeOnce(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
-    const charge = await this.tryChargeOnce(user.userId, user.monthlyQuota, licenceNumber);
+  async chargeOnce(user: AuthenticatedUser, licenceNumber: string, planned?: Charge): Promise<Charge> {
+    const charge = await this.tryChargeOnce(user.userId, user.monthlyQuota, licenceNumber, planned);
     if (!charge) throw new ApiError('QUOTA_EXCEEDED');
     return charge;
   }
 
+  /**
+   * The charge a chargeOnce now would make, with its id, for callers that record what to refund before charging
+   * (see LookupPayers.intend).
+   */
+  plan(userId: string, licenceNumber: string): Charge {
+    return { userId, period: this.currentPeriod(), licenceNumber, isNew: true, chargeId: randomUUID() };
+  }
+
   /** chargeOnce for callers without a request (watchlist re-checks): null when the quota has no room. */
-  async tryChargeOnce(userId: string, monthlyQuota: number | null, licenceNumber: string): Promise<Charge | null> {
-    const period = this.currentPeriod();
-    const outcome = await this.singleCharges.load({ userId, period, licenceNumber, monthlyQuota });
+  async tryChargeOnce(
+    userId: string,
+    monthlyQuota: number | null,
+    licenceNumber: string,
+    { period, chargeId } = this.plan(userId, licenceNumber),
+  ): Promise<Charge | null> {
+    const outcome = await this.singleCharges.load({ userId, period, licenceNumber, monthlyQuota, chargeId });
     if (outcome === 'refused') return null;
-    return { userId, period, licenceNumber, isNew: outcome === 'charged' };
+    return { userId, period, licenceNumber, isNew: outcome === 'charged', chargeId };
   }
 
   /**
@@ -146,12 +164,14 @@ export class QuotaService {
    */
   async chargeMany(user: AuthenticatedUser, licenceNumbers: string[]): Promise<Charge[]> {
     const period = this.currentPeriod();
+    // One id for the rows of one call: with the number, it still names each row's charge.
+    const chargeId = randomUUID();
     const [{ charged, needed, remaining }] = await this.charge<{ charged: string[]; needed: number; remaining: number | null }>(
       CHARGE_MANY,
-      [user.userId, period, licenceNumbers, user.monthlyQuota],
+      [user.userId, period, licenceNumbers, user.monthlyQuota, chargeId],
     );
     if (charged.length < needed) throw new ApiError('QUOTA_EXCEEDED', batchQuotaMessage(needed, remaining ?? 0));
-    return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true }));
+    return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true, chargeId }));
   }
 
   private async chargeEach(requests: readonly ChargeRequest[]): Promise<(ChargeOutcome | Error)[]> {
@@ -173,6 +193,7 @@ export class QuotaService {
       inRound.map((request) => request.period),
       inRound.map((request) => request.licenceNumber),
       inRound.map((request) => request.monthlyQuota),
+      inRound.map((request) => request.chargeId),
     ]);
     return rows.map((row) => row.outcome);
   }
@@ -194,9 +215,12 @@ export class QuotaService {
     }
   }
 
-  /** Runs a charging statement; an unreachable database is SERVICE_UNAVAILABLE, with nothing charged. */
+  /**
+   * Runs a charging statement within its deadline; an unreachable database, or one that missed the deadline,
+   * is SERVICE_UNAVAILABLE, with nothing charged then or later.
+   */
   private charge<Row extends QueryResultRow>(statement: NamedStatement, parameters: unknown[]): Promise<Row[]> {
-    return runNamedStatement<Row>(this.dataSource, statement, parameters).catch((error: unknown) => {
+    return commitWithin<Row>(this.dataSource, statement, parameters, this.chargeTimeoutMs).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     });
   }
@@ -220,7 +244,10 @@ export class QuotaService {
     return charges.map(() => undefined);
   }
 
-  /** Undoes a new charge, atomically; a second refund of the same charge changes nothing. */
+  /**
+   * Undoes a new charge, atomically; a second refund of the same charge changes nothing, and neither does a refund of a
+   * charge whose row was refunded and charged again since (the row then carries the newer charge's id).
+   */
   async refund(charge: Charge): Promise<void> {
     if (!charge.isNew) return;
     // The marker goes first: a marker without its charge would make the number free this month.
@@ -231,12 +258,25 @@ export class QuotaService {
     });
     await this.dataSource.query(
       `WITH removed AS (
-         DELETE FROM quota_charges WHERE user_id = $1 AND period = $2 AND licence_number = $3 RETURNING user_id
+         DELETE FROM quota_charges
+          WHERE user_id = $1 AND period = $2 AND licence_number = $3 AND charge_id IS NOT DISTINCT FROM $4::uuid
+         RETURNING user_id
        )
        UPDATE quota_usage SET used = used - 1
        FROM removed WHERE quota_usage.user_id = removed.user_id AND quota_usage.period = $2`,
-      [charge.userId, charge.period, charge.licenceNumber],
+      // A charge recorded before charges had ids refunds the row without one.
+      [charge.userId, charge.period, charge.licenceNumber, charge.chargeId ?? null],
     );
+  }
+
+  /** Runs `work`, which the charges were made for; when it fails, they are refunded before the failure goes on. */
+  async refundIfFails<T>(charges: readonly Charge[], work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      for (const charge of charges) await this.refund(charge);
+      throw error;
+    }
   }
 
   async usage(user: AuthenticatedUser): Promise<QuotaUsageDto> {

@@ -11,7 +11,7 @@ describe('Redis client options', () => {
     expect(failFastRedisOptions(1000)).toEqual({
       connectTimeout: 1000,
       commandTimeout: 1000,
-      socketTimeout: 1000,
+      socketTimeout: 950,
       autoResendUnfulfilledCommands: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

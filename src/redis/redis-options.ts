@@ -18,6 +18,8 @@ export function reconnectDelayMs(attempt: number): number {
   return Math.min(attempt * RECONNECT_STEP_MS, RECONNECT_CAP_MS);
 }
 
+const SOCKET_BEFORE_COMMAND_MS = 50;
+
 /**
  * For clients that answer requests (our key-value store, BullMQ queues that add jobs): a command
  * fails within `timeoutMs` when Redis is down or frozen instead of waiting in an offline queue
@@ -29,7 +31,10 @@ export function failFastRedisOptions(timeoutMs: number): RedisTimeouts {
   return {
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
+    // Shorter than the command timeout: ioredis sends an auto-pipeline only once the previous one has settled,
+    // so with a frozen Redis each batch behind the first would wait a whole timeout of its own. Dropped first,
+    // the connection is unwritable by then, and the batches waiting behind fail at once.
+    socketTimeout: timeoutMs - SOCKET_BEFORE_COMMAND_MS,
     autoResendUnfulfilledCommands: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -46,6 +46,8 @@ export interface VerifyOptions {
 @Injectable()
 export class VerificationService {
   private readonly logger = new Logger('Verification');
+  /** Longer than a charge and the two Redis commands after it can take, with room for a slow event loop. */
+  private readonly intentLeaseMs: number;
 
   constructor(
     private readonly quota: QuotaService,
@@ -56,7 +58,9 @@ export class VerificationService {
     private readonly settlement: LookupSettlement,
     private readonly cache: ResultCache,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.intentLeaseMs = config.get('DATABASE_CHARGE_TIMEOUT_MS') + 2 * config.get('DEPENDENCY_TIMEOUT_MS') + 5000;
+  }
 
   /**
    * Verifies a number for a user: answers from the cache, or joins the lookup already tied to the
@@ -126,14 +130,17 @@ export class VerificationService {
       return { ...(await this.awaitLookup<Result>(claim.jobId, deadline)), idempotencyKey, newCharge: null };
     }
     await this.admission.admit();
-    const charge = claim.chargedThisPeriod ? null : await this.quota.chargeOnce(user, subject.unit);
+    const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, subject.unit);
     let jobId: string;
     try {
       jobId = await subject.enqueue(requestId);
       if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
-      if (charge) await this.quota.refund(charge);
+      if (charge) {
+        await this.quota.refund(charge);
+        await this.dropIntent(charge);
+      }
       throw error;
     }
     return { ...(await this.awaitLookup<Result>(jobId, deadline)), idempotencyKey, newCharge: charge?.isNew ? charge : null };
@@ -157,6 +164,32 @@ export class VerificationService {
       throw error;
     }
     return this.awaitLookup<Result>(jobId, deadline);
+  }
+
+  /**
+   * Charges a number for a new lookup, having first recorded the intent to refund it: should this process die
+   * before the charge's payer record is written, the sweep of any process refunds it (the client had no answer).
+   */
+  private async chargeWithIntent(user: AuthenticatedUser, licenceNumber: string): Promise<Charge> {
+    const planned = this.quota.plan(user.userId, licenceNumber);
+    await this.payers.intend(planned, this.intentLeaseMs);
+    try {
+      const charge = await this.quota.chargeOnce(user, licenceNumber, planned);
+      if (!charge.isNew) await this.dropIntent(planned);
+      return charge;
+    } catch (error) {
+      // Nothing was committed: the intent has nothing to refund.
+      await this.dropIntent(planned);
+      throw error;
+    }
+  }
+
+  /**
+   * Forgets an intent whose charge needs no sweep. Best effort: one left behind only makes the sweep refund a
+   * charge id that no ledger row carries (any more), which changes nothing.
+   */
+  private async dropIntent(charge: Charge): Promise<void> {
+    await this.payers.dropIntent(charge).catch(() => undefined);
   }
 
   /**

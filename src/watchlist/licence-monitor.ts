@@ -22,6 +22,7 @@ import { raceAbort } from './race-abort';
 import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
 import { RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
+import { UNWATCHED_STATE_RETENTION_DAYS } from './watch-entry-view';
 
 interface Watcher {
   user_id: string;
@@ -92,6 +93,8 @@ export class LicenceMonitor implements OnModuleDestroy {
    */
   async claimDue(): Promise<string[]> {
     const now = this.clock.now();
+    // Before anything else: data is deleted on time whether or not anything is watched.
+    await this.deleteExpired(now);
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
       `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
        JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL`,
@@ -119,8 +122,18 @@ export class LicenceMonitor implements OnModuleDestroy {
        RETURNING s.licence_number`,
       [now, limit, this.cycleSeconds],
     );
-    await this.events.deleteExpired(now);
     return rows.map((row) => row.licence_number);
+  }
+
+  /** Events past their retention, and the states (holder names) of numbers nobody has watched for as long. */
+  private async deleteExpired(now: Date): Promise<void> {
+    await this.events.deleteExpired(now);
+    await this.dataSource.query(
+      `DELETE FROM licence_states s
+       WHERE s.unwatched_since < $1::timestamptz - make_interval(days => $2)
+         AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
+      [now, UNWATCHED_STATE_RETENTION_DAYS],
+    );
   }
 
   /**
@@ -243,8 +256,14 @@ export class LicenceMonitor implements OnModuleDestroy {
       if (charged) active.push(watcher);
       const next: WatchState = charged ? 'ACTIVE' : 'PAUSED';
       if (next === watcher.state) continue;
+      // A paused entry keeps the state as of its pause: later answers are paid for by other watchers.
       await this.dataSource.query(
-        'UPDATE watch_entries SET state = $3, paused_reason = $4 WHERE user_id = $1 AND licence_number = $2',
+        `UPDATE watch_entries w SET state = $3, paused_reason = $4,
+           paused_result = CASE WHEN $3 = 'PAUSED' THEN s.result END,
+           paused_checked_at = CASE WHEN $3 = 'PAUSED' THEN s.checked_at END,
+           paused_last_changed_at = CASE WHEN $3 = 'PAUSED' THEN s.last_changed_at END
+         FROM licence_states s
+         WHERE w.user_id = $1 AND w.licence_number = $2 AND s.licence_number = w.licence_number`,
         [watcher.user_id, licenceNumber, next, charged ? null : 'QUOTA_EXCEEDED'],
       );
       transitions.push({

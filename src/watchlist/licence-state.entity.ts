@@ -21,6 +21,10 @@ export class LicenceState {
   @Column({ name: 'next_check_at', type: 'timestamptz' })
   nextCheckAt!: Date;
 
+  /** when the last watcher left (null while watched): the state is deleted a retention period later */
+  @Column({ name: 'unwatched_since', type: 'timestamptz', nullable: true })
+  unwatchedSince!: Date | null;
+
   /** expiry warnings (days) already sent for the current expiry date */
   @Column({ name: 'expiry_warnings', type: 'integer', array: true })
   expiryWarnings!: number[];

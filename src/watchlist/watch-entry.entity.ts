@@ -1,3 +1,4 @@
+import type { FinalResult } from '../lookups/lookup-outcome';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type WatchState = 'ACTIVE' | 'PAUSED';
@@ -23,6 +24,16 @@ export class WatchEntry {
   /** QUOTA_EXCEEDED while paused */
   @Column({ name: 'paused_reason', type: 'text', nullable: true })
   pausedReason!: string | null;
+
+  /** the number's state as of the pause, shown while paused */
+  @Column({ name: 'paused_result', type: 'jsonb', nullable: true })
+  pausedResult!: FinalResult | null;
+
+  @Column({ name: 'paused_checked_at', type: 'timestamptz', nullable: true })
+  pausedCheckedAt!: Date | null;
+
+  @Column({ name: 'paused_last_changed_at', type: 'timestamptz', nullable: true })
+  pausedLastChangedAt!: Date | null;
 
   /** the holder's names, {firstName, surname}, when the partner gave them */
   @Column({ type: 'jsonb', nullable: true })

@@ -7,11 +7,8 @@ import { HolderDataProtection } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { QuotaService } from '../quota/quota.service';
-import { WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
+import { ENTRY_COLUMNS, ENTRY_SOURCE, WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
-
-const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, s.result, s.checked_at, s.last_changed_at,
-  w.successor_licence_number`;
 
 /**
  * Watchlists (API side). Adding a number charges it like a verification (free when already
@@ -41,8 +38,9 @@ export class WatchlistService {
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
-    if (!watched) await this.quota.chargeOnce(user, licenceNumber);
-    const created = (await this.insertEntries(user.userId, [{ licenceNumber, reference }])) === 1;
+    const charges = watched ? [] : [await this.quota.chargeOnce(user, licenceNumber)];
+    const inserted = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [{ licenceNumber, reference }]));
+    const created = inserted === 1;
     const { holder, followSuccessor } = successor;
     if (holder !== undefined || followSuccessor !== undefined) {
       await this.dataSource.query(
@@ -74,30 +72,43 @@ export class WatchlistService {
       [user.userId, numbers],
     );
     const already = new Set(watched.map((row) => row.licence_number));
-    await this.quota.chargeMany(user, numbers.filter((number) => !already.has(number)));
-    const added = await this.insertEntries(user.userId, [...byNumber.values()]);
+    const charges = await this.quota.chargeMany(user, numbers.filter((number) => !already.has(number)));
+    const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
     return { added, updated: byNumber.size - added };
   }
 
+  /**
+   * Removes an entry; when it was the number's last, the number's state starts its retention. The state's row lock
+   * makes concurrent unwatches and watches of one number take turns, so the last one out always sees it is last.
+   */
   async unwatch(userId: string, licenceNumber: string): Promise<void> {
-    const [, affected] = await this.dataSource.query<[unknown, number]>(
-      'DELETE FROM watch_entries WHERE user_id = $1 AND licence_number = $2',
-      [userId, licenceNumber],
-    );
-    if (affected === 0) throw new ApiError('WATCH_NOT_FOUND');
+    const removed = await this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT 1 FROM licence_states WHERE licence_number = $1 FOR UPDATE', [licenceNumber]);
+      const [, affected] = await manager.query<[unknown, number]>('DELETE FROM watch_entries WHERE user_id = $1 AND licence_number = $2', [
+        userId,
+        licenceNumber,
+      ]);
+      await manager.query(
+        `UPDATE licence_states s SET unwatched_since = $2
+         WHERE s.licence_number = $1 AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
+        [licenceNumber, this.clock.now()],
+      );
+      return affected;
+    });
+    if (removed === 0) throw new ApiError('WATCH_NOT_FOUND');
   }
 
   async list(userId: string, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
     const now = this.clock.now();
     const rows = await this.dataSource.query<WatchEntryRow[]>(
       `SELECT ${ENTRY_COLUMNS}
-       FROM watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+       FROM ${ENTRY_SOURCE}
        WHERE w.user_id = $1 AND ($2::text IS NULL OR w.licence_number > $2)
-         AND ($3::text IS NULL OR upper(CASE WHEN s.result IS NULL THEN 'UNCHECKED'
-                                             WHEN s.result->>'status' = 'FOUND' THEN s.result->'licence'->>'status'
-                                             ELSE s.result->>'status' END) = $3)
-         AND ($4::int IS NULL OR (s.result->>'status' = 'FOUND'
-              AND (s.result->'licence'->>'expiryDate')::date BETWEEN $5::date AND $5::date + $4::int))
+         AND ($3::text IS NULL OR upper(CASE WHEN e.result IS NULL THEN 'UNCHECKED'
+                                             WHEN e.result->>'status' = 'FOUND' THEN e.result->'licence'->>'status'
+                                             ELSE e.result->>'status' END) = $3)
+         AND ($4::int IS NULL OR (e.result->>'status' = 'FOUND'
+              AND (e.result->'licence'->>'expiryDate')::date BETWEEN $5::date AND $5::date + $4::int))
        ORDER BY w.licence_number LIMIT $6`,
       [userId, query.after, query.status, query.expiringWithinDays, now.toISOString().slice(0, 10), query.limit + 1],
     );
@@ -110,7 +121,7 @@ export class WatchlistService {
 
   private async entries(userId: string, numbers: string[]): Promise<WatchEntryView[]> {
     const rows = await this.dataSource.query<WatchEntryRow[]>(
-      `SELECT ${ENTRY_COLUMNS} FROM watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+      `SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_SOURCE}
        WHERE w.user_id = $1 AND w.licence_number = ANY ($2) ORDER BY w.licence_number`,
       [userId, numbers],
     );
@@ -126,7 +137,7 @@ export class WatchlistService {
       await manager.query(
         `INSERT INTO licence_states (licence_number, next_check_at)
          SELECT number, $2 FROM unnest($1::text[]) AS number ORDER BY number
-         ON CONFLICT (licence_number) DO NOTHING`,
+         ON CONFLICT (licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
         [numbers, now],
       );
       const rows = await manager.query<{ created: boolean }[]>(

@@ -85,6 +85,53 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
       expect(goodKey.body).toEqual({ code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' });
       await expectNoCharge();
     });
+
+    describe.each([
+      ['chunked, of no announced length', 'Transfer-Encoding: chunked', (bytes: string) => `${bytes.length.toString(16)}\r\n${bytes}\r\n`],
+      ['of an announced length of 1 MiB', `Content-Length: ${1024 * 1024}`, (bytes: string) => bytes],
+    ])('a body %s, sent slowly past the 16 KiB cap', (_name, framing, frame) => {
+      /**
+       * Sends the headers and 17 KiB at once, then a byte every 200 ms, as long as the socket lasts: the answer and
+       * the end of the connection must come long before the rest (and before the 3 s body deadline).
+       */
+      async function sendOversized(key: string) {
+        let dripping: NodeJS.Timeout | undefined;
+        const exchange = await exchangeRaw(
+          t.baseUrl,
+          (socket) => {
+            socket.write(`POST /v1/licences/verify HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+            socket.write(frame(`{"pad":"${'x'.repeat(17 * 1024)}`));
+            dripping = setInterval(() => socket.writable && socket.write(frame('x')), 200);
+          },
+          { waitMs: REQUEST_BODY_TIMEOUT_MS + 2000, untilClosed: true },
+        );
+        clearInterval(dripping);
+        return { answer: onlyAnswer(exchange.received), closedAfterMs: exchange.closedAfterMs };
+      }
+
+      it('is answered 400 "must not exceed 16 KiB" at once, and its connection closed', async () => {
+        const { answer, closedAfterMs } = await sendOversized(apiKey);
+        expect({ status: answer.status, body: JSON.parse(answer.body), connection: answer.headers.connection }).toEqual({
+          status: 400,
+          body: { code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' },
+          connection: 'close',
+        });
+        expect(closedAfterMs).not.toBeNull();
+        expect(closedAfterMs).toBeLessThan(1000);
+        await expectNoCharge();
+      });
+
+      it('is answered 401 at once with a bad key, the key being checked first, and its connection closed', async () => {
+        const { answer, closedAfterMs } = await sendOversized('lvs_unknown');
+        expect({ status: answer.status, body: JSON.parse(answer.body), connection: answer.headers.connection }).toEqual({
+          status: 401,
+          body: UNAUTHORIZED,
+          connection: 'close',
+        });
+        expect(closedAfterMs).not.toBeNull();
+        expect(closedAfterMs).toBeLessThan(1000);
+      });
+    });
   });
 
   describe.each([';;;', 'application/json, text/plain', 'text/plain; charset="', '\u00e9'])('a Content-Type Fastify cannot parse: %j', (contentType) => {

@@ -68,7 +68,7 @@ describe('requests that share a round trip', () => {
     const [first, second] = await twoUsers(5);
     const period = quota.currentPeriod();
     await t.redis.set(quota.chargedMarkersKey(second.userId, period), 'not a hash');
-    const charges = [first, second].map((user, index) => ({ userId: user.userId, period, licenceNumber: unknownNumber(20 + index), isNew: true }));
+    const charges = [first, second].map((user, index) => ({ userId: user.userId, period, licenceNumber: unknownNumber(20 + index), isNew: true, chargeId: randomUUID() }));
     const outcomes = await Promise.allSettled(charges.map((charge) => quota.markCharged(charge)));
 
     expect(outcomes[0]).toEqual({ status: 'fulfilled', value: undefined });

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
 
-const DEPENDENCY_TIMEOUT_MS = 1000;
+// The default: a verification that needs a dependency which does not answer must be refused within 1 s.
+const DEPENDENCY_TIMEOUT_MS = 800;
 const OUTAGE_MS = 4000;
 // Answer-time bound for a loaded 2-core machine: the timeout, plus scheduling and the client's own queueing.
 const FAIL_FAST_BOUND_MS = DEPENDENCY_TIMEOUT_MS + 1500;
@@ -44,7 +45,7 @@ describe('our own dependencies fail fast and come back fast, under steady load',
   const allAnswers: Answer[] = [];
 
   beforeAll(async () => {
-    rig = await FaultRig.start({ DEPENDENCY_TIMEOUT_MS: String(DEPENDENCY_TIMEOUT_MS) });
+    rig = await FaultRig.start();
     users = await rig.warmUsers(3);
   }, 60_000);
   afterAll(async () => {
@@ -163,8 +164,60 @@ describe('our own dependencies fail fast and come back fast, under steady load',
       begin: (r) => r.postgres.freeze(),
       end: (r) => r.postgres.thaw(),
       allowedDuring: { fresh: [503], warm: [200] },
-      // A frozen server keeps its pooled connections open: a statement fails at the query timeout (statement timeout + 1 s).
-      refusalBoundMs: 6000 + 1500,
+      // A frozen server keeps its pooled connections open: a charge gives up at its own deadline (800 ms).
+      refusalBoundMs: FAIL_FAST_BOUND_MS,
     });
   }, 90_000);
+
+  it('PostgreSQL frozen: a new verification answers 503 within 1 s, and its charge never appears after the thaw', async () => {
+    const user = users[1];
+    const licenceNumber = newNumber();
+    const before = await rig.ledger(user.userId);
+    rig.postgres.freeze();
+    let answer: Answer;
+    try {
+      answer = await verifyOnce(rig.baseUrl, user, licenceNumber, true, Date.now());
+    } finally {
+      rig.postgres.thaw();
+    }
+    // Whatever the server still had of the charge runs now: give it time to commit, were it to.
+    await sleep(3000);
+    await rig.untilSettled();
+    const after = await rig.ledger(user.userId);
+    report('postgres-frozen-single', { status: answer.status, ms: answer.ms, chargedAfterThaw: after.charged.includes(licenceNumber) });
+
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: SERVICE_UNAVAILABLE });
+    expect(answer.ms).toBeLessThan(1000);
+    expect(after).toEqual(before);
+  }, 30_000);
+
+  it.each([
+    ['frozen (SIGSTOP)', (r: FaultRig) => r.redis.freeze(), (r: FaultRig) => r.redis.thaw()],
+    ['down', (r: FaultRig) => r.redis.stop(), (r: FaultRig) => r.redis.resume()],
+  ])('Redis %s: a repeat and a new number each answer 503 within 1 s; a new number is answered within 3 s of recovery', async (name, begin, end) => {
+    const user = users[2];
+    await begin(rig);
+    let during: Answer[];
+    try {
+      await sleep(200);
+      // Together: a request whose Redis commands queue behind another's must not wait out a timeout of each.
+      during = await Promise.all([verifyOnce(rig.baseUrl, user, WARM_NUMBERS[0], false, Date.now()), verifyOnce(rig.baseUrl, user, newNumber(), true, Date.now())]);
+    } finally {
+      await end(rig);
+    }
+    const recoveredAt = Date.now();
+    let answered: Answer;
+    do answered = await verifyOnce(rig.baseUrl, user, newNumber(), true, recoveredAt);
+    while (![200, 404].includes(answered.status as number) && Date.now() - recoveredAt < 10_000);
+    const backAfterMs = answered.sentAt + answered.ms;
+    report(`redis-${name.split(' ')[0]}-single`, { during: during.map((answer) => ({ status: answer.status, ms: answer.ms })), backAfterMs });
+
+    expect(during.map((answer) => ({ status: answer.status, body: answer.body }))).toEqual([
+      { status: 503, body: SERVICE_UNAVAILABLE },
+      { status: 503, body: SERVICE_UNAVAILABLE },
+    ]);
+    expect(during.map((answer) => answer.ms).filter((ms) => ms >= 1000)).toEqual([]);
+    expect(answered.status).toBe(404);
+    expect(backAfterMs).toBeLessThan(3000);
+  }, 30_000);
 });

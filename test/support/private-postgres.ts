@@ -59,11 +59,22 @@ export class PrivatePostgres {
 
   /** Freezes the server and every backend (SIGSTOP): connections stay open and nothing answers. */
   freeze(): void {
-    for (const pid of this.serverPids()) process.kill(pid, 'SIGSTOP');
+    this.signalAll('SIGSTOP');
   }
 
   thaw(): void {
-    for (const pid of this.serverPids()) process.kill(pid, 'SIGCONT');
+    this.signalAll('SIGCONT');
+  }
+
+  private signalAll(signal: NodeJS.Signals): void {
+    for (const pid of this.serverPids()) {
+      try {
+        process.kill(pid, signal);
+      } catch (error) {
+        // A backend whose connection closed may have ended since the list was read.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    }
   }
 
   /** The postmaster (first line of postmaster.pid) and its children, read from /proc. */

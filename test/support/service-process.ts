@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { WebSocket } from 'undici';
 
 const INSPECTOR = /Debugger listening on (ws:\/\/\S+)/;
+/** Node's warning that an emitter holds more listeners than it allows: in our processes, always a leak. */
+const LISTENER_LEAK = /^.*MaxListenersExceededWarning.*$/m;
 
 /** One of our entry points (built by `npm test`'s pretest) running in its own process. */
 export class ServiceProcess {
@@ -70,14 +72,26 @@ export class ServiceProcess {
    * so that its resident memory can be compared without V8's lazy collection in the way.
    */
   async collectGarbage(): Promise<void> {
+    await this.askInspector('HeapProfiler.collectGarbage');
+  }
+
+  /** The bytes of V8 heap in use after a full garbage collection (spawned with `inspect`). */
+  async heapUsedAfterCollection(): Promise<number> {
+    await this.collectGarbage();
+    const { usedSize } = (await this.askInspector('Runtime.getHeapUsage')) as { usedSize: number };
+    return usedSize;
+  }
+
+  private async askInspector(method: string): Promise<unknown> {
     const url = INSPECTOR.exec(this.output)?.[1];
     if (!url) throw new Error('the process was not started with the inspector');
     const socket = new WebSocket(url);
     try {
-      await new Promise((resolve, reject) => {
-        socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+      return await new Promise((resolve, reject) => {
+        socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method })));
         socket.addEventListener('message', (event) => {
-          if ((JSON.parse(String(event.data)) as { id?: number }).id === 1) resolve(undefined);
+          const answer = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+          if (answer.id === 1) resolve(answer.result);
         });
         socket.addEventListener('error', reject);
       });
@@ -91,12 +105,16 @@ export class ServiceProcess {
     return this.stop('SIGKILL');
   }
 
-  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill(signal);
-    });
+  /** Ends the process; fails (the test that stops it) when the process ever warned of a listener leak. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      await new Promise((resolve) => {
+        this.child.once('exit', resolve);
+        this.child.kill(signal);
+      });
+    }
+    const leak = LISTENER_LEAK.exec(this.output);
+    if (leak) throw new Error(`The process warned of a listener leak: ${leak[0]}`);
   }
 
   /** The first match of `pattern` in the output, once it appears. */

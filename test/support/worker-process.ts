@@ -5,7 +5,8 @@ const WORKER_ENTRY = join(__dirname, '../../dist/src/worker.js'); // test/suppor
 
 /** The real worker entry point in its own process. */
 export class WorkerProcess extends ServiceProcess {
-  static start(env: Record<string, string>): Promise<WorkerProcess> {
-    return ServiceProcess.spawn((child) => new WorkerProcess(child), WORKER_ENTRY, env, /Worker running/);
+  /** With `inspect`, the process opens the inspector (see ServiceProcess.collectGarbage). */
+  static start(env: Record<string, string>, { inspect = false } = {}): Promise<WorkerProcess> {
+    return ServiceProcess.spawn((child) => new WorkerProcess(child), WORKER_ENTRY, env, /Worker running/, inspect);
   }
 }
