@@ -3,6 +3,7 @@ import { ConditionalModule } from '@nestjs/config';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
+import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
 import { validateEnvironment } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
@@ -39,6 +40,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WatchlistModule,
     WebhooksModule,
     EventsModule,
+    // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
+    ConditionalModule.registerWhen(ConsoleModule, 'CONSOLE_ENABLED'),
     HealthModule.forRoot({ imports: [LookupsModule] }),
     // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
     ConditionalModule.registerWhen(OperatorRoutesModule, (env) => validateEnvironment(env).OPERATOR_PORT === null),

@@ -8,6 +8,7 @@ import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser } from './authenticated-user';
 import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
+import { KeyUseRecorder } from './key-use-recorder';
 
 interface KnownKey {
   user: AuthenticatedUser;
@@ -30,6 +31,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly keyChanges: KeyChanges,
     private readonly clock: Clock,
+    private readonly keyUses: KeyUseRecorder,
     config: AppConfig,
   ) {
     this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
@@ -47,13 +49,19 @@ export class ApiKeyAuthenticator implements OnModuleInit {
    * this process knows (no promise to settle on the hot path), after one query for any other.
    */
   authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
-    const keyHash = hashApiKey(plainKey);
+    return this.authenticateHash(hashApiKey(plainKey));
+  }
+
+  /** authenticate for a key known only by its stored hash: a console session keeps the hash, never the key. */
+  authenticateHash(keyHash: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
     const known = this.known.get(keyHash);
     return known ? this.validUser(known) : this.load(keyHash).then((loaded) => loaded && this.validUser(loaded));
   }
 
   private validUser(known: KnownKey): AuthenticatedUser | null {
-    return isExpired(known.expiresAt, this.clock.now()) ? null : known.user;
+    if (isExpired(known.expiresAt, this.clock.now())) return null;
+    this.keyUses.record(known.user.keyId);
+    return known.user;
   }
 
   private async load(keyHash: string): Promise<KnownKey | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { IsNull, Repository } from 'typeorm';
 import { ApiKey } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { KeyChanges } from './key-changes';
@@ -26,7 +26,33 @@ export interface KeyListing {
   revokedAt: string | null;
 }
 
+/** A key as its own user sees it (GET /v1/keys). */
+export interface UserKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+}
+
+export const MAX_ACTIVE_KEYS_PER_USER = 10;
+
 export class UnknownUserError extends Error {}
+
+/** The user already holds MAX_ACTIVE_KEYS_PER_USER keys that are neither revoked nor expired. */
+export class KeyLimitError extends Error {}
+
+function userKey(key: ApiKey): UserKey {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.keyPrefix,
+    createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+  };
+}
 
 @Injectable()
 export class ApiKeysService {
@@ -85,6 +111,44 @@ export class ApiKeysService {
       expiresAt: key.expiresAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
     }));
+  }
+
+  /** A user's keys that are not revoked (expired ones included, so their owner sees why they fail), oldest first. */
+  async userKeys(userId: string): Promise<UserKey[]> {
+    const keys = await this.keys.find({ where: { userId, revokedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return keys.map(userKey);
+  }
+
+  /**
+   * Issues one more key to a user, refused with KeyLimitError when the user already holds the most active keys.
+   * The user's row is locked first, so that concurrent requests count one after another and never pass the limit.
+   */
+  async createUserKey(userId: string, name: string): Promise<UserKey & { key: string }> {
+    return this.keys.manager.transaction(async (manager) => {
+      await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const [{ active }] = await manager.query<{ active: number }[]>(
+        `SELECT count(*)::int AS active FROM api_keys
+          WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [userId],
+      );
+      if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new KeyLimitError();
+      const key = generateApiKey();
+      const saved = await manager.save(
+        manager.create(ApiKey, { userId, name, keyHash: hashApiKey(key), keyPrefix: displayPrefix(key), expiresAt: null, revokedAt: null }),
+      );
+      return { ...userKey(saved), key };
+    });
+  }
+
+  /** Revokes a key of this user; false when the user has no such key that is not revoked already. */
+  async revokeUserKey(userId: string, keyId: string): Promise<boolean> {
+    const [rows] = await this.keys.query<[{ id: string }[], number]>(
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
+      [keyId, userId],
+    );
+    if (rows.length === 0) return false;
+    await this.keyChanges.publish(userId);
+    return true;
   }
 
   /** Returns false when there is no such key; revoking twice keeps the first time. */

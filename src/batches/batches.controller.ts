@@ -10,7 +10,6 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ApiRequestContent } from '../http/api-request-content';
-import { JSON_ROSTER_BODY } from '../http/decode-request-body';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { batchAnswer, BatchView } from './batch-view';
@@ -19,7 +18,7 @@ import { BatchDto, BatchListDto } from './dto/batch.dto';
 import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
 import { RosterDto } from './dto/roster.dto';
 import { rosterEntries } from './roster';
-import { readRosterCsv, writeResultsCsv } from './roster-csv';
+import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
 const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
@@ -45,7 +44,6 @@ const LIST_BATCHES_TEXTS = { batchesLimit, cursor, batchesQuery };
 const BATCH_ITEMS_TEXTS = { itemsLimit, cursor, batchesQuery };
 
 /** POST /v1/batches takes a roster as JSON or as CSV, read into the same RosterDto. */
-const ROSTER_BODY = { ...JSON_ROSTER_BODY, csv: readRosterCsv };
 
 const CSV_ROSTER_EXAMPLE = 'licenceNumber,reference\r\n1011001544208079,guard-0042\r\n1888000000000000,guard-0043\r\n';
 
@@ -86,7 +84,7 @@ export class BatchesController {
 
   @Post()
   @HttpCode(200)
-  @RouteConfig({ requestBody: ROSTER_BODY })
+  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
   @ApiOperation({
     summary: 'Check a roster of 1 to 1,000 licence numbers',
     description:

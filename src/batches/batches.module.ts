@@ -16,5 +16,6 @@ import { BatchesService } from './batches.service';
   imports: [AuthModule, QuotaModule, LookupsModule, HoldersModule],
   controllers: [BatchesController],
   providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchHolderChecks, BatchRetention],
+  exports: [BatchesService],
 })
 export class BatchesModule {}

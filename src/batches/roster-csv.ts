@@ -3,7 +3,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
 import { numberRows } from '../validation/numbered-rows';
-import { RejectedBody } from '../http/decode-request-body';
+import { BodyPolicy, JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
 import type { HolderCheck } from '../holders/holder-check';
 
 /** Header names a spreadsheet may use for the number, compared without case, spaces or underscores. */
@@ -67,6 +67,9 @@ export function readRosterCsv(text: string): CsvRoster | RejectedBody {
 }
 
 /** One item's result as the download shows it. */
+/** A roster body: JSON, or CSV read by readRosterCsv (POST /v1/batches, and the console's uploads). */
+export const CSV_ROSTER_BODY: BodyPolicy = { ...JSON_ROSTER_BODY, csv: readRosterCsv };
+
 export interface ResultRow {
   reference: string | null;
   licenceNumber: string;

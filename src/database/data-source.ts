@@ -17,6 +17,7 @@ import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
+import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -70,6 +71,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       DisabledUsers1764158400000,
       ChargeIdsAndDataLifetime1764244800000,
       HolderChecks1764331200000,
+      KeyLastUsed1764374400000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -2,6 +2,7 @@
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
+  FORBIDDEN: { status: 403, message: 'The request did not come from a console page; reload the page and try again' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
   BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
@@ -9,11 +10,13 @@ export const ERROR_CODES = {
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
   TOO_MANY_RESULTS: { status: 409, message: 'Too many search results; refine the search' },
+  KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
   },
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time in Retry-After' },
+  TOO_MANY_SIGN_INS: { status: 429, message: 'Too many failed sign-ins from this address; try again in a minute' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request headers are too large' },
   INTERNAL_ERROR: {
     status: 500,
@@ -79,6 +82,12 @@ export const FEATURE_VALIDATION_MESSAGES = {
   role: 'role must be 1 to 50 letters, spaces, hyphens or apostrophes',
   licenceSector: 'licenceSector must be 1 to 50 letters, spaces, hyphens, apostrophes or brackets',
   dateOfBirth: 'dateOfBirth must be a real date written YYYY-MM-DD',
+  historyMonths: 'months must be an integer from 1 to 24',
+  historyQuery: 'Query may only contain months',
+  keyBody: 'Request body must be {"name"} with a name of 1 to 100 characters',
+  keyLimit: 'A user may hold at most 10 active keys; revoke one first',
+  formContentType: 'Content-Type must be application/x-www-form-urlencoded',
+  consoleForm: 'Form may only contain the fields of its console page',
 } as const;
 
 export type ValidationMessage =

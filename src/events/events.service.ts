@@ -72,6 +72,15 @@ export class EventsService {
     return rows.map(toStoredEvent);
   }
 
+  /** The user's newest events, newest first (the console's feed). */
+  async latest(userId: string, limit: number): Promise<StoredEvent[]> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      'SELECT seq, id, user_id, type, data, created_at FROM events WHERE user_id = $1 ORDER BY seq DESC LIMIT $2',
+      [userId, limit],
+    );
+    return rows.map(toStoredEvent);
+  }
+
   /** Drops events older than the retention; their deliveries go with them. */
   async deleteExpired(now: Date): Promise<void> {
     await this.dataSource.query(`DELETE FROM events WHERE created_at < $1::timestamptz - make_interval(days => $2)`, [

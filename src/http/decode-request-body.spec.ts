@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import {
   CsvText,
+  FORM_BODY,
   decodeRequestBody,
   JSON_BODY,
   MAX_NESTING_DEPTH,
@@ -293,5 +294,33 @@ describe('decodeRequestBody', () => {
     it('is not offered to other routes: text/csv stays refused there', () => {
       expect(reasonOf(decodeRequestBody('text/csv', body('licenceNumber'), undefined))).toBe(VALIDATION_MESSAGES.contentType);
     });
+  });
+});
+
+describe('decodeRequestBody with a console form', () => {
+  const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+  it('decodes the fields into a plain object of strings', () => {
+    expect(decodeRequestBody(FORM_TYPE, body('_csrf=abc&licenceNumber=1011001544208079&name=A+%26+B'), FORM_BODY)).toEqual({
+      _csrf: 'abc',
+      licenceNumber: '1011001544208079',
+      name: 'A & B',
+    });
+  });
+
+  it('keeps the last value of a repeated field', () => {
+    expect(decodeRequestBody(`${FORM_TYPE}; charset=UTF-8`, body('a=1&a=2'), FORM_BODY)).toEqual({ a: '2' });
+  });
+
+  it('refuses JSON on a form route', () => {
+    expect(reasonOf(decodeRequestBody(JSON_TYPE, body('{}'), FORM_BODY))).toBe(FEATURE_VALIDATION_MESSAGES.formContentType);
+  });
+
+  it('refuses a form on a JSON route', () => {
+    expect(reasonOf(decodeRequestBody(FORM_TYPE, body('a=1'), JSON_BODY))).toBe(VALIDATION_MESSAGES.contentType);
+  });
+
+  it('refuses a form larger than 16 KiB', () => {
+    expect(reasonOf(decodeRequestBody(FORM_TYPE, body('a=1'), FORM_BODY, MAX_REQUEST_BODY_BYTES + 1))).toBe(VALIDATION_MESSAGES.tooLarge);
   });
 });

@@ -8,9 +8,16 @@ export interface BodyPolicy {
   tooLarge: ValidationMessage;
   /** text/csv accepted besides JSON: reads the text into the plain object the route's DTO describes */
   csv?: (text: string) => object | RejectedBody;
+  /** an HTML form (application/x-www-form-urlencoded) instead of JSON: the console's pages post these */
+  form?: boolean;
 }
 
 export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge };
+
+/** A console form: a few short fields. */
+export const FORM_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, form: true };
+
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
 /** A roster of up to 1,000 rows, each with a reference of up to 100 characters. */
 export const JSON_ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: FEATURE_VALIDATION_MESSAGES.batchTooLarge };
@@ -58,7 +65,9 @@ function mediaTypeOf(contentType: string | undefined): string | undefined {
 
 /** The media types some route decodes; any other stands for "refused" and may be replaced by a neutral one. */
 export function isDecodableMediaType(contentType: string | undefined): boolean {
-  return isJsonMediaType(contentType) || mediaTypeOf(contentType) === 'text/csv';
+  if (isJsonMediaType(contentType)) return true;
+  const mediaType = mediaTypeOf(contentType);
+  return mediaType === 'text/csv' || mediaType === FORM_MEDIA_TYPE;
 }
 
 /** How many times `{` or `[` occurs in the text, counting up to limit + 1 at most. */
@@ -115,6 +124,11 @@ export function decodeRequestBody(
   if (size > policy.maxBytes) return new RejectedBody(policy.tooLarge);
   const mediaType = mediaTypeOf(contentType);
   if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw, policy.csv);
+  if (policy.form) {
+    if (mediaType !== FORM_MEDIA_TYPE) return new RejectedBody(FEATURE_VALIDATION_MESSAGES.formContentType);
+    // Repeated fields keep their last value; every value is a string, which the form's DTO checks like JSON.
+    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  }
   if (mediaType !== 'application/json') {
     return new RejectedBody(policy.csv ? FEATURE_VALIDATION_MESSAGES.batchContentType : VALIDATION_MESSAGES.contentType);
   }

@@ -17,6 +17,7 @@ describe('startBanner', () => {
     expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', 2)).toEqual([
       'API          http://127.0.0.1:3000',
       'Swagger UI   http://127.0.0.1:3000/docs',
+      'Console      http://127.0.0.1:3000/console',
       'Metrics      http://127.0.0.1:3000/metrics',
       'Register     https://services.sia.homeoffice.gov.uk',
       'Workers      2',
@@ -41,6 +42,11 @@ describe('demoBanner', () => {
       'Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.',
       'Demo data: database licence_verification_demo, Redis prefix lvs-demo (npm start keeps its own).',
     ]);
+  });
+
+  it('says where the console is and to sign in there with the demo key', () => {
+    const keyLine = lines.indexOf('Demo key (quota 100 per month): lvs_key');
+    expect(lines[keyLine + 1]).toBe('Console: open http://127.0.0.1:3000/console and sign in with the demo key.');
   });
 
   it('prints every command ready to paste: no command line is commented out', () => {

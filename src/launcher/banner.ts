@@ -19,6 +19,7 @@ export function startBanner(apiUrl: string, operatorsUrl: string, registerUrl: s
   return [
     `API          ${apiUrl}`,
     `Swagger UI   ${apiUrl}/docs`,
+    `Console      ${apiUrl}/console`,
     `Metrics      ${operatorsUrl}/metrics`,
     `Register     ${registerUrl}`,
     `Workers      ${workers}`,
@@ -104,6 +105,7 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     `Answers come from the register SANDBOX at ${sandboxUrl}, not the real register.`,
     `Demo data: database ${data.database}, Redis prefix ${data.redisPrefix} (npm start keeps its own).`,
     `Demo key (quota 100 per month): ${key}`,
+    `Console: open ${apiUrl}/console and sign in with the demo key.`,
     '',
     '# FOUND (200):',
     verifyCurl(apiUrl, key, `{"licenceNumber":"${DEMO_FOUND}"}`),

@@ -34,3 +34,13 @@ export function billingPeriod(instant: Date, timeZone: string): string {
 export function remainingQuota(quota: number | null, used: number): number | null {
   return quota === null ? null : Math.max(quota - used, 0);
 }
+
+/** The `count` periods that end with `last` (YYYY-MM), oldest first: recentPeriods('2026-02', 3) is 2025-12, 2026-01, 2026-02. */
+export function recentPeriods(last: string, count: number): string[] {
+  const [year, month] = last.split('-').map(Number);
+  const lastIndex = year * 12 + (month - 1);
+  return Array.from({ length: count }, (_, position) => {
+    const index = lastIndex - (count - 1 - position);
+    return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+  });
+}

@@ -1,8 +1,10 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { ApiErrorResponses } from '../http/api-error-responses';
+import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
+import { QuotaHistoryDto, QuotaHistoryQuery } from './dto/quota-history.dto';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 import { QuotaService } from './quota.service';
 
@@ -24,5 +26,22 @@ export class QuotaController {
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   usage(@CurrentUser() user: AuthenticatedUser): Promise<QuotaUsageDto> {
     return this.quota.usage(user);
+  }
+
+  @Get('history')
+  @ApiOperation({
+    operationId: 'getQuotaHistory',
+    summary: "The caller's usage in each of the last months, the current one included",
+    description: 'Oldest period first. quota is the plan as it is now (null for an unlimited plan): limits are not kept per period.',
+  })
+  @ApiOkResponse({ type: QuotaHistoryDto, description: 'One entry per period' })
+  @ApiErrorResponsesWith(
+    { historyMonths: FEATURE_VALIDATION_MESSAGES.historyMonths, historyQuery: FEATURE_VALIDATION_MESSAGES.historyQuery },
+    'VALIDATION_ERROR',
+    'UNAUTHORIZED',
+    'INTERNAL_ERROR',
+  )
+  history(@CurrentUser() user: AuthenticatedUser, @Query() query: QuotaHistoryQuery): Promise<QuotaHistoryDto> {
+    return this.quota.history(user, query.months);
   }
 }

@@ -14,8 +14,9 @@ import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
-import { billingPeriod, remainingQuota } from './billing-period';
+import { billingPeriod, recentPeriods, remainingQuota } from './billing-period';
 import { ChargeRequest, chargeRounds } from './charge-rounds';
+import { QuotaHistoryDto } from './dto/quota-history.dto';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
 /** A charge that happened: what a refund needs to undo exactly it. */
@@ -283,6 +284,17 @@ export class QuotaService {
     const period = this.currentPeriod();
     const used = await this.usageReads.load({ userId: user.userId, period });
     return { period, used, quota: user.monthlyQuota, remaining: remainingQuota(user.monthlyQuota, used) };
+  }
+
+  /** The user's usage in each of the last `months` periods, oldest first; a period without charges used none. */
+  async history(user: AuthenticatedUser, months: number): Promise<QuotaHistoryDto> {
+    const periods = recentPeriods(this.currentPeriod(), months);
+    const rows = await this.dataSource.query<{ period: string; used: number }[]>(
+      'SELECT period, used FROM quota_usage WHERE user_id = $1 AND period = ANY($2::char(7)[])',
+      [user.userId, periods],
+    );
+    const usedIn = new Map(rows.map((row) => [row.period, row.used]));
+    return { periods: periods.map((period) => ({ period, used: usedIn.get(period) ?? 0, quota: user.monthlyQuota })) };
   }
 
   private async readUsages(keys: readonly UsageKey[]): Promise<number[]> {

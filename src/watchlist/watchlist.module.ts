@@ -10,5 +10,6 @@ import { WatchlistService } from './watchlist.service';
   imports: [AuthModule, QuotaModule, LookupsModule],
   controllers: [WatchlistController],
   providers: [WatchlistService],
+  exports: [WatchlistService],
 })
 export class WatchlistModule {}

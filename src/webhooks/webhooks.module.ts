@@ -16,6 +16,6 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
   imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
-  exports: [WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
+  exports: [EndpointsService, WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

@@ -173,6 +173,28 @@ describe('npm run demo', () => {
     expect(listed.items.filter((item) => item.reference === 'guard-43').map((item) => item.licenceNumber)).toEqual(['1400000000000018', '1400000000000026']);
   }, 60_000);
 
+  it("prints the console's address; the build serves its sign-in page, and the demo key signs in there", async () => {
+    const apiUrl = log.match(/^API +(http:\/\/\S+)$/m)![1];
+    const key = log.match(/^Demo key \(quota 100 per month\): (\S+)$/m)![1];
+    expect(log).toContain(`\nConsole      ${apiUrl}/console\n`);
+    expect(log).toContain(`\nConsole: open ${apiUrl}/console and sign in with the demo key.\n`);
+    const signInPage = await fetch(`${apiUrl}/console/sign-in`);
+    expect(signInPage.status).toBe(200);
+    const token = /name="_csrf" value="([^"]+)"/.exec(await signInPage.text())![1];
+    const signedIn = await fetch(`${apiUrl}/console/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: signInPage.headers.getSetCookie()[0].split(';')[0],
+        origin: apiUrl,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ _csrf: token, apiKey: key }).toString(),
+    });
+    expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/console/overview']);
+    expect((await fetch(`${apiUrl}/console/assets/console.css`)).status).toBe(200);
+  });
+
   it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {
     const pids = demo.pids();
     expect([...pids.keys()].sort()).toEqual(['api', 'sandbox', 'worker-1']);

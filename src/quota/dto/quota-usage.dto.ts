@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The quota usage record (interface 2.4). */
-export class QuotaUsageDto {
-  @ApiProperty({ example: '2026-11', pattern: '^[0-9]{4}-[0-9]{2}$', description: 'Current billing period, YYYY-MM' })
+/** One monthly period's usage: an entry of GET /v1/quota/history, and the core of GET /v1/quota/usage. */
+export class QuotaPeriodDto {
+  @ApiProperty({ example: '2026-11', pattern: '^[0-9]{4}-[0-9]{2}$', description: 'Billing period, YYYY-MM' })
   period!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, example: 42, description: 'Verifications used in the current period' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 42, description: 'Verifications used in the period' })
   used!: number;
 
   @ApiProperty({
@@ -13,10 +13,13 @@ export class QuotaUsageDto {
     minimum: 0,
     nullable: true,
     example: 1000,
-    description: 'Monthly limit; null for an unlimited plan',
+    description: "Monthly limit, as the user's plan is now; null for an unlimited plan",
   })
   quota!: number | null;
+}
 
+/** The quota usage record (interface 2.4): the current period's. */
+export class QuotaUsageDto extends QuotaPeriodDto {
   @ApiProperty({
     type: 'integer',
     minimum: 0,

@@ -1,0 +1,149 @@
+import type { RegisterLicence } from '@lvs/register';
+import type { VerificationBody } from '../verification/outcome-status';
+import { daysUntil } from '../watchlist/expiry-warnings';
+import type { BatchItemView, BatchView } from '../batches/batch-view';
+import type { WatchEntryView } from '../watchlist/watch-entry-view';
+
+/** How a status is shown: its colour class and, for colour-blind readers, its words. */
+export type Tone = 'ok' | 'warn' | 'bad';
+
+
+/** "41 days left", "expires today", "expired 3 days ago". */
+export function daysLeftWords(days: number): string {
+  if (days === 0) return 'expires today';
+  if (days > 0) return `${days} day${days === 1 ? '' : 's'} left`;
+  return `expired ${-days} day${days === -1 ? '' : 's'} ago`;
+}
+
+/** A register status's tone: Active is fine, a licence near or past its end needs a look, the rest is refused. */
+export function licenceTone(status: string, daysLeft: number): Tone {
+  if (status.toLowerCase() !== 'active' || daysLeft < 0) return 'bad';
+  return daysLeft <= 30 ? 'warn' : 'ok';
+}
+
+export interface LicenceCard {
+  name: string;
+  status: string;
+  tone: Tone;
+  statusReason: string | null;
+  sector: string;
+  role: string;
+  expiryDate: string;
+  daysLeft: string;
+}
+
+export function licenceCard(licence: RegisterLicence, today: Date): LicenceCard {
+  const days = daysUntil(licence.expiryDate, today);
+  return {
+    name: `${licence.firstName} ${licence.surname}`,
+    status: licence.status,
+    tone: licenceTone(licence.status, days),
+    statusReason: licence.statusReason,
+    sector: licence.licenceSector ?? 'None shown',
+    role: licence.role,
+    expiryDate: licence.expiryDate,
+    daysLeft: daysLeftWords(days),
+  };
+}
+
+/** A verification as the Verify page shows it: the outcome in words, and the card when a licence was found. */
+export interface VerificationView {
+  status: VerificationBody['status'];
+  message: string;
+  tone: Tone;
+  card: LicenceCard | null;
+  checkedAt: string | null;
+}
+
+export function verificationView(body: VerificationBody, today: Date): VerificationView {
+  const card = body.licence ? licenceCard(body.licence, today) : null;
+  const tone: Tone = card ? card.tone : body.status === 'NOT_FOUND' ? 'bad' : 'warn';
+  return { status: body.status, message: body.message, tone, card, checkedAt: body.checkedAt };
+}
+
+/** The share of the quota used, 0-100, for the usage bar; null on an unlimited plan. */
+export function usedPercent(used: number, quota: number | null): number | null {
+  if (quota === null) return null;
+  if (quota === 0) return 100;
+  return Math.min(100, Math.round((used / quota) * 100));
+}
+
+export interface ChartBar {
+  period: string;
+  used: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export const CHART = { width: 600, height: 160, gap: 6 } as const;
+
+/** Bars of the usage chart (SVG user units), scaled to the busiest month so that small months stay visible. */
+export function usageChart(periods: readonly { period: string; used: number }[]): ChartBar[] {
+  const top = Math.max(1, ...periods.map((entry) => entry.used));
+  const width = CHART.width / Math.max(periods.length, 1) - CHART.gap;
+  return periods.map((entry, index) => {
+    const height = Math.round((entry.used / top) * CHART.height);
+    return { period: entry.period, used: entry.used, x: Math.round(index * (width + CHART.gap)), y: CHART.height - height, width: Math.round(width), height };
+  });
+}
+
+/** A row that needs a look: the number was not found (or not answered), or its licence is not Active. */
+export function isFlagged(status: string, licence: RegisterLicence | null): boolean {
+  return status !== 'FOUND' || licence?.status.toLowerCase() !== 'active';
+}
+
+/** How far a batch is: items with a final result, and the share of all items. */
+export function batchProgress(batch: Pick<BatchView, 'total' | 'counts'>): { done: number; percent: number } {
+  const done = batch.total - batch.counts.PENDING;
+  return { done, percent: batch.total === 0 ? 100 : Math.round((done / batch.total) * 100) };
+}
+
+export interface RosterRowView {
+  item: BatchItemView;
+  flagged: boolean;
+  name: string | null;
+  licenceStatus: string | null;
+}
+
+/** The results table of a batch, only the rows of one outcome when asked. */
+export function rosterRows(items: readonly BatchItemView[], outcome: string | null): RosterRowView[] {
+  return items
+    .filter((item) => outcome === null || item.status === outcome)
+    .map((item) => ({
+      item,
+      flagged: isFlagged(item.status, item.licence),
+      name: item.licence ? `${item.licence.firstName} ${item.licence.surname}` : null,
+      licenceStatus: item.licence?.status ?? null,
+    }));
+}
+
+/** A watched number as the Watchlist page lists it, marked when it needs a look soon or now. */
+export interface WatchRowView {
+  licenceNumber: string;
+  reference: string | null;
+  holder: string | null;
+  status: string;
+  expiryDate: string | null;
+  daysLeft: string | null;
+  checkedAt: string | null;
+  /** flagged: not Active, not found or expired; soon: expires within 30 days; null: nothing to see */
+  mark: 'flagged' | 'soon' | null;
+}
+
+export function watchRow(entry: WatchEntryView): WatchRowView {
+  const licence = entry.licence;
+  const days = entry.expiresInDays;
+  const tone = licence && days !== null ? licenceTone(licence.status, days) : entry.status === null ? null : 'bad';
+  return {
+    licenceNumber: entry.licenceNumber,
+    reference: entry.reference,
+    holder: licence ? `${licence.firstName} ${licence.surname}` : null,
+    status: licence?.status ?? entry.status ?? 'Not checked yet',
+    expiryDate: licence?.expiryDate ?? null,
+    daysLeft: days === null ? null : daysLeftWords(days),
+    checkedAt: entry.checkedAt,
+    mark: tone === 'bad' ? 'flagged' : tone === 'warn' ? 'soon' : null,
+  };
+}

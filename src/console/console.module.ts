@@ -1,0 +1,28 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { AuthModule } from '../auth/auth.module';
+import { BatchesModule } from '../batches/batches.module';
+import { QuotaModule } from '../quota/quota.module';
+import { VerificationModule } from '../verification/verification.module';
+import { WatchlistModule } from '../watchlist/watchlist.module';
+import { EventsModule } from '../events/events.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ConsoleController } from './console.controller';
+import { ConsoleSessions } from './console-sessions';
+import { ConsoleService } from './console.service';
+import { mountConsole } from './mount-console';
+
+/** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
+@Module({
+  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule],
+  controllers: [ConsoleController],
+  providers: [ConsoleService, ConsoleSessions],
+})
+export class ConsoleModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  async onModuleInit(): Promise<void> {
+    await mountConsole(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  }
+}

@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
+import { AuthenticatedUser } from '../auth/authenticated-user';
+import { BatchesService } from '../batches/batches.service';
+import { ITEM_STATUSES } from '../batches/batch-view';
+import { RosterDto } from '../batches/dto/roster.dto';
+import { rosterEntries } from '../batches/roster';
+import { writeResultsCsv } from '../batches/roster-csv';
+import { Clock } from '../clock/clock';
+import { ApiError } from '../errors/api-error';
+import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { isUuid } from '../validation/uuid';
+import { QuotaService } from '../quota/quota.service';
+import { isLicenceNumber } from '../validation/licence-number';
+import { verificationAnswer } from '../verification/outcome-status';
+import { VerificationService } from '../verification/verification.service';
+import { WatchlistService } from '../watchlist/watchlist.service';
+import { AppConfig } from '../config/app-config';
+import { EventsService } from '../events/events.service';
+import { eventView } from '../events/event-view';
+import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
+import { EndpointsService } from '../webhooks/endpoints.service';
+import { urlProblem } from '../webhooks/url-guard';
+import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView, watchRow } from './console-view';
+
+const WATCH_PAGE_SIZE = 50;
+const DELIVERIES_SHOWN = 10;
+const EVENTS_SHOWN = 20;
+
+export interface VerifyOutcome {
+  licenceNumber: string;
+  /** the error table's words for a refused number or a failed verification */
+  error: string | null;
+  result: VerificationView | null;
+  /** while PENDING: the key that picks up the same lookup */
+  idempotencyKey: string | null;
+}
+
+/** What the console's pages show, read through the feature services with the signed-in user's own scope. */
+@Injectable()
+export class ConsoleService {
+  private readonly allowPrivateWebhookUrls: boolean;
+
+  constructor(
+    private readonly quota: QuotaService,
+    private readonly verifications: VerificationService,
+    private readonly keys: ApiKeysService,
+    private readonly batches: BatchesService,
+    private readonly watchlist: WatchlistService,
+    private readonly endpoints: EndpointsService,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    config: AppConfig,
+  ) {
+    this.allowPrivateWebhookUrls = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+  }
+
+  async overview(user: AuthenticatedUser) {
+    const [usage, history] = await Promise.all([this.quota.usage(user), this.quota.history(user, 12)]);
+    return { usage, percent: usedPercent(usage.used, usage.quota), history: history.periods, bars: usageChart(history.periods), chart: CHART };
+  }
+
+  async verify(user: AuthenticatedUser, licenceNumber: string, idempotencyKey: string | undefined, requestId: string): Promise<VerifyOutcome> {
+    const number = licenceNumber.trim();
+    if (!isLicenceNumber(number)) return { licenceNumber, error: VALIDATION_MESSAGES.licenceNumber, result: null, idempotencyKey: null };
+    try {
+      const verification = await this.verifications.verify(user, number, idempotencyKey, requestId);
+      const { body } = verificationAnswer(verification.result);
+      return {
+        licenceNumber: number,
+        error: null,
+        result: verificationView(body, this.clock.now()),
+        idempotencyKey: body.status === 'PENDING' ? verification.idempotencyKey : null,
+      };
+    } catch (error) {
+      if (error instanceof ApiError) return { licenceNumber: number, error: error.publicMessage, result: null, idempotencyKey: null };
+      throw error;
+    }
+  }
+
+  async keyList(user: AuthenticatedUser) {
+    const keys = await this.keys.userKeys(user.userId);
+    return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
+  }
+
+  /** A new key for the user, shown once; or the API's words for why not. */
+  async createKey(user: AuthenticatedUser, name: string): Promise<{ key: string; name: string } | { error: string }> {
+    try {
+      const created = await this.keys.createUserKey(user.userId, name);
+      return { key: created.key, name: created.name };
+    } catch (error) {
+      if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
+      throw error;
+    }
+  }
+
+  /** Revokes one of the user's keys: KEY_NOT_FOUND for any other id, as the API answers. */
+  async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
+    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+  }
+
+  /** The user's batches, newest first. */
+  async rosterList(user: AuthenticatedUser) {
+    return (await this.batches.list(user.userId, { limit: 50, after: null })).batches;
+  }
+
+  /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
+  async checkRoster(user: AuthenticatedUser, roster: RosterDto): Promise<{ id: string }> {
+    const batch = await this.batches.create(user, rosterEntries(roster));
+    return { id: batch.id };
+  }
+
+  /** A batch with its progress and its rows, of one outcome when asked (another user's id: BATCH_NOT_FOUND). */
+  async roster(user: AuthenticatedUser, batchId: string, outcome: string | undefined) {
+    const batch = await this.batches.view(user.userId, batchId, { limit: 1000, after: null });
+    const shown = outcome !== undefined && (ITEM_STATUSES as readonly string[]).includes(outcome) ? outcome : null;
+    return { batch, progress: batchProgress(batch), outcomes: ITEM_STATUSES, outcome: shown, rows: rosterRows(batch.items, shown) };
+  }
+
+  async rosterCsv(user: AuthenticatedUser, batchId: string): Promise<string> {
+    return writeResultsCsv(await this.batches.resultRows(user.userId, batchId));
+  }
+
+  /** One page of the watchlist, 50 numbers, after the last number of the previous page (an unreadable one: the start). */
+  async watchPage(user: AuthenticatedUser, after: string | undefined) {
+    const start = after !== undefined && isLicenceNumber(after) ? after : null;
+    const page = await this.watchlist.list(user.userId, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
+    return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null };
+  }
+
+  /** Watches a number, as PUT /v1/watchlist/{number} does; the error table's words for a bad number. */
+  async watch(user: AuthenticatedUser, licenceNumber: string, reference: string | undefined): Promise<string | null> {
+    const number = licenceNumber.trim();
+    if (!isLicenceNumber(number)) return VALIDATION_MESSAGES.licenceNumber;
+    await this.watchlist.watch(user, number, reference?.trim() || null);
+    return null;
+  }
+
+  /** Stops watching one of the user's numbers: WATCH_NOT_FOUND for any other, as the API answers. */
+  async unwatch(user: AuthenticatedUser, licenceNumber: string): Promise<void> {
+    if (!isLicenceNumber(licenceNumber)) throw new ApiError('WATCH_NOT_FOUND');
+    await this.watchlist.unwatch(user.userId, licenceNumber);
+  }
+
+  /** Watches every number of a CSV, as POST /v1/watchlist:batchAdd does with JSON. */
+  importWatchlist(user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
+    return this.watchlist.watchMany(user, rosterEntries(roster));
+  }
+
+  /** The user's endpoints, each with its newest deliveries, and the newest events. */
+  async webhooks(user: AuthenticatedUser) {
+    const endpoints = await this.endpoints.list(user.userId);
+    const withLogs = await Promise.all(
+      endpoints.map(async (endpoint) => ({
+        endpoint,
+        deliveries: (await this.endpoints.deliveries(user.userId, endpoint.id)).slice(0, DELIVERIES_SHOWN),
+      })),
+    );
+    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map(eventView);
+    return { endpoints: withLogs, events };
+  }
+
+  /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
+  async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
+    if (urlProblem(webhook.url, this.allowPrivateWebhookUrls) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
+    const created = await this.endpoints.create(user.userId, webhook);
+    return { secret: created.secret, url: created.url };
+  }
+
+  async testWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.test(user.userId, endpointId);
+  }
+
+  async rotateWebhookSecret(user: AuthenticatedUser, endpointId: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
+    return this.endpoints.rotateSecret(user.userId, endpointId);
+  }
+
+  async removeWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.remove(user.userId, endpointId);
+  }
+
+  async retryDelivery(user: AuthenticatedUser, endpointId: string, deliveryId: string): Promise<void> {
+    await this.endpoints.retry(user.userId, endpointId, deliveryId);
+  }
+}

@@ -1,0 +1,563 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { request as apiRequest } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
+import { SandboxAdmin } from '../support/sandbox-admin';
+import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+// Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
+const WIDTHS = [375, 1280] as const;
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const VERIFY_TIMEOUT_MS = 1500;
+
+const FOUND = '1011001544208079';
+const REVOKED = '1030112233445566';
+const SUSPENDED = '1041223344556677';
+const UNKNOWN = '1888000000000001';
+const PING_DELIVERED = '[data-event-type="ping"][data-delivery-status="DELIVERED"]';
+const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+
+/** A browser-less console client: the sign-in form's cookie and token, then the session's, as a browser keeps them. */
+class FormClient {
+  cookies = new Map<string, string>();
+  constructor(private readonly baseUrl: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}, body?: string): Promise<Response> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: this.cookieHeader,
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl } : {}),
+        ...headers,
+      },
+      body: form ? new URLSearchParams(form).toString() : body,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair.split('=');
+      if (value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** The CSRF token of a page's forms. */
+  async tokenOf(path: string): Promise<string> {
+    const html = await (await this.send('GET', path)).text();
+    const match = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (!match) throw new Error(`No form token on ${path}: ${html.slice(0, 300)}`);
+    return match[1];
+  }
+
+  async signIn(apiKey: string): Promise<Response> {
+    const _csrf = await this.tokenOf('/console/sign-in');
+    return this.send('POST', '/console/sign-in', { _csrf, apiKey });
+  }
+}
+
+describe('the partner console', () => {
+  let t: TestApp;
+  let sandbox: SandboxAdmin;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cspViolations: string[];
+
+  beforeAll(async () => {
+    // The register may take longer than a verification waits (PENDING), but not longer than a lookup waits.
+    // The webhook receiver listens on loopback, which only a development setting lets endpoints name.
+    t = await startTestApp({
+      withWorker: true,
+      env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '6000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
+    receiver = await WebhookReceiver.start();
+    sandbox = new SandboxAdmin(t.sandbox.url);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await t.close();
+  });
+
+  /** A fresh browser profile: its own cookie jar, so each user's session is its own. */
+  async function openBrowser(): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    cspViolations = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    return page;
+  }
+
+  async function signIn(key: string): Promise<void> {
+    await page.goto(`${t.baseUrl}/console`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.baseUrl}/console/overview`);
+  }
+
+  /** Screenshots at both widths, and axe-core's verdict: no serious or critical violation. */
+  async function checkPage(name: string): Promise<void> {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      // Evaluated through the DevTools protocol, not as a page script, so the page's CSP does not apply to it.
+      await page.evaluate(AXE_SOURCE);
+      const found = await page.evaluate<{ id: string; impact: string }[]>(
+        'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
+      );
+      const violations = found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+      expect({ page: name, width, violations }).toEqual({ page: name, width, violations: [] });
+      // Nothing wider than the window: the page works at this width without scrolling sideways.
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(cspViolations).toEqual([]);
+  }
+
+  describe('in a browser', () => {
+    let owner: { key: string; keyId: string; userId: string };
+
+    beforeAll(async () => {
+      owner = await t.createKey({ name: 'Compliance desk', quota: 50 });
+      await openBrowser();
+    });
+    afterAll(async () => {
+      await context.close();
+    });
+
+    it('signs in with a key and sees the month\'s usage', async () => {
+      await page.goto(`${t.baseUrl}/console`);
+      await expect(page.getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(1);
+      await checkPage('sign-in');
+      await signIn(owner.key);
+      await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('0');
+      await expect(page.locator('[data-figure="quota"]').innerText()).resolves.toBe('50');
+      await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('50');
+      for (const name of ['Overview', 'Verify', 'Rosters', 'Watchlist', 'Webhooks', 'Keys']) {
+        await expect(page.getByRole('navigation').getByRole('link', { name, exact: true }).count()).resolves.toBe(1);
+      }
+      // The key is in no cookie and nowhere in the page.
+      const cookies = await context.cookies();
+      expect(cookies.map((cookie) => cookie.value).join(' ')).not.toContain(owner.key);
+      expect(await page.content()).not.toContain(owner.key);
+    });
+
+    it('verifies a number and shows the licence card, then counts it in the month\'s usage', async () => {
+      await page.getByRole('link', { name: 'Verify', exact: true }).click();
+      await page.getByLabel('Licence number').fill(FOUND);
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      const card = page.getByRole('article', { name: 'Licence of JANE DOE' });
+      await card.waitFor();
+      const text = await card.innerText();
+      for (const part of ['JANE DOE', 'Active', 'Door Supervision', 'Front Line', 'Expiry']) expect(text).toContain(part);
+      expect(text).toMatch(/\d+ days? left/);
+      await checkPage('verify');
+
+      await page.getByRole('link', { name: 'Overview', exact: true }).click();
+      await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
+      await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('49');
+      await checkPage('overview');
+    });
+
+    it('shows PENDING as progress and asks again with the same key until the card comes', async () => {
+      await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: REVOKED });
+      try {
+        await page.getByRole('link', { name: 'Verify', exact: true }).click();
+        await page.getByLabel('Licence number').fill(REVOKED);
+        await page.getByRole('button', { name: 'Verify', exact: true }).click();
+        await expect(page.locator('[data-status="PENDING"]').innerText()).resolves.toContain('still in progress');
+        await expect(page.getByRole('button', { name: 'Check again' }).count()).resolves.toBe(1);
+        const card = page.getByRole('article');
+        await card.waitFor({ timeout: 15_000 });
+        await expect(card.innerText()).resolves.toContain('Revoked');
+        expect(await sandbox.requestsFor(REVOKED)).toBe(1);
+      } finally {
+        await sandbox.clearFaults();
+      }
+    });
+
+    it('creates a key shown once, which works against the API, then revokes it after a confirmation', async () => {
+      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      await expect(page.locator(`tr[data-key-id="${owner.keyId}"]`).innerText()).resolves.toContain('this session');
+      await checkPage('keys');
+      await page.getByLabel('Name').fill('Payroll export');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const newKey = (await page.locator('#created-key').innerText()).trim();
+      expect(newKey).toMatch(/^lvs_[A-Za-z0-9_-]{43}$/);
+      await checkPage('keys-created');
+      expect((await apiRequest(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': newKey } })).status).toBe(200);
+
+      await page.getByRole('link', { name: 'Keys', exact: true }).click();
+      expect(await page.content()).not.toContain(newKey);
+      let confirmation = '';
+      page.once('dialog', (dialog) => void (confirmation = dialog.message()));
+      await page.getByRole('button', { name: 'Revoke Payroll export' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/keys`);
+      expect(confirmation).toContain('Revoke the key “Payroll export”');
+      await expect(page.getByRole('button', { name: 'Revoke Payroll export' }).count()).resolves.toBe(0);
+      const refused = await apiRequest(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': newKey } });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('checks a 5-row roster, shows its progress to the end, the counts and flags, and downloads the API\'s CSV', async () => {
+      await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: SUSPENDED });
+      try {
+        await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+        const csv = ['licenceNumber,reference', `${FOUND},North gate`, `${UNKNOWN},Bar`, `${SUSPENDED},Slow one`, `${REVOKED},Car park`, `${FOUND},Again`].join('\r\n');
+        await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+        await page.getByRole('button', { name: 'Check roster' }).click();
+        await page.waitForURL(/\/console\/rosters\/[0-9a-f-]{36}$/);
+        await expect(page.locator('[data-batch-status]').getAttribute('data-batch-status')).resolves.toBe('RUNNING');
+        await page.locator('[data-batch-status="COMPLETED"]').waitFor({ timeout: 20_000 });
+        const counts = Object.fromEntries(
+          await Promise.all(['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'].map(async (outcome) => [outcome, await page.locator(`[data-count="${outcome}"]`).innerText()])),
+        );
+        expect(counts).toEqual({ FOUND: '4', NOT_FOUND: '1', TOO_MANY_RESULTS: '0', PENDING: '0', ERROR: '0' });
+        const flagged = await page.locator('tr.flagged').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
+        expect(flagged).toEqual(['2', '3', '4']);
+        await checkPage('roster');
+
+        await page.getByRole('link', { name: 'NOT_FOUND', exact: true }).click();
+        await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+
+        const batchId = page.url().split('/').at(-1)!.split('?')[0];
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+        const downloaded = readFileSync((await download.path())!, 'utf8');
+        const fromApi = await apiRequest(t.baseUrl, 'GET', `/v1/batches/${batchId}/results.csv`, { headers: { 'x-api-key': owner.key } });
+        expect(fromApi.status).toBe(200);
+        // The same file byte for byte: its BOM (for spreadsheets) too, which fetch drops when it decodes the text.
+        expect(downloaded).toBe(`\uFEFF${fromApi.text}`);
+        expect(downloaded.trim().split('\r\n')).toHaveLength(6);
+
+        await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+        await expect(page.locator(`tr[data-batch-id="${batchId}"]`).count()).resolves.toBe(1);
+        await checkPage('rosters');
+      } finally {
+        await sandbox.clearFaults();
+      }
+    });
+
+    it('names the CSV row of a bad roster, as the API does, and charges nothing', async () => {
+      await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+      const before = await page.locator('tbody tr').count();
+      const csv = ['licenceNumber', FOUND, '12345'].join('\n');
+      await page.getByLabel('Roster CSV').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Check roster' }).click();
+      await expect(page.getByRole('alert').innerText()).resolves.toBe('Row 3: licence number must be 16 digits');
+      await page.reload();
+      await expect(page.locator('tbody tr').count()).resolves.toBe(before);
+    });
+
+    it('watches a number and sees it in the table, imports a CSV of numbers, and removes one', async () => {
+      await page.getByRole('link', { name: 'Watchlist', exact: true }).click();
+      await page.getByLabel('Licence number').fill(FOUND);
+      await page.getByLabel('Reference').fill('guard-0042');
+      await page.getByRole('button', { name: 'Watch', exact: true }).click();
+      await page.waitForURL(`${t.baseUrl}/console/watchlist`);
+      const row = page.locator(`tr[data-watched="${FOUND}"]`);
+      await expect(row.innerText()).resolves.toContain('guard-0042');
+
+      const csv = ['licenceNumber,reference', `${REVOKED},car park`, `${UNKNOWN},bar`].join('\n');
+      await page.getByLabel('Numbers CSV').setInputFiles({ name: 'numbers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Import' }).click();
+      await page.locator(`tr[data-watched="${UNKNOWN}"]`).waitFor();
+      await expect(page.locator('tbody tr').count()).resolves.toBe(3);
+      await checkPage('watchlist');
+
+      await page.getByRole('button', { name: `Remove ${UNKNOWN}` }).click();
+      await page.waitForURL(`${t.baseUrl}/console/watchlist`);
+      await expect(page.locator(`tr[data-watched="${UNKNOWN}"]`).count()).resolves.toBe(0);
+      await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+    });
+
+    it('adds a webhook endpoint, shows its secret once, and sees a test delivery in its log and the events feed', async () => {
+      await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+      await page.getByLabel('Endpoint URL').fill(`${receiver.url}/console-hook`);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = (await page.locator('#signing-secret').innerText()).trim();
+      expect(secret).toMatch(/^whsec_/);
+      receiver.useSecret('/console-hook', secret);
+
+      await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+      expect(await page.content()).not.toContain(secret);
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/webhooks`);
+      await until(
+        async () => {
+          await page.reload();
+          return page.locator(PING_DELIVERED).count();
+        },
+        (delivered) => delivered === 1,
+      );
+      const delivery = await page.locator(PING_DELIVERED).innerText();
+      expect(delivery).toContain('ping');
+      expect(delivery).toContain('200');
+      // Changes the worker found in the numbers watched above may be delivered too; the ping is the one sent here.
+      const pings = () => receiver.to('/console-hook').filter((received) => received.body.type === 'ping');
+      expect(pings().map((received) => received.verified)).toEqual([true]);
+      await expect(page.locator('tr[data-event]', { hasText: 'ping' }).count()).resolves.toBe(1);
+      await checkPage('webhooks');
+
+      await page.getByRole('button', { name: 'Retry ping delivery' }).click();
+      await until(() => pings().length, (count) => count === 2);
+    });
+
+    it('signs out, and the old cookie is refused afterwards', async () => {
+      const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'lvs_console');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${t.baseUrl}/console/sign-in`);
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session.value}` } });
+      expect(replay.status).toBe(303);
+      expect(replay.headers.get('location')).toBe('/console/sign-in');
+    });
+  });
+
+  describe('sessions and forms', () => {
+    it('sets an HttpOnly, SameSite=Strict cookie, Secure behind HTTPS, that lasts 8 hours', async () => {
+      const { key } = await t.createKey();
+      const plain = new FormClient(t.baseUrl);
+      const signedIn = await plain.signIn(key);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/console/overview');
+      const [cookie] = signedIn.headers.getSetCookie().filter((line) => line.startsWith('lvs_console='));
+      expect(cookie).toMatch(/^lvs_console=[A-Za-z0-9_-]{43}; Path=\/console; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+
+      const behindTls = new FormClient(t.baseUrl);
+      const token = await behindTls.tokenOf('/console/sign-in');
+      const secured = await behindTls.send('POST', '/console/sign-in', { _csrf: token, apiKey: key }, {
+        'x-forwarded-proto': 'https',
+        origin: t.baseUrl.replace('http:', 'https:'),
+      });
+      expect(secured.status).toBe(303);
+      expect(secured.headers.getSetCookie().find((line) => line.startsWith('lvs_console='))).toMatch(/; Secure$/);
+    });
+
+    it('refuses a change without the CSRF token, with a wrong one, with a foreign Origin or without Origin: 403, nothing done', async () => {
+      const { key, userId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const _csrf = await client.tokenOf('/console/keys');
+      const keyCount = async () => (await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [userId])).rows[0].n;
+      for (const [form, headers] of [
+        [{ name: 'no token' }, {}],
+        [{ _csrf: `${_csrf.slice(0, -1)}x`, name: 'wrong token' }, {}],
+        [{ _csrf, name: 'foreign origin' }, { origin: 'https://evil.example' }],
+        [{ _csrf, name: 'no origin' }, { origin: '' }],
+      ] as [Record<string, string>, Record<string, string>][]) {
+        const response = await client.send('POST', '/console/keys', form, headers);
+        expect(response.status).toBe(403);
+        expect(await response.json()).toEqual(FORBIDDEN);
+      }
+      expect(await keyCount()).toBe(1);
+      const accepted = await client.send('POST', '/console/keys', { _csrf, name: 'with token' });
+      expect(accepted.status).toBe(201);
+      expect(await keyCount()).toBe(2);
+    });
+
+    it('refuses a sign-in form from another site: 403', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      const _csrf = await client.tokenOf('/console/sign-in');
+      const response = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { origin: 'https://evil.example' });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual(FORBIDDEN);
+      expect(response.headers.getSetCookie().some((line) => line.startsWith('lvs_console='))).toBe(false);
+    });
+
+    it('answers the eleventh failed sign-in of a minute from one address with 429, even with a good key', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      const address = { 'x-forwarded-for': '203.0.113.77' };
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const _csrf = await client.tokenOf('/console/sign-in');
+        const failed = await client.send('POST', '/console/sign-in', { _csrf, apiKey: `lvs_wrong${attempt}` }, address);
+        expect(failed.status).toBe(401);
+        expect(await failed.text()).toContain('Invalid or missing API key');
+      }
+      const _csrf = await client.tokenOf('/console/sign-in');
+      const limited = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, address);
+      expect(limited.status).toBe(429);
+      expect(await limited.text()).toContain('Too many failed sign-ins from this address; try again in a minute');
+      // Another address is not affected.
+      const elsewhere = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '203.0.113.78' });
+      expect(elsewhere.status).toBe(303);
+    });
+
+    it('ends a session at its next request once its key is revoked through the API', async () => {
+      const { key, keyId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      expect((await client.send('GET', '/console/overview')).status).toBe(200);
+      const spare = (await apiRequest(t.baseUrl, 'POST', '/v1/keys', { headers: { 'x-api-key': key }, body: { name: 'spare' } })).body as { key: string };
+      expect((await apiRequest(t.baseUrl, 'DELETE', `/v1/keys/${keyId}`, { headers: { 'x-api-key': spare.key } })).status).toBe(204);
+      const refused = await client.send('GET', '/console/overview');
+      expect(refused.status).toBe(303);
+      expect(refused.headers.get('location')).toBe('/console/sign-in');
+    });
+
+    it('ends a session an hour after its last request, and 8 hours after sign-in however busy it is', async () => {
+      const { key } = await t.createKey();
+      const busy = new FormClient(t.baseUrl);
+      const idle = new FormClient(t.baseUrl);
+      const signedInAt = Date.now();
+      await busy.signIn(key);
+      await idle.signIn(key);
+      const at = (minutes: number) => t.clock.travelTo(new Date(signedInAt + minutes * 60_000));
+      const overview = async (client: FormClient) => (await client.send('GET', '/console/overview')).status;
+      try {
+        at(59);
+        expect([await overview(busy), await overview(idle)]).toEqual([200, 200]);
+        at(120);
+        expect([await overview(busy), await overview(idle)]).toEqual([303, 303]);
+
+        t.clock.set(null);
+        await busy.signIn(key);
+        const busySince = Date.now();
+        for (let minutes = 50; minutes < 480; minutes += 50) {
+          t.clock.travelTo(new Date(busySince + minutes * 60_000));
+          expect([minutes, await overview(busy)]).toEqual([minutes, 200]);
+        }
+        t.clock.travelTo(new Date(busySince + 480 * 60_000));
+        expect(await overview(busy)).toBe(303);
+      } finally {
+        t.clock.set(null);
+      }
+    });
+
+    it('ends a session at its next request once its user is disabled, and lets it sign in again once enabled', async () => {
+      const { key, userId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      expect((await client.send('GET', '/console/keys')).status).toBe(200);
+      expect(runKeysCli(t.env, 'disable-user', userId).status).toBe(0);
+      const refused = await client.send('GET', '/console/keys');
+      expect([refused.status, refused.headers.get('location')]).toEqual([303, '/console/sign-in']);
+      expect((await client.signIn(key)).status).toBe(401);
+      expect(runKeysCli(t.env, 'enable-user', userId).status).toBe(0);
+      expect((await client.signIn(key)).status).toBe(303);
+    });
+
+    it('signs out the session whose own key it revokes', async () => {
+      const { key, keyId } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const session = client.cookies.get('lvs_console');
+      const _csrf = await client.tokenOf('/console/keys');
+      const revoked = await client.send('POST', `/console/keys/${keyId}/revoke`, { _csrf });
+      expect(revoked.status).toBe(303);
+      expect(revoked.headers.get('location')).toBe('/console/sign-in');
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session}` } });
+      expect(replay.status).toBe(303);
+    });
+
+    it("gives user B's session none of user A's keys, by id either", async () => {
+      const userA = await t.createKey({ name: 'A desk' });
+      const userB = await t.createKey({ name: 'B desk' });
+      const b = new FormClient(t.baseUrl);
+      await b.signIn(userB.key);
+      const keysPage = await (await b.send('GET', '/console/keys')).text();
+      expect(keysPage).toContain(userB.keyId);
+      expect(keysPage).not.toContain(userA.keyId);
+      const _csrf = await b.tokenOf('/console/keys');
+      const response = await b.send('POST', `/console/keys/${userA.keyId}/revoke`, { _csrf });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ code: 'KEY_NOT_FOUND', message: 'API key not found' });
+      expect((await apiRequest(t.baseUrl, 'GET', '/v1/keys', { headers: { 'x-api-key': userA.key } })).status).toBe(200);
+    });
+
+    it('pages the watchlist by 50', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const numbers = Array.from({ length: 55 }, (_, index) => String(1_777_000_000_000_000 + index));
+      const imported = await client.send('POST', '/console/watchlist/import', undefined, {
+        'content-type': 'text/csv',
+        'x-csrf-token': await client.tokenOf('/console/watchlist'),
+        origin: t.baseUrl,
+      }, ['licenceNumber', ...numbers].join('\n'));
+      expect(imported.status).toBe(200);
+      expect(await imported.json()).toEqual({ added: 55, updated: 0 });
+      const first = await (await client.send('GET', '/console/watchlist')).text();
+      const watched = (html: string) => [...html.matchAll(/data-watched="(\d{16})"/g)].map((match) => match[1]);
+      expect(watched(first)).toEqual(numbers.slice(0, 50));
+      const next = /href="(\/console\/watchlist\?cursor=\d{16})"/.exec(first);
+      expect(next).not.toBeNull();
+      expect(watched(await (await client.send('GET', next![1])).text())).toEqual(numbers.slice(50));
+    });
+
+    it("gives user B's session none of user A's batches, watched numbers or webhook endpoints, by id either", async () => {
+      const userA = await t.createKey();
+      const userB = await t.createKey();
+      const a = new FormClient(t.baseUrl);
+      await a.signIn(userA.key);
+      const roster = await a.send('POST', '/console/rosters', undefined, {
+        'content-type': 'text/csv',
+        'x-csrf-token': await a.tokenOf('/console/rosters'),
+        origin: t.baseUrl,
+      }, `licenceNumber\n${UNKNOWN}`);
+      expect(roster.status).toBe(201);
+      const { id: batchId } = (await roster.json()) as { id: string };
+      await a.send('POST', '/console/watchlist', { _csrf: await a.tokenOf('/console/watchlist'), licenceNumber: UNKNOWN, reference: 'A only' });
+      const hookUrl = `${receiver.url}/a-only`;
+      expect((await a.send('POST', '/console/webhooks', { _csrf: await a.tokenOf('/console/webhooks'), url: hookUrl })).status).toBe(201);
+      const endpointId = /data-endpoint="([0-9a-f-]{36})"/.exec(await (await a.send('GET', '/console/webhooks')).text())![1];
+
+      const b = new FormClient(t.baseUrl);
+      await b.signIn(userB.key);
+      expect(await (await b.send('GET', '/console/rosters')).text()).not.toContain(batchId);
+      expect(await (await b.send('GET', '/console/watchlist')).text()).not.toContain(UNKNOWN);
+      for (const path of [`/console/rosters/${batchId}`, `/console/rosters/${batchId}/results.csv`]) {
+        const response = await b.send('GET', path);
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ code: 'BATCH_NOT_FOUND', message: 'Batch not found' });
+      }
+      const removal = await b.send('POST', `/console/watchlist/${UNKNOWN}/remove`, { _csrf: await b.tokenOf('/console/watchlist') });
+      expect(removal.status).toBe(404);
+      expect(await removal.json()).toEqual({ code: 'WATCH_NOT_FOUND', message: 'Licence number is not on the watchlist' });
+      expect(await (await a.send('GET', '/console/watchlist')).text()).toContain('A only');
+
+      expect(await (await b.send('GET', '/console/webhooks')).text()).not.toContain(hookUrl);
+      const webhookToken = await b.tokenOf('/console/webhooks');
+      for (const action of ['test', 'rotate-secret', 'remove']) {
+        const response = await b.send('POST', `/console/webhooks/${endpointId}/${action}`, { _csrf: webhookToken });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' });
+      }
+      expect(await (await a.send('GET', '/console/webhooks')).text()).toContain(hookUrl);
+      expect(receiver.to('/a-only')).toEqual([]);
+    });
+
+    it('sends every page, stylesheet and script included, in well under 150 KB', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      let total = 0;
+      for (const path of ['/console/overview', '/console/assets/console.css', '/console/assets/console.js']) {
+        const response = await client.send('GET', path);
+        expect(response.status).toBe(200);
+        total += (await response.arrayBuffer()).byteLength;
+      }
+      expect(total).toBeLessThan(150 * 1024);
+    });
+  });
+});
