@@ -58,7 +58,7 @@ export class BatchSettlement implements OnApplicationBootstrap {
    * the job is gone; a number with neither is enqueued again. A failed job found here is refunded
    * through its payers, which only one process can take.
    */
-  async reconcile(batchId: string): Promise<void> {
+  async reconcile(userId: string, batchId: string): Promise<void> {
     this.lastReconciled.set(batchId, Date.now());
     const pending = await this.repository.pendingNumbers(batchId);
     await forEachLimited(pending, DISPATCH_CONCURRENCY, async ({ licenceNumber, jobId }) => {
@@ -70,15 +70,15 @@ export class BatchSettlement implements OnApplicationBootstrap {
       if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
       const cached = await this.cache.get(licenceNumber);
       if (cached) return this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: cached }));
-      await this.dispatch.enqueue(batchId, licenceNumber);
+      await this.dispatch.enqueue(userId, batchId, licenceNumber);
     });
     await this.completeIfDone(batchId);
   }
 
   /** Reconciles a running batch unless this process did so lately; answers whether it did. */
-  async reconcileIfDue(batchId: string): Promise<boolean> {
+  async reconcileIfDue(userId: string, batchId: string): Promise<boolean> {
     if (Date.now() - (this.lastReconciled.get(batchId) ?? 0) <= RECONCILE_INTERVAL_MS) return false;
-    await this.reconcile(batchId);
+    await this.reconcile(userId, batchId);
     return true;
   }
 
@@ -100,6 +100,6 @@ export class BatchSettlement implements OnApplicationBootstrap {
   }
 
   private async reconcileRunning(): Promise<void> {
-    for (const id of await this.repository.runningIds()) await this.reconcile(id);
+    for (const { id, userId } of await this.repository.running()) await this.reconcile(userId, id);
   }
 }

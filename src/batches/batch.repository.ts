@@ -264,9 +264,10 @@ export class BatchRepository {
     return rows.map((row) => ({ licenceNumber: row.licence_number, jobId: row.job_id }));
   }
 
-  async runningIds(): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM batches WHERE status = 'RUNNING'`);
-    return rows.map((row) => row.id);
+  /** The running batches with their owners (whose turn a re-enqueued lookup takes). */
+  async running(): Promise<{ id: string; userId: string }[]> {
+    const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(`SELECT id, user_id FROM batches WHERE status = 'RUNNING'`);
+    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }
 
   /** The user's batches, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */

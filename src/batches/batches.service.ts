@@ -64,24 +64,28 @@ export class BatchesService {
       if (existing) return this.replay(user.userId, existing, requestHash, deadline);
     }
     const numbers = distinctNumbers(entries);
-    await this.dispatch.admit(numbers);
-    const charges = await this.quota.chargeMany(user, numbers);
+    const release = await this.dispatch.admit(user.userId, numbers);
     let batchId: string;
     try {
-      const rows = entries.map((entry) => ({
-        entry,
-        dateOfBirthSealed: entry.holder?.dateOfBirth === undefined ? null : this.holderData.seal(entry.holder.dateOfBirth),
-      }));
-      batchId = await this.repository.insert(user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
-    } catch (error) {
-      for (const charge of charges) await this.quota.refund(charge);
-      if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
-      // The same key sent twice at once: the other request made the batch.
-      const existing = await this.repository.findByKey(user.userId, idempotencyKey);
-      if (!existing) throw error;
-      return this.replay(user.userId, existing, requestHash, deadline);
+      const charges = await this.quota.chargeMany(user, numbers);
+      try {
+        const rows = entries.map((entry) => ({
+          entry,
+          dateOfBirthSealed: entry.holder?.dateOfBirth === undefined ? null : this.holderData.seal(entry.holder.dateOfBirth),
+        }));
+        batchId = await this.repository.insert(user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
+      } catch (error) {
+        for (const charge of charges) await this.quota.refund(charge);
+        if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
+        // The same key sent twice at once: the other request made the batch.
+        const existing = await this.repository.findByKey(user.userId, idempotencyKey);
+        if (!existing) throw error;
+        return this.replay(user.userId, existing, requestHash, deadline);
+      }
+      await this.start(user.userId, batchId, numbers, charges);
+    } finally {
+      await release();
     }
-    await this.start(batchId, numbers, charges);
     return this.awaitBatch(user.userId, batchId, deadline);
   }
 
@@ -91,10 +95,14 @@ export class BatchesService {
     await this.findBatch(user.userId, batchId);
     const numbers = await this.repository.failedNumbers(batchId);
     if (numbers.length > 0) {
-      await this.dispatch.admit(numbers);
-      const charges = await this.quota.chargeMany(user, numbers);
-      await this.repository.reopenFailed(batchId);
-      await this.start(batchId, numbers, charges);
+      const release = await this.dispatch.admit(user.userId, numbers);
+      try {
+        const charges = await this.quota.chargeMany(user, numbers);
+        await this.repository.reopenFailed(batchId);
+        await this.start(user.userId, batchId, numbers, charges);
+      } finally {
+        await release();
+      }
     }
     return this.awaitBatch(user.userId, batchId, deadline);
   }
@@ -102,7 +110,7 @@ export class BatchesService {
   /** One page of a batch with its counts; a running batch is reconciled against the queue now and then. */
   async view(userId: string, batchId: string, page: PageRequest<number>): Promise<BatchView> {
     const batch = await this.findBatch(userId, batchId);
-    if (batch.status === 'RUNNING' && (await this.settlement.reconcileIfDue(batchId))) {
+    if (batch.status === 'RUNNING' && (await this.settlement.reconcileIfDue(userId, batchId))) {
       return this.render(await this.findBatch(userId, batchId), page);
     }
     return this.render(batch, page);
@@ -134,9 +142,9 @@ export class BatchesService {
   }
 
   /** Dispatches the numbers, then catches lookups that finished before their job id was written. */
-  private async start(batchId: string, numbers: string[], charges: Charge[]): Promise<void> {
-    await this.dispatch.dispatch(batchId, numbers, charges);
-    await this.settlement.reconcile(batchId);
+  private async start(userId: string, batchId: string, numbers: string[], charges: Charge[]): Promise<void> {
+    await this.dispatch.dispatch(userId, batchId, numbers, charges);
+    await this.settlement.reconcile(userId, batchId);
   }
 
   private replay(userId: string, existing: StoredBatch, requestHash: string, deadline: number): Promise<BatchView> {

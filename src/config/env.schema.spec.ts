@@ -77,6 +77,7 @@ describe('validateEnvironment', () => {
         REGISTER_BREAKER_FAILURES: 5,
         REGISTER_BREAKER_COOLDOWN_SECONDS: 30,
         QUEUE_MAX_WAITING: 10000,
+        USER_MAX_WAITING_LOOKUPS: 2000,
         LOOKUP_BACKOFF_MS: 500,
         CACHE_TTL_FOUND_SECONDS: 3600,
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
@@ -324,6 +325,7 @@ describe('validateEnvironment', () => {
       ['DEPENDENCY_TIMEOUT_MS', '100', 100],
       ['REGISTER_BREAKER_FAILURES', '1', 1],
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '3600', 3600],
+      ['USER_MAX_WAITING_LOOKUPS', '1', 1],
       ['QUEUE_MAX_WAITING', '1', 1],
     ])('accepts %s=%s', (name, value, expected) => {
       expect(validateEnvironment({ [name]: value })[name as 'PORT']).toBe(expected);
@@ -347,6 +349,7 @@ describe('validateEnvironment', () => {
       ['DEPENDENCY_TIMEOUT_MS', '99'],
       ['REGISTER_BREAKER_FAILURES', '0'],
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '0'],
+      ['USER_MAX_WAITING_LOOKUPS', '0'],
       ['QUEUE_MAX_WAITING', '0'],
     ])('rejects %s=%s, naming only that variable', (name, value) => {
       const error = errorOf({ [name]: value });

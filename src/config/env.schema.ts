@@ -269,6 +269,10 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
   QUEUE_MAX_WAITING = 10000;
 
+  /** Batch and re-check lookups one user may have waiting; beyond it that user's new lookups are refused with 503, uncharged. */
+  @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
+  USER_MAX_WAITING_LOOKUPS = 2000;
+
   @Transform(toInteger) @Min(10) @Max(60000) @IsInt()
   LOOKUP_BACKOFF_MS = 500;
 

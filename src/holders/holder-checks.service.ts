@@ -43,7 +43,7 @@ export class HolderChecksService {
     if (dateOfBirth === undefined) return { verification, holderCheck: holderCheck(card, claim, null) };
 
     const subject = this.subjects.dateOfBirthSubject(card, dateOfBirth);
-    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(subject, deadline, requestId, verification.newCharge);
+    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(user, subject, deadline, requestId, verification.newCharge);
     const source = verification.source === 'cache' && confirmation.source === 'cache' ? 'cache' : 'register';
     if (confirmation.result === 'PENDING') return { verification: { ...verification, result: 'PENDING', source }, holderCheck: null };
     // The check is final: its charge can no longer be refunded.

@@ -1,10 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
 import type { FinalResult } from './lookup-outcome';
+import { mustPark } from './fair-turns';
+import { ParkedPriority, PendingLookups } from './pending-lookups';
 import {
   LOOKUP_JOB,
   LOOKUP_PRIORITY,
@@ -25,21 +28,39 @@ export type LookupStanding<Result extends LookupJobResult = FinalResult> = Looku
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
-// How long a process trusts the waiting count it read: the bound is coarse, so cold lookups share one read.
+// How long a process trusts the waiting counts it read: the bound is coarse, so cold lookups share one read.
 const WAITING_COUNT_LIFE_MS = 250;
+
+/**
+ * How long a parked lookup waits for the dispatcher before BullMQ releases it into the queue by itself:
+ * longer than any fair backlog should take, so it only matters when the dispatcher lost the job
+ * (see LookupDispatcher); then the lookup runs late rather than never.
+ */
+export const PARK_DELAY_MS = 3600_000;
+
+/** Lookups waiting in the queue: the live ones (BullMQ's wait list), and all of them, parked ones included. */
+export interface QueueWaitingCounts {
+  live: number;
+  all: number;
+}
 
 /** The producer side of the lookup queue (the API, and the worker's re-checks): enqueue with single flight, and wait through queue events. */
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private events!: QueueEvents;
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
-  private waitingCountRead: { at: number; count: Promise<number> } | null = null;
+  private waitingCountRead: { at: number; counts: Promise<QueueWaitingCounts> } | null = null;
+  /** Batch and re-check lookups kept in the queue itself: about a second of the register's budget. */
+  readonly backgroundTarget: number;
 
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
+    private readonly pending: PendingLookups,
     private readonly config: AppConfig,
     private readonly outages: RedisOutageLog,
-  ) {}
+  ) {
+    this.backgroundTarget = config.get('REGISTER_MAX_PER_SECOND');
+  }
 
   async onModuleInit(): Promise<void> {
     this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
@@ -69,29 +90,59 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Adds a lookup, or joins the one already queued or running for the number: the
+   * Adds a live lookup, or joins the one already queued, parked or running for the number: the
    * deduplication id makes at most one job per number in flight, across all processes.
    */
-  async enqueue(
-    licenceNumber: string,
-    priority: LookupPriority = LOOKUP_PRIORITY.liveVerify,
-    options: { refresh?: boolean; requestId?: string } = {},
-  ): Promise<string> {
-    const data = { licenceNumber, requestId: options.requestId, ...(options.refresh ? { refresh: true } : {}) };
-    return this.add(data, licenceNumber, priority);
+  async enqueue(licenceNumber: string, options: { requestId?: string } = {}): Promise<string> {
+    const { job, joined } = await this.add({ licenceNumber, requestId: options.requestId }, licenceNumber, LOOKUP_PRIORITY.liveVerify, 0);
+    // A joined job may be a batch's or re-check's: a live verify lifts it to its own priority and out of its
+    // user's pending list, without making the caller wait for that (promoting a job that is not parked fails, harmlessly).
+    if (joined) {
+      void job
+        .changePriority({ priority: LOOKUP_PRIORITY.liveVerify })
+        .then(() => job.promote())
+        .catch(() => undefined);
+    }
+    return job.id!;
   }
 
   /**
    * Adds a name search, or joins the one in flight for the same search (by its digest, so that no name or date of
    * birth is part of a job id). The prefix keeps a digest from ever meeting a licence number's deduplication id.
+   * It enters the queue at once at its priority: a holder check's or successor's search is one per check, never a
+   * user's flood, so it is not parked in the user's turn.
    */
-  enqueueNameSearch(search: Omit<NameSearchJobData, 'kind'>, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
-    return this.add({ kind: 'name', ...search }, `name:${search.searchKey}`, priority);
+  async enqueueNameSearch(search: Omit<NameSearchJobData, 'kind'>, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
+    const { job, joined } = await this.add({ kind: 'name', ...search }, `name:${search.searchKey}`, priority, 0);
+    if (joined && priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
+    return job.id!;
   }
 
-  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority): Promise<string> {
+  /**
+   * Adds a batch row's or a re-check's lookup for a user. While the queue has room and the user has nothing
+   * parked (mustPark), it enters the queue at once. Otherwise it is parked (a delayed job) and named in the
+   * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. A lookup that
+   * joins the job in flight for the number adds nothing to the user's list: the job waits in its first owner's.
+   */
+  async enqueueFor(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
+    const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
+    const park = mustPark(parked, queued, this.backgroundTarget);
+    const data = { licenceNumber, ...(options.refresh ? { refresh: true } : {}) };
+    const { job, joined } = await this.add(data, licenceNumber, priority, park ? PARK_DELAY_MS : 0);
+    if (park && !joined) await this.pending.park(userId, priority, job.id!);
+    return job.id!;
+  }
+
+  /**
+   * Adds a job under an id of our own, so that an answer with another id tells that the add joined the job
+   * already in flight for the number (deduplication) rather than creating one.
+   */
+  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority, delay: number) {
+    const jobId = randomUUID();
     const job = await this.queue.add(LOOKUP_JOB, data, {
+      jobId,
       priority,
+      delay,
       deduplication: { id: deduplicationId },
       attempts: this.config.get('LOOKUP_ATTEMPTS'),
       backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
@@ -99,10 +150,22 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       removeOnFail: { age: 24 * 3600, count: 10_000 },
     });
     if (!job.id) throw new Error('BullMQ returned a job without an id');
-    // The lookup may have joined a batch's waiting job: a live one lifts it to its own priority,
-    // without making the caller wait for that (BullMQ cannot say whether the add joined a job).
-    if (priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
-    return job.id;
+    return { job, joined: job.id !== jobId };
+  }
+
+  /** Moves parked jobs into the queue at their priority; a job no longer parked (joined, released, gone) is skipped. */
+  async promote(jobIds: string[]): Promise<void> {
+    await Promise.all(
+      jobIds.map(async (jobId) => {
+        const job = await this.queue.getJob(jobId);
+        await job?.promote().catch(() => undefined);
+      }),
+    );
+  }
+
+  /** Batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */
+  queuedBackground(): Promise<number> {
+    return this.queue.getJobCountByTypes('prioritized');
   }
 
   /** Where a job stands now, read once (no waiting). */
@@ -115,17 +178,23 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     return state === 'completed' ? { state, result: job.returnvalue as Result } : { state, reason: job.failedReason };
   }
 
-  /** Jobs waiting for a worker (plain and prioritised), read at most every WAITING_COUNT_LIFE_MS per process. */
-  waitingCount(): Promise<number> {
+  /** The waiting counts (QueueWaitingCounts), read at most every WAITING_COUNT_LIFE_MS per process. */
+  waitingCounts(): Promise<QueueWaitingCounts> {
     const now = Date.now();
     if (!this.waitingCountRead || now - this.waitingCountRead.at >= WAITING_COUNT_LIFE_MS) {
-      const read = { at: now, count: this.queue.getJobCountByTypes('waiting', 'prioritized') };
+      const read = { at: now, counts: this.readWaitingCounts() };
       this.waitingCountRead = read;
-      read.count.catch(() => {
+      read.counts.catch(() => {
         if (this.waitingCountRead === read) this.waitingCountRead = null; // a failed read is not kept
       });
     }
-    return this.waitingCountRead.count;
+    return this.waitingCountRead.counts;
+  }
+
+  /** Parked jobs are BullMQ's delayed ones, with the few retries that wait out their backoff. */
+  private async readWaitingCounts(): Promise<QueueWaitingCounts> {
+    const { waiting, prioritized, delayed } = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed');
+    return { live: waiting, all: waiting + prioritized + delayed };
   }
 
   async isInFlight(jobId: string): Promise<boolean> {

@@ -12,6 +12,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupQueueDepth } from './lookup-queue-depth';
 import { LookupReadiness } from './lookup-readiness';
+import { PendingLookups } from './pending-lookups';
 import { LookupSettlement } from './lookup-settlement';
 import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
@@ -36,6 +37,7 @@ function holderDataProtection(config: AppConfig): HolderDataProtection {
   imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
   providers: [
     LookupQueue,
+    PendingLookups,
     LookupAdmission,
     LookupPayers,
     LookupSettlement,
@@ -46,6 +48,6 @@ function holderDataProtection(config: AppConfig): HolderDataProtection {
     { provide: ReadinessProbe, useClass: LookupReadiness },
     { provide: DASHBOARD_QUEUES, inject: [getQueueToken(REGISTER_LOOKUP_QUEUE)], useFactory: (queue: Queue): DashboardQueues => [queue] },
   ],
-  exports: [HolderDataProtection, LookupQueue, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
+  exports: [HolderDataProtection, LookupQueue, PendingLookups, LookupAdmission, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, ReadinessProbe],
 })
 export class LookupsModule {}

@@ -46,11 +46,11 @@ export class ResultCache {
     return stored ? (JSON.parse(stored) as Result) : null;
   }
 
-  /** Whether any of these numbers has no cached result, in one round trip. */
-  async anyMissing(licenceNumbers: string[]): Promise<boolean> {
-    if (licenceNumbers.length === 0) return false;
+  /** How many of these numbers have no cached result, in one round trip. */
+  async countMissing(licenceNumbers: string[]): Promise<number> {
+    if (licenceNumbers.length === 0) return 0;
     const stored = await this.redis.client.mget(licenceNumbers.map((licenceNumber) => this.key(licenceNumber)));
-    return stored.some((value) => value === null);
+    return stored.filter((value) => value === null).length;
   }
 
   put(licenceNumber: string, result: FinalResult): Promise<void> {

@@ -12,7 +12,7 @@ import { LookupPayers } from '../lookups/lookup-payers';
 import { LookupQueue } from '../lookups/lookup-queue';
 import { LookupSettlement } from '../lookups/lookup-settlement';
 import { FinalResult, lookupFailureCode } from '../lookups/lookup-outcome';
-import { LookupJobResult, LOOKUP_PRIORITY } from '../lookups/lookups.queue';
+import { LookupJobResult } from '../lookups/lookups.queue';
 import { ResultCache } from '../lookups/result-cache';
 
 /** What a request asks the lookup pipeline for: a licence number, or a name search. */
@@ -79,7 +79,7 @@ export class VerificationService {
     const subject: LookupSubject = {
       unit: licenceNumber,
       cacheKey: this.cache.key(licenceNumber),
-      enqueue: (id) => this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId: id }),
+      enqueue: (id) => this.lookups.enqueue(licenceNumber, { requestId: id }),
     };
     return this.answer<FinalResult>(user, subject, clientKey, requestId, options);
   }
@@ -101,12 +101,13 @@ export class VerificationService {
    * process sees it fail; a refusal at admission refunds it at once.
    */
   lookupUncharged<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
     subject: LookupSubject,
     deadline: number,
     requestId: string,
     payer: Charge | null,
   ): Promise<{ result: Result | 'PENDING'; source: 'cache' | 'register' }> {
-    return this.lookupUnchargedOrThrow<Result>(subject, deadline, requestId, payer).catch(asServiceUnavailable);
+    return this.lookupUnchargedOrThrow<Result>(user, subject, deadline, requestId, payer).catch(asServiceUnavailable);
   }
 
   private async answerOrThrow<Result extends LookupJobResult>(
@@ -129,7 +130,7 @@ export class VerificationService {
     if (claim.jobId && (await this.lookups.isInFlight(claim.jobId))) {
       return { ...(await this.awaitLookup<Result>(claim.jobId, deadline)), idempotencyKey, newCharge: null };
     }
-    await this.admission.admit();
+    await this.admission.admitLive(user.userId);
     const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, subject.unit);
     let jobId: string;
     try {
@@ -147,6 +148,7 @@ export class VerificationService {
   }
 
   private async lookupUnchargedOrThrow<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
     subject: LookupSubject,
     deadline: number,
     requestId: string,
@@ -156,7 +158,7 @@ export class VerificationService {
     if (cached) return { result: cached, source: 'cache' };
     let jobId: string;
     try {
-      await this.admission.admit();
+      await this.admission.admitLive(user.userId);
       jobId = await subject.enqueue(requestId);
       if (payer) await this.payers.add(jobId, payer);
     } catch (error) {

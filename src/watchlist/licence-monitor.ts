@@ -143,7 +143,8 @@ export class LicenceMonitor implements OnModuleDestroy {
   async recheck(licenceNumber: string): Promise<SuccessorJobData | null> {
     const active = await this.settleQuota(licenceNumber);
     if (active.length === 0) return null; // every watcher is paused: no lookup, no charge
-    const result = await this.currentResult(licenceNumber, active[0].checked_at);
+    // The lookup takes the first paying watcher's turn: one user's many watched numbers wait in their own list.
+    const result = await this.currentResult(licenceNumber, active[0].user_id, active[0].checked_at);
     return result ? this.record(licenceNumber, result, active) : null;
   }
 
@@ -282,11 +283,11 @@ export class LicenceMonitor implements OnModuleDestroy {
    * skips the cache. null when the lookup failed or is still running, or when the register breaker is open
    * (re-checks keep off a register that is down, like new verifications): nothing is concluded.
    */
-  private async currentResult(licenceNumber: string, lastChecked: Date | null): Promise<FinalResult | null> {
+  private async currentResult(licenceNumber: string, userId: string, lastChecked: Date | null): Promise<FinalResult | null> {
     const cached = await this.cache.get(licenceNumber);
     if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
     if (!(await this.breaker.admit())) return null;
-    const jobId = await this.lookups.enqueue(licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
+    const jobId = await this.lookups.enqueueFor(userId, licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
     const outcome = await raceAbort(this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, { state: 'pending' as const });
     if (outcome.state === 'completed') return outcome.result;
     this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);

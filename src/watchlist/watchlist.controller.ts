@@ -43,7 +43,7 @@ export class WatchlistController {
   @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, and its holder, if any' })
   @ApiResponse({ status: 201, type: WatchEntryDto, description: 'Added' })
   @ApiOkResponse({ type: WatchEntryDto, description: 'Already watched; reference updated' })
-  @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async watch(
     @CurrentUser() user: AuthenticatedUser,
     @Param() { licenceNumber }: WatchedNumberParams,
@@ -78,7 +78,7 @@ export class WatchlistController {
   })
   @ApiBody({ type: RosterDto, description: 'The numbers to watch, with optional references' })
   @ApiOkResponse({ type: WatchBatchAddResultDto, description: 'Every number is watched: how many were new and how many updated' })
-  @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   batchAdd(@CurrentUser() user: AuthenticatedUser, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
     return this.watchlist.watchMany(user, rosterEntries(roster));
   }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { QuotaModule } from '../quota/quota.module';
 import { LookupsModule } from '../lookups/lookups.module';
+import { QuotaModule } from '../quota/quota.module';
 import { WatchlistController } from './watchlist.controller';
 import { WatchlistService } from './watchlist.service';
 

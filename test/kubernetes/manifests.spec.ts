@@ -247,7 +247,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
     const [trigger, ...others] = scaledObject.spec.triggers;
     expect(others).toEqual([]);
     expect(trigger.type).toBe('prometheus');
-    expect(trigger.metadata.query).toBe('max(lvs_lookup_queue_jobs{state="waiting"}) + max(lvs_lookup_queue_jobs{state="prioritized"}) + max(lvs_lookup_queue_jobs{state="active"})');
+    expect(trigger.metadata.query).toBe('max(lvs_lookup_queue_jobs{state="waiting"}) + max(lvs_lookup_queue_jobs{state="prioritized"}) + max(lvs_lookup_queue_jobs{state="delayed"}) + max(lvs_lookup_queue_jobs{state="active"})');
     const metricsSource = readFileSync(join(repository, 'src', 'metrics', 'metrics.ts'), 'utf8');
     expect(metricsSource).toContain("name: 'lvs_lookup_queue_jobs'");
     expect(metricsSource).toContain("const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;");

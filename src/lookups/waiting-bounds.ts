@@ -1,0 +1,41 @@
+/** Who waits for a new lookup: a partner's request (live) or a batch row or re-check (background). */
+export type LookupUrgency = 'live' | 'background';
+
+export interface WaitingCounts {
+  /** live lookups waiting in the queue, of every user */
+  live: number;
+  /** every lookup waiting, live or background, queued or parked, of every user */
+  all: number;
+  /** the user's own background lookups parked in their pending lists */
+  user: number;
+}
+
+export interface WaitingLimits {
+  queueMax: number;
+  userMax: number;
+}
+
+/** Whether `newLookups` more lookups would take the user past their own bound. */
+export function exceedsUserBound(userWaiting: number, newLookups: number, userMax: number): boolean {
+  return userWaiting + newLookups > userMax;
+}
+
+/**
+ * Whether the queue's bound, the last guard, refuses a new lookup. A live verification is measured only
+ * against the live lookups, so that batches and re-checks waiting above it never refuse a partner's single
+ * verification.
+ */
+export function exceedsQueueBound(urgency: LookupUrgency, counts: Omit<WaitingCounts, 'user'>, queueMax: number): boolean {
+  return (urgency === 'live' ? counts.live : counts.all) >= queueMax;
+}
+
+/**
+ * Whether `newLookups` more lookups for one user must be refused. The user's own bound comes first:
+ * one user's backlog never refuses another's. The queue bound is the last guard; a live
+ * verification is measured only against the live lookups, so that batches and re-checks waiting
+ * above it never refuse a partner's single verification.
+ */
+export function exceedsWaitingBounds(urgency: LookupUrgency, newLookups: number, counts: WaitingCounts, limits: WaitingLimits): boolean {
+  if (exceedsUserBound(counts.user, newLookups, limits.userMax)) return true;
+  return exceedsQueueBound(urgency, counts, limits.queueMax);
+}
