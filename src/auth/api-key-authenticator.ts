@@ -10,20 +10,34 @@ import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 
-interface KnownKey {
+/** Who holds a key, and the user's own request rate (null: the default rate). */
+export interface KeyHolder {
   user: AuthenticatedUser;
+  rateLimitPerSecond: number | null;
+}
+
+interface KnownKey {
+  holder: KeyHolder;
   expiresAt: Date | null;
 }
 
 /**
- * Finds the user behind a key without a database query per request: live keys of enabled users are kept
- * in a bounded in-process cache with a short TTL. Revocations, disabled users and quota changes reach every API
- * process through KeyChanges at once; expiry is checked against the cached date on every request.
- * Unknown keys are never cached, so guessing keys cannot fill the cache.
+ * How long a key PostgreSQL did not know is answered 401 without asking again, in a process that missed
+ * the announcement of its creation (every other process forgets unknown keys when any key is created).
+ */
+export const UNKNOWN_KEY_TTL_MS = 5000;
+
+/**
+ * Finds the holder of a key without a database query per request: live keys of enabled users are kept in a
+ * bounded in-process cache with a short TTL, and keys PostgreSQL did not know in another for UNKNOWN_KEY_TTL_MS,
+ * so that a flood of made-up keys costs a query per key at most once in that time. Creations, revocations,
+ * disabled users and plan changes reach every API process through KeyChanges at once; expiry is checked against the
+ * cached date on every request.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit {
   private readonly known: LRUCache<string, KnownKey>;
+  private readonly unknown: LRUCache<string, true>;
   /** Bumped by every change, so that a lookup that raced with one does not cache what it read. */
   private generation = 0;
 
@@ -35,6 +49,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     config: AppConfig,
   ) {
     this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
+    this.unknown = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: UNKNOWN_KEY_TTL_MS });
   }
 
   async onModuleInit(): Promise<void> {
@@ -44,50 +59,67 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     );
   }
 
-  /**
-   * The user behind a plain key, or null when the key is unknown, revoked or expired, or its user disabled: at once for a key
-   * this process knows (no promise to settle on the hot path), after one query for any other.
-   */
+  /** The user behind a plain key, or null: at once for a key this process can tell about, else after one query. */
   authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
     return this.authenticateHash(hashApiKey(plainKey));
   }
 
   /** authenticate for a key known only by its stored hash: a console session keeps the hash, never the key. */
   authenticateHash(keyHash: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
+    const recalled = this.recall(keyHash);
+    if (recalled !== undefined) return recalled?.user ?? null;
+    return this.load(keyHash).then((holder) => holder?.user ?? null);
+  }
+
+  /**
+   * What this process can tell about a key by itself: its holder; null when the key is known to be
+   * unknown, revoked or expired, or its user disabled; undefined when only PostgreSQL can tell (see load).
+   */
+  recall(keyHash: string): KeyHolder | null | undefined {
     const known = this.known.get(keyHash);
-    return known ? this.validUser(known) : this.load(keyHash).then((loaded) => loaded && this.validUser(loaded));
+    if (known) return this.validHolder(known);
+    return this.unknown.has(keyHash) ? null : undefined;
   }
 
-  private validUser(known: KnownKey): AuthenticatedUser | null {
-    if (isExpired(known.expiresAt, this.clock.now())) return null;
-    this.keyUses.record(known.user.keyId);
-    return known.user;
-  }
-
-  private async load(keyHash: string): Promise<KnownKey | null> {
+  /** Asks PostgreSQL for the holder of a key and remembers the answer, whichever it is. */
+  async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null })[]>(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt"
+    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null })[]>(
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+              u.rate_limit_per_second AS "rateLimitPerSecond"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.disabled_at IS NULL`,
       [keyHash],
     );
-    if (rows.length === 0) return null;
-    const { expiresAt, ...user } = rows[0];
-    const known = { user, expiresAt };
-    if (generation === this.generation) this.known.set(keyHash, known);
-    return known;
+    const current = generation === this.generation;
+    if (rows.length === 0) {
+      if (current) this.unknown.set(keyHash, true);
+      return null;
+    }
+    const { expiresAt, rateLimitPerSecond, ...user } = rows[0];
+    const known = { holder: { user, rateLimitPerSecond }, expiresAt };
+    if (current) this.known.set(keyHash, known);
+    return this.validHolder(known);
   }
 
+  private validHolder({ holder, expiresAt }: KnownKey): KeyHolder | null {
+    if (isExpired(expiresAt, this.clock.now())) return null;
+    this.keyUses.record(holder.user.keyId);
+    return holder;
+  }
+
+  /** A user's keys or plan changed, or it got a new key: which unknown key that was, nobody can tell. */
   private forgetUser(userId: string): void {
     this.generation++;
     for (const [keyHash, known] of this.known.entries()) {
-      if (known.user.userId === userId) this.known.delete(keyHash);
+      if (known.holder.user.userId === userId) this.known.delete(keyHash);
     }
+    this.unknown.clear();
   }
 
   private forgetAll(): void {
     this.generation++;
     this.known.clear();
+    this.unknown.clear();
   }
 }

@@ -1,25 +1,75 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
-import { readApiKey } from './api-key-secret';
-import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { AuthenticatedUser, RequestWithUser } from './authenticated-user';
+import { RATE_LIMIT_EXEMPT } from '../http/rate-limit-docs';
+import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { rateLimitFields } from '../rate-limit/rate-limit-fields';
+import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
+import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { hashApiKey, readApiKey } from './api-key-secret';
+import { ApiKeyAuthenticator, KeyHolder } from './api-key-authenticator';
+import { RequestWithUser } from './authenticated-user';
 
-function admit(request: RequestWithUser, user: AuthenticatedUser | null): true {
-  if (!user) throw new ApiError('UNAUTHORIZED');
-  request.authenticatedUser = user;
-  return true;
+function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
+  void reply.header('Retry-After', String(retryAfterSeconds));
+  return new ApiError('RATE_LIMITED');
 }
 
-/** Admits a request only with a valid key; runs before body validation, so 401 wins over 400. */
+/**
+ * Admits a request only with a valid key, then takes a token from its user's bucket (unless the route is
+ * exempt); runs before body validation, so 401 and 429 win over 400. A key this process does not know is
+ * looked up only while the client's address is under its limit of failed authentications.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly authenticator: ApiKeyAuthenticator) {}
+  constructor(
+    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly failures: AuthFailureLimiter,
+    private readonly rates: UserRateLimiter,
+    private readonly reflector: Reflector,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithUser>();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & RequestWithUser>();
+    const reply = http.getResponse<FastifyReply>();
     const plainKey = readApiKey(request.headers);
-    const user = plainKey ? this.authenticator.authenticate(plainKey) : null;
-    return user instanceof Promise ? user.then((found) => admit(request, found)) : admit(request, user);
+    const keyHash = plainKey ? hashApiKey(plainKey) : null;
+    const exempt = this.reflector.get<boolean>(RATE_LIMIT_EXEMPT, context.getHandler()) === true;
+    const recalled = keyHash === null ? null : this.authenticator.recall(keyHash);
+    const holder = recalled ?? (await this.authenticateOrCount(request.ip, reply, keyHash, recalled, exempt));
+    request.authenticatedUser = holder.user;
+    if (!exempt) await this.takeToken(holder, reply);
+    return true;
+  }
+
+  /**
+   * Every key but one this process knows to be valid: an address over its failure limit gets 429 before
+   * anything is looked up (401 on an exempt route, whose interface has no 429); a failure is counted before
+   * its 401.
+   */
+  private async authenticateOrCount(
+    address: string,
+    reply: FastifyReply,
+    keyHash: string | null,
+    recalled: null | undefined,
+    exempt: boolean,
+  ): Promise<KeyHolder> {
+    const blockedSeconds = await this.failures.secondsBlocked(address);
+    if (blockedSeconds > 0) throw exempt ? new ApiError('UNAUTHORIZED') : rateLimited(reply, blockedSeconds);
+    const holder = keyHash !== null && recalled === undefined ? await this.authenticator.load(keyHash) : null;
+    if (holder) return holder;
+    await this.failures.countFailure(address);
+    throw new ApiError('UNAUTHORIZED');
+  }
+
+  /** Every answer after this carries the RateLimit fields; without Redis, no request is admitted unlimited. */
+  private async takeToken(holder: KeyHolder, reply: FastifyReply): Promise<void> {
+    const decision = await this.rates.take(holder.user.userId, holder.rateLimitPerSecond).catch((error: unknown) => {
+      throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+    });
+    void reply.headers(rateLimitFields(decision.policy, decision));
+    if (!decision.admitted) throw rateLimited(reply, decision.secondsToNextToken);
   }
 }

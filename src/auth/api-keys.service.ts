@@ -69,7 +69,7 @@ export class ApiKeysService {
     expiresAt?: Date | null;
     userId?: string;
   }): Promise<CreatedKey> {
-    return this.keys.manager.transaction(async (manager) => {
+    const created = await this.keys.manager.transaction(async (manager) => {
       let user: User | null;
       if (options.userId) {
         user = await manager.findOneBy(User, { id: options.userId });
@@ -97,6 +97,9 @@ export class ApiKeysService {
         expiresAt: saved.expiresAt?.toISOString() ?? null,
       };
     });
+    // API processes that looked the new key up before it existed forget that it was unknown.
+    await this.keyChanges.publish(created.userId);
+    return created;
   }
 
   async listKeys(): Promise<KeyListing[]> {
@@ -159,6 +162,14 @@ export class ApiKeysService {
     );
     if (rows.length === 0) return false;
     await this.keyChanges.publish(rows[0].userId);
+    return true;
+  }
+
+  /** Returns false when there is no such user. null returns the user to the default rate. */
+  async setRateLimit(userId: string, ratePerSecond: number | null): Promise<boolean> {
+    const result = await this.users.update({ id: userId }, { rateLimitPerSecond: ratePerSecond });
+    if ((result.affected ?? 0) === 0) return false;
+    await this.keyChanges.publish(userId);
     return true;
   }
 

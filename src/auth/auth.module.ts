@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
@@ -10,9 +11,10 @@ import { KeysController } from './keys.controller';
 import { User } from './user.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, ApiKey])],
+  imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
   controllers: [KeysController],
   providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges, KeyUseRecorder],
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard],
+  // Guards are built in the module that uses them: it needs the guard's dependencies too.
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
 })
 export class AuthModule {}

@@ -4,8 +4,8 @@ import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisStore } from '../redis/redis.module';
 
 /**
- * Tells every API process that a user's keys or plan changed (revocation, quota), so that each
- * drops what it cached about the user at once. Redis pub/sub keeps no messages: a process that
+ * Tells every API process that a user's keys or plan changed (a new key, revocation, quota, rate), so
+ * that each drops what it cached about the user (and about unknown keys) at once. Redis pub/sub keeps no messages: a process that
  * is disconnected when one is sent falls back to the cache's TTL.
  */
 @Injectable()

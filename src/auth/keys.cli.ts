@@ -11,7 +11,7 @@ import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
-// Redis: revocations, disabled users and quota changes are announced to every API process.
+// Redis: revocations, disabled users, quota and rate changes are announced to every API process.
 @Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule] })
 class KeysCliModule {}
 
@@ -35,6 +35,11 @@ async function execute(app: INestApplicationContext, command: KeysCommand): Prom
         throw new UsageError(`No user ${command.userId}`);
       }
       return { userId: command.userId, quota: command.quota };
+    case 'set-rate-limit':
+      if (!(await apiKeys.setRateLimit(command.userId, command.ratePerSecond))) {
+        throw new UsageError(`No user ${command.userId}`);
+      }
+      return { userId: command.userId, rateLimitPerSecond: command.ratePerSecond };
     case 'disable-user':
     case 'enable-user': {
       const changed = await apiKeys.setDisabled(command.userId, command.command === 'disable-user');

@@ -167,6 +167,26 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('set-rate-limit', () => {
+    it('parses set-rate-limit USER_ID N', () => {
+      expect(parseKeysCommand(['set-rate-limit', USER_ID, '2'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: 2 });
+    });
+
+    it('parses set-rate-limit USER_ID default as ratePerSecond null', () => {
+      expect(parseKeysCommand(['set-rate-limit', USER_ID, 'default'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: null });
+    });
+
+    it.each(['0', '1.5', 'unlimited', '1000001'])('refuses the rate %j', (rate) => {
+      expect(usageErrorOf(['set-rate-limit', USER_ID, rate]).message).toBe(
+        `Rate must be a whole number of requests per second from 1 to 1000000, got "${rate}"`,
+      );
+    });
+
+    it('refuses a missing rate', () => {
+      expect(usageErrorOf(['set-rate-limit', USER_ID]).message).toBe('set-rate-limit takes USER_ID and N|default');
+    });
+  });
+
   describe.each(['disable-user', 'enable-user'] as const)('%s', (command) => {
     it(`parses ${command} USER_ID and lower-cases the UUID`, () => {
       expect(parseKeysCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });

@@ -5,6 +5,7 @@ export type KeysCommand =
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
+  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
   | { command: 'reencrypt-webhook-secrets' };
 
@@ -15,6 +16,7 @@ export const KEYS_USAGE = `Usage:
   keys list
   keys revoke KEY_ID
   keys set-quota USER_ID N|unlimited
+  keys set-rate-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
   keys reencrypt-webhook-secrets`;
@@ -43,9 +45,22 @@ function parseQuota(text: string): number {
   return Number(text);
 }
 
+function parseRate(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1_000_000) {
+    throw new UsageError(`Rate must be a whole number of requests per second from 1 to 1000000, got "${text}"`);
+  }
+  return Number(text);
+}
+
 function parseUuid(text: string | undefined, what: string): string {
   if (!text || !UUID.test(text)) throw new UsageError(`${what} must be a UUID`);
   return text.toLowerCase();
+}
+
+/** `COMMAND USER_ID N|<word>`: the user and the number, or null for the word. */
+function userSetting(command: string, rest: string[], word: string, parse: (text: string) => number): { userId: string; value: number | null } {
+  if (rest.length !== 2) throw new UsageError(`${command} takes USER_ID and N|${word}`);
+  return { userId: parseUuid(rest[0], 'USER_ID'), value: rest[1] === word ? null : parse(rest[1]) };
 }
 
 /** Parses the arguments of `npm run keys -- …`; throws UsageError with a message for the operator. */
@@ -103,14 +118,16 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length !== 1) throw new UsageError('revoke takes exactly one KEY_ID');
       return { command, keyId: parseUuid(rest[0], 'KEY_ID') };
-    case 'set-quota':
+    case 'set-quota': {
       onlyCreateOptions();
-      if (rest.length !== 2) throw new UsageError('set-quota takes USER_ID and N|unlimited');
-      return {
-        command,
-        userId: parseUuid(rest[0], 'USER_ID'),
-        quota: rest[1] === 'unlimited' ? null : parseQuota(rest[1]),
-      };
+      const { userId, value } = userSetting(command, rest, 'unlimited', parseQuota);
+      return { command, userId, quota: value };
+    }
+    case 'set-rate-limit': {
+      onlyCreateOptions();
+      const { userId, value } = userSetting(command, rest, 'default', parseRate);
+      return { command, userId, ratePerSecond: value };
+    }
     case 'disable-user':
     case 'enable-user':
       onlyCreateOptions();

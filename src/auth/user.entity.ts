@@ -13,6 +13,10 @@ export class User {
   @Column({ name: 'monthly_quota', type: 'integer', nullable: true })
   monthlyQuota!: number | null;
 
+  /** Requests per second for the partner routes (burst twice that); null follows RATE_LIMIT_PER_SECOND and _BURST. */
+  @Column({ name: 'rate_limit_per_second', type: 'integer', nullable: true })
+  rateLimitPerSecond!: number | null;
+
   /** Set while the user is stopped (keys disable-user): keys refused, monitoring and webhooks held. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt!: Date | null;

@@ -189,6 +189,18 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
   AUTH_CACHE_MAX_KEYS = 10000;
 
+  /** Requests a second each user may send to the partner routes (all of its keys together), unless set per user. */
+  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  RATE_LIMIT_PER_SECOND = 20;
+
+  /** Requests a user may send at once after a quiet spell: the size of its token bucket. */
+  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  RATE_LIMIT_BURST = 40;
+
+  /** Failed authentications one client address may make in a minute; beyond it 429 before any database query. */
+  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  AUTH_FAILURES_PER_MINUTE = 60;
+
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

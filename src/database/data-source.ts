@@ -14,6 +14,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
+import { UserRateLimit1764028800000 } from './migrations/1764028800000-user-rate-limit';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
@@ -68,6 +69,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       InitialSchema1763769600000,
       Batches1763856000000,
       Monitoring1763942400000,
+      UserRateLimit1764028800000,
       DisabledUsers1764158400000,
       ChargeIdsAndDataLifetime1764244800000,
       HolderChecks1764331200000,

@@ -3,6 +3,7 @@ import { DocumentBuilder, LicenseObject, OpenAPIObject, SwaggerModule } from '@n
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { applyRequestContents } from './api-request-content';
+import { applyRateLimitDocs } from './rate-limit-docs';
 import { serverUrl } from './server-url';
 
 const SERVICE_NAME = 'Licence Verification Service';
@@ -41,7 +42,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   config.info.contact = { name: `${SERVICE_NAME} support` };
   // 3.1 names a licence by SPDX expression; LicenseRef- is SPDX's form for one that is not on its list.
   config.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
-  return applyRequestContents(SwaggerModule.createDocument(app, config));
+  return applyRateLimitDocs(applyRequestContents(SwaggerModule.createDocument(app, config)));
 }
 
 /** Swagger UI at /docs and the document at /docs/openapi.json, built once; only `servers` follows the request. */

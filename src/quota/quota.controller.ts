@@ -5,6 +5,7 @@ import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { QuotaHistoryDto, QuotaHistoryQuery } from './dto/quota-history.dto';
+import { RateLimitExempt } from '../http/rate-limit-docs';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 import { QuotaService } from './quota.service';
 
@@ -24,6 +25,8 @@ export class QuotaController {
   })
   @ApiOkResponse({ type: QuotaUsageDto, description: 'The usage of the current period' })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
+  // The interface defines only 200, 401 and 500 here.
+  @RateLimitExempt()
   usage(@CurrentUser() user: AuthenticatedUser): Promise<QuotaUsageDto> {
     return this.quota.usage(user);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import DataLoader from 'dataloader';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
+import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { idempotencyRecordId } from './idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
@@ -55,15 +55,8 @@ interface ClaimRequest {
 @Injectable()
 export class IdempotencyStore {
   private readonly ttlSeconds: number;
-  /**
-   * The claims of one event-loop turn run together at its end, in one script call (see runClaims). Nothing is
-   * cached between turns; 500 claims fit in one call.
-   */
-  private readonly claims = new DataLoader<ClaimRequest, ClaimReply>((requests) => this.runClaims(requests), {
-    cache: false,
-    batchScheduleFn: (runBatch) => setImmediate(runBatch),
-    maxBatchSize: 500,
-  });
+  /** The claims of one event-loop turn run together at its end, in one script call (see runClaims). */
+  private readonly claims = perTurnLoader<ClaimRequest, ClaimReply>((requests) => this.runClaims(requests));
 
   constructor(
     private readonly redis: RedisStore,

@@ -90,8 +90,8 @@ describe('batches: roster checks through the lookup queue', () => {
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
     expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '429', '500', '503']);
     expect(Object.keys(document.paths['/v1/batches'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
-    expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '500']);
-    expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '500']);
+    expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '429', '500', '503']);
+    expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '429', '500', '503']);
     expect(document.paths['/v1/batches/{id}'].get.responses['404'].content['application/json'].examples).toEqual({
       BATCH_NOT_FOUND: { summary: 'Batch not found', value: { code: 'BATCH_NOT_FOUND', message: 'Batch not found' } },
     });

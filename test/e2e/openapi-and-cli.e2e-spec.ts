@@ -42,7 +42,19 @@ describe('OpenAPI document and the key command', () => {
           summary: 'Monthly verification quota exceeded; upgrade the plan to continue',
           value: { code: 'QUOTA_EXCEEDED', message: 'Monthly verification quota exceeded; upgrade the plan to continue' },
         },
+        RATE_LIMITED: {
+          summary: 'Too many requests; retry after the time in Retry-After',
+          value: { code: 'RATE_LIMITED', message: 'Too many requests; retry after the time in Retry-After' },
+        },
       });
+      // Retry-After comes with RATE_LIMITED, not with QUOTA_EXCEEDED, which shares the status
+      expect(verifyOperation.responses['429'].headers['Retry-After']).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1 } });
+      expect(verifyOperation.responses['200'].headers.RateLimit).toMatchObject({ required: true });
+      expect(verifyOperation.responses['401'].headers).toBeUndefined();
+      // every other operation that takes a key documents 429 RATE_LIMITED with Retry-After
+      const watchlistOperation = document.paths['/v1/watchlist'].get;
+      expect(watchlistOperation.responses['429'].headers['Retry-After']).toMatchObject({ required: true });
+      expect(Object.keys(watchlistOperation.responses['429'].content['application/json'].examples)).toEqual(['RATE_LIMITED']);
       expect(verifyOperation.parameters).toEqual(
         expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]),
       );
@@ -78,8 +90,8 @@ describe('OpenAPI document and the key command', () => {
         expect([...schema.required].sort()).toEqual(['checkedAt', 'licence', 'message', 'status']);
         expect(Object.keys(responses[httpStatus].headers).sort()).toEqual(
           httpStatus === '202'
-            ? ['Idempotency-Key', 'Retry-After', 'X-Verification-Source']
-            : ['Idempotency-Key', 'X-Verification-Source'],
+            ? ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Verification-Source']
+            : ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'X-Verification-Source'],
         );
       }
       expect(responses['202'].content['application/json'].example).toEqual({
@@ -200,6 +212,7 @@ describe('OpenAPI document and the key command', () => {
       [['revoke', 'not-a-uuid'], 'KEY_ID must be a UUID'],
       [['revoke', '00000000-0000-4000-8000-000000000000'], 'No key 00000000-0000-4000-8000-000000000000'],
       [['set-quota', '00000000-0000-4000-8000-000000000000', '5'], 'No user 00000000-0000-4000-8000-000000000000'],
+      [['set-rate-limit', '00000000-0000-4000-8000-000000000000', '5'], 'No user 00000000-0000-4000-8000-000000000000'],
       [['create', '--name', 'x', '--user', '00000000-0000-4000-8000-000000000000'], 'No user'],
       [['frobnicate'], 'Unknown command "frobnicate"'],
     ])('refuses %j with a clear message and exit code 2', (args, message) => {

@@ -73,6 +73,10 @@ export class FaultRig<R extends RigRedis = PrivateRedis> {
       WORKER_LOCK_DURATION_MS: '5000',
       WORKER_STALLED_INTERVAL_MS: '2000',
       LOG_FORMAT: 'json',
+      // Hostile floods and outages are these scenarios' subject, not the limits: rate-limit.e2e-spec has those.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      AUTH_FAILURES_PER_MINUTE: '1000000',
       ...env,
     });
     await rig.startApi();

@@ -72,6 +72,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOOKUP_BACKOFF_MS: '50',
     // Specs provoke register failures one after another; the breaker has its own resilience scenario.
     REGISTER_BREAKER_FAILURES: '1000',
+    // Specs fire hundreds of requests at once (quota exactness) and many bad keys; rate-limit.e2e-spec sets its own limits.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    AUTH_FAILURES_PER_MINUTE: '1000000',
     VERIFY_TIMEOUT_MS: '5000',
     LOG_LEVEL: 'log',
     LOG_FORMAT: 'json',
