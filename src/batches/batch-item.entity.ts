@@ -1,5 +1,6 @@
 import type { RegisterLicence } from '@lvs/register';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { HolderCheck } from '../holders/holder-check';
 
 export type BatchItemStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS' | 'PENDING' | 'ERROR';
 
@@ -35,4 +36,19 @@ export class BatchItem {
   /** the lookup job the item waits on while PENDING */
   @Column({ name: 'job_id', type: 'text', nullable: true })
   jobId!: string | null;
+
+  /** the holder the row names, {firstName, surname}; null when it names none */
+  @Column({ type: 'jsonb', nullable: true })
+  holder!: { firstName: string; surname: string } | null;
+
+  /** the row's date of birth, sealed under HOLDER_DATA_KEY; never stored in clear */
+  @Column({ name: 'date_of_birth_sealed', type: 'text', nullable: true })
+  dateOfBirthSealed!: string | null;
+
+  @Column({ name: 'holder_check', type: 'jsonb', nullable: true })
+  holderCheck!: HolderCheck | null;
+
+  /** the name search the holder check waits on */
+  @Column({ name: 'holder_job_id', type: 'text', nullable: true })
+  holderJobId!: string | null;
 }

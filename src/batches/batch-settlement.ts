@@ -5,6 +5,7 @@ import { LookupQueue, LookupStanding } from '../lookups/lookup-queue';
 import { LookupSettlement } from '../lookups/lookup-settlement';
 import { ResultCache } from '../lookups/result-cache';
 import { BatchDispatch, DISPATCH_CONCURRENCY } from './batch-dispatch';
+import { BatchHolderChecks } from './batch-holder-checks';
 import { itemResult } from './batch-view';
 import { BatchRepository } from './batch.repository';
 import { forEachLimited } from './for-each-limited';
@@ -30,6 +31,7 @@ export class BatchSettlement implements OnApplicationBootstrap {
     private readonly lookups: LookupQueue,
     private readonly lookupSettlement: LookupSettlement,
     private readonly cache: ResultCache,
+    private readonly holderChecks: BatchHolderChecks,
     private readonly clock: Clock,
   ) {
     this.completions.setMaxListeners(0);
@@ -80,16 +82,18 @@ export class BatchSettlement implements OnApplicationBootstrap {
     return true;
   }
 
-  /** Writes the result of a finished lookup into every pending item waiting on it. */
+  /** Writes the result of a finished lookup into every pending item waiting on it, or the holder checks waiting on a search. */
   private async settleJob(jobId: string): Promise<void> {
+    for (const batchId of await this.repository.batchesOnHolderJob(jobId)) await this.completeIfDone(batchId);
     if (!(await this.repository.anyPendingOnJob(jobId))) return; // most finished lookups are live verifications
     const standing = await this.lookups.standing(jobId);
     if (standing.state !== 'completed' && standing.state !== 'failed') return;
     for (const batchId of await this.repository.settleJob(jobId, itemResult(standing))) await this.completeIfDone(batchId);
   }
 
-  /** Marks the batch COMPLETED once no item is pending, and tells whoever waits here. */
+  /** Makes the holder checks that can be made, then marks the batch COMPLETED once nothing is pending, and tells whoever waits here. */
   private async completeIfDone(batchId: string): Promise<void> {
+    await this.holderChecks.advance(batchId);
     if (!(await this.repository.completeIfDone(batchId, this.clock.now()))) return;
     this.lastReconciled.delete(batchId);
     this.completions.emit(batchId);

@@ -4,6 +4,7 @@ import type { LookupWait } from '../lookups/lookup-queue';
 import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { BatchItemStatus } from './batch-item.entity';
 import type { BatchStatus } from './batch.entity';
+import type { HolderCheck } from '../holders/holder-check';
 
 export const ITEM_STATUSES: readonly BatchItemStatus[] = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
 
@@ -17,6 +18,8 @@ export interface BatchItemView {
   errorCode: string | null;
   licence: RegisterLicence | null;
   checkedAt: string | null;
+  /** Present only on a row that names a holder: null until the check is made. */
+  holderCheck?: HolderCheck | null;
 }
 
 export interface BatchSummaryView {

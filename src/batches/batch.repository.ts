@@ -6,6 +6,9 @@ import { BatchStatus } from './batch.entity';
 import type { PageRequest } from '../validation/paging';
 import { BatchCounts, BatchesCursor, BatchItemView, countsOf, ItemResult } from './batch-view';
 import { RosterEntry } from './roster';
+import type { RegisterLicence } from '@lvs/register';
+import type { HolderCheck } from '../holders/holder-check';
+import type { HolderName } from '../holders/match-holder-name';
 
 /** A batch as stored, without its items. */
 export interface StoredBatch {
@@ -40,7 +43,27 @@ interface ItemRow {
   error_code: string | null;
   licence: BatchItemView['licence'];
   checked_at: Date | null;
+  holder: HolderName | null;
+  holder_check: HolderCheck | null;
 }
+
+/** A found row whose holder is still to be checked. */
+export interface UncheckedHolder {
+  index: number;
+  licence: RegisterLicence;
+  holder: HolderName;
+  dateOfBirthSealed: string | null;
+  holderJobId: string | null;
+}
+
+/** What insert stores of each row: its entry, and its date of birth sealed (never the date itself). */
+export interface StoredRow {
+  entry: RosterEntry;
+  dateOfBirthSealed: string | null;
+}
+
+// A found row with a holder and no holder check yet keeps its batch running.
+const HOLDER_UNCHECKED = `status = 'FOUND' AND holder IS NOT NULL AND holder_check IS NULL`;
 
 const BATCH_COLUMNS = 'id, status, total, request_hash, created_at, completed_at';
 
@@ -69,6 +92,8 @@ function toItemView(row: ItemRow): BatchItemView {
     errorCode: row.error_code,
     licence: row.licence,
     checkedAt: row.checked_at?.toISOString() ?? null,
+    // Only a row that names a holder has a holder check (null until it is made).
+    ...(row.holder === null ? {} : { holderCheck: row.holder_check }),
   };
 }
 
@@ -95,7 +120,8 @@ export class BatchRepository {
   }
 
   /** A running batch and its pending items, in one transaction; returns its id. */
-  insert(userId: string, entries: RosterEntry[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<string> {
+  insert(userId: string, rows: StoredRow[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<string> {
+    const entries = rows.map((row) => row.entry);
     return this.dataSource.transaction(async (manager) => {
       const [{ id }] = await manager.query<{ id: string }[]>(
         `INSERT INTO batches (user_id, status, total, idempotency_key, request_hash, created_at)
@@ -103,10 +129,16 @@ export class BatchRepository {
         [userId, entries.length, idempotencyKey, requestHash, createdAt],
       );
       await manager.query(
-        `INSERT INTO batch_items (batch_id, index, licence_number, reference, status)
-         SELECT $1, ordinality, number, reference, 'PENDING'
-         FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS rows (number, reference, ordinality)`,
-        [id, entries.map((entry) => entry.licenceNumber), entries.map((entry) => entry.reference)],
+        `INSERT INTO batch_items (batch_id, index, licence_number, reference, status, holder, date_of_birth_sealed)
+         SELECT $1, ordinality, number, reference, 'PENDING', holder::jsonb, sealed
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS rows (number, reference, holder, sealed, ordinality)`,
+        [
+          id,
+          entries.map((entry) => entry.licenceNumber),
+          entries.map((entry) => entry.reference),
+          entries.map(({ holder }) => (holder ? JSON.stringify({ firstName: holder.firstName, surname: holder.surname }) : null)),
+          rows.map((row) => row.dateOfBirthSealed),
+        ],
       );
       return id;
     });
@@ -125,7 +157,8 @@ export class BatchRepository {
   async reopenFailed(batchId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `UPDATE batch_items SET status = 'PENDING', error_code = NULL, job_id = NULL WHERE batch_id = $1 AND status = 'ERROR'`,
+        `UPDATE batch_items SET status = 'PENDING', error_code = NULL, job_id = NULL, holder_check = NULL, holder_job_id = NULL
+         WHERE batch_id = $1 AND status = 'ERROR'`,
         [batchId],
       );
       await manager.query(`UPDATE batches SET status = 'RUNNING', completed_at = NULL WHERE id = $1`, [batchId]);
@@ -170,13 +203,57 @@ export class BatchRepository {
   /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is. */
   async completeIfDone(batchId: string, now: Date): Promise<boolean> {
     const [{ done }] = await this.dataSource.query<{ done: boolean }[]>(
-      `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items WHERE batch_id = $1 AND status = 'PENDING') AS done),
+      `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items WHERE batch_id = $1 AND (status = 'PENDING' OR ${HOLDER_UNCHECKED})) AS done),
             completed AS (UPDATE batches SET status = 'COMPLETED', completed_at = $2 FROM state
                           WHERE id = $1 AND status = 'RUNNING' AND state.done RETURNING id)
        SELECT done FROM state`,
       [batchId, now],
     );
     return done;
+  }
+
+  /** The batch's found rows whose holder check is still to be made. */
+  async uncheckedHolders(batchId: string): Promise<UncheckedHolder[]> {
+    const rows = await this.dataSource.query<
+      { index: number; licence: RegisterLicence; holder: HolderName; date_of_birth_sealed: string | null; holder_job_id: string | null }[]
+    >(`SELECT index, licence, holder, date_of_birth_sealed, holder_job_id FROM batch_items WHERE batch_id = $1 AND ${HOLDER_UNCHECKED}`, [batchId]);
+    return rows.map((row) => ({
+      index: row.index,
+      licence: row.licence,
+      holder: row.holder,
+      dateOfBirthSealed: row.date_of_birth_sealed,
+      holderJobId: row.holder_job_id,
+    }));
+  }
+
+  async writeHolderCheck(batchId: string, index: number, check: HolderCheck): Promise<void> {
+    await this.dataSource.query(`UPDATE batch_items SET holder_check = $3, holder_job_id = NULL WHERE batch_id = $1 AND index = $2`, [
+      batchId,
+      index,
+      check,
+    ]);
+  }
+
+  /** The row's date-of-birth search failed for good: the row is an ERROR, to be retried like a failed lookup. */
+  async failHolderCheck(batchId: string, index: number, errorCode: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE batch_items SET status = 'ERROR', error_code = $3, licence = NULL, checked_at = NULL, holder_job_id = NULL
+       WHERE batch_id = $1 AND index = $2`,
+      [batchId, index, errorCode],
+    );
+  }
+
+  async attachHolderJob(batchId: string, index: number, jobId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE batch_items SET holder_job_id = $3 WHERE batch_id = $1 AND index = $2`, [batchId, index, jobId]);
+  }
+
+  /** The batches with a holder check waiting on this name search. */
+  async batchesOnHolderJob(jobId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<{ batch_id: string }[]>(
+      `SELECT DISTINCT batch_id FROM batch_items WHERE holder_job_id = $1 AND ${HOLDER_UNCHECKED}`,
+      [jobId],
+    );
+    return rows.map((row) => row.batch_id);
   }
 
   async pendingNumbers(batchId: string): Promise<PendingNumber[]> {
@@ -216,7 +293,7 @@ export class BatchRepository {
   /** The batch's items in order, after the index `page.after`, up to `page.limit`. */
   async items(batchId: string, page: PageRequest<number>): Promise<BatchItemView[]> {
     const rows = await this.dataSource.query<ItemRow[]>(
-      `SELECT index, licence_number, reference, status, error_code, licence, checked_at FROM batch_items
+      `SELECT index, licence_number, reference, status, error_code, licence, checked_at, holder, holder_check FROM batch_items
        WHERE batch_id = $1 AND index > $2 ORDER BY index LIMIT $3`,
       [batchId, page.after ?? 0, Math.min(page.limit, 1_000_000)],
     );

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { LookupsModule } from '../lookups/lookups.module';
+import { HoldersModule } from '../holders/holders.module';
 import { BatchDispatch } from './batch-dispatch';
+import { BatchHolderChecks } from './batch-holder-checks';
 import { BatchRetention } from './batch-retention';
 import { BatchSettlement } from './batch-settlement';
 import { BatchRepository } from './batch.repository';
@@ -11,9 +13,9 @@ import { BatchesService } from './batches.service';
 
 /** Roster checks (API side): items go through the lookups module's queue. */
 @Module({
-  imports: [AuthModule, QuotaModule, LookupsModule],
+  imports: [AuthModule, QuotaModule, LookupsModule, HoldersModule],
   controllers: [BatchesController],
-  providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchRetention],
+  providers: [BatchesService, BatchRepository, BatchDispatch, BatchSettlement, BatchHolderChecks, BatchRetention],
   exports: [BatchesService],
 })
 export class BatchesModule {}

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
+import { HolderDataProtection } from '../secrets/holder-data';
 import { BatchDispatch } from './batch-dispatch';
 import { BatchSettlement } from './batch-settlement';
 import {
@@ -47,6 +48,7 @@ export class BatchesService {
     private readonly settlement: BatchSettlement,
     private readonly quota: QuotaService,
     private readonly clock: Clock,
+    private readonly holderData: HolderDataProtection,
     private readonly config: AppConfig,
   ) {}
 
@@ -56,7 +58,7 @@ export class BatchesService {
    */
   async create(user: AuthenticatedUser, entries: RosterEntry[], idempotencyKey?: string): Promise<BatchView> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
-    const requestHash = rosterHash(entries);
+    const requestHash = rosterHash(entries, (dateOfBirth) => this.holderData.digest(dateOfBirth));
     if (idempotencyKey !== undefined) {
       const existing = await this.repository.findByKey(user.userId, idempotencyKey);
       if (existing) return this.replay(user.userId, existing, requestHash, deadline);
@@ -67,7 +69,11 @@ export class BatchesService {
     try {
       const charges = await this.quota.chargeMany(user, numbers);
       try {
-        batchId = await this.repository.insert(user.userId, entries, idempotencyKey ?? null, requestHash, this.clock.now());
+        const rows = entries.map((entry) => ({
+          entry,
+          dateOfBirthSealed: entry.holder?.dateOfBirth === undefined ? null : this.holderData.seal(entry.holder.dateOfBirth),
+        }));
+        batchId = await this.repository.insert(user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
       } catch (error) {
         for (const charge of charges) await this.quota.refund(charge);
         if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
@@ -124,13 +130,14 @@ export class BatchesService {
   async resultRows(userId: string, batchId: string): Promise<ResultRow[]> {
     await this.findBatch(userId, batchId);
     const items = await this.repository.items(batchId, { limit: Number.MAX_SAFE_INTEGER, after: null });
-    return items.map(({ reference, licenceNumber, status, errorCode, licence, checkedAt }) => ({
+    return items.map(({ reference, licenceNumber, status, errorCode, licence, checkedAt, holderCheck }) => ({
       reference,
       licenceNumber,
       status,
       errorCode,
       licence,
       checkedAt,
+      holderCheck: holderCheck ?? null,
     }));
   }
 

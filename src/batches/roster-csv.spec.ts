@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { rowNumbersOf } from '../validation/numbered-rows';
 import { RejectedBody } from '../http/decode-request-body';
-import { detectSeparator, neutraliseFormula, readRosterCsv, ResultRow, writeResultsCsv } from './roster-csv';
+import { detectSeparator, neutraliseFormula, readRosterCsv, RESULT_COLUMNS, ResultRow, writeResultsCsv } from './roster-csv';
 
 const A = '1011001544208079';
 const B = '1888000000000000';
@@ -35,6 +35,17 @@ describe('readRosterCsv', () => {
 
   it('takes the reference column when there is one, and trims cells', () => {
     expect(readRosterCsv(`reference,licenceNumber\n g-1 , ${A} \n`)).toEqual({ items: [{ licenceNumber: A, reference: 'g-1' }] });
+  });
+
+  it('takes the holder columns, in any spelling, leaving out empty cells', () => {
+    const text = `Licence number,First name,SURNAME,date_of_birth\n${A},Olivia,Hughes,1990-04-12\n${B},,,\n${A},Jane,,\n`;
+    expect(readRosterCsv(text)).toEqual({
+      items: [
+        { licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' },
+        { licenceNumber: B },
+        { licenceNumber: A, firstName: 'Jane' },
+      ],
+    });
   });
 
   it('numbers rows as a spreadsheet does, the header being row 1 and blank lines counted', () => {
@@ -76,20 +87,29 @@ describe('writeResultsCsv', () => {
     // Only the fields the download reads; the others come out empty.
     licence: { licenceNumber: A, firstName: 'AHMED', surname: 'KHAN', role: 'Front Line', licenceSector: 'CCTV' } as never,
     checkedAt: '2026-11-22T10:00:00.000Z',
+    holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' },
   };
-  const failed: ResultRow = { reference: '=cmd', licenceNumber: B, status: 'ERROR', errorCode: 'SERVICE_UNAVAILABLE', licence: null, checkedAt: null };
+  const failed: ResultRow = {
+    reference: '=cmd',
+    licenceNumber: B,
+    status: 'ERROR',
+    errorCode: 'SERVICE_UNAVAILABLE',
+    licence: null,
+    checkedAt: null,
+    holderCheck: null,
+  };
 
   it('starts with a UTF-8 BOM and ends records with CRLF', () => {
     const csv = writeResultsCsv([found]);
-    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt\r\n')).toBe(true);
+    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck\r\n')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
-      ['reference', 'licenceNumber', 'result', 'errorCode', 'name', 'role', 'sector', 'expiryDate', 'licenceStatus', 'statusReason', 'checkedAt'],
-      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z'],
-      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', ''],
+      [...RESULT_COLUMNS], // spelled out by the test above
+      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED'],
+      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', ''],
     ]);
     expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');
   });

@@ -4,10 +4,17 @@ import { stringify } from 'csv-stringify/sync';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
 import { numberRows } from '../validation/numbered-rows';
 import { BodyPolicy, JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
+import type { HolderCheck } from '../holders/holder-check';
 
 /** Header names a spreadsheet may use for the number, compared without case, spaces or underscores. */
 const NUMBER_HEADERS = new Set(['licencenumber']);
 const REFERENCE_HEADERS = new Set(['reference']);
+/** Optional holder columns, by the field each fills (header names compared as above). */
+const HOLDER_HEADERS = [
+  ['firstName', 'firstname'],
+  ['surname', 'surname'],
+  ['dateOfBirth', 'dateofbirth'],
+] as const;
 
 const normaliseHeader = (cell: string) => cell.toLowerCase().replace(/[\s_]/g, '');
 
@@ -23,7 +30,7 @@ export function detectSeparator(text: string): ';' | ',' {
 
 /** A CSV roster as the plain object a JSON roster is: {"items":[…]}, its rows numbered as in the file. */
 export interface CsvRoster {
-  items: Array<{ licenceNumber: string; reference?: string }>;
+  items: Array<{ licenceNumber: string; reference?: string; firstName?: string; surname?: string; dateOfBirth?: string }>;
 }
 
 /**
@@ -45,12 +52,15 @@ export function readRosterCsv(text: string): CsvRoster | RejectedBody {
   const numberColumn = header.findIndex((cell) => NUMBER_HEADERS.has(cell));
   if (numberColumn === -1) return new RejectedBody(FEATURE_VALIDATION_MESSAGES.csvHeader);
   const referenceColumn = header.findIndex((cell) => REFERENCE_HEADERS.has(cell));
+  const holderColumns = HOLDER_HEADERS.map(([field, name]) => [field, header.indexOf(name)] as const).filter(([, column]) => column !== -1);
   const items: CsvRoster['items'] = [];
   const rowNumbers: number[] = [];
   records.slice(1).forEach((record, position) => {
     if (record.every((cell) => cell === '')) return; // blank lines, and `;;` rows spreadsheets leave at the end
     const reference = referenceColumn === -1 ? undefined : record[referenceColumn];
-    items.push({ licenceNumber: record[numberColumn] ?? '', ...(reference === undefined ? {} : { reference }) });
+    // An empty holder cell is no value: a roster may name holders on some rows only.
+    const holder = Object.fromEntries(holderColumns.map(([field, column]) => [field, record[column] ?? '']).filter(([, value]) => value !== ''));
+    items.push({ licenceNumber: record[numberColumn] ?? '', ...(reference === undefined ? {} : { reference }), ...holder });
     rowNumbers.push(position + 2);
   });
   return { items: numberRows(items, rowNumbers) };
@@ -67,6 +77,8 @@ export interface ResultRow {
   errorCode: string | null;
   licence: RegisterLicence | null;
   checkedAt: string | null;
+  /** null for a row that names no holder, or whose check is not made yet */
+  holderCheck: HolderCheck | null;
 }
 
 export const RESULT_COLUMNS = [
@@ -81,6 +93,8 @@ export const RESULT_COLUMNS = [
   'licenceStatus',
   'statusReason',
   'checkedAt',
+  'nameCheck',
+  'dateOfBirthCheck',
 ] as const;
 
 /**
@@ -106,6 +120,8 @@ function cellsOf(row: ResultRow): string[] {
     licence?.status ?? '',
     licence?.statusReason ?? '',
     row.checkedAt ?? '',
+    row.holderCheck?.name ?? '',
+    row.holderCheck?.dateOfBirth ?? '',
   ].map(neutraliseFormula);
 }
 

@@ -1,33 +1,59 @@
-import { distinctNumbers, rosterEntries, rosterHash } from './roster';
+import { createHash } from 'node:crypto';
+import { distinctNumbers, RosterEntry, rosterEntries, rosterHash } from './roster';
 
 const A = '1011001544208079';
 const B = '1888000000000000';
+const row = (licenceNumber: string, reference: string | null, holder: RosterEntry['holder'] = null): RosterEntry => ({ licenceNumber, reference, holder });
+const digest = (dateOfBirth: string) => `digest-of-${dateOfBirth.length}-${dateOfBirth.charCodeAt(9)}`;
 
 describe('rosterEntries', () => {
   it('takes the rows of either shape, an empty or missing reference as none', () => {
     const items = [{ licenceNumber: A, reference: 'g-1' }, { licenceNumber: B }, { licenceNumber: A, reference: '' }, { licenceNumber: B, reference: null }];
-    const expected = [
-      { licenceNumber: A, reference: 'g-1' },
-      { licenceNumber: B, reference: null },
-      { licenceNumber: A, reference: null },
-      { licenceNumber: B, reference: null },
-    ];
+    const expected = [row(A, 'g-1'), row(B, null), row(A, null), row(B, null)];
     expect([rosterEntries({ items }), rosterEntries({ licenceNumbers: items })]).toEqual([expected, expected]);
+  });
+
+  it('takes the holder of a row that names one, with its date of birth when given', () => {
+    const items = [
+      { licenceNumber: A, firstName: 'Jane', surname: 'Doe' },
+      { licenceNumber: B, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' },
+    ];
+    expect(rosterEntries({ items })).toEqual([
+      row(A, null, { firstName: 'Jane', surname: 'Doe' }),
+      row(B, null, { firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }),
+    ]);
   });
 });
 
 describe('distinctNumbers', () => {
   it('gives each number once, sorted', () => {
-    expect(distinctNumbers([{ licenceNumber: B, reference: null }, { licenceNumber: A, reference: 'x' }, { licenceNumber: B, reference: 'y' }])).toEqual([A, B]);
+    expect(distinctNumbers([row(B, null), row(A, 'x'), row(B, 'y')])).toEqual([A, B]);
   });
 });
 
 describe('rosterHash', () => {
   it('is the same for the same rows and differs when a reference or the order differs', () => {
-    const rows = [{ licenceNumber: A, reference: 'x' }, { licenceNumber: B, reference: null }];
-    expect(rosterHash(rows)).toBe(rosterHash(rows.map((row) => ({ ...row }))));
-    expect(rosterHash(rows)).not.toBe(rosterHash([rows[0], { licenceNumber: B, reference: 'y' }]));
-    expect(rosterHash(rows)).not.toBe(rosterHash([rows[1], rows[0]]));
-    expect(rosterHash(rows)).toMatch(/^[0-9a-f]{64}$/);
+    const rows = [row(A, 'x'), row(B, null)];
+    expect(rosterHash(rows, digest)).toBe(rosterHash(rows.map((one) => ({ ...one })), digest));
+    expect(rosterHash(rows, digest)).not.toBe(rosterHash([rows[0], row(B, 'y')], digest));
+    expect(rosterHash(rows, digest)).not.toBe(rosterHash([rows[1], rows[0]], digest));
+    expect(rosterHash(rows, digest)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('hashes rows without a holder as before holders existed, so that stored keys still replay', () => {
+    const rows = [row(A, 'x'), row(B, null)];
+    expect(rosterHash(rows, digest)).toBe(createHash('sha256').update(JSON.stringify([[A, 'x'], [B, null]])).digest('hex'));
+  });
+
+  it('differs with the holder, and takes a date of birth only through the digest', () => {
+    const plain = [row(A, null)];
+    const named = [row(A, null, { firstName: 'Jane', surname: 'Doe' })];
+    const born = (dateOfBirth: string) => [row(A, null, { firstName: 'Jane', surname: 'Doe', dateOfBirth })];
+    expect(rosterHash(named, digest)).not.toBe(rosterHash(plain, digest));
+    expect(rosterHash(born('1988-07-15'), digest)).not.toBe(rosterHash(named, digest));
+    const seen: string[] = [];
+    rosterHash(born('1988-07-15'), (date) => (seen.push(date), 'opaque'));
+    expect(seen).toEqual(['1988-07-15']);
+    expect(rosterHash(born('1988-07-15'), () => 'opaque')).toBe(rosterHash(born('1999-01-01'), () => 'opaque'));
   });
 });

@@ -89,6 +89,7 @@ describe('validateEnvironment', () => {
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
+        HOLDER_DATA_KEY: '',
         WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
@@ -234,37 +235,45 @@ describe('validateEnvironment', () => {
     const key = 'ab'.repeat(32);
 
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '' }]) {
+      for (const raw of [{ NODE_ENV: 'production', HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
       }
     });
 
+    it('refuses an unset or empty HOLDER_DATA_KEY with one line naming it', () => {
+      for (const raw of [{ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
+        expect(errorOf(raw).message).toBe(
+          'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
+        );
+      }
+    });
+
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
         key,
         'cd'.repeat(32),
       ]);
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
         'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)',
       );
     });
 
     it('tells a malformed key in production only its format', () => {
-      expect(namedVariables(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short' }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short' }).message).toContain('must be 64 hex digits');
+      expect(namedVariables(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
     });
 
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }).ADMIN_TOKEN).toBe('');
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
     });
 
     it('accepts both development values outside production', () => {

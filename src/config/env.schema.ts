@@ -317,6 +317,13 @@ export class EnvironmentVariables {
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)' })
   WEBHOOK_SECRET_KEY = '';
 
+  /**
+   * 32 bytes as 64 hex digits: keys the digests of holder data (dates of birth, name searches) and encrypts what
+   * the worker must read back. Empty: a fixed development key, with a warning; refused in production.
+   */
+  @Validate(SafeInProduction)
+  @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'HOLDER_DATA_KEY must be 64 hex digits (32 bytes)' })
+  HOLDER_DATA_KEY = '';
   /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
   @Transform(toList)
   @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })

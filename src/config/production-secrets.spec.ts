@@ -4,6 +4,16 @@ describe('describeProductionSecretProblem', () => {
   const key = 'ab'.repeat(32);
   const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [] };
 
+  it('refuses an unset HOLDER_DATA_KEY in production only, whatever the webhook keys', () => {
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBe(
+      'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', key, production)).toBeNull();
+    for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
+      expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+    }
+  });
+
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', production)).toBe(
       'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',

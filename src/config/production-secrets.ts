@@ -2,7 +2,7 @@
 export const MIN_PRODUCTION_ADMIN_TOKEN_LENGTH = 32;
 
 /** The secrets whose development defaults must never reach production. */
-export type ProductionSecret = 'WEBHOOK_SECRET_KEY' | 'ADMIN_TOKEN';
+export type ProductionSecret = 'WEBHOOK_SECRET_KEY' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN';
 
 /** The settings the decision reads besides the value itself. */
 export interface ProductionContext {
@@ -15,11 +15,16 @@ export interface ProductionContext {
  * Why `value` of `setting` may not run in this environment, or null when it may. Outside production a
  * missing key is only warned about (a laptop needs no key); in production it would encrypt webhook
  * secrets with the development key published in the source, so anyone holding a database backup could
- * forge signed events. Either WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies the key. An empty
+ * forge signed events. Either WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies the key. HOLDER_DATA_KEY
+ * likewise: its development key would let anyone holding a copy of Redis or the database test guessed dates of
+ * birth against the stored digests. An empty
  * ADMIN_TOKEN keeps the queue dashboard off, so only a short one is wrong.
  */
 export function describeProductionSecretProblem(setting: ProductionSecret, value: string, context: ProductionContext): string | null {
   if (context.NODE_ENV !== 'production') return null;
+  if (setting === 'HOLDER_DATA_KEY') {
+    return value === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
+  }
   if (setting === 'WEBHOOK_SECRET_KEY') {
     return value === '' && context.WEBHOOK_SECRET_KEYS.length === 0
       ? 'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production'

@@ -17,6 +17,7 @@ import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
 import { UserRateLimit1764028800000 } from './migrations/1764028800000-user-rate-limit';
 import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-users';
 import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
+import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 
 export interface DatabasePoolSettings {
@@ -71,6 +72,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       UserRateLimit1764028800000,
       DisabledUsers1764158400000,
       ChargeIdsAndDataLifetime1764244800000,
+      HolderChecks1764331200000,
       KeyLastUsed1764374400000,
     ],
     migrationsTransactionMode: 'each',

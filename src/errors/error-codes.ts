@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   WATCH_NOT_FOUND: { status: 404, message: 'Licence number is not on the watchlist' },
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
+  TOO_MANY_RESULTS: { status: 409, message: 'Too many search results; refine the search' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   QUOTA_EXCEEDED: {
     status: 429,
@@ -60,7 +61,9 @@ export const FEATURE_VALIDATION_MESSAGES = {
   cursor: 'cursor is not valid',
   batchesQuery: 'Query may only contain limit and cursor',
   watchReference: 'reference must be text of at most 100 characters',
-  watchBody: 'Request body may only contain reference',
+  watchBody: 'Request body may only contain reference, holder and followSuccessor',
+  watchHolder: 'holder must be {"firstName","surname"} with an optional dateOfBirth: names of 1 to 50 letters, spaces, hyphens or apostrophes, and a real YYYY-MM-DD date',
+  followSuccessor: 'followSuccessor must be true or false',
   watchlistLimit: 'limit must be an integer from 1 to 1000',
   watchStatus: 'status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED',
   expiringWithinDays: 'expiringWithinDays must be an integer from 0 to 3650',
@@ -71,6 +74,14 @@ export const FEATURE_VALIDATION_MESSAGES = {
   eventsLimit: 'limit must be an integer from 1 to 1000',
   eventsAfter: 'after must be a cursor from a previous page',
   eventsQuery: 'Query may only contain after and limit',
+  holderBody: 'Request body may only contain licenceNumber, firstName, surname and dateOfBirth',
+  searchBody: 'Request body may only contain surname, firstName, middleName, dateOfBirth, role and licenceSector',
+  surname: 'surname must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  firstName: 'firstName must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  middleName: 'middleName must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  role: 'role must be 1 to 50 letters, spaces, hyphens or apostrophes',
+  licenceSector: 'licenceSector must be 1 to 50 letters, spaces, hyphens, apostrophes or brackets',
+  dateOfBirth: 'dateOfBirth must be a real date written YYYY-MM-DD',
   historyMonths: 'months must be an integer from 1 to 24',
   historyQuery: 'Query may only contain months',
   keyBody: 'Request body must be {"name"} with a name of 1 to 100 characters',
@@ -89,6 +100,8 @@ export const ROW_MESSAGES = {
   reference: 'reference must be text of at most 100 characters',
   item: 'item must be an object with licenceNumber and an optional reference',
   csvRecord: 'CSV could not be read (check quotes and separators)',
+  holderName: 'firstName and surname must come together, each 1 to 50 letters, spaces, hyphens or apostrophes',
+  dateOfBirth: 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname',
 } as const;
 
 export type RowProblem = keyof typeof ROW_MESSAGES;

@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'licence.details_changed',
   'licence.not_found',
   'licence.expiring',
+  'licence.replaced',
   'watch.paused',
   'watch.resumed',
   'ping',

@@ -23,6 +23,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1')
     .addTag('verification', 'Verify a licence by its number')
+    .addTag('holders', 'Whether a licence belongs to a person (name and date of birth), and search by name')
     .addTag('quota', 'Monthly verification quota of the calling user')
     .addTag('batches', 'Check a roster of up to 1,000 licence numbers at once, as JSON or CSV, and download the results')
     .addTag(

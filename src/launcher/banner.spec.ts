@@ -72,12 +72,34 @@ describe('demoBanner', () => {
 
   it('walks through monitoring: watch, a webhook to the receiver with its secret piped there, a change in the sandbox', () => {
     const at = lines.findIndex((line) => line.startsWith('# MONITORING'));
-    expect(lines.slice(at + 1).filter((line) => !line.startsWith('#'))).toEqual([
+    const end = lines.findIndex((line) => line.startsWith('# SUCCESSOR'));
+    expect(lines.slice(at + 1, end).filter((line) => !line.startsWith('#'))).toEqual([
       `curl -i -X PUT http://127.0.0.1:3000/v1/watchlist/1074556677889900 -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"reference":"guard-42"}'`,
       `curl -s -X POST http://127.0.0.1:3000/v1/webhooks -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4020/webhooks"}' | curl -s -X POST http://127.0.0.1:4020/secret --data-binary @-`,
       `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1074556677889900 -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
       'curl -s http://127.0.0.1:3000/v1/events -H "X-API-Key: lvs_key"',
-      '=======================================================================',
+      '',
     ]);
+  });
+
+  it('prints a holder check with MATCH and CONFIRMED, then a MISMATCH, and a search by name', () => {
+    const at = lines.findIndex((line) => line.startsWith('# HOLDER CHECKS'));
+    expect(lines.slice(at, at + 6).filter((line) => line.startsWith('curl'))).toEqual([
+      `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify-holder -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"licenceNumber":"1230112233445500","firstName":"Olivia","surname":"Hughes","dateOfBirth":"1990-04-12"}'`,
+      `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify-holder -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"licenceNumber":"1230112233445500","firstName":"Jane","surname":"Doe"}'`,
+      `curl -i -X POST http://127.0.0.1:3000/v1/licences/search -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"surname":"Hughes","firstName":"Olivia"}'`,
+    ]);
+  });
+
+  it('walks through a successor: a new person watched with followSuccessor, the card replaced, the watchlist', () => {
+    const at = lines.findIndex((line) => line.startsWith('# SUCCESSOR'));
+    const steps = lines.slice(at).filter((line) => line.startsWith('curl'));
+    expect(steps).toHaveLength(5);
+    expect(steps[1]).toContain(`/v1/watchlist/1400000000000018`);
+    expect(steps[1]).toContain('"followSuccessor":true');
+    expect(steps[3]).toBe(
+      `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1400000000000018 -H "Content-Type: application/json" -d '{"status":"Replaced"}'`,
+    );
+    expect(lines.at(-1)).toBe('=======================================================================');
   });
 });

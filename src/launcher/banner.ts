@@ -54,6 +54,43 @@ function monitoringSteps(apiUrl: string, key: string, sandboxUrl: string, receiv
   ];
 }
 
+/** OLIVIA HUGHES, born 1990-04-12, at her Active licence: the holder check's MATCH and CONFIRMED. */
+const DEMO_HOLDER = { licenceNumber: '1230112233445500', firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' };
+/** A person the successor walk-through adds to the sandbox, and the card that replaces hers. */
+const DEMO_SUCCESSOR = { old: '1400000000000018', new: '1400000000000026', firstName: 'SAM', surname: 'RIVERS', dateOfBirth: '1993-08-21' };
+
+/** The holder checks: who holds the licence, by name and date of birth, and a search by name. */
+function holderSteps(apiUrl: string, key: string): string[] {
+  const { licenceNumber, firstName, surname, dateOfBirth } = DEMO_HOLDER;
+  return [
+    '# HOLDER CHECKS. The right name and date of birth: MATCH and CONFIRMED (200):',
+    jsonCurl('-i', 'POST', `${apiUrl}/v1/licences/verify-holder`, key, JSON.stringify({ licenceNumber, firstName, surname, dateOfBirth })),
+    "# Someone else's name on the same number: MISMATCH (200, the licence itself is fine):",
+    jsonCurl('-i', 'POST', `${apiUrl}/v1/licences/verify-holder`, key, JSON.stringify({ licenceNumber, firstName: 'Jane', surname: 'Doe' })),
+    '# Search by name: both of her licences, the Expired one and its Active successor (200):',
+    jsonCurl('-i', 'POST', `${apiUrl}/v1/licences/search`, key, JSON.stringify({ surname, firstName })),
+    '',
+  ];
+}
+
+/** The successor walk-through, after monitoring's webhook: watch with the holder, replace the card, licence.replaced. */
+function successorSteps(apiUrl: string, key: string, sandboxUrl: string): string[] {
+  const { firstName, surname, dateOfBirth } = DEMO_SUCCESSOR;
+  const card = (licenceNumber: string) =>
+    JSON.stringify({ licenceNumber, firstName, surname, dateOfBirth, role: 'Front Line', licenceSector: 'Door Supervision', expiryDate: '2028-08-21', status: 'Active' });
+  const holder = { firstName: 'Sam', surname: 'Rivers', dateOfBirth };
+  return [
+    '# SUCCESSOR LICENCES. 1. A new person in the sandbox, watched with her holder details and followSuccessor:',
+    `curl -s -X POST ${sandboxUrl}/__sandbox/licences -H "Content-Type: application/json" -d '${card(DEMO_SUCCESSOR.old)}'`,
+    jsonCurl('-i', 'PUT', `${apiUrl}/v1/watchlist/${DEMO_SUCCESSOR.old}`, key, JSON.stringify({ reference: 'guard-43', holder, followSuccessor: true })),
+    `# 2. After its first re-check (${DEMO_RECHECK_SECONDS} s), the card is replaced: a new Active licence, the old one Replaced:`,
+    `curl -s -X POST ${sandboxUrl}/__sandbox/licences -H "Content-Type: application/json" -d '${card(DEMO_SUCCESSOR.new)}'`,
+    `curl -s -X PUT ${sandboxUrl}/__sandbox/licences/${DEMO_SUCCESSOR.old} -H "Content-Type: application/json" -d '{"status":"Replaced"}'`,
+    `# 3. Within ${DEMO_RECHECK_SECONDS * 2} s the receiver prints licence.replaced; the watchlist shows the new number as guard-43:`,
+    `curl -s ${apiUrl}/v1/watchlist -H "X-API-Key: ${key}"`,
+  ];
+}
+
 /** Where the demo keeps its data, apart from `npm start`'s. */
 export interface DemoData {
   database: string;
@@ -86,7 +123,10 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     '# Quota (200):',
     `curl -s ${apiUrl}/v1/quota/usage -H "X-API-Key: ${key}"`,
     '',
+    ...holderSteps(apiUrl, key),
     ...monitoringSteps(apiUrl, key, sandboxUrl, receiverUrl),
+    '',
+    ...successorSteps(apiUrl, key, sandboxUrl),
     '=======================================================================',
   ];
 }

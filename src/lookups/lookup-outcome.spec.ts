@@ -1,6 +1,6 @@
 import type { LookupOutcome, RegisterLicence } from '@lvs/register';
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { cacheTtlSeconds, lookupFailureCode, toFinalResult } from './lookup-outcome';
+import { cacheTtlSeconds, lookupFailureCode, toFinalResult, toNameSearchResult } from './lookup-outcome';
 
 const LICENCE: RegisterLicence = SANDBOX_LICENCES.active;
 
@@ -76,5 +76,19 @@ describe('lookupFailureCode', () => {
     ['a code of our own that is not a lookup failure', 'QUOTA_EXCEEDED'],
   ])('maps %s to INTERNAL_ERROR', (_what, reason) => {
     expect(lookupFailureCode(reason)).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('toNameSearchResult', () => {
+  it('maps found licences to FOUND with every licence, in order', () => {
+    const licences = [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew];
+    expect(toNameSearchResult({ kind: 'found', licences }, CHECKED_AT)).toEqual({ status: 'FOUND', licences, checkedAt: CHECKED_AT_ISO });
+  });
+
+  it.each([
+    ['not_found', 'NOT_FOUND'],
+    ['too_many_results', 'TOO_MANY_RESULTS'],
+  ] as const)('maps %s to %s with no licences', (kind, status) => {
+    expect(toNameSearchResult({ kind }, CHECKED_AT)).toEqual({ status, licences: [], checkedAt: CHECKED_AT_ISO });
   });
 });

@@ -1,4 +1,4 @@
-import type { LookupOutcome, RegisterLicence } from '@lvs/register';
+import type { LookupOutcome, NameSearchOutcome, RegisterLicence } from '@lvs/register';
 import type { ErrorCode } from '../errors/error-codes';
 
 export type FinalStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
@@ -21,6 +21,27 @@ export function toFinalResult(outcome: LookupOutcome, checkedAt: Date): FinalRes
       return { status: 'NOT_FOUND', licence: null, checkedAt: checked };
     case 'too_many_results':
       return { status: 'TOO_MANY_RESULTS', licence: null, checkedAt: checked };
+  }
+}
+
+/** A finished name search, as cached and as returned by the worker: every licence it found. */
+export interface NameSearchResult {
+  status: FinalStatus;
+  licences: RegisterLicence[];
+  /** ISO time the register was asked */
+  checkedAt: string;
+}
+
+/** The register client's name search outcome as the result our API keeps and answers. */
+export function toNameSearchResult(outcome: NameSearchOutcome, checkedAt: Date): NameSearchResult {
+  const checked = checkedAt.toISOString();
+  switch (outcome.kind) {
+    case 'found':
+      return { status: 'FOUND', licences: outcome.licences, checkedAt: checked };
+    case 'not_found':
+      return { status: 'NOT_FOUND', licences: [], checkedAt: checked };
+    case 'too_many_results':
+      return { status: 'TOO_MANY_RESULTS', licences: [], checkedAt: checked };
   }
 }
 

@@ -5,6 +5,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
+import type { FinalResult } from './lookup-outcome';
 import { mustPark } from './fair-turns';
 import { ParkedPriority, PendingLookups } from './pending-lookups';
 import {
@@ -13,16 +14,17 @@ import {
   LookupJobData,
   LookupJobResult,
   LookupPriority,
+  NameSearchJobData,
   REGISTER_LOOKUP_QUEUE,
 } from './lookups.queue';
 
-export type LookupWait =
-  | { state: 'completed'; result: LookupJobResult }
+export type LookupWait<Result extends LookupJobResult = FinalResult> =
+  | { state: 'completed'; result: Result }
   | { state: 'failed'; reason: string | undefined }
   | { state: 'pending' };
 
 /** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
-export type LookupStanding = LookupWait | { state: 'missing' };
+export type LookupStanding<Result extends LookupJobResult = FinalResult> = LookupWait<Result> | { state: 'missing' };
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -92,7 +94,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * deduplication id makes at most one job per number in flight, across all processes.
    */
   async enqueue(licenceNumber: string, options: { requestId?: string } = {}): Promise<string> {
-    const { job, joined } = await this.add(licenceNumber, LOOKUP_PRIORITY.liveVerify, { requestId: options.requestId }, 0);
+    const { job, joined } = await this.add({ licenceNumber, requestId: options.requestId }, licenceNumber, LOOKUP_PRIORITY.liveVerify, 0);
     // A joined job may be a batch's or re-check's: a live verify lifts it to its own priority and out of its
     // user's pending list, without making the caller wait for that (promoting a job that is not parked fails, harmlessly).
     if (joined) {
@@ -105,6 +107,18 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * Adds a name search, or joins the one in flight for the same search (by its digest, so that no name or date of
+   * birth is part of a job id). The prefix keeps a digest from ever meeting a licence number's deduplication id.
+   * It enters the queue at once at its priority: a holder check's or successor's search is one per check, never a
+   * user's flood, so it is not parked in the user's turn.
+   */
+  async enqueueNameSearch(search: Omit<NameSearchJobData, 'kind'>, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
+    const { job, joined } = await this.add({ kind: 'name', ...search }, `name:${search.searchKey}`, priority, 0);
+    if (joined && priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
+    return job.id!;
+  }
+
+  /**
    * Adds a batch row's or a re-check's lookup for a user. While the queue has room and the user has nothing
    * parked (mustPark), it enters the queue at once. Otherwise it is parked (a delayed job) and named in the
    * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. A lookup that
@@ -113,7 +127,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   async enqueueFor(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
     const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
     const park = mustPark(parked, queued, this.backgroundTarget);
-    const { job, joined } = await this.add(licenceNumber, priority, options.refresh ? { refresh: true } : {}, park ? PARK_DELAY_MS : 0);
+    const data = { licenceNumber, ...(options.refresh ? { refresh: true } : {}) };
+    const { job, joined } = await this.add(data, licenceNumber, priority, park ? PARK_DELAY_MS : 0);
     if (park && !joined) await this.pending.park(userId, priority, job.id!);
     return job.id!;
   }
@@ -122,22 +137,18 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * Adds a job under an id of our own, so that an answer with another id tells that the add joined the job
    * already in flight for the number (deduplication) rather than creating one.
    */
-  private async add(licenceNumber: string, priority: LookupPriority, data: Omit<LookupJobData, 'licenceNumber'>, delay: number) {
+  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority, delay: number) {
     const jobId = randomUUID();
-    const job = await this.queue.add(
-      LOOKUP_JOB,
-      { licenceNumber, ...data },
-      {
-        jobId,
-        priority,
-        delay,
-        deduplication: { id: licenceNumber },
-        attempts: this.config.get('LOOKUP_ATTEMPTS'),
-        backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
-        removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: { age: 24 * 3600, count: 10_000 },
-      },
-    );
+    const job = await this.queue.add(LOOKUP_JOB, data, {
+      jobId,
+      priority,
+      delay,
+      deduplication: { id: deduplicationId },
+      attempts: this.config.get('LOOKUP_ATTEMPTS'),
+      backoff: { type: 'exponential', delay: this.config.get('LOOKUP_BACKOFF_MS'), jitter: 0.5 },
+      removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 24 * 3600, count: 10_000 },
+    });
     if (!job.id) throw new Error('BullMQ returned a job without an id');
     return { job, joined: job.id !== jobId };
   }
@@ -158,13 +169,13 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Where a job stands now, read once (no waiting). */
-  async standing(jobId: string): Promise<LookupStanding> {
+  async standing<Result extends LookupJobResult = FinalResult>(jobId: string): Promise<LookupStanding<Result>> {
     // State before job, as in waitFor: a job read first could finish before its state is read.
     const state = await this.queue.getJobState(jobId);
     if (state !== 'completed' && state !== 'failed') return { state: state === 'unknown' ? 'missing' : 'pending' };
     const job = await this.queue.getJob(jobId);
     if (!job) return { state: 'missing' };
-    return state === 'completed' ? { state, result: job.returnvalue } : { state, reason: job.failedReason };
+    return state === 'completed' ? { state, result: job.returnvalue as Result } : { state, reason: job.failedReason };
   }
 
   /** The waiting counts (QueueWaitingCounts), read at most every WAITING_COUNT_LIFE_MS per process. */
@@ -191,8 +202,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Waits up to timeoutMs for the job to finish, without polling. */
-  waitFor(jobId: string, timeoutMs: number): Promise<LookupWait> {
-    return new Promise<LookupWait>((resolve, reject) => {
+  waitFor<Result extends LookupJobResult = FinalResult>(jobId: string, timeoutMs: number): Promise<LookupWait<Result>> {
+    return new Promise<LookupWait<Result>>((resolve, reject) => {
       const completedEvent = `completed:${jobId}`;
       const failedEvent = `failed:${jobId}`;
       let settled = false;
@@ -204,9 +215,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
         this.jobEvents.off(failedEvent, onFailed);
         return true;
       };
-      const settle = (outcome: LookupWait) => finish() && resolve(outcome);
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) =>
-        settle({ state: 'completed', result: returnvalue as LookupJobResult });
+      const settle = (outcome: LookupWait<Result>) => finish() && resolve(outcome);
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', reason: failedReason });
       const timer = setTimeout(() => settle({ state: 'pending' }), timeoutMs);
       this.jobEvents.on(completedEvent, onCompleted);
@@ -219,7 +229,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
           if (state !== 'completed' && state !== 'failed') return;
           const job = await this.queue.getJob(jobId);
           if (!job) return settle({ state: 'pending' }); // removed meanwhile: a retry finds the cache
-          if (state === 'completed') settle({ state: 'completed', result: job.returnvalue });
+          if (state === 'completed') settle({ state: 'completed', result: job.returnvalue as Result });
           else settle({ state: 'failed', reason: job.failedReason });
         })
         .catch((error: unknown) => finish() && reject(error));

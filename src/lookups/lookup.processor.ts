@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
-import { RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
+import { NameSearch, RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { AppSettings } from '../config/env.schema';
@@ -9,8 +9,9 @@ import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { blockingConnection } from '../redis/redis-clients';
+import { HolderDataProtection } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
-import { toFinalResult } from './lookup-outcome';
+import { toFinalResult, toNameSearchResult } from './lookup-outcome';
 import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
 
@@ -45,17 +46,41 @@ export class LookupProcessor extends WorkerHost {
     private readonly clock: Clock,
     private readonly metrics: Metrics,
     private readonly breaker: RegisterBreaker,
+    private readonly holderData: HolderDataProtection,
   ) {
     super();
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
-    const { licenceNumber, refresh } = job.data;
+    const { data } = job;
+    if (data.kind === 'name') {
+      // A name search's log lines say "a name search" and nothing of the names or the date asked.
+      return this.ask(job, 'Name search', {
+        cached: () => this.cache.getNameSearch(data.searchKey),
+        register: async (askedAt) =>
+          toNameSearchResult(await this.register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch)) as NameSearch), askedAt),
+        store: (result) => this.cache.putNameSearch(data.searchKey, result),
+      });
+    }
+    const { licenceNumber, refresh } = data;
+    return this.ask(job, `Lookup of ${maskLicenceNumber(licenceNumber)}`, {
+      cached: () => (refresh ? Promise.resolve(null) : this.cache.get(licenceNumber)),
+      register: async (askedAt) => toFinalResult(await this.register.lookup(licenceNumber), askedAt),
+      store: (result) => this.cache.put(licenceNumber, result),
+    });
+  }
+
+  /** One lookup of either kind: the cache first, then the register, its outcome measured, logged and cached. */
+  private async ask<Result extends LookupJobResult>(
+    job: Job<LookupJobData, LookupJobResult>,
+    subject: string,
+    steps: { cached: () => Promise<Result | null>; register: (askedAt: Date) => Promise<Result>; store: (result: Result) => Promise<void> },
+  ): Promise<Result> {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
     // A lookup enqueued just after another one finished: its answer is already here.
     // An unreachable cache is a miss (the Redis outage is logged once elsewhere): the register still answers.
-    const cached = refresh ? null : await this.cache.get(licenceNumber).catch(() => null);
+    const cached = await steps.cached().catch(() => null);
     if (cached) return cached;
 
     const askedAt = this.clock.now();
@@ -66,13 +91,13 @@ export class LookupProcessor extends WorkerHost {
       return seconds;
     };
     try {
-      const result = toFinalResult(await this.register.lookup(licenceNumber), askedAt);
+      const result = await steps.register(askedAt);
       this.recordForBreaker('answered');
       this.outages.answered();
       const seconds = observe(result.status);
-      this.logger.log(`Lookup of ${maskLicenceNumber(licenceNumber)}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
-      // Not cached, the result still answers this job's clients; the next lookup of the number asks again.
-      await this.cache.put(licenceNumber, result).catch(() => undefined);
+      this.logger.log(`${subject}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
+      // Not cached, the result still answers this job's clients; the next lookup asks again.
+      await steps.store(result).catch(() => undefined);
       return result;
     } catch (error) {
       const failure =
@@ -92,7 +117,7 @@ export class LookupProcessor extends WorkerHost {
           error instanceof RegisterError
             ? `${error.message}${error.excerpt === null ? '' : `: ${JSON.stringify(error.excerpt)}`}`
             : (error as Error).stack ?? String(error);
-        this.logger.warn(`Lookup of ${maskLicenceNumber(licenceNumber)} failed (${attempt}): ${detail}`, logFields);
+        this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
       if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
       throw new UnrecoverableError(failure);

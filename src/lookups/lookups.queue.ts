@@ -1,4 +1,4 @@
-import type { FinalResult } from './lookup-outcome';
+import type { FinalResult, NameSearchResult } from './lookup-outcome';
 
 /** The queue between the API (producer) and the worker process (consumer). */
 export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
@@ -17,7 +17,9 @@ export const LOOKUP_PRIORITY = {
 
 export type LookupPriority = (typeof LOOKUP_PRIORITY)[keyof typeof LOOKUP_PRIORITY];
 
-export interface LookupJobData {
+/** A lookup by licence number; jobs queued before name searches existed carry no kind. */
+export interface LicenceLookupJobData {
+  kind?: 'licence';
   licenceNumber: string;
   /** Of the request that enqueued the job, so that the worker's log lines can be matched to it. */
   requestId?: string;
@@ -25,7 +27,20 @@ export interface LookupJobData {
   refresh?: boolean;
 }
 
-export type LookupJobResult = FinalResult;
+/**
+ * A search by name. The job carries no holder data in clear (Redis keeps jobs for an hour after they end): the
+ * search is sealed for the worker, and `searchKey`, its digest, names it for single flight and the cache.
+ */
+export interface NameSearchJobData {
+  kind: 'name';
+  searchKey: string;
+  sealedSearch: string;
+  requestId?: string;
+}
+
+export type LookupJobData = LicenceLookupJobData | NameSearchJobData;
+
+export type LookupJobResult = FinalResult | NameSearchResult;
 
 /**
  * Failure reasons a lookup job ends with; the API maps them to the contract's error codes.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { registerIdentity } from '@lvs/register/register-identity';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
-import { cacheTtlSeconds, FinalResult } from './lookup-outcome';
+import { cacheTtlSeconds, FinalResult, FinalStatus, NameSearchResult } from './lookup-outcome';
 
 /**
  * Final results by register and licence number, shared by all users; errors are never cached. The register
@@ -27,9 +27,23 @@ export class ResultCache {
     return this.redis.key('result', this.register, licenceNumber);
   }
 
-  async get(licenceNumber: string): Promise<FinalResult | null> {
-    const stored = await this.redis.client.get(this.key(licenceNumber));
-    return stored ? (JSON.parse(stored) as FinalResult) : null;
+  /** A name search's result, named by the search's digest (never by the names or a date of birth). */
+  nameSearchKey(searchKey: string): string {
+    return this.redis.key('name-result', this.register, searchKey);
+  }
+
+  get(licenceNumber: string): Promise<FinalResult | null> {
+    return this.getByKey<FinalResult>(this.key(licenceNumber));
+  }
+
+  getNameSearch(searchKey: string): Promise<NameSearchResult | null> {
+    return this.getByKey<NameSearchResult>(this.nameSearchKey(searchKey));
+  }
+
+  /** The result under a key that key() or nameSearchKey() made. */
+  async getByKey<Result>(key: string): Promise<Result | null> {
+    const stored = await this.redis.client.get(key);
+    return stored ? (JSON.parse(stored) as Result) : null;
   }
 
   /** How many of these numbers have no cached result, in one round trip. */
@@ -39,12 +53,15 @@ export class ResultCache {
     return stored.filter((value) => value === null).length;
   }
 
-  async put(licenceNumber: string, result: FinalResult): Promise<void> {
-    await this.redis.client.set(
-      this.key(licenceNumber),
-      JSON.stringify(result),
-      'EX',
-      cacheTtlSeconds(result.status, this.ttl),
-    );
+  put(licenceNumber: string, result: FinalResult): Promise<void> {
+    return this.write(this.key(licenceNumber), result);
+  }
+
+  putNameSearch(searchKey: string, result: NameSearchResult): Promise<void> {
+    return this.write(this.nameSearchKey(searchKey), result);
+  }
+
+  private async write(key: string, result: { status: FinalStatus }): Promise<void> {
+    await this.redis.client.set(key, JSON.stringify(result), 'EX', cacheTtlSeconds(result.status, this.ttl));
   }
 }

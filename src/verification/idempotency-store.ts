@@ -8,15 +8,15 @@ import { FinalResult } from '../lookups/lookup-outcome';
 import { ResultCache } from '../lookups/result-cache';
 
 /** What a verification request needs to know before anything else, read in one round trip. */
-export interface Claim {
-  /** the number the key was first used with; a key never changes number */
+export interface Claim<Result = FinalResult> {
+  /** the number (or a name search's quota unit) the key was first used with; a key never changes it */
   licenceNumber: string;
   /** the lookup job the key is tied to, once one was enqueued */
   jobId: string | null;
   /** PostgreSQL has charged this user for the number this period, and no refund is coming */
   chargedThisPeriod: boolean;
-  /** the cached result for the number asked about */
-  cached: FinalResult | null;
+  /** the cached result for what was asked */
+  cached: Result | null;
 }
 
 // For each claim of a turn: binds the key to the number unless it is bound already, then reads the
@@ -48,6 +48,7 @@ interface ClaimRequest {
   idempotencyKey: string;
   licenceNumber: string;
   period: string;
+  cacheKey: string;
 }
 
 /** Idempotency keys, scoped per user, each bound to one licence number and its lookup job. */
@@ -70,15 +71,22 @@ export class IdempotencyStore {
 
   /**
    * Binds the key to the number unless it is bound already, and returns the record as it stands
-   * with the charged marker and the cached result for the number, in one Redis round trip.
+   * with the charged marker and the cached result (the number's, unless another cache key is given),
+   * in one Redis round trip.
    */
-  async claim(userId: string, idempotencyKey: string, licenceNumber: string, period: string): Promise<Claim> {
-    const [boundNumber, jobId, charged, cached] = await this.claims.load({ userId, idempotencyKey, licenceNumber, period });
+  async claim<Result = FinalResult>(
+    userId: string,
+    idempotencyKey: string,
+    licenceNumber: string,
+    period: string,
+    cacheKey: string = this.cache.key(licenceNumber),
+  ): Promise<Claim<Result>> {
+    const [boundNumber, jobId, charged, cached] = await this.claims.load({ userId, idempotencyKey, licenceNumber, period, cacheKey });
     return {
       licenceNumber: boundNumber,
       jobId,
       chargedThisPeriod: charged === 1,
-      cached: cached ? (JSON.parse(cached) as FinalResult) : null,
+      cached: cached ? (JSON.parse(cached) as Result) : null,
     };
   }
 
@@ -91,10 +99,10 @@ export class IdempotencyStore {
     const client = this.redis.client as unknown as {
       lvsClaimIdempotencyKeys(keyCount: number, ...args: (string | number)[]): Promise<(ClaimReply | Error)[]>;
     };
-    const keys = requests.flatMap(({ userId, idempotencyKey, licenceNumber, period }) => [
+    const keys = requests.flatMap(({ userId, idempotencyKey, period, cacheKey }) => [
       this.recordKey(userId, idempotencyKey),
       this.quota.chargedMarkersKey(userId, period),
-      this.cache.key(licenceNumber),
+      cacheKey,
     ]);
     return client.lvsClaimIdempotencyKeys(keys.length, ...keys, this.ttlSeconds, ...requests.map((request) => request.licenceNumber));
   }

@@ -9,7 +9,7 @@ import {
 } from './dto/verification-result.dto';
 import { VerificationStatus } from './outcome-status';
 
-const ANSWER_HEADERS = {
+export const ANSWER_HEADERS = {
   'Idempotency-Key': {
     required: true,
     description: 'The effective idempotency key: yours, or the one derived for you',
@@ -22,7 +22,7 @@ const ANSWER_HEADERS = {
   },
 };
 
-const RETRY_AFTER_HEADER = {
+export const RETRY_AFTER_HEADER = {
   'Retry-After': { required: true, description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
 };
 

@@ -12,11 +12,35 @@ import { LookupPayers } from '../lookups/lookup-payers';
 import { LookupQueue } from '../lookups/lookup-queue';
 import { LookupSettlement } from '../lookups/lookup-settlement';
 import { FinalResult, lookupFailureCode } from '../lookups/lookup-outcome';
+import { LookupJobResult } from '../lookups/lookups.queue';
+import { ResultCache } from '../lookups/result-cache';
 
-export interface Verification {
-  result: FinalResult | 'PENDING';
+/** What a request asks the lookup pipeline for: a licence number, or a name search. */
+export interface LookupSubject {
+  /** What the quota counts once per user and month, and what an idempotency key is bound to. */
+  unit: string;
+  /** Where its final result is cached (ResultCache). */
+  cacheKey: string;
+  /** Queues its lookup (or joins the one in flight) at the live priority; returns the job id. */
+  enqueue(requestId: string): Promise<string>;
+}
+
+export interface Verification<Result extends LookupJobResult = FinalResult> {
+  result: Result | 'PENDING';
   source: 'cache' | 'register';
   idempotencyKey: string;
+  /** The charge this request made, new this period (a refund undoes it); null when the answer was free. */
+  newCharge: Charge | null;
+}
+
+export interface VerifyOptions {
+  /** Epoch ms by which to answer, PENDING if need be; default VERIFY_TIMEOUT_MS from now. */
+  deadline?: number;
+  /**
+   * Whether a charge for a cached result is marked final in Redis at once (default). A caller that may still
+   * refund it (a holder check whose date-of-birth search can fail) marks it itself once the answer is final.
+   */
+  markCachedCharge?: boolean;
 }
 
 @Injectable()
@@ -32,6 +56,7 @@ export class VerificationService {
     private readonly lookups: LookupQueue,
     private readonly admission: LookupAdmission,
     private readonly settlement: LookupSettlement,
+    private readonly cache: ResultCache,
     private readonly config: AppConfig,
   ) {
     this.intentLeaseMs = config.get('DATABASE_CHARGE_TIMEOUT_MS') + 2 * config.get('DEPENDENCY_TIMEOUT_MS') + 5000;
@@ -44,38 +69,72 @@ export class VerificationService {
    * The request id travels into the lookup job, so that the worker's lines can be matched to the request.
    * Redis down or frozen is SERVICE_UNAVAILABLE within DEPENDENCY_TIMEOUT_MS, with nothing charged.
    */
-  verify(user: AuthenticatedUser, licenceNumber: string, clientKey: string | undefined, requestId: string): Promise<Verification> {
-    return this.verifyOrThrow(user, licenceNumber, clientKey, requestId).catch((error: unknown) => {
-      throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
-    });
-  }
-
-  private async verifyOrThrow(
+  verify(
     user: AuthenticatedUser,
     licenceNumber: string,
     clientKey: string | undefined,
     requestId: string,
+    options: VerifyOptions = {},
   ): Promise<Verification> {
-    const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
-    const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, licenceNumber);
-    const claim = await this.idempotency.claim(user.userId, idempotencyKey, licenceNumber, this.quota.currentPeriod());
-    if (claim.licenceNumber !== licenceNumber) {
+    const subject: LookupSubject = {
+      unit: licenceNumber,
+      cacheKey: this.cache.key(licenceNumber),
+      enqueue: (id) => this.lookups.enqueue(licenceNumber, { requestId: id }),
+    };
+    return this.answer<FinalResult>(user, subject, clientKey, requestId, options);
+  }
+
+  /** verify's protocol (cache, idempotency, charge once per unit and month, wait, PENDING) for any subject. */
+  answer<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
+    subject: LookupSubject,
+    clientKey: string | undefined,
+    requestId: string,
+    options: VerifyOptions = {},
+  ): Promise<Verification<Result>> {
+    return this.answerOrThrow<Result>(user, subject, clientKey, requestId, options).catch(asServiceUnavailable);
+  }
+
+  /**
+   * A lookup that nobody is charged for by itself (a holder check's date-of-birth search): from the cache, or
+   * queued and waited for until the deadline. `payer`, when given, is refunded if the lookup fails, by whichever
+   * process sees it fail; a refusal at admission refunds it at once.
+   */
+  lookupUncharged<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
+    subject: LookupSubject,
+    deadline: number,
+    requestId: string,
+    payer: Charge | null,
+  ): Promise<{ result: Result | 'PENDING'; source: 'cache' | 'register' }> {
+    return this.lookupUnchargedOrThrow<Result>(user, subject, deadline, requestId, payer).catch(asServiceUnavailable);
+  }
+
+  private async answerOrThrow<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
+    subject: LookupSubject,
+    clientKey: string | undefined,
+    requestId: string,
+    { deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS'), markCachedCharge = true }: VerifyOptions,
+  ): Promise<Verification<Result>> {
+    const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, subject.unit);
+    const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), subject.cacheKey);
+    if (claim.licenceNumber !== subject.unit) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKeyReused);
     }
     // A cached result is final, so a job tied to the key has nothing better to offer.
     if (claim.cached) {
-      if (!claim.chargedThisPeriod) await this.chargeForCachedResult(user, licenceNumber);
-      return { result: claim.cached, source: 'cache', idempotencyKey };
+      const charge = claim.chargedThisPeriod ? null : await this.chargeForCachedResult(user, subject.unit, markCachedCharge);
+      return { result: claim.cached, source: 'cache', idempotencyKey, newCharge: charge?.isNew ? charge : null };
     }
     if (claim.jobId && (await this.lookups.isInFlight(claim.jobId))) {
-      return this.awaitLookup(claim.jobId, deadline, idempotencyKey);
+      return { ...(await this.awaitLookup<Result>(claim.jobId, deadline)), idempotencyKey, newCharge: null };
     }
-
     await this.admission.admitLive(user.userId);
-    const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, licenceNumber);
+    const charge = claim.chargedThisPeriod ? null : await this.chargeWithIntent(user, subject.unit);
     let jobId: string;
     try {
-      jobId = await this.lookups.enqueue(licenceNumber, { requestId });
+      jobId = await subject.enqueue(requestId);
       if (charge?.isNew) await this.payers.add(jobId, charge);
       await this.idempotency.attachJob(user.userId, idempotencyKey, jobId);
     } catch (error) {
@@ -85,7 +144,28 @@ export class VerificationService {
       }
       throw error;
     }
-    return this.awaitLookup(jobId, deadline, idempotencyKey);
+    return { ...(await this.awaitLookup<Result>(jobId, deadline)), idempotencyKey, newCharge: charge?.isNew ? charge : null };
+  }
+
+  private async lookupUnchargedOrThrow<Result extends LookupJobResult>(
+    user: AuthenticatedUser,
+    subject: LookupSubject,
+    deadline: number,
+    requestId: string,
+    payer: Charge | null,
+  ): Promise<{ result: Result | 'PENDING'; source: 'cache' | 'register' }> {
+    const cached = await this.cache.getByKey<Result>(subject.cacheKey);
+    if (cached) return { result: cached, source: 'cache' };
+    let jobId: string;
+    try {
+      await this.admission.admitLive(user.userId);
+      jobId = await subject.enqueue(requestId);
+      if (payer) await this.payers.add(jobId, payer);
+    } catch (error) {
+      if (payer) await this.quota.refund(payer);
+      throw error;
+    }
+    return this.awaitLookup<Result>(jobId, deadline);
   }
 
   /**
@@ -118,27 +198,40 @@ export class VerificationService {
    * A cached answer is never refunded, so its charge can be marked as final. The marker is not
    * awaited: the answer does not depend on it, and a lost one costs only a quota_charge_once later.
    */
-  private async chargeForCachedResult(user: AuthenticatedUser, licenceNumber: string): Promise<void> {
-    const charge = await this.quota.chargeOnce(user, licenceNumber);
+  private async chargeForCachedResult(user: AuthenticatedUser, unit: string, mark: boolean): Promise<Charge> {
+    const charge = await this.quota.chargeOnce(user, unit);
+    if (mark) this.markChargedLater(charge);
+    return charge;
+  }
+
+  /** Marks a charge as final without making the answer wait for it (see chargeForCachedResult). */
+  markChargedLater(charge: Charge): void {
     this.quota
       .markCharged(charge)
       .catch((error: unknown) => this.logger.warn(`Marking a charge in Redis failed: ${(error as Error).message}`));
   }
 
-  private async awaitLookup(jobId: string, deadline: number, idempotencyKey: string): Promise<Verification> {
-    const wait = await this.lookups.waitFor(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
+  private async awaitLookup<Result extends LookupJobResult>(
+    jobId: string,
+    deadline: number,
+  ): Promise<{ result: Result | 'PENDING'; source: 'register' }> {
+    const wait = await this.lookups.waitFor<Result>(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
       // The lookup is queued (and maybe charged): the client learns its result by retrying, as after a 202.
       if (isRedisUnavailable(error)) return { state: 'pending' as const };
       throw error;
     });
     switch (wait.state) {
       case 'completed':
-        return { result: wait.result, source: 'register', idempotencyKey };
+        return { result: wait.result, source: 'register' };
       case 'pending':
-        return { result: 'PENDING', source: 'register', idempotencyKey };
+        return { result: 'PENDING', source: 'register' };
       case 'failed':
         await this.settlement.refund(jobId);
         throw new ApiError(lookupFailureCode(wait.reason));
     }
   }
+}
+
+function asServiceUnavailable(error: unknown): never {
+  throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
 }

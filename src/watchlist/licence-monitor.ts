@@ -8,15 +8,19 @@ import { EventsService, NewEvent } from '../events/events.service';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { QuotaService } from '../quota/quota.service';
 import { LookupQueue } from '../lookups/lookup-queue';
-import type { FinalResult } from '../lookups/lookup-outcome';
+import type { FinalResult, NameSearchResult } from '../lookups/lookup-outcome';
 import { ResultCache } from '../lookups/result-cache';
 import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
-import { detectChanges } from './detect-changes';
+import type { RegisterLicence } from '@lvs/register';
+import { NameSearchSubjects } from '../holders/name-search-subjects';
+import { HolderDataProtection } from '../secrets/holder-data';
+import { detectChanges, LicenceChange } from './detect-changes';
+import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
 import { raceAbort } from './race-abort';
 import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
-import { RECHECK_LOOKUP_WAIT_MS, TICK_INTERVAL_MS } from './recheck.queue';
+import { RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
 import { UNWATCHED_STATE_RETENTION_DAYS } from './watch-entry-view';
 
@@ -27,6 +31,25 @@ interface Watcher {
   monthly_quota: number | null;
   /** when the number was last recorded as checked (the same for every watcher) */
   checked_at: Date | null;
+}
+
+/** A watcher of a licence that stopped being Active, with what finding and following its successor needs. */
+interface SuccessorWatcher {
+  user_id: string;
+  reference: string | null;
+  holder: { firstName: string; surname: string } | null;
+  date_of_birth_sealed: string | null;
+  follow_successor: boolean;
+  monthly_quota: number | null;
+}
+
+/** One event per change for one watcher, as every re-check sends them. */
+function changeEvents(licenceNumber: string, watcher: { user_id: string; reference: string | null }, changes: LicenceChange[]): NewEvent[] {
+  return changes.map((change) => ({
+    userId: watcher.user_id,
+    type: change.type,
+    data: { licenceNumber, reference: watcher.reference, previous: change.previous, current: change.current },
+  }));
 }
 
 /**
@@ -48,6 +71,8 @@ export class LicenceMonitor implements OnModuleDestroy {
     private readonly breaker: RegisterBreaker,
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly subjects: NameSearchSubjects,
+    private readonly holderData: HolderDataProtection,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {
@@ -111,13 +136,106 @@ export class LicenceMonitor implements OnModuleDestroy {
     );
   }
 
-  /** One re-check of one number for every user watching it. */
-  async recheck(licenceNumber: string): Promise<void> {
+  /**
+   * One re-check of one number for every user watching it. Returns the successor search to make when the licence
+   * stopped being Active (its status events wait for that search's answer), else null.
+   */
+  async recheck(licenceNumber: string): Promise<SuccessorJobData | null> {
     const active = await this.settleQuota(licenceNumber);
-    if (active.length === 0) return; // every watcher is paused: no lookup, no charge
+    if (active.length === 0) return null; // every watcher is paused: no lookup, no charge
     // The lookup takes the first paying watcher's turn: one user's many watched numbers wait in their own list.
     const result = await this.currentResult(licenceNumber, active[0].user_id, active[0].checked_at);
-    if (result) await this.record(licenceNumber, result, active);
+    return result ? this.record(licenceNumber, result, active) : null;
+  }
+
+  /**
+   * After a watched licence stopped being Active: one name search per distinct stored date of birth (watchers
+   * without one share a search by name alone), with the last known card's names. Exactly one other Active licence
+   * is its successor: its watchers get licence.replaced instead of the held-back status events, and with
+   * followSuccessor and a date of birth the successor is watched with the same reference. Anything else (no
+   * candidate, several, a failed search) sends the held-back events as any re-check would.
+   */
+  async followSuccessor({ licenceNumber, previous, current, withheld }: SuccessorJobData): Promise<void> {
+    const watchers = await this.dataSource.query<SuccessorWatcher[]>(
+      `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
+       FROM watch_entries w JOIN users u ON u.id = w.user_id
+       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND u.disabled_at IS NULL`,
+      [licenceNumber],
+    );
+    const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
+    for (const watcher of watchers) {
+      const dateOfBirth = watcher.date_of_birth_sealed === null ? null : this.holderData.open(watcher.date_of_birth_sealed);
+      byDateOfBirth.set(dateOfBirth, [...(byDateOfBirth.get(dateOfBirth) ?? []), watcher]);
+    }
+    const events: NewEvent[] = [];
+    for (const [dateOfBirth, group] of byDateOfBirth) {
+      const search = await this.successorSearch(previous, dateOfBirth);
+      const successor = search === null ? null : successorOf(search, licenceNumber);
+      if (successor === null) {
+        events.push(...group.flatMap((watcher) => changeEvents(licenceNumber, watcher, withheld)));
+        continue;
+      }
+      const confidence: SuccessorConfidence = dateOfBirth === null ? 'NAME_ONLY' : 'NAME_AND_DATE_OF_BIRTH';
+      this.logger.log(`Successor of ${maskLicenceNumber(licenceNumber)} found (${confidence}): ${maskLicenceNumber(successor.licenceNumber)}`);
+      for (const watcher of group) {
+        await this.dataSource.query('UPDATE watch_entries SET successor_licence_number = $3 WHERE user_id = $1 AND licence_number = $2', [
+          watcher.user_id,
+          licenceNumber,
+          successor.licenceNumber,
+        ]);
+        events.push({
+          userId: watcher.user_id,
+          type: 'licence.replaced',
+          data: { licenceNumber, reference: watcher.reference, previous, current, successorLicenceNumber: successor.licenceNumber, confidence },
+        });
+        if (watcher.follow_successor && confidence === 'NAME_AND_DATE_OF_BIRTH') events.push(...(await this.watchSuccessor(watcher, successor.licenceNumber)));
+      }
+    }
+    await this.dispatcher.dispatch(await this.events.record(events, this.clock.now()));
+  }
+
+  /** The name search for a successor, at the re-check priority; null when it cannot answer now. */
+  private async successorSearch(previous: RegisterLicence, dateOfBirth: string | null): Promise<NameSearchResult | null> {
+    const search = { surname: previous.surname, firstName: previous.firstName, ...(dateOfBirth === null ? {} : { dateOfBirth }) };
+    const subject = this.subjects.subject(search, LOOKUP_PRIORITY.watchlistRecheck);
+    const cached = await this.cache.getByKey<NameSearchResult>(subject.cacheKey);
+    if (cached) return cached;
+    if (!(await this.breaker.admit())) return null;
+    const jobId = await subject.enqueue('');
+    const outcome = await raceAbort(this.lookups.waitFor<NameSearchResult>(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, {
+      state: 'pending' as const,
+    });
+    return outcome.state === 'completed' ? outcome.result : null;
+  }
+
+  /**
+   * Watches the successor for the watcher with the same reference and holder, charged as a new number; without room
+   * in the quota it is PAUSED, as a re-check would leave it. A successor already on the watchlist stays as it is.
+   */
+  private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string): Promise<NewEvent[]> {
+    const now = this.clock.now();
+    const charged = (await this.quota.tryChargeOnce(watcher.user_id, watcher.monthly_quota, successorNumber)) !== null;
+    await this.dataSource.query(`INSERT INTO licence_states (licence_number, next_check_at) VALUES ($1, $2) ON CONFLICT (licence_number) DO NOTHING`, [
+      successorNumber,
+      now,
+    ]);
+    const inserted = await this.dataSource.query<unknown[]>(
+      `INSERT INTO watch_entries (user_id, licence_number, reference, added_at, state, paused_reason, holder, date_of_birth_sealed, follow_successor)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true)
+       ON CONFLICT (user_id, licence_number) DO NOTHING RETURNING 1`,
+      [
+        watcher.user_id,
+        successorNumber,
+        watcher.reference,
+        now,
+        charged ? 'ACTIVE' : 'PAUSED',
+        charged ? null : 'QUOTA_EXCEEDED',
+        watcher.holder,
+        watcher.date_of_birth_sealed,
+      ],
+    );
+    if (inserted.length === 0 || charged) return [];
+    return [{ userId: watcher.user_id, type: 'watch.paused', data: { licenceNumber: successorNumber, reference: watcher.reference, reason: 'QUOTA_EXCEEDED' } }];
   }
 
   /**
@@ -176,10 +294,13 @@ export class LicenceMonitor implements OnModuleDestroy {
     return null;
   }
 
-  /** Compares with the last known answer, stores the new one, and records an event per change per watcher. */
-  private async record(licenceNumber: string, current: FinalResult, watchers: Watcher[]): Promise<void> {
+  /**
+   * Compares with the last known answer, stores the new one, and records an event per change per watcher. When an
+   * Active licence stopped being so, its status events are held back for the successor search, which it returns.
+   */
+  private async record(licenceNumber: string, current: FinalResult, watchers: Watcher[]): Promise<SuccessorJobData | null> {
     const now = this.clock.now();
-    const stored = await this.dataSource.transaction(async (manager) => {
+    const { stored, followUp } = await this.dataSource.transaction(async (manager) => {
       const [state] = await manager.query<{ result: FinalResult | null; expiry_warnings: number[] }[]>(
         'SELECT result, expiry_warnings FROM licence_states WHERE licence_number = $1 FOR UPDATE',
         [licenceNumber],
@@ -199,12 +320,13 @@ export class LicenceMonitor implements OnModuleDestroy {
          WHERE licence_number = $1`,
         [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now, nextCheckAt(now, this.cycleSeconds)],
       );
+      const followUp: SuccessorJobData | null =
+        previousLicence !== null && stoppedBeingActive(previousLicence, current)
+          ? { licenceNumber, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
+          : null;
+      const announced = followUp === null ? changes : changes.filter((change) => change.type === 'licence.details_changed');
       const events: NewEvent[] = watchers.flatMap((watcher) => [
-        ...changes.map((change) => ({
-          userId: watcher.user_id,
-          type: change.type,
-          data: { licenceNumber, reference: watcher.reference, previous: change.previous, current: change.current },
-        })),
+        ...changeEvents(licenceNumber, watcher, announced),
         ...(expiry.warnAt === null
           ? []
           : [
@@ -215,8 +337,9 @@ export class LicenceMonitor implements OnModuleDestroy {
               },
             ]),
       ]);
-      return this.events.record(events, now, manager);
+      return { stored: await this.events.record(events, now, manager), followUp };
     });
     await this.dispatcher.dispatch(stored);
+    return followUp;
   }
 }

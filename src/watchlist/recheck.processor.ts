@@ -7,7 +7,16 @@ import { blockingConnection } from '../redis/redis-clients';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
-import { RECHECK_JOB, RecheckJobData, TICK_INTERVAL_MS, TICK_JOB, TICK_SCHEDULER_ID, WATCH_RECHECK_QUEUE } from './recheck.queue';
+import {
+  RECHECK_JOB,
+  RecheckJobData,
+  SUCCESSOR_JOB,
+  SuccessorJobData,
+  TICK_INTERVAL_MS,
+  TICK_JOB,
+  TICK_SCHEDULER_ID,
+  WATCH_RECHECK_QUEUE,
+} from './recheck.queue';
 
 /**
  * Re-checks hold at most their share of the lookup slots, so live lookups never queue behind them,
@@ -32,7 +41,7 @@ function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
 @Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(readSettings()))
 export class RecheckProcessor extends WorkerHost implements OnApplicationBootstrap {
   constructor(
-    @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | Record<string, never>>,
+    @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | SuccessorJobData | Record<string, never>>,
     private readonly monitor: LicenceMonitor,
     private readonly dispatcher: WebhookDispatcher,
   ) {
@@ -48,7 +57,7 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
     );
   }
 
-  async process(job: Job<RecheckJobData | Record<string, never>>): Promise<void> {
+  async process(job: Job<RecheckJobData | SuccessorJobData | Record<string, never>>): Promise<void> {
     if (job.name === TICK_JOB) {
       await this.dispatcher.resumeHeld();
       const due = await this.monitor.claimDue();
@@ -63,6 +72,19 @@ export class RecheckProcessor extends WorkerHost implements OnApplicationBootstr
       );
       return;
     }
-    if (job.name === RECHECK_JOB) await this.monitor.recheck((job.data as RecheckJobData).licenceNumber);
+    if (job.name === RECHECK_JOB) {
+      const followUp = await this.monitor.recheck((job.data as RecheckJobData).licenceNumber);
+      if (followUp) {
+        // The job carries the status events it held back: a failed run (a database blip) is run again, not lost.
+        await this.queue.add(SUCCESSOR_JOB, followUp, {
+          priority: 1,
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 5000 },
+          removeOnComplete: true,
+          removeOnFail: { age: 86_400, count: 1000 },
+        });
+      }
+    }
+    if (job.name === SUCCESSOR_JOB) await this.monitor.followSuccessor(job.data as SuccessorJobData);
   }
 }

@@ -1,3 +1,6 @@
+import type { RegisterLicence } from '@lvs/register';
+import type { LicenceChange } from './detect-changes';
+
 /** Watchlist re-checks, run only by worker processes. */
 export const WATCH_RECHECK_QUEUE = 'watch-recheck';
 /** Every second (a BullMQ job scheduler: one tick per second across all workers) claims the numbers now due. */
@@ -9,6 +12,20 @@ export const RECHECK_JOB = 'recheck';
 
 export interface RecheckJobData {
   licenceNumber: string;
+}
+
+/**
+ * A watched licence stopped being Active: look for its holder's successor with one name search. A job of the re-check
+ * queue, so that its search counts against the re-check share of the register budget like a re-check.
+ */
+export const SUCCESSOR_JOB = 'successor';
+
+/** What the re-check found, and the change events it held back until the successor search has answered. */
+export interface SuccessorJobData {
+  licenceNumber: string;
+  previous: RegisterLicence;
+  current: RegisterLicence | null;
+  withheld: LicenceChange[];
 }
 
 /** How long a re-check waits for its lookup before leaving it to the next cycle. */

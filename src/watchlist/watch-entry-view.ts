@@ -14,7 +14,8 @@ export const ENTRY_SOURCE = `watch_entries w JOIN licence_states s ON s.licence_
   CROSS JOIN LATERAL (SELECT CASE WHEN w.state = 'PAUSED' THEN w.paused_result ELSE s.result END AS result,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_checked_at ELSE s.checked_at END AS checked_at,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_last_changed_at ELSE s.last_changed_at END AS last_changed_at) e`;
-export const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, e.result, e.checked_at, e.last_changed_at`;
+export const ENTRY_COLUMNS = `w.licence_number, w.reference, w.added_at, w.state, w.paused_reason, e.result, e.checked_at, e.last_changed_at,
+  w.successor_licence_number`;
 
 /** A watch entry joined with its number's last known state, as stored. */
 export interface WatchEntryRow {
@@ -26,6 +27,7 @@ export interface WatchEntryRow {
   result: FinalResult | null;
   checked_at: Date | null;
   last_changed_at: Date | null;
+  successor_licence_number: string | null;
 }
 
 export interface WatchEntryView {
@@ -40,6 +42,8 @@ export interface WatchEntryView {
   expiresInDays: number | null;
   state: WatchState;
   pausedReason: string | null;
+  /** only once a successor is known */
+  successorLicenceNumber?: string;
 }
 
 export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
@@ -55,5 +59,6 @@ export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
     expiresInDays: licence ? daysUntil(licence.expiryDate, now) : null,
     state: row.state,
     pausedReason: row.paused_reason,
+    ...(row.successor_licence_number === null ? {} : { successorLicenceNumber: row.successor_licence_number }),
   };
 }

@@ -34,4 +34,18 @@ export class WatchEntry {
 
   @Column({ name: 'paused_last_changed_at', type: 'timestamptz', nullable: true })
   pausedLastChangedAt!: Date | null;
+
+  /** the holder's names, {firstName, surname}, when the partner gave them */
+  @Column({ type: 'jsonb', nullable: true })
+  holder!: { firstName: string; surname: string } | null;
+
+  /** the holder's date of birth, sealed under HOLDER_DATA_KEY; never stored in clear */
+  @Column({ name: 'date_of_birth_sealed', type: 'text', nullable: true })
+  dateOfBirthSealed!: string | null;
+
+  @Column({ name: 'follow_successor', type: 'boolean', default: false })
+  followSuccessor!: boolean;
+
+  @Column({ name: 'successor_licence_number', type: 'char', length: 16, nullable: true })
+  successorLicenceNumber!: string | null;
 }

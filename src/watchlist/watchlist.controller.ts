@@ -15,10 +15,10 @@ import { WatchEntryView } from './watch-entry-view';
 import { WatchlistService } from './watchlist.service';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { watchBody, watchReference, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays, watchlistQuery: unknownQuery } =
+const { watchBody, watchReference, watchHolder, followSuccessor, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays, watchlistQuery: unknownQuery } =
   FEATURE_VALIDATION_MESSAGES;
 const { licenceNumber, notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
-const WATCH_TEXTS = { licenceNumber, notJson, invalidJson, watchBody, watchReference };
+const WATCH_TEXTS = { licenceNumber, notJson, invalidJson, watchBody, watchReference, watchHolder, followSuccessor };
 const NUMBER_TEXTS = { licenceNumber };
 const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, batchShape, batchSize, badRow: rowMessage(17, 'licenceNumber') };
 const LIST_TEXTS = { watchlistLimit, cursor, watchStatus, expiringWithinDays, unknownQuery };
@@ -36,19 +36,21 @@ export class WatchlistController {
     summary: 'Watch a licence number',
     description:
       'Costs one unit of quota like a verification (free when the number was already verified or watched this month). ' +
-      '201 when new to the list, 200 when already watched (the reference is updated).',
+      '201 when new to the list, 200 when already watched (the reference is updated). With holder (and its date of birth), ' +
+      'a licence that stops being Active is searched for a successor (licence.replaced); with followSuccessor, a successor ' +
+      'found by name and date of birth is watched with the same reference.',
   })
-  @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, if any' })
+  @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, and its holder, if any' })
   @ApiResponse({ status: 201, type: WatchEntryDto, description: 'Added' })
   @ApiOkResponse({ type: WatchEntryDto, description: 'Already watched; reference updated' })
   @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async watch(
     @CurrentUser() user: AuthenticatedUser,
     @Param() { licenceNumber }: WatchedNumberParams,
-    @Body() { reference }: WatchRequestDto,
+    @Body() { reference, holder, followSuccessor }: WatchRequestDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WatchEntryView> {
-    const { created, entry } = await this.watchlist.watch(user, licenceNumber, reference || null);
+    const { created, entry } = await this.watchlist.watch(user, licenceNumber, reference || null, { holder, followSuccessor });
     void reply.status(created ? 201 : 200);
     return entry;
   }

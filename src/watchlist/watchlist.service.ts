@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
-import { distinctNumbers, RosterEntry } from '../batches/roster';
+import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
+import { HolderDataProtection } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { LookupAdmission } from '../lookups/lookup-admission';
@@ -22,10 +23,19 @@ export class WatchlistService {
     private readonly quota: QuotaService,
     private readonly admission: LookupAdmission,
     private readonly clock: Clock,
+    private readonly holderData: HolderDataProtection,
   ) {}
 
-  /** Adds or updates one entry; `created` is false when the number was already watched. */
-  async watch(user: AuthenticatedUser, licenceNumber: string, reference: string | null): Promise<{ created: boolean; entry: WatchEntryView }> {
+  /**
+   * Adds or updates one entry; `created` is false when the number was already watched. A holder or followSuccessor
+   * given replaces the stored one; the date of birth is stored only sealed.
+   */
+  async watch(
+    user: AuthenticatedUser,
+    licenceNumber: string,
+    reference: string | null,
+    successor: { holder?: RosterHolder; followSuccessor?: boolean } = {},
+  ): Promise<{ created: boolean; entry: WatchEntryView }> {
     const [{ watched }] = await this.dataSource.query<{ watched: boolean }[]>(
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
@@ -34,6 +44,24 @@ export class WatchlistService {
     const charges = watched ? [] : [await this.quota.chargeOnce(user, licenceNumber)];
     const inserted = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [{ licenceNumber, reference }]));
     const created = inserted === 1;
+    const { holder, followSuccessor } = successor;
+    if (holder !== undefined || followSuccessor !== undefined) {
+      await this.dataSource.query(
+        `UPDATE watch_entries SET
+           holder = CASE WHEN $3 THEN $4::jsonb ELSE holder END,
+           date_of_birth_sealed = CASE WHEN $3 THEN $5 ELSE date_of_birth_sealed END,
+           follow_successor = coalesce($6, follow_successor)
+         WHERE user_id = $1 AND licence_number = $2`,
+        [
+          user.userId,
+          licenceNumber,
+          holder !== undefined,
+          holder ? JSON.stringify({ firstName: holder.firstName, surname: holder.surname }) : null,
+          holder?.dateOfBirth === undefined ? null : this.holderData.seal(holder.dateOfBirth),
+          followSuccessor ?? null,
+        ],
+      );
+    }
     return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
   }
 
@@ -107,7 +135,7 @@ export class WatchlistService {
   }
 
   /** Inserts or updates entries (and the numbers' shared states) in one transaction; returns how many were new. */
-  private async insertEntries(userId: string, entries: RosterEntry[]): Promise<number> {
+  private async insertEntries(userId: string, entries: Pick<RosterEntry, 'licenceNumber' | 'reference'>[]): Promise<number> {
     const now = this.clock.now();
     const numbers = entries.map((entry) => entry.licenceNumber);
     return this.dataSource.transaction(async (manager) => {

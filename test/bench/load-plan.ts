@@ -17,6 +17,8 @@ export interface LoadPlan {
   interleaveUsers?: boolean;
   /** licence numbers for POST bodies; none for GET */
   numbers: string[];
+  /** more fields of every POST body, the same in each (verify-holder's names and date of birth) */
+  bodyFields?: Record<string, string>;
   /** index of the first request, so that consecutive runs can use pairs not used before */
   firstIndex: number;
   /** how many pairs from firstIndex on no earlier run used; all of them by default */

@@ -30,6 +30,7 @@ local numbers = ${luaList(plan.numbers)}
 local first, threadCount = ${plan.firstIndex}, ${WRK_THREADS}
 local interleave = ${plan.interleaveUsers === true}
 local method, path = ${luaString(plan.method)}, ${luaString(plan.path)}
+local moreFields = ${luaString(Object.entries(plan.bodyFields ?? {}).map(([field, value]) => `,${JSON.stringify(field)}:${JSON.stringify(value)}`).join(''))}
 local started = {}
 
 function setup(thread)
@@ -55,7 +56,7 @@ function request()
   local body = nil
   if #numbers > 0 then
     headers["content-type"] = "application/json"
-    body = '{"licenceNumber":"' .. numbers[number % #numbers + 1] .. '"}'
+    body = '{"licenceNumber":"' .. numbers[number % #numbers + 1] .. '"' .. moreFields .. '}'
   end
   return wrk.format(method, path, headers, body)
 end

@@ -271,6 +271,8 @@ describe('batches: roster checks through the lookup queue', () => {
       licenceStatus: 'Active',
       statusReason: '',
       checkedAt: batch.items[0].checkedAt,
+      nameCheck: '',
+      dateOfBirthCheck: '',
     });
     expect(parsed[2]).toMatchObject({ result: 'NOT_FOUND', name: '', checkedAt: batch.items[2].checkedAt });
 

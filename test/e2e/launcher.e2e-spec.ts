@@ -133,6 +133,46 @@ describe('npm run demo', () => {
     expect(listed.events.map((event) => event.type)).toContain('licence.status_changed');
   }, 60_000);
 
+  it('checks a holder as printed: MATCH and CONFIRMED, then a MISMATCH, and finds both licences by name', async () => {
+    const lines = log.split('\n');
+    const [confirmed, mismatch, search] = lines
+      .slice(lines.findIndex((line) => line.startsWith('# HOLDER CHECKS')))
+      .filter((line) => line.startsWith('curl'))
+      .slice(0, 3);
+    const answers = await Promise.all([confirmed, mismatch, search].map(async (command) => parseCurl((await runInBash(command)).stdout)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(answers[0].body).toMatchObject({ status: 'FOUND', holderCheck: { name: 'MATCH', dateOfBirth: 'CONFIRMED' } });
+    expect(answers[1].body).toMatchObject({ status: 'FOUND', holderCheck: { name: 'MISMATCH', dateOfBirth: 'NOT_CHECKED' } });
+    expect((answers[2].body as { licences: { status: string }[] }).licences.map((licence) => licence.status)).toEqual(['Expired', 'Active']);
+  });
+
+  // After the monitoring walk-through, whose webhook the receiver verifies.
+  it('walks through a successor as printed: watch with the holder, the card replaced, licence.replaced verified', async () => {
+    const lines = log.split('\n');
+    const [addOld, watch, addNew, replace, watchlist] = lines
+      .slice(lines.findIndex((line) => line.startsWith('# SUCCESSOR')))
+      .filter((line) => line.startsWith('curl'));
+    await runInBash(addOld);
+    expect(parseCurl((await runInBash(watch)).stdout).status).toBe(201);
+    const key = log.match(/^Demo key \(quota 100 per month\): (\S+)$/m)![1];
+    const apiUrl = log.match(/^API +(http:\/\/\S+)$/m)![1];
+    await until(
+      async () => (await (await fetch(`${apiUrl}/v1/watchlist`, { headers: { 'x-api-key': key } })).json()) as { items: { licenceNumber: string; checkedAt: string | null }[] },
+      (page) => page.items.some((item) => item.licenceNumber === '1400000000000018' && item.checkedAt !== null),
+      20_000,
+    );
+    await runInBash(addNew);
+    expect((await runInBash(replace)).stdout).toContain('"status":"Replaced"');
+
+    const [, body] = await demo.waitFor(/^receiver +\| Received licence\.replaced \(webhook-id [0-9a-f-]{36}\): signature verified\nreceiver +\| (.*)$/m, 30_000);
+    expect(JSON.parse(body)).toMatchObject({
+      type: 'licence.replaced',
+      data: { licenceNumber: '1400000000000018', reference: 'guard-43', successorLicenceNumber: '1400000000000026', confidence: 'NAME_AND_DATE_OF_BIRTH' },
+    });
+    const listed = JSON.parse((await runInBash(watchlist)).stdout) as { items: { licenceNumber: string; reference: string | null }[] };
+    expect(listed.items.filter((item) => item.reference === 'guard-43').map((item) => item.licenceNumber)).toEqual(['1400000000000018', '1400000000000026']);
+  }, 60_000);
+
   it("prints the console's address; the build serves its sign-in page, and the demo key signs in there", async () => {
     const apiUrl = log.match(/^API +(http:\/\/\S+)$/m)![1];
     const key = log.match(/^Demo key \(quota 100 per month\): (\S+)$/m)![1];

@@ -139,7 +139,7 @@ describe('OpenAPI document and the key command', () => {
         contact: { name: 'Licence Verification Service support' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       });
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'quota', 'batches', 'monitoring', 'keys']);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'keys']);
       expect(document.components.securitySchemes).toEqual({
         'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },

@@ -68,3 +68,22 @@ export function verify(
 export function quotaUsage(baseUrl: string, apiKey: string): Promise<TestResponse> {
   return request(baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': apiKey } });
 }
+
+/** `used` of GET /v1/quota/usage. */
+export async function quotaUsed(baseUrl: string, apiKey: string): Promise<number> {
+  return ((await quotaUsage(baseUrl, apiKey)).body as { used: number }).used;
+}
+
+/** POST /v1/licences/verify-holder with a key and optional Idempotency-Key. */
+export function verifyHolder(baseUrl: string, apiKey: string, body: object, idempotencyKey?: string): Promise<TestResponse> {
+  const headers: Record<string, string> = { 'x-api-key': apiKey };
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  return request(baseUrl, 'POST', '/v1/licences/verify-holder', { headers, body });
+}
+
+/** POST /v1/licences/search with a key and optional Idempotency-Key. */
+export function searchLicences(baseUrl: string, apiKey: string, body: object, idempotencyKey?: string): Promise<TestResponse> {
+  const headers: Record<string, string> = { 'x-api-key': apiKey };
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  return request(baseUrl, 'POST', '/v1/licences/search', { headers, body });
+}

@@ -40,6 +40,21 @@ export class SandboxAdmin {
     if (response.status !== 200) throw new Error(`Sandbox refused licence change: ${await response.text()}`);
   }
 
+  /** Adds a licence at run time: a new person, or another licence of one already there. */
+  async addLicence(licence: Record<string, unknown>): Promise<void> {
+    const response = await fetch(`${this.sandboxUrl}/__sandbox/licences`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(licence),
+    });
+    if (response.status !== 201) throw new Error(`Sandbox refused the licence: ${await response.text()}`);
+  }
+
+  /** Name searches since the last resetCounts, for a surname as the sandbox compares it (upper case). */
+  async searchesFor(surname: string): Promise<number> {
+    return (await this.counts()).bySurname[surname] ?? 0;
+  }
+
   async resetCounts(): Promise<void> {
     await fetch(`${this.sandboxUrl}/__sandbox/requests`, { method: 'DELETE' });
   }

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { HolderCheckDto } from '../../holders/dto/holder-answers.dto';
 import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
 
@@ -48,6 +49,13 @@ export class BatchItemDto {
 
   @ApiProperty({ type: String, nullable: true, example: '2026-11-22T10:15:00.000Z', description: 'When the register was asked' })
   checkedAt!: string | null;
+
+  @ApiPropertyOptional({
+    type: HolderCheckDto,
+    nullable: true,
+    description: 'Only on a row that names a holder: as verify-holder answers it once the licence is found, null otherwise',
+  })
+  holderCheck?: HolderCheckDto | null;
 }
 
 export class BatchSummaryDto {

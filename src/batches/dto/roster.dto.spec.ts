@@ -121,4 +121,29 @@ describe('RosterDto from CSV', () => {
       publicMessage: 'Row 2: CSV could not be read (check quotes and separators)',
     });
   });
+
+  describe('holder columns', () => {
+    const HOLDER = 'firstName and surname must come together, each 1 to 50 letters, spaces, hyphens or apostrophes';
+    const DATE = 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname';
+
+    it('reads rows that name a holder, with or without a date of birth, beside rows that do not', async () => {
+      const items = [{ licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }, { licenceNumber: B, firstName: 'J', surname: 'Doe' }, { licenceNumber: A }];
+      expect((await read({ items })).items).toEqual(items);
+    });
+
+    it.each([
+      ['a first name alone', { licenceNumber: A, firstName: 'Olivia' }, HOLDER],
+      ['a surname alone', { licenceNumber: A, surname: 'Hughes' }, HOLDER],
+      ['a name with digits', { licenceNumber: A, firstName: 'Olivia2', surname: 'Hughes' }, HOLDER],
+      ['a date without names', { licenceNumber: A, dateOfBirth: '1990-04-12' }, DATE],
+      ['a date that is no day', { licenceNumber: A, firstName: 'O', surname: 'H', dateOfBirth: '1990-02-30' }, DATE],
+    ])('refuses %s, naming the row', async (_what, item, message) => {
+      expect(await problemOf({ items: [{ licenceNumber: B }, item] })).toBe(`Row 2: ${message}`);
+    });
+
+    it('names the CSV row of a holder with a first name only', async () => {
+      const csv = readRosterCsv(`licenceNumber,firstName,surname\n${A},Olivia,Hughes\n${B},Jane,\n`);
+      expect(await problemOf(csv)).toBe(`Row 3: ${HOLDER}`);
+    });
+  });
 });

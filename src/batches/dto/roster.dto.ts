@@ -5,6 +5,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy, ValidateIf, ValidateNe
 import { EXAMPLE_LICENCE_NUMBER, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
 import { IsLicenceNumber } from '../../validation/licence-number.decorator';
 import { IsReference } from '../../validation/reference.decorator';
+import { IsDateOfBirth, IsHolderName } from '../../validation/holder-fields.decorator';
 import { FEATURE_VALIDATION_MESSAGES, ROW_MESSAGES } from '../../errors/error-codes';
 import { numberRows, rowNumbersOf } from '../../validation/numbered-rows';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
@@ -20,6 +21,28 @@ export class RosterItemDto {
 
   @IsReference(ROW_MESSAGES.reference, 'Your own id for the row')
   reference?: string | null;
+
+  @IsHolderName(ROW_MESSAGES.holderName, {
+    example: 'Olivia',
+    description: "The holder's first name, with surname: the row's result gets holderCheck, as verify-holder answers it",
+    requiredWhen: hasHolderName,
+  })
+  firstName?: string;
+
+  @IsHolderName(ROW_MESSAGES.holderName, { example: 'Hughes', description: "The holder's surname, with firstName", requiredWhen: hasHolderName })
+  surname?: string;
+
+  @IsDateOfBirth(ROW_MESSAGES.dateOfBirth, 'YYYY-MM-DD, with firstName and surname; confirmed by one name search. Never stored in clear', (row) => {
+    const { firstName, surname } = row as RosterItemDto;
+    return firstName !== undefined && surname !== undefined;
+  })
+  dateOfBirth?: string;
+}
+
+/** A row that names a holder at all must name both parts: a first name alone, or a surname alone, is refused. */
+function hasHolderName(row: object): boolean {
+  const { firstName, surname } = row as RosterItemDto;
+  return firstName !== undefined || surname !== undefined;
 }
 
 function rosterItem(licenceNumber: unknown): RosterItemDto {

@@ -104,7 +104,7 @@ export class VerificationPendingDto extends VerificationResultFields {
 }
 
 /** The licence made of the examples declared beside LicenceDto's fields, so they are written once. */
-function exampleLicence(): RegisterLicence {
+export function exampleLicence(): RegisterLicence {
   const fields: string[] = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, LicenceDto.prototype);
   return Object.fromEntries(
     fields

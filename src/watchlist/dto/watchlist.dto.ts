@@ -1,16 +1,50 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { IsDateOfBirth, IsHolderName } from '../../validation/holder-fields.decorator';
 import { ApiLicenceNumber, IsLicenceNumber } from '../../validation/licence-number.decorator';
 import { IsReference } from '../../validation/reference.decorator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { OptionalBody, UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
 
-/** PUT /v1/watchlist/{licenceNumber}: no body, or {"reference"}. */
+const { watchHolder, followSuccessor } = FEATURE_VALIDATION_MESSAGES;
+
+/** Who holds the watched licence: its successor is looked for under these names (and this date of birth). */
+@UnknownFieldMessage(watchHolder)
+export class WatchHolderDto {
+  @IsHolderName(watchHolder, { example: 'Olivia', description: 'First name' })
+  firstName!: string;
+
+  @IsHolderName(watchHolder, { example: 'Hughes', description: 'Surname' })
+  surname!: string;
+
+  @IsDateOfBirth(watchHolder, 'YYYY-MM-DD; stored only as an HMAC digest and encrypted for re-checks, never in clear')
+  dateOfBirth?: string;
+}
+
+/** PUT /v1/watchlist/{licenceNumber}: no body, or {"reference","holder","followSuccessor"}, each optional. */
 @OptionalBody()
 @UnknownFieldMessage(FEATURE_VALIDATION_MESSAGES.watchBody)
 export class WatchRequestDto {
   @IsReference(FEATURE_VALIDATION_MESSAGES.watchReference, 'Your own id for the number')
   reference?: string | null;
+
+  @ApiPropertyOptional({ type: WatchHolderDto, description: 'The holder, so that a renewed or replaced licence can be followed' })
+  @ValidateNested({ message: watchHolder })
+  @IsObject({ message: watchHolder })
+  @Type(() => WatchHolderDto)
+  @IsOptional()
+  holder?: WatchHolderDto;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: 'Watch the successor licence with the same reference once it is found by name and date of birth',
+  })
+  @IsBoolean({ message: followSuccessor })
+  @IsOptional()
+  followSuccessor?: boolean;
 }
 
 /** The path of PUT and DELETE /v1/watchlist/{licenceNumber}. */
@@ -63,6 +97,14 @@ export class WatchEntryDto {
 
   @ApiProperty({ type: String, nullable: true, enum: ['QUOTA_EXCEEDED'], example: null, description: 'Why the entry is paused' })
   pausedReason!: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    pattern: '^\\d{16}$',
+    example: '1252334455667700',
+    description: 'Present once a re-check found the licence that replaced this one (see licence.replaced)',
+  })
+  successorLicenceNumber?: string;
 }
 
 export class WatchlistPageDto {

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import type { NameSearch } from '@lvs/register';
+import { AuthenticatedUser } from '../auth/authenticated-user';
+import { AppConfig } from '../config/app-config';
+import type { NameSearchResult } from '../lookups/lookup-outcome';
+import { Verification, VerificationService } from '../verification/verification.service';
+import { VerifyHolderDto } from './dto/holder-check-request.dto';
+import { HolderCheck, holderCheck } from './holder-check';
+import { NameSearchSubjects } from './name-search-subjects';
+
+export interface HolderVerification {
+  verification: Verification;
+  holderCheck: HolderCheck | null;
+}
+
+/**
+ * Holder checks and name searches. Both go through the verification protocol and the one lookup queue: a name
+ * search is a lookup of its own kind (NameSearchSubjects).
+ */
+@Injectable()
+export class HolderChecksService {
+  constructor(
+    private readonly verifications: VerificationService,
+    private readonly subjects: NameSearchSubjects,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Verifies the number as verify does (same charge, same wait), then compares the claimed name with the card and,
+   * given a date of birth, confirms it with one name search that is not charged by itself. That search failing fails
+   * the check, and refunds the number's charge if this check made it.
+   */
+  async verifyHolder(user: AuthenticatedUser, claim: VerifyHolderDto, clientKey: string | undefined, requestId: string): Promise<HolderVerification> {
+    const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
+    const { dateOfBirth } = claim;
+    const verification = await this.verifications.verify(user, claim.licenceNumber, clientKey, requestId, {
+      deadline,
+      markCachedCharge: dateOfBirth === undefined,
+    });
+    const { result } = verification;
+    if (result === 'PENDING' || result.status !== 'FOUND' || result.licence === null) return { verification, holderCheck: null };
+    const card = result.licence;
+    if (dateOfBirth === undefined) return { verification, holderCheck: holderCheck(card, claim, null) };
+
+    const subject = this.subjects.dateOfBirthSubject(card, dateOfBirth);
+    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(user, subject, deadline, requestId, verification.newCharge);
+    const source = verification.source === 'cache' && confirmation.source === 'cache' ? 'cache' : 'register';
+    if (confirmation.result === 'PENDING') return { verification: { ...verification, result: 'PENDING', source }, holderCheck: null };
+    // The check is final: its charge can no longer be refunded.
+    if (verification.newCharge) this.verifications.markChargedLater(verification.newCharge);
+    return { verification: { ...verification, source }, holderCheck: holderCheck(card, claim, confirmation.result) };
+  }
+
+  /** A search by name, charged once per distinct normalised search per user and month, cached like verifications. */
+  search(user: AuthenticatedUser, search: NameSearch, clientKey: string | undefined, requestId: string): Promise<Verification<NameSearchResult>> {
+    return this.verifications.answer<NameSearchResult>(user, this.subjects.subject(search), clientKey, requestId);
+  }
+}

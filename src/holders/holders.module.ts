@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { LookupsModule } from '../lookups/lookups.module';
+import { VerificationModule } from '../verification/verification.module';
+import { HolderChecksService } from './holder-checks.service';
+import { HoldersController } from './holders.controller';
+import { NameSearchSubjects } from './name-search-subjects';
+
+/** POST /v1/licences/verify-holder and /v1/licences/search: both ask the lookups module, through verify's protocol. */
+@Module({
+  imports: [AuthModule, LookupsModule, VerificationModule],
+  controllers: [HoldersController],
+  providers: [HolderChecksService, NameSearchSubjects],
+  exports: [NameSearchSubjects],
+})
+export class HoldersModule {}
