@@ -49,6 +49,7 @@ describe('validateEnvironment', () => {
         REQUEST_BODY_TIMEOUT_MS: 10000,
         KEEP_ALIVE_TIMEOUT_MS: 65000,
         CORS_ORIGINS: [],
+        TRUST_PROXY: ['loopback', 'linklocal', 'uniquelocal'],
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
         MIGRATIONS_RUN: true,
         DATABASE_CONNECT_TIMEOUT_MS: 1000,
@@ -394,6 +395,14 @@ describe('validateEnvironment', () => {
         'https://app.example.com',
         'http://localhost:5173',
       ]);
+    });
+
+    it('reads TRUST_PROXY as a list, `none` trusting no peer, and names the setting for a bad entry', () => {
+      expect(validateEnvironment({ TRUST_PROXY: '10.0.0.0/8, loopback' }).TRUST_PROXY).toEqual(['10.0.0.0/8', 'loopback']);
+      expect(validateEnvironment({ TRUST_PROXY: 'none' }).TRUST_PROXY).toEqual([]);
+      expect(() => validateEnvironment({ TRUST_PROXY: 'true' })).toThrow(
+        'Invalid configuration: TRUST_PROXY: TRUST_PROXY must be comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal',
+      );
     });
 
     it('counts an empty CORS_ORIGINS as unset: CORS off', () => {

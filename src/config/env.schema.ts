@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 // Not the library's index: that loads the register client and its HTML parser, which the API never uses.
 import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
+import { isTrustedProxyEntry } from './trusted-proxies';
 import { describeProductionSecretProblem, ProductionSecret } from './production-secrets';
 
 /**
@@ -51,6 +52,18 @@ class IsDatabaseUrl implements ValidatorConstraintInterface {
 
   defaultMessage({ value }: ValidationArguments): string {
     return typeof value === 'string' ? (describeDatabaseUrlProblem(value) ?? '') : 'must be a string';
+  }
+}
+
+/** One entry of TRUST_PROXY (isTrustedProxyEntry). */
+@ValidatorConstraint({ name: 'isTrustedProxyEntry' })
+class IsTrustedProxyEntry implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isTrustedProxyEntry(value);
+  }
+
+  defaultMessage(): string {
+    return 'TRUST_PROXY must be comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal';
   }
 }
 
@@ -144,6 +157,15 @@ export class EnvironmentVariables {
   /** Browser origins allowed to call the API, comma-separated; empty turns CORS off. */
   @Transform(toList) @Matches(/^https?:\/\/[^\s/,]+$/, { each: true, message: 'CORS_ORIGINS must be comma-separated http(s) origins' })
   CORS_ORIGINS: string[] = [];
+
+  /**
+   * Peers allowed to name the client's address in X-Forwarded-For (and the scheme and host in X-Forwarded-*):
+   * named ranges, addresses or CIDRs, comma-separated; `none` trusts no peer. The default trusts private
+   * networks, where a load balancer or ingress sits, and never a caller on the public internet.
+   */
+  @Transform((params) => (params.value === 'none' ? [] : toList(params)))
+  @Validate(IsTrustedProxyEntry, { each: true })
+  TRUST_PROXY: string[] = ['loopback', 'linklocal', 'uniquelocal'];
 
   /** Any PostgreSQL URL, query parameters included (describeDatabaseUrlProblem). */
   @Validate(IsDatabaseUrl)

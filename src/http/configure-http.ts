@@ -30,7 +30,7 @@ export const HTTP_APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 /** Fastify-specific setup, shared by main.ts and the e2e tests. */
 export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
   return new FastifyAdapter({
-    trustProxy: true,
+    trustProxy: settings.TRUST_PROXY,
     genReqId: (request: IncomingMessage) => chooseRequestId(request.headers['x-request-id'], randomUUID),
     // Idle keep-alive sockets close at once on shutdown; requests still arriving on busy ones get our
     // own 503 body from the shutdown hook instead of Fastify's.

@@ -224,3 +224,32 @@ describe('failed authentications per client address', () => {
     }
   });
 });
+
+/**
+ * With TRUST_PROXY=none the test's own connection (loopback) is no proxy: the X-Forwarded-For it sends names no
+ * one, so a caller cannot spread its failures over made-up addresses. (The default trusts loopback, as the test
+ * above relies on.)
+ */
+describe('failed authentications from a peer that is not a trusted proxy', () => {
+  let t: TestApp;
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    api = await ApiProcess.start({ ...t.env, TRUST_PROXY: 'none', AUTH_FAILURES_PER_MINUTE: '60', LOG_LEVEL: 'log' });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await t.close();
+  });
+
+  it('counts every failure against the connection address, whatever X-Forwarded-For says', async () => {
+    const send = (attempt: number) =>
+      request(api.baseUrl, 'GET', '/v1/watchlist', {
+        headers: { 'x-api-key': `lvs_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': `198.51.100.${attempt}` },
+      });
+    for (let attempt = 1; attempt <= 60; attempt++) expect([attempt, (await send(attempt)).status]).toEqual([attempt, 401]);
+    const refused = await send(61);
+    expect([refused.status, refused.body]).toEqual([429, RATE_LIMITED]);
+  });
+});
