@@ -22,7 +22,7 @@ import { mountConsole } from './mount-console';
 export class ConsoleModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
-  async onModuleInit(): Promise<void> {
-    await mountConsole(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
+  onModuleInit(): void {
+    mountConsole(this.adapterHost.httpAdapter.getInstance<FastifyInstance>());
   }
 }

@@ -8,12 +8,14 @@ export const CONSOLE_ASSETS_PREFIX = '/console/assets/';
 
 /**
  * The console's templates (Eta, escaped by default) and its own stylesheet and script, served by the API:
- * no CDN, and no inline script, so the service's Content-Security-Policy holds.
+ * no CDN, and no inline script, so the service's Content-Security-Policy holds. Queued, not awaited: awaiting
+ * during Nest's module init loads Fastify's plugins before Nest installs its error handler, and every route
+ * registered after that keeps Fastify's default one. They load when the server starts, before any request.
  */
-export async function mountConsole(fastify: FastifyInstance): Promise<void> {
+export function mountConsole(fastify: FastifyInstance): void {
   const views = join(__dirname, 'views');
-  await fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
-  await fastify.register(fastifyStatic, {
+  void fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
+  void fastify.register(fastifyStatic, {
     root: join(__dirname, 'assets'),
     prefix: CONSOLE_ASSETS_PREFIX,
     decorateReply: false,
