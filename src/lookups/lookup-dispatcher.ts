@@ -89,7 +89,7 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
   /** One round: while holding the lease, tops the queue up to its target from the pending lists in turns. */
   async tick(): Promise<void> {
     const holding = (await this.redis.client.holdDispatchLease(this.leaseKey, this.holder, LEASE_MS)) === 1;
-    if (holding !== this.holding) this.logger.log(holding ? 'Dispatching parked lookups (lease taken)' : 'Another worker dispatches parked lookups now');
+    if (holding !== this.holding) this.logger.debug(holding ? 'Dispatching parked lookups (lease taken)' : 'Another worker dispatches parked lookups now');
     this.holding = holding;
     if (!holding) {
       this.lastServed.clear();

@@ -129,7 +129,9 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     const park = mustPark(parked, queued, this.backgroundTarget);
     const data = { licenceNumber, ...(options.refresh ? { refresh: true } : {}) };
     const { job, joined } = await this.add(data, licenceNumber, priority, park ? PARK_DELAY_MS : 0);
-    if (park && !joined) await this.pending.park(userId, priority, job.id!);
+    // A join onto a parked job that no list holds (its producer died between the add and the listing) would leave it
+    // delayed for PARK_DELAY_MS: list it, so that the dispatcher promotes it in this user's turn.
+    if (joined ? await job.isDelayed() : park) await this.pending.park(userId, priority, job.id!);
     return job.id!;
   }
 
