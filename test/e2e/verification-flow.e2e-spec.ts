@@ -29,6 +29,9 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
         LOOKUP_BACKOFF_MS: '50',
         WORKER_LOCK_DURATION_MS: '2000',
         WORKER_STALLED_INTERVAL_MS: '1000',
+        // One user's 200 new charges take turns on its quota row: the last may wait past the 800 ms default
+        // deadline and answer 503 (uncharged). This suite checks the flow; the deadline has its own resilience test.
+        DATABASE_CHARGE_TIMEOUT_MS: '5000',
       },
     });
     sandbox = new SandboxAdmin(t.sandbox.url);
