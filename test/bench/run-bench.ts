@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -35,10 +35,11 @@ const CONNECTIONS = 64;
 const USERS = 10;
 const REPEAT_NUMBERS = 1000;
 /**
- * Each compared row runs this many times on each side, taking turns; the median of each is reported. Three, so that
- * one run slowed by the machine (or one unusually fast baseline) does not decide a row.
+ * Each compared row runs this many times on each side, taking turns; the median of each is reported. Three by default,
+ * so that one run slowed by the machine (or one unusually fast baseline) does not decide a row; more (BENCH_TURNS)
+ * on a machine whose speed drifts within a minute.
  */
-const TURNS = 3;
+const TURNS = Number(process.env.BENCH_TURNS ?? '3');
 const ORDER = Array.from({ length: TURNS }, () => 'A B').join(' ');
 /**
  * Enough users that each first-verification run has a pair never used before for every request it can make (up
@@ -53,10 +54,18 @@ const WORKER_CONCURRENCY = 64;
 const SINGLE_FLIGHT_REQUESTS = 500;
 const BATCH_IMPACT_VERIFIES = 40;
 /**
- * Rows to run, comma separated: `hot-path` (every row but the next two), `watch-impact`, `cluster` (the cached
- * repeat and first verification again, on a private 3-primary Redis Cluster; needs hot-path); all by default.
+ * Rows to run, comma separated: `hot-path` (every row but the next three), `comparisons` (the cached repeat against
+ * the same API with the console off, and against BENCH_BASELINE_CHECKOUT's), `watch-impact`, `cluster` (the cached
+ * repeat and first verification again, on a private 3-primary Redis Cluster); all by default.
  */
-const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,watch-impact,cluster').split(','));
+const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,comparisons,watch-impact,cluster').split(','));
+/**
+ * Another built checkout of the service (a worktree of an earlier commit, or one with a change taken out) whose API
+ * the cached-repeat row is compared with, turn by turn, in the same run. It shares this run's database and Redis
+ * prefix, so it must have the same schema. BENCH_BASELINE_LABEL names it in the row.
+ */
+const BASELINE_CHECKOUT = process.env.BENCH_BASELINE_CHECKOUT;
+const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? BASELINE_CHECKOUT;
 /** As the start scripts run each process (npm run start:api, start:worker). */
 // The flags every way of starting the API uses (see src/config/node-flags.ts); the worker runs with none.
 const NODE_FLAGS = { api: readNodeFlags(join(ROOT, 'package.json'), 'api'), worker: readNodeFlags(join(ROOT, 'package.json'), 'worker') };
@@ -86,7 +95,7 @@ async function startProcess(
   // first one's ready line.
   const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}-${++processesStarted}.log`);
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeFlags, join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...nodeFlags, isAbsolute(entry) ? entry : join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
   closeSync(out);
   for (let waited = 0; waited < 30_000; waited += 100) {
     const match = readyText.exec(readFileSync(logFile, 'utf8'));
@@ -280,7 +289,7 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   try {
-    if (!BENCH_ROWS.has('hot-path')) {
+    if (!['hot-path', 'comparisons', 'cluster'].some((rows) => BENCH_ROWS.has(rows))) {
       const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })] : [];
       writeResults(rows, {});
       return;
@@ -375,112 +384,145 @@ async function main(): Promise<void> {
       // Should the service outrun the pairs prepared, the surplus were repeats: say so beside the row.
       rows[rows.length - 1].reusedPairs = row.runs.reduce((sum, figures) => sum + figures.reusedPairs, 0);
     };
-    await cachedRepeatRow(apiUrl);
-    markHighWater('cached repeat');
+    // The cached repeats against a second API of this checkout with the console off (same Redis and database), and,
+    // when given, against the baseline checkout's API: turn by turn, so that both sides see the same machine.
+    const cachedRepeatAgainst = async (scenario: string, entry: string, otherEnv: Record<string, string>, other: string) => {
+      const otherApi = await startProcess(workDir, entry, { ...env, ...otherEnv }, /API listening on ([\d.]+:\d+)/, NODE_FLAGS.api);
+      try {
+        const otherUrl = `http://${otherApi.url}`;
+        await load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { amount: pairs }), url: otherUrl });
+        summarise(
+          await compare(
+            scenario,
+            other,
+            () => load(workDir, verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS })),
+            () => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: otherUrl }),
+          ),
+          '>= 0.95x',
+        );
+      } finally {
+        await stopProcesses([otherApi.child]);
+      }
+    };
+    if (BENCH_ROWS.has('comparisons')) {
+      await cachedRepeatAgainst('cached repeat verification, console enabled', 'dist/src/main.js', { CONSOLE_ENABLED: 'false' }, 'the same, console disabled');
+      if (BASELINE_CHECKOUT) {
+        await cachedRepeatAgainst('cached repeat verification, this checkout', join(BASELINE_CHECKOUT, 'dist/src/main.js'), {}, `the same, ${BASELINE_LABEL}`);
+      }
+      markHighWater('comparisons');
+    }
 
-    // verify-holder with a date of birth, where the number and the date's name search are both cached: beside verify,
-    // in the same run. The bench's register holds 1,000 copies of one person, so a search with her right date would
-    // list them all; another date keeps the cached search as small as a real one (NOT_CONFIRMED).
-    const holderPlan = (extra: Partial<LoadPlan>) =>
-      verifyPlan(repeatNumbers, userKeys, {
-        path: '/v1/licences/verify-holder',
-        bodyFields: { firstName: BENCH_LICENCE.firstName, surname: BENCH_LICENCE.surname, dateOfBirth: '1990-01-01' },
-        ...extra,
+    // Written with the results when the hot-path rows ran.
+    let singleFlight: Record<string, unknown> | undefined;
+    if (BENCH_ROWS.has('hot-path')) {
+      await cachedRepeatRow(apiUrl);
+      markHighWater('cached repeat');
+
+      // verify-holder with a date of birth, where the number and the date's name search are both cached: beside verify,
+      // in the same run. The bench's register holds 1,000 copies of one person, so a search with her right date would
+      // list them all; another date keeps the cached search as small as a real one (NOT_CONFIRMED).
+      const holderPlan = (extra: Partial<LoadPlan>) =>
+        verifyPlan(repeatNumbers, userKeys, {
+          path: '/v1/licences/verify-holder',
+          bodyFields: { firstName: BENCH_LICENCE.firstName, surname: BENCH_LICENCE.surname, dateOfBirth: '1990-01-01' },
+          ...extra,
+        });
+      await load(workDir, holderPlan({ amount: pairs }));
+      summarise(
+        await compare(
+          `cached verify-holder with a date of birth (${USERS} users x ${REPEAT_NUMBERS} numbers, charged)`,
+          'cached repeat verification',
+          () => load(workDir, holderPlan({ durationSeconds: SECONDS })),
+          () => load(workDir, verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS })),
+        ),
+        'reported beside verify; no errors',
+      );
+      markHighWater('cached verify-holder');
+      await firstVerificationRow(apiUrl, firstChargeKeys);
+      markHighWater('first verifications');
+      const oneUser = await load(workDir, verifyPlan(repeatNumbers, [singleUserKey], { amount: REPEAT_NUMBERS }));
+      rows.push({
+        scenario: `first verifications by one user (${REPEAT_NUMBERS} cached numbers, ${CONNECTIONS} at a time)`,
+        perSecond: Math.round(oneUser.perSecond),
+        p50: Number(oneUser.p50.toFixed(1)),
+        p99: Number(oneUser.p99.toFixed(1)),
+        baseline: 'none: one user\'s new charges take turns on its quota row, each until its commit',
+        target: 'exact quota',
+        outcomes: [oneUser.outcomes],
       });
-    await load(workDir, holderPlan({ amount: pairs }));
-    summarise(
-      await compare(
-        `cached verify-holder with a date of birth (${USERS} users x ${REPEAT_NUMBERS} numbers, charged)`,
-        'cached repeat verification',
-        () => load(workDir, holderPlan({ durationSeconds: SECONDS })),
-        () => load(workDir, verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS })),
-      ),
-      'reported beside verify; no errors',
-    );
-    markHighWater('cached verify-holder');
-    await firstVerificationRow(apiUrl, firstChargeKeys);
-    markHighWater('first verifications');
-    const oneUser = await load(workDir, verifyPlan(repeatNumbers, [singleUserKey], { amount: REPEAT_NUMBERS }));
-    rows.push({
-      scenario: `first verifications by one user (${REPEAT_NUMBERS} cached numbers, ${CONNECTIONS} at a time)`,
-      perSecond: Math.round(oneUser.perSecond),
-      p50: Number(oneUser.p50.toFixed(1)),
-      p99: Number(oneUser.p99.toFixed(1)),
-      baseline: 'none: one user\'s new charges take turns on its quota row, each until its commit',
-      target: 'exact quota',
-      outcomes: [oneUser.outcomes],
-    });
-    console.log(`first verifications by one user: ${oneUser.perSecond.toFixed(0)}/s ${JSON.stringify(oneUser.outcomes)}`);
-    summarise(
-      await compare(
-        'GET /v1/quota/usage',
-        'bare Fastify GET',
-        () => load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), method: 'GET', path: '/v1/quota/usage' }),
-        bareQuota,
-      ),
-      '>= 0.35x',
-    );
-    markHighWater('first verifications by one user, quota');
+      console.log(`first verifications by one user: ${oneUser.perSecond.toFixed(0)}/s ${JSON.stringify(oneUser.outcomes)}`);
+      summarise(
+        await compare(
+          'GET /v1/quota/usage',
+          'bare Fastify GET',
+          () => load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), method: 'GET', path: '/v1/quota/usage' }),
+          bareQuota,
+        ),
+        '>= 0.35x',
+      );
+      markHighWater('first verifications by one user, quota');
 
-    // Cold: distinct new numbers through queue and worker against a register that takes 200 ms.
-    await setSandboxLatency(sandbox.url, SANDBOX_LATENCY_MS);
-    await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
-    const coldNumbers = Array.from({ length: COLD_NUMBERS }, (_, index) => number('16', index));
-    const cold = await load(workDir, verifyPlan(coldNumbers, userKeys, { amount: COLD_NUMBERS }));
-    const workers = 1;
-    const expected = Math.min(REGISTER_MAX_PER_SECOND, (workers * WORKER_CONCURRENCY * 1000) / SANDBOX_LATENCY_MS);
-    const coldUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
-    rows.push({
-      scenario: `cold verifications (${COLD_NUMBERS} new numbers, register latency ${SANDBOX_LATENCY_MS} ms)`,
-      perSecond: Math.round(cold.perSecond),
-      p50: Number(cold.p50.toFixed(1)),
-      p99: Number(cold.p99.toFixed(1)),
-      baseline: `min(register budget ${REGISTER_MAX_PER_SECOND}/s, ${workers} worker x ${WORKER_CONCURRENCY} / ${SANDBOX_LATENCY_MS} ms)`,
-      baselinePerSecond: expected,
-      ratio: Number((cold.perSecond / expected).toFixed(2)),
-      target: '>= 0.9x, one upstream request per number',
-      outcomes: [cold.outcomes],
-      upstreamRequests: coldUpstream,
-    });
-    console.log(`cold: ${cold.perSecond.toFixed(0)} completions/s of ${expected} possible; ${coldUpstream} upstream requests`);
+      // Cold: distinct new numbers through queue and worker against a register that takes 200 ms.
+      await setSandboxLatency(sandbox.url, SANDBOX_LATENCY_MS);
+      await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+      const coldNumbers = Array.from({ length: COLD_NUMBERS }, (_, index) => number('16', index));
+      const cold = await load(workDir, verifyPlan(coldNumbers, userKeys, { amount: COLD_NUMBERS }));
+      const workers = 1;
+      const expected = Math.min(REGISTER_MAX_PER_SECOND, (workers * WORKER_CONCURRENCY * 1000) / SANDBOX_LATENCY_MS);
+      const coldUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
+      rows.push({
+        scenario: `cold verifications (${COLD_NUMBERS} new numbers, register latency ${SANDBOX_LATENCY_MS} ms)`,
+        perSecond: Math.round(cold.perSecond),
+        p50: Number(cold.p50.toFixed(1)),
+        p99: Number(cold.p99.toFixed(1)),
+        baseline: `min(register budget ${REGISTER_MAX_PER_SECOND}/s, ${workers} worker x ${WORKER_CONCURRENCY} / ${SANDBOX_LATENCY_MS} ms)`,
+        baselinePerSecond: expected,
+        ratio: Number((cold.perSecond / expected).toFixed(2)),
+        target: '>= 0.9x, one upstream request per number',
+        outcomes: [cold.outcomes],
+        upstreamRequests: coldUpstream,
+      });
+      console.log(`cold: ${cold.perSecond.toFixed(0)} completions/s of ${expected} possible; ${coldUpstream} upstream requests`);
 
-    // Single flight: many users at once for one new number.
-    await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
-    const burst = await load(
-      workDir,
-      verifyPlan([repeatNumbers[0].replace(/^15/, '17')], userKeys, {
-        connections: SINGLE_FLIGHT_REQUESTS,
-        amount: SINGLE_FLIGHT_REQUESTS,
-      }),
-    );
-    const burstUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
-    console.log(`single flight: ${SINGLE_FLIGHT_REQUESTS} requests made ${burstUpstream} upstream request(s) ${JSON.stringify(burst.outcomes)}`);
-    markHighWater('cold, single flight');
+      // Single flight: many users at once for one new number.
+      await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
+      const burst = await load(
+        workDir,
+        verifyPlan([repeatNumbers[0].replace(/^15/, '17')], userKeys, {
+          connections: SINGLE_FLIGHT_REQUESTS,
+          amount: SINGLE_FLIGHT_REQUESTS,
+        }),
+      );
+      const burstUpstream = ((await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as { total: number }).total;
+      console.log(`single flight: ${SINGLE_FLIGHT_REQUESTS} requests made ${burstUpstream} upstream request(s) ${JSON.stringify(burst.outcomes)}`);
+      singleFlight = { requests: SINGLE_FLIGHT_REQUESTS, users: USERS, upstreamRequests: burstUpstream, outcomes: burst.outcomes };
+      markHighWater('cold, single flight');
 
-    // Live verifications of new numbers, alone and while a 1,000-row batch of new numbers runs at batch priority.
-    const batchImpact = await measureBatchImpact({
-      baseUrl: apiUrl,
-      batchKey: userKeys[1],
-      verifyKey: userKeys[2],
-      batchNumbers: Array.from({ length: 1000 }, (_, index) => number('18', index)),
-      verifyNumbers: Array.from({ length: BATCH_IMPACT_VERIFIES }, (_, index) => number('19', index)),
-    });
-    rows.push({
-      scenario: `single verifications of new numbers while a 1,000-row batch runs (register latency ${SANDBOX_LATENCY_MS} ms)`,
-      perSecond: Math.round(batchImpact.duringBatch.perSecond),
-      p50: Number(batchImpact.duringBatch.p50.toFixed(1)),
-      p99: Number(batchImpact.duringBatch.p99.toFixed(1)),
-      baseline: 'the same verifications with no batch running',
-      baselinePerSecond: Math.round(batchImpact.withoutBatch.perSecond),
-      baselineP50: Number(batchImpact.withoutBatch.p50.toFixed(1)),
-      ratio: Number((batchImpact.duringBatch.perSecond / batchImpact.withoutBatch.perSecond).toFixed(2)),
-      target: 'final answers, no 202, p99 well under the 5 s wait',
-      outcomes: [batchImpact.withoutBatch.outcomes, batchImpact.duringBatch.outcomes],
-      batchSeconds: Number(batchImpact.batchSeconds.toFixed(1)),
-      batchStillRunningAfterLastVerify: batchImpact.overlapped,
-    });
-    console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
-    markHighWater('batch impact');
+      // Live verifications of new numbers, alone and while a 1,000-row batch of new numbers runs at batch priority.
+      const batchImpact = await measureBatchImpact({
+        baseUrl: apiUrl,
+        batchKey: userKeys[1],
+        verifyKey: userKeys[2],
+        batchNumbers: Array.from({ length: 1000 }, (_, index) => number('18', index)),
+        verifyNumbers: Array.from({ length: BATCH_IMPACT_VERIFIES }, (_, index) => number('19', index)),
+      });
+      rows.push({
+        scenario: `single verifications of new numbers while a 1,000-row batch runs (register latency ${SANDBOX_LATENCY_MS} ms)`,
+        perSecond: Math.round(batchImpact.duringBatch.perSecond),
+        p50: Number(batchImpact.duringBatch.p50.toFixed(1)),
+        p99: Number(batchImpact.duringBatch.p99.toFixed(1)),
+        baseline: 'the same verifications with no batch running',
+        baselinePerSecond: Math.round(batchImpact.withoutBatch.perSecond),
+        baselineP50: Number(batchImpact.withoutBatch.p50.toFixed(1)),
+        ratio: Number((batchImpact.duringBatch.perSecond / batchImpact.withoutBatch.perSecond).toFixed(2)),
+        target: 'final answers, no 202, p99 well under the 5 s wait',
+        outcomes: [batchImpact.withoutBatch.outcomes, batchImpact.duringBatch.outcomes],
+        batchSeconds: Number(batchImpact.batchSeconds.toFixed(1)),
+        batchStillRunningAfterLastVerify: batchImpact.overlapped,
+      });
+      console.log(`batch impact: ${JSON.stringify(rows[rows.length - 1])}`);
+      markHighWater('batch impact');
+    }
     if (BENCH_ROWS.has('watch-impact')) rows.push(await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess }));
 
     if (BENCH_ROWS.has('cluster')) {
@@ -518,7 +560,7 @@ async function main(): Promise<void> {
     console.log(`high-water marks (API/worker MiB) after: ${highWaterMarks.map((mark) => `${mark.after} ${mark.apiMiB}/${mark.workerMiB}`).join('; ')}`);
 
     writeResults(rows, {
-      singleFlight: { requests: SINGLE_FLIGHT_REQUESTS, users: USERS, upstreamRequests: burstUpstream, outcomes: burst.outcomes },
+      singleFlight,
       memory,
     });
   } finally {
