@@ -30,11 +30,26 @@ export class SignInForm extends ConsoleForm {
   apiKey!: string;
 }
 
-/** The licence number is checked by the page, which shows the error table's words next to the field. */
+/**
+ * The licence number is checked by the page, which shows the error table's words next to the field. Names or a
+ * date of birth make it a holder check, their content checked by verify-holder's own DTO (ConsoleService).
+ */
 @UnknownFieldMessage(consoleForm)
 export class VerifyForm extends ConsoleForm {
   @FormText(100)
   licenceNumber!: string;
+
+  @IsOptional()
+  @FormText(100)
+  firstName?: string;
+
+  @IsOptional()
+  @FormText(100)
+  surname?: string;
+
+  @IsOptional()
+  @FormText(100)
+  dateOfBirth?: string;
 
   /** the key of a PENDING answer, sent again to pick up the same lookup */
   @IsOptional()

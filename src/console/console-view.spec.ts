@@ -1,6 +1,18 @@
 import type { RegisterLicence } from '@lvs/register';
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { batchProgress, daysLeftWords, isFlagged, licenceCard, rosterRows, watchRow, licenceTone, usageChart, usedPercent, verificationView } from './console-view';
+import {
+  batchProgress,
+  daysLeftWords,
+  holderCheckLines,
+  isFlagged,
+  licenceCard,
+  rosterRows,
+  watchRow,
+  licenceTone,
+  usageChart,
+  usedPercent,
+  verificationView,
+} from './console-view';
 
 const TODAY = new Date('2026-11-25T18:30:00Z');
 
@@ -56,6 +68,23 @@ describe('licenceCard and verificationView', () => {
 
   it('gives PENDING the warning tone', () => {
     expect(verificationView({ status: 'PENDING', message: 'm', licence: null, checkedAt: null }, TODAY).tone).toBe('warn');
+  });
+});
+
+describe('holderCheckLines', () => {
+  it('shows the name, then the date of birth, each with the API\'s value and its tone', () => {
+    expect(holderCheckLines({ name: 'MATCH', dateOfBirth: 'CONFIRMED' })).toEqual([
+      { label: 'Name', value: 'MATCH', words: 'The name matches the card.', tone: 'ok' },
+      { label: 'Date of birth', value: 'CONFIRMED', words: 'The register confirms this date of birth for this licence.', tone: 'ok' },
+    ]);
+  });
+
+  it.each([
+    ['PARTIAL', 'NOT_CHECKED', 'warn', 'warn'],
+    ['MISMATCH', 'NOT_CONFIRMED', 'bad', 'bad'],
+    ['MATCH', 'UNDETERMINED', 'ok', 'warn'],
+  ] as const)('gives %s and %s the tones %s and %s', (name, dateOfBirth, nameTone, dateTone) => {
+    expect(holderCheckLines({ name, dateOfBirth }).map((line) => line.tone)).toEqual([nameTone, dateTone]);
   });
 });
 

@@ -3,6 +3,8 @@ import type { VerificationBody } from '../verification/outcome-status';
 import { daysUntil } from '../watchlist/expiry-warnings';
 import type { BatchItemView, BatchView } from '../batches/batch-view';
 import type { WatchEntryView } from '../watchlist/watch-entry-view';
+import type { DateOfBirthCheck, HolderCheck } from '../holders/holder-check';
+import type { NameMatch } from '../holders/match-holder-name';
 
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';
@@ -59,6 +61,35 @@ export function verificationView(body: VerificationBody, today: Date): Verificat
   const card = body.licence ? licenceCard(body.licence, today) : null;
   const tone: Tone = card ? card.tone : body.status === 'NOT_FOUND' ? 'bad' : 'warn';
   return { status: body.status, message: body.message, tone, card, checkedAt: body.checkedAt };
+}
+
+/** One line of a holder check as the Verify page shows it: what was compared, the API's value, and its words. */
+export interface HolderCheckLine {
+  label: string;
+  value: string;
+  words: string;
+  tone: Tone;
+}
+
+const NAME_LINES: Record<NameMatch, Omit<HolderCheckLine, 'label' | 'value'>> = {
+  MATCH: { words: 'The name matches the card.', tone: 'ok' },
+  PARTIAL: { words: 'The surname matches; the first name only in part (an initial, or one of its names).', tone: 'warn' },
+  MISMATCH: { words: 'The name does not match the card.', tone: 'bad' },
+};
+
+const DATE_OF_BIRTH_LINES: Record<DateOfBirthCheck, Omit<HolderCheckLine, 'label' | 'value'>> = {
+  CONFIRMED: { words: 'The register confirms this date of birth for this licence.', tone: 'ok' },
+  NOT_CONFIRMED: { words: 'The register does not confirm this date of birth for this licence.', tone: 'bad' },
+  UNDETERMINED: { words: 'The register finds too many people of this name to confirm the date of birth.', tone: 'warn' },
+  NOT_CHECKED: { words: 'Not checked: no date of birth was given.', tone: 'warn' },
+};
+
+/** A holder check in words: the name, then the date of birth. */
+export function holderCheckLines(check: HolderCheck): HolderCheckLine[] {
+  return [
+    { label: 'Name', value: check.name, ...NAME_LINES[check.name] },
+    { label: 'Date of birth', value: check.dateOfBirth, ...DATE_OF_BIRTH_LINES[check.dateOfBirth] },
+  ];
 }
 
 /** The share of the quota used, 0-100, for the usage bar; null on an unlimited plan. */

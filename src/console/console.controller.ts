@@ -122,7 +122,7 @@ export class ConsoleController {
   async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: VerifyForm): Promise<FastifyReply | void> {
     const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
-    const outcome = await this.console.verify(visit.user, form.licenceNumber, form.idempotencyKey, request.id);
+    const outcome = await this.console.verify(visit.user, form, request.id);
     return this.render(reply, 'verify', visit, { outcome });
   }
 

@@ -7,6 +7,8 @@ import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
 import { WatchlistModule } from '../watchlist/watchlist.module';
 import { EventsModule } from '../events/events.module';
+import { HoldersModule } from '../holders/holders.module';
+import { ValidationModule } from '../validation/validation.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessions } from './console-sessions';
@@ -15,7 +17,7 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule],
+  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule],
   controllers: [ConsoleController],
   providers: [ConsoleService, ConsoleSessions],
 })

@@ -11,6 +11,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
+import { VERIFICATION_ANSWERS, VerificationAnswer, VerificationOutcomes } from '../quota/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
@@ -21,17 +22,49 @@ import { eventView } from '../events/event-view';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { EndpointsService } from '../webhooks/endpoints.service';
 import { urlProblem } from '../webhooks/url-guard';
-import { batchProgress, CHART, rosterRows, usageChart, usedPercent, VerificationView, verificationView, watchRow } from './console-view';
+import { HolderVerification, HolderChecksService } from '../holders/holder-checks.service';
+import { VerifyHolderDto } from '../holders/dto/holder-check-request.dto';
+import { RequestValidationPipe } from '../validation/request-validation.pipe';
+import {
+  batchProgress,
+  CHART,
+  HolderCheckLine,
+  holderCheckLines,
+  rosterRows,
+  usageChart,
+  usedPercent,
+  VerificationView,
+  verificationView,
+  watchRow,
+} from './console-view';
+import { VerifyForm } from './console-forms';
 
 const WATCH_PAGE_SIZE = 50;
+const ANSWER_WORDS: Record<VerificationAnswer, string> = {
+  FOUND: 'Found',
+  NOT_FOUND: 'Not found',
+  TOO_MANY_RESULTS: 'Several licences for one number',
+  PENDING: 'Still with the register when answered',
+};
 const DELIVERIES_SHOWN = 10;
 const EVENTS_SHOWN = 20;
 
+/** The holder's fields of the Verify page as typed (blank when not given). */
+export interface HolderFields {
+  firstName: string;
+  surname: string;
+  dateOfBirth: string;
+}
+
 export interface VerifyOutcome {
   licenceNumber: string;
+  /** shown again in the form, and sent again while PENDING */
+  holder: HolderFields;
   /** the error table's words for a refused number or a failed verification */
   error: string | null;
   result: VerificationView | null;
+  /** the holder check's lines, when names were given and the licence was found */
+  holderCheck: HolderCheckLine[] | null;
   /** while PENDING: the key that picks up the same lookup */
   idempotencyKey: string | null;
 }
@@ -43,7 +76,10 @@ export class ConsoleService {
 
   constructor(
     private readonly quota: QuotaService,
+    private readonly outcomes: VerificationOutcomes,
     private readonly verifications: VerificationService,
+    private readonly holders: HolderChecksService,
+    private readonly validation: RequestValidationPipe,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
     private readonly watchlist: WatchlistService,
@@ -57,25 +93,56 @@ export class ConsoleService {
 
   async overview(user: AuthenticatedUser) {
     const [usage, history] = await Promise.all([this.quota.usage(user), this.quota.history(user, 12)]);
-    return { usage, percent: usedPercent(usage.used, usage.quota), history: history.periods, bars: usageChart(history.periods), chart: CHART };
+    const answers = await this.outcomes.read(user.userId, usage.period);
+    return {
+      usage,
+      percent: usedPercent(usage.used, usage.quota),
+      history: history.periods,
+      bars: usageChart(history.periods),
+      chart: CHART,
+      answers: VERIFICATION_ANSWERS.map((answer) => ({ answer, count: answers[answer], words: ANSWER_WORDS[answer] })),
+    };
   }
 
-  async verify(user: AuthenticatedUser, licenceNumber: string, idempotencyKey: string | undefined, requestId: string): Promise<VerifyOutcome> {
-    const number = licenceNumber.trim();
-    if (!isLicenceNumber(number)) return { licenceNumber, error: VALIDATION_MESSAGES.licenceNumber, result: null, idempotencyKey: null };
+  /** Verify, or with any of the holder's fields a holder check, as the API answers them; refusals in the API's words. */
+  async verify(user: AuthenticatedUser, form: VerifyForm, requestId: string): Promise<VerifyOutcome> {
+    const holder = { firstName: form.firstName?.trim() ?? '', surname: form.surname?.trim() ?? '', dateOfBirth: form.dateOfBirth?.trim() ?? '' };
+    const shown = { licenceNumber: form.licenceNumber, holder, error: null, result: null, holderCheck: null, idempotencyKey: null };
+    const number = form.licenceNumber.trim();
+    if (!isLicenceNumber(number)) return { ...shown, error: VALIDATION_MESSAGES.licenceNumber };
     try {
-      const verification = await this.verifications.verify(user, number, idempotencyKey, requestId);
+      const { verification, holderCheck } = await this.verifyOrCheckHolder(user, number, holder, form.idempotencyKey, requestId);
       const { body } = verificationAnswer(verification.result);
+      this.outcomes.count(user.userId, body.status);
       return {
+        ...shown,
         licenceNumber: number,
-        error: null,
         result: verificationView(body, this.clock.now()),
+        holderCheck: body.status === 'FOUND' && holderCheck ? holderCheckLines(holderCheck) : null,
         idempotencyKey: body.status === 'PENDING' ? verification.idempotencyKey : null,
       };
     } catch (error) {
-      if (error instanceof ApiError) return { licenceNumber: number, error: error.publicMessage, result: null, idempotencyKey: null };
+      if (error instanceof ApiError) return { ...shown, licenceNumber: number, error: error.publicMessage };
       throw error;
     }
+  }
+
+  /** A holder check when any of the holder's fields is filled in, checked by verify-holder's own DTO; verify otherwise. */
+  private async verifyOrCheckHolder(
+    user: AuthenticatedUser,
+    licenceNumber: string,
+    { firstName, surname, dateOfBirth }: HolderFields,
+    idempotencyKey: string | undefined,
+    requestId: string,
+  ): Promise<HolderVerification> {
+    if (firstName === '' && surname === '' && dateOfBirth === '') {
+      return { verification: await this.verifications.verify(user, licenceNumber, idempotencyKey, requestId), holderCheck: null };
+    }
+    const claim = (await this.validation.transform(
+      { licenceNumber, firstName, surname, ...(dateOfBirth === '' ? {} : { dateOfBirth }) },
+      { type: 'body', metatype: VerifyHolderDto },
+    )) as VerifyHolderDto;
+    return this.holders.verifyHolder(user, claim, idempotencyKey, requestId);
   }
 
   async keyList(user: AuthenticatedUser) {

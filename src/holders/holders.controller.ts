@@ -7,6 +7,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
+import { VerificationOutcomes } from '../quota/verification-outcomes';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
@@ -34,6 +35,7 @@ export class HoldersController {
   constructor(
     private readonly holders: HolderChecksService,
     private readonly metrics: Metrics,
+    private readonly outcomes: VerificationOutcomes,
   ) {}
 
   @Post('verify-holder')
@@ -59,6 +61,7 @@ export class HoldersController {
     const { verification, holderCheck } = await this.holders.verifyHolder(user, claim, checkedIdempotencyKey(clientKey), reply.request.id);
     const { httpStatus, body } = holderCheckAnswer(verification.result, holderCheck);
     this.metrics.countVerification(body.status, verification.source);
+    this.outcomes.count(user.userId, body.status);
     void reply.header('Idempotency-Key', verification.idempotencyKey).header('X-Verification-Source', verification.source);
     answerStatus(reply, httpStatus, verification.result === 'PENDING');
     return body;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
+import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
 import { HolderChecksService } from './holder-checks.service';
 import { HoldersController } from './holders.controller';
@@ -8,9 +9,9 @@ import { NameSearchSubjects } from './name-search-subjects';
 
 /** POST /v1/licences/verify-holder and /v1/licences/search: both ask the lookups module, through verify's protocol. */
 @Module({
-  imports: [AuthModule, LookupsModule, VerificationModule],
+  imports: [AuthModule, LookupsModule, QuotaModule, VerificationModule],
   controllers: [HoldersController],
   providers: [HolderChecksService, NameSearchSubjects],
-  exports: [NameSearchSubjects],
+  exports: [NameSearchSubjects, HolderChecksService],
 })
 export class HoldersModule {}

@@ -5,11 +5,12 @@ import { QuotaCharge } from './quota-charge.entity';
 import { QuotaUsage } from './quota-usage.entity';
 import { QuotaController } from './quota.controller';
 import { QuotaService } from './quota.service';
+import { VerificationOutcomes } from './verification-outcomes';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([QuotaUsage, QuotaCharge])],
   controllers: [QuotaController],
-  providers: [QuotaService],
-  exports: [QuotaService],
+  providers: [QuotaService, VerificationOutcomes],
+  exports: [QuotaService, VerificationOutcomes],
 })
 export class QuotaModule {}

@@ -7,6 +7,7 @@ import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
+import { VerificationOutcomes } from '../quota/verification-outcomes';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
 import { verificationAnswer, VerificationBody } from './outcome-status';
@@ -20,6 +21,7 @@ export class VerificationController {
   constructor(
     private readonly verifications: VerificationService,
     private readonly metrics: Metrics,
+    private readonly outcomes: VerificationOutcomes,
   ) {}
 
   @Post('verify')
@@ -54,6 +56,7 @@ export class VerificationController {
     const verification = await this.verifications.verify(user, licenceNumber, idempotencyKey, reply.request.id);
     const { httpStatus, body } = verificationAnswer(verification.result);
     this.metrics.countVerification(body.status, verification.source);
+    this.outcomes.count(user.userId, body.status);
     void reply
       .status(httpStatus)
       .header('Idempotency-Key', verification.idempotencyKey)

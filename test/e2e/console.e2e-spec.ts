@@ -179,6 +179,57 @@ describe('the partner console', () => {
       await checkPage('overview');
     });
 
+    it('checks the holder with names and a date of birth, as verify-holder answers, and names a bad field in the API\'s words', async () => {
+      const checkHolder = async (firstName: string, surname: string, dateOfBirth: string) => {
+        await page.getByRole('link', { name: 'Verify', exact: true }).click();
+        await page.getByLabel('Licence number').fill(FOUND);
+        await page.getByLabel('First name').fill(firstName);
+        await page.getByLabel('Surname').fill(surname);
+        await page.getByLabel('Date of birth').fill(dateOfBirth);
+        await page.getByRole('button', { name: 'Verify', exact: true }).click();
+        await page.getByRole('heading', { name: `Result for ${FOUND}` }).waitFor();
+      };
+      const checked = async () =>
+        Object.fromEntries(
+          await Promise.all(
+            (await page.locator('[data-check]').all()).map(async (line) => [await line.getAttribute('data-check'), await line.getAttribute('data-value')]),
+          ),
+        );
+      const searchesBefore = await sandbox.requestsFor(FOUND);
+
+      await checkHolder('Jane', 'Doe', '1988-07-15');
+      await expect(checked()).resolves.toEqual({ Name: 'MATCH', 'Date of birth': 'CONFIRMED' });
+      await expect(page.locator('[data-check="Date of birth"]').innerText()).resolves.toContain('The register confirms this date of birth');
+      // The fields keep what was typed; the card is the one verify shows.
+      await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Jane');
+      await page.getByRole('article', { name: 'Licence of JANE DOE' }).waitFor();
+      await checkPage('verify-holder');
+
+      await checkHolder('John', 'Smith', '');
+      await expect(checked()).resolves.toEqual({ Name: 'MISMATCH', 'Date of birth': 'NOT_CHECKED' });
+      // The number's own card came from the cache both times.
+      expect(await sandbox.requestsFor(FOUND)).toBe(searchesBefore);
+
+      await page.getByRole('link', { name: 'Verify', exact: true }).click();
+      await page.getByLabel('Licence number').fill(FOUND);
+      await page.getByLabel('First name').fill('Jane');
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      await expect(page.getByRole('alert').innerText()).resolves.toBe('surname must be 1 to 50 letters, spaces, hyphens or apostrophes');
+      await expect(page.locator('[data-check]').count()).resolves.toBe(0);
+
+      // One number charged once; three verifications answered FOUND (the card, then two holder checks), the
+      // refused form none.
+      await page.getByRole('link', { name: 'Overview', exact: true }).click();
+      await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
+      const answers = await page.locator('[data-answer]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-answer'), cell.textContent]));
+      expect(answers).toEqual([
+        ['FOUND', '3'],
+        ['NOT_FOUND', '0'],
+        ['TOO_MANY_RESULTS', '0'],
+        ['PENDING', '0'],
+      ]);
+    });
+
     it('shows PENDING as progress and asks again with the same key until the card comes', async () => {
       await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: REVOKED });
       try {
