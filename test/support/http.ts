@@ -65,6 +65,16 @@ export function verify(
   return request(baseUrl, 'POST', '/v1/licences/verify', { headers, body: { licenceNumber } });
 }
 
+/**
+ * verify, asked again after each 202 as a partner does (the same request, so the same derived Idempotency-Key, joins
+ * the same lookup), until the answer is final: for tests about what the answer is, not how fast it comes.
+ */
+export async function verifyUntilFinal(baseUrl: string, apiKey: string, licenceNumber: string, attempts = 20): Promise<TestResponse> {
+  let answer = await verify(baseUrl, apiKey, licenceNumber);
+  for (let attempt = 1; attempt < attempts && answer.status === 202; attempt++) answer = await verify(baseUrl, apiKey, licenceNumber);
+  return answer;
+}
+
 export function quotaUsage(baseUrl: string, apiKey: string): Promise<TestResponse> {
   return request(baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': apiKey } });
 }
