@@ -552,7 +552,15 @@ describe('batches: roster checks through the lookup queue', () => {
   it('loses no item when the API process is killed mid-batch: the next API process writes what finished meanwhile', async () => {
     // API and worker processes of their own, on a Redis prefix this test app does not listen to, so that
     // while the killed API is down nobody hears the lookups finish.
-    const env = { ...t.env, REDIS_PREFIX: `${t.redisPrefix}-crash`, LOG_LEVEL: 'log' };
+    // The worker keeps BullMQ's usual 30 s job lock: this suite's 2 s lock, on a busy machine, let a job be taken for
+    // stalled and looked up twice (16 of 300 in CI), which is not what this test is about.
+    const env = {
+      ...t.env,
+      REDIS_PREFIX: `${t.redisPrefix}-crash`,
+      LOG_LEVEL: 'log',
+      WORKER_LOCK_DURATION_MS: '30000',
+      WORKER_STALLED_INTERVAL_MS: '30000',
+    };
     const worker = await WorkerProcess.start(env);
     const first = await ApiProcess.start(env);
     let second: ApiProcess | undefined;

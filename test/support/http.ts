@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OpenApiContract } from './openapi-contract';
 
 /** A response as the tests inspect it: exact status, headers and parsed JSON body. */
@@ -66,12 +67,16 @@ export function verify(
 }
 
 /**
- * verify, asked again after each 202 as a partner does (the same request, so the same derived Idempotency-Key, joins
- * the same lookup), until the answer is final: for tests about what the answer is, not how fast it comes.
+ * verify, asked again as a partner does after a 202 (the same request, so the same derived Idempotency-Key, joins
+ * the same lookup) and after a 503 (nothing was charged: try again later), until the answer is final: for tests
+ * about what the answer is and what is charged, not how fast it comes.
  */
 export async function verifyUntilFinal(baseUrl: string, apiKey: string, licenceNumber: string, attempts = 20): Promise<TestResponse> {
   let answer = await verify(baseUrl, apiKey, licenceNumber);
-  for (let attempt = 1; attempt < attempts && answer.status === 202; attempt++) answer = await verify(baseUrl, apiKey, licenceNumber);
+  for (let attempt = 1; attempt < attempts && (answer.status === 202 || answer.status === 503); attempt++) {
+    if (answer.status === 503) await sleep(250);
+    answer = await verify(baseUrl, apiKey, licenceNumber);
+  }
   return answer;
 }
 
