@@ -8,6 +8,9 @@ describe('isRedisUnavailable', () => {
     ['retries exhausted', Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' })],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' })],
     ['a connect timeout', new Error('connect ETIMEDOUT')],
+    ['a cluster failover past the redirection limit', new Error('Too many Cluster redirections. Last error: ReplyError: MOVED 513 127.0.0.1:38403')],
+    ['a slot map that cannot be refreshed', new Error('Failed to refresh slots cache.')],
+    ['a cluster that is down', new Error('CLUSTERDOWN The cluster is down')],
   ])('is true for %s', (_name, error) => {
     expect(isRedisUnavailable(error)).toBe(true);
   });

@@ -1,6 +1,7 @@
-// ioredis reports an unreachable, closed or frozen server by message only.
+// ioredis reports an unreachable, closed or frozen server by message only; a cluster whose slots are moving during a
+// failover by its redirection limit, an unrefreshable slot map, or CLUSTERDOWN.
 const UNAVAILABLE_MESSAGE =
-  /^(Command timed out|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|Reached the max retries per request limit|connect ETIMEDOUT)/;
+  /^(Command timed out|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|Reached the max retries per request limit|connect ETIMEDOUT|Too many Cluster redirections|Failed to refresh slots cache|CLUSTERDOWN)/;
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
