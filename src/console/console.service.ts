@@ -92,8 +92,11 @@ export class ConsoleService {
   }
 
   async overview(user: AuthenticatedUser) {
-    const [usage, history] = await Promise.all([this.quota.usage(user), this.quota.history(user, 12)]);
-    const answers = await this.outcomes.read(user.userId, usage.period);
+    const [usage, history, answers] = await Promise.all([
+      this.quota.usage(user),
+      this.quota.history(user, 12),
+      this.outcomes.read(user.userId, this.quota.currentPeriod()),
+    ]);
     return {
       usage,
       percent: usedPercent(usage.used, usage.quota),
