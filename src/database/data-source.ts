@@ -19,6 +19,7 @@ import { DisabledUsers1764158400000 } from './migrations/1764158400000-disabled-
 import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/1764244800000-charge-ids-and-data-lifetime';
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
+import { CounterFirstCharges1764460800000 } from './migrations/1764460800000-counter-first-charges';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -74,6 +75,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       ChargeIdsAndDataLifetime1764244800000,
       HolderChecks1764331200000,
       KeyLastUsed1764374400000,
+      CounterFirstCharges1764460800000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -15,7 +15,6 @@ import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { billingPeriod, recentPeriods, remainingQuota } from './billing-period';
-import { ChargeRequest, chargeRounds } from './charge-rounds';
 import { QuotaHistoryDto } from './dto/quota-history.dto';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 
@@ -30,12 +29,19 @@ export interface Charge {
   chargeId: string;
 }
 
-// quota_charge_once for each row, in the order given (a function scan yields its rows in array order),
-// all in one transaction: one commit for the charges of many users.
-const CHARGE_EACH: NamedStatement = {
-  name: 'lvs_quota_charge_each',
-  text: `SELECT quota_charge_once(c.user_id, c.period, c.licence_number, c.quota, c.charge_id) AS outcome
-           FROM unnest($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[], $5::uuid[]) AS c(user_id, period, licence_number, quota, charge_id)`,
+/** What a single charge needs: whose counter, which period, which number, the plan's limit, and the id it will carry. */
+interface ChargeRequest {
+  userId: string;
+  period: string;
+  licenceNumber: string;
+  monthlyQuota: number | null;
+  chargeId: string;
+}
+
+// One outcome per charge asked, in the order asked (see the quota_charge_all migration).
+const CHARGE_ALL: NamedStatement = {
+  name: 'lvs_quota_charge_all',
+  text: 'SELECT outcome FROM quota_charge_all($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[], $5::uuid[])',
 };
 
 type ChargeOutcome = 'charged' | 'repeat' | 'refused';
@@ -82,7 +88,7 @@ end
 /**
  * PostgreSQL is the ledger of record. Redis holds a marker per user, period and number that
  * PostgreSQL has charged, so that repeats skip the database: it is written only after the charge
- * is committed and removed before a refund, and a missing one only costs a quota_charge_once,
+ * is committed and removed before a refund, and a missing one only costs a charge statement,
  * which answers "repeat" without charging again.
  */
 @Injectable()
@@ -95,11 +101,14 @@ export class QuotaService {
     ONE_TURN,
   );
   /**
-   * Single charges of one turn commit together, in rounds that cannot deadlock (see chargeRounds): a commit
-   * a turn instead of one a charge. A round fails or commits as a whole, so a fault never charges part of it;
-   * a round that failed is run again charge by charge (togetherOrEachAlone), so that only the faulty charge fails.
+   * Single charges of one turn, of any users and many per user, commit together in one statement: a commit a turn
+   * instead of one a charge. It fails or commits as a whole, so a fault never charges part of it; when it failed,
+   * each charge runs again alone (togetherOrEachAlone), so that only the faulty one fails.
    */
-  private readonly singleCharges = new DataLoader<ChargeRequest, ChargeOutcome>((requests) => this.chargeEach(requests), ONE_TURN);
+  private readonly singleCharges = new DataLoader<ChargeRequest, ChargeOutcome>(
+    (requests) => this.togetherOrEachAlone(requests, (some) => this.chargeAll(some)),
+    ONE_TURN,
+  );
   private readonly chargedMarks = new DataLoader<Charge, undefined>(
     (charges) => this.togetherOrEachAlone(charges, (some) => this.markAll(some)),
     ONE_TURN,
@@ -127,7 +136,7 @@ export class QuotaService {
 
   /**
    * Counts a licence number once per user and period, in one atomic statement (see the
-   * quota_charge_once migration). A repeat is free and never refused; a new number over the
+   * quota_charge_all migration). A repeat is free and never refused; a new number over the
    * limit throws QUOTA_EXCEEDED and leaves no trace. An unreachable database is
    * SERVICE_UNAVAILABLE: nothing was charged, and the client may try again.
    */
@@ -175,26 +184,13 @@ export class QuotaService {
     return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true, chargeId }));
   }
 
-  private async chargeEach(requests: readonly ChargeRequest[]): Promise<(ChargeOutcome | Error)[]> {
-    const outcomes: (ChargeOutcome | Error)[] = [];
-    const runRound = async (round: number[]): Promise<void> => {
-      const answers = await this.togetherOrEachAlone(
-        round.map((index) => requests[index]),
-        (inRound) => this.chargeRound(inRound),
-      );
-      round.forEach((index, position) => (outcomes[index] = answers[position]));
-    };
-    await Promise.all(chargeRounds(requests).map(runRound));
-    return outcomes;
-  }
-
-  private async chargeRound(inRound: readonly ChargeRequest[]): Promise<ChargeOutcome[]> {
-    const rows = await this.charge<{ outcome: ChargeOutcome }>(CHARGE_EACH, [
-      inRound.map((request) => request.userId),
-      inRound.map((request) => request.period),
-      inRound.map((request) => request.licenceNumber),
-      inRound.map((request) => request.monthlyQuota),
-      inRound.map((request) => request.chargeId),
+  private async chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeOutcome[]> {
+    const rows = await this.charge<{ outcome: ChargeOutcome }>(CHARGE_ALL, [
+      requests.map((request) => request.userId),
+      requests.map((request) => request.period),
+      requests.map((request) => request.licenceNumber),
+      requests.map((request) => request.monthlyQuota),
+      requests.map((request) => request.chargeId),
     ]);
     return rows.map((row) => row.outcome);
   }
@@ -257,17 +253,14 @@ export class QuotaService {
     await this.redis.client.hdel(this.chargedMarkersKey(charge.userId, charge.period), charge.licenceNumber).catch((error: unknown) => {
       if (!isRedisUnavailable(error)) throw error;
     });
-    await this.dataSource.query(
-      `WITH removed AS (
-         DELETE FROM quota_charges
-          WHERE user_id = $1 AND period = $2 AND licence_number = $3 AND charge_id IS NOT DISTINCT FROM $4::uuid
-         RETURNING user_id
-       )
-       UPDATE quota_usage SET used = used - 1
-       FROM removed WHERE quota_usage.user_id = removed.user_id AND quota_usage.period = $2`,
-      // A charge recorded before charges had ids refunds the row without one.
-      [charge.userId, charge.period, charge.licenceNumber, charge.chargeId ?? null],
-    );
+    // quota_refund locks the counter before the number's row, as every charge does (see its migration).
+    // A charge recorded before charges had ids refunds the row without one.
+    await this.dataSource.query('SELECT quota_refund($1, $2, $3, $4)', [
+      charge.userId,
+      charge.period,
+      charge.licenceNumber,
+      charge.chargeId ?? null,
+    ]);
   }
 
   /** Runs `work`, which the charges were made for; when it fails, they are refunded before the failure goes on. */

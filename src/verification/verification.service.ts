@@ -196,7 +196,7 @@ export class VerificationService {
 
   /**
    * A cached answer is never refunded, so its charge can be marked as final. The marker is not
-   * awaited: the answer does not depend on it, and a lost one costs only a quota_charge_once later.
+   * awaited: the answer does not depend on it, and a lost one costs only a charge statement later.
    */
   private async chargeForCachedResult(user: AuthenticatedUser, unit: string, mark: boolean): Promise<Charge> {
     const charge = await this.quota.chargeOnce(user, unit);

@@ -25,7 +25,6 @@ describe('API SIGTERM', () => {
       PORT: String(port),
       VERIFY_TIMEOUT_MS: '15000',
       SHUTDOWN_GRACE_MS: '20000',
-      DATABASE_CHARGE_TIMEOUT_MS: '5000',
     });
   });
   afterAll(async () => {

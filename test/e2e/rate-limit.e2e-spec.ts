@@ -35,7 +35,6 @@ describe('per-user rate limit, shared by two API processes', () => {
       RATE_LIMIT_BURST: '5',
       AUTH_CACHE_TTL_SECONDS: '3600',
       LOG_LEVEL: 'log',
-      DATABASE_CHARGE_TIMEOUT_MS: '5000',
     };
     apis = await Promise.all([ApiProcess.start(env), ApiProcess.start(env)]);
   });

@@ -114,7 +114,7 @@ describe('refunds', () => {
         () => 'no answer',
       );
       await until(
-        async () => (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quota_charge_once%'`)).rows[0].n,
+        async () => (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quota_charge_all%'`)).rows[0].n,
         (waiting) => waiting === 1,
         5000,
       );

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { OpenApiContract } from './openapi-contract';
 
 /** A response as the tests inspect it: exact status, headers and parsed JSON body. */
@@ -68,13 +67,12 @@ export function verify(
 
 /**
  * verify, asked again as a partner does after a 202 (the same request, so the same derived Idempotency-Key, joins
- * the same lookup) and after a 503 (nothing was charged: try again later), until the answer is final: for tests
- * about what the answer is and what is charged, not how fast it comes.
+ * the same lookup), until the answer is final: for tests about what the answer is and what is charged, not how
+ * fast it comes. Any other answer, a 503 included, ends it.
  */
 export async function verifyUntilFinal(baseUrl: string, apiKey: string, licenceNumber: string, attempts = 20): Promise<TestResponse> {
   let answer = await verify(baseUrl, apiKey, licenceNumber);
-  for (let attempt = 1; attempt < attempts && (answer.status === 202 || answer.status === 503); attempt++) {
-    if (answer.status === 503) await sleep(250);
+  for (let attempt = 1; attempt < attempts && answer.status === 202; attempt++) {
     answer = await verify(baseUrl, apiKey, licenceNumber);
   }
   return answer;
