@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
+import { PrivateRedis } from '../support/private-redis';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const HEARTBEAT_WINDOW_MS = 3000;
@@ -16,11 +17,17 @@ async function readinessBecomes(baseUrl: string, status: number, timeoutMs: numb
 
 describe('health probes', () => {
   let t: TestApp;
+  // A Redis of this suite's own: it is frozen here, and the shared one serves other suites at the same time.
+  let redis: PrivateRedis;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { WORKER_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_WINDOW_MS) } });
+    redis = await PrivateRedis.start();
+    t = await startTestApp({ withWorker: true, env: { ...redis.serviceSettings, WORKER_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_WINDOW_MS) } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await redis.destroy();
+  });
 
   it('answers liveness without an API key', async () => {
     const response = await request(t.baseUrl, 'GET', '/health/live');
@@ -39,7 +46,7 @@ describe('health probes', () => {
   });
 
   it('answers 503 with the error body while Redis does not answer, and recovers', async () => {
-    await t.redis.call('CLIENT', 'PAUSE', '2500', 'ALL');
+    redis.freeze();
     // An answer may come from a check of the last second (READINESS_MAX_AGE_MS), made before the pause.
     const response = await readinessBecomes(t.baseUrl, 503, 1500);
     expect(response.status).toBe(503);
@@ -47,7 +54,7 @@ describe('health probes', () => {
       code: 'SERVICE_UNAVAILABLE',
       message: 'Not ready: Redis does not answer; no lookup worker seen for 3 s',
     });
-    await t.redis.call('CLIENT', 'UNPAUSE');
+    redis.thaw();
     expect((await readinessBecomes(t.baseUrl, 200, 1500)).status).toBe(200);
   });
 
