@@ -507,11 +507,11 @@ describe('the partner console', () => {
       const client = new FormClient(t.baseUrl);
       await client.signIn(key);
       expect((await client.send('GET', '/console/keys')).status).toBe(200);
-      expect(runKeysCli(t.env, 'disable-user', userId).status).toBe(0);
+      expect((await runKeysCli(t.env, 'disable-user', userId)).status).toBe(0);
       const refused = await client.send('GET', '/console/keys');
       expect([refused.status, refused.headers.get('location')]).toEqual([303, '/console/sign-in']);
       expect((await client.signIn(key)).status).toBe(401);
-      expect(runKeysCli(t.env, 'enable-user', userId).status).toBe(0);
+      expect((await runKeysCli(t.env, 'enable-user', userId)).status).toBe(0);
       expect((await client.signIn(key)).status).toBe(303);
     });
 

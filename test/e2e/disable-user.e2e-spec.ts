@@ -71,7 +71,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     expect((await call(apiB.baseUrl, stopped.key, 'POST', `/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
     await until(() => receiver.to('/stopped'), (received) => received.length === 1);
 
-    const disabled = runKeysCli(t.env, 'disable-user', stopped.userId);
+    const disabled = await runKeysCli(t.env, 'disable-user', stopped.userId);
     const disabledAt = Date.now();
     expect([disabled.status, disabled.stderr]).toEqual([0, '']);
     expect(JSON.parse(disabled.stdout)).toEqual({ userId: stopped.userId, disabledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
@@ -104,7 +104,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     );
     expect(kept.rows).toEqual([{ keys: 1, watched: 1, endpoints: 1 }]);
 
-    const enabled = runKeysCli(t.env, 'enable-user', stopped.userId);
+    const enabled = await runKeysCli(t.env, 'enable-user', stopped.userId);
     const enabledAt = Date.now();
     expect([enabled.status, JSON.parse(enabled.stdout)]).toEqual([0, { userId: stopped.userId, disabledAt: null }]);
     await until(() => usageOnEveryApi(stopped.key), (answers) => answers.every((answer) => answer.status === 200), 1000);
@@ -128,7 +128,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
   it('answers an unknown user with exit status 2 and changes nothing', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const command of ['disable-user', 'enable-user']) {
-      const result = runKeysCli(t.env, command, unknown);
+      const result = await runKeysCli(t.env, command, unknown);
       expect([command, result.status, result.stdout, result.stderr.trim()]).toEqual([command, 2, '', `No user ${unknown}`]);
     }
   });

@@ -24,8 +24,8 @@ describe('key changes reach every API process at once', () => {
     await t.close();
   });
 
-  function createKey(...options: string[]): { key: string; keyId: string; userId: string } {
-    const created = runKeysCli(t.env, 'create', '--name', 'two processes', ...options);
+  async function createKey(...options: string[]): Promise<{ key: string; keyId: string; userId: string }> {
+    const created = await runKeysCli(t.env, 'create', '--name', 'two processes', ...options);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
@@ -36,13 +36,13 @@ describe('key changes reach every API process at once', () => {
   }
 
   it('answers 401 on both processes on the very next request after `keys revoke`', async () => {
-    const { key, keyId, userId } = createKey('--quota', '7');
-    const other = JSON.parse(runKeysCli(t.env, 'create', '--name', 'other key', '--user', userId).stdout);
+    const { key, keyId, userId } = await createKey('--quota', '7');
+    const other = JSON.parse((await runKeysCli(t.env, 'create', '--name', 'other key', '--user', userId)).stdout);
     for (const response of [...(await usageOnEach(key)), ...(await usageOnEach(other.key))]) {
       expect(response.status).toBe(200);
     }
 
-    const revoked = runKeysCli(t.env, 'revoke', keyId);
+    const revoked = await runKeysCli(t.env, 'revoke', keyId);
     expect(revoked.status).toBe(0);
 
     for (const response of await usageOnEach(key)) {
@@ -59,7 +59,7 @@ describe('key changes reach every API process at once', () => {
   it('answers 401 on both processes from the moment the key expires', async () => {
     // Room for creating the key through the CLI and a first request on each process, on a busy machine.
     const expiresAt = new Date(Date.now() + 10_000);
-    const { key } = createKey('--expires-at', expiresAt.toISOString());
+    const { key } = await createKey('--expires-at', expiresAt.toISOString());
     for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
 
     await sleep(expiresAt.getTime() - Date.now() + 50);
@@ -70,19 +70,19 @@ describe('key changes reach every API process at once', () => {
   });
 
   it('applies `keys set-quota` on both processes on the very next request', async () => {
-    const { key, userId } = createKey('--quota', '2');
+    const { key, userId } = await createKey('--quota', '2');
     for (const response of await usageOnEach(key)) {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ used: 0, quota: 2, remaining: 2 });
     }
 
-    expect(runKeysCli(t.env, 'set-quota', userId, '50').status).toBe(0);
+    expect((await runKeysCli(t.env, 'set-quota', userId, '50')).status).toBe(0);
     for (const response of await usageOnEach(key)) {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ used: 0, quota: 50, remaining: 50 });
     }
 
-    expect(runKeysCli(t.env, 'set-quota', userId, 'unlimited').status).toBe(0);
+    expect((await runKeysCli(t.env, 'set-quota', userId, 'unlimited')).status).toBe(0);
     for (const response of await usageOnEach(key)) {
       expect(response.body).toMatchObject({ used: 0, quota: null, remaining: null });
     }
@@ -90,7 +90,7 @@ describe('key changes reach every API process at once', () => {
 
   it('serves a cached key from memory: a revocation written straight to the database is not seen', async () => {
     // The other side of the coin: only announced changes are immediate; this one waits for the TTL.
-    const { key, keyId } = createKey();
+    const { key, keyId } = await createKey();
     for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
     await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
     for (const response of await usageOnEach(key)) expect(response.status).toBe(200);

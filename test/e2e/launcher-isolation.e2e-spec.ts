@@ -100,7 +100,7 @@ describe('npm run demo, then npm start against another register', () => {
         source: null,
         body: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' },
       });
-      const created = runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'newcomer', '--quota', '5');
+      const created = await runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'newcomer', '--quota', '5');
       expect(created.status).toBe(0);
       ({ key: startKey, userId: startUserId } = JSON.parse(created.stdout) as { key: string; userId: string });
 

@@ -257,7 +257,7 @@ describe('npm start with a register that cannot be reached', () => {
       await launcher.waitFor(STARTED, 150_000);
       expect(launcher.log).toContain(`\nRegister     http://${registerHost}\n`);
       const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
-      const created = runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'unreachable', '--quota', '10');
+      const created = await runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'unreachable', '--quota', '10');
       const { key } = JSON.parse(created.stdout) as { key: string };
       const verify = async (licenceNumber: string) => {
         const response = await fetch(`${apiUrl}/v1/licences/verify`, {

@@ -50,8 +50,8 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
     redis?.disconnect();
   });
 
-  function createKey(): { key: string; userId: string } {
-    const created = runKeysCli(env, 'create', '--name', 'ledger', '--quota', '10');
+  async function createKey(): Promise<{ key: string; userId: string }> {
+    const created = await runKeysCli(env, 'create', '--name', 'ledger', '--quota', '10');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
   }
@@ -68,7 +68,7 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
   }
 
   it('answers a repeat of a cached, charged number while PostgreSQL is down, and a new number 503, uncharged', async () => {
-    const { key, userId } = createKey();
+    const { key, userId } = await createKey();
     const first = await verify(api.baseUrl, key, SANDBOX_NUMBERS.active);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-verification-source')).toBe('register');
@@ -107,7 +107,7 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
   });
 
   it('after Redis lost every key, charges a repeat no second time: the ledger decides', async () => {
-    const { key, userId } = createKey();
+    const { key, userId } = await createKey();
     expect((await verify(api.baseUrl, key, UNKNOWN_NUMBER)).status).toBe(404);
     expect((await verify(api.baseUrl, key, UNKNOWN_NUMBER)).headers.get('x-verification-source')).toBe('cache');
     expect((await quotaUsage(api.baseUrl, key)).body).toMatchObject({ used: 1 });

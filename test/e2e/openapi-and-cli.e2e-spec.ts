@@ -169,7 +169,7 @@ describe('OpenAPI document and the key command', () => {
     const keys = (...args: string[]) => runKeysCli(t.env, ...args);
 
     it('creates a key that works at once, lists it without the secret, sets the quota and revokes it', async () => {
-      const created = keys('create', '--name', 'Acme Security', '--quota', '3');
+      const created = await keys('create', '--name', 'Acme Security', '--quota', '3');
       expect(created.status).toBe(0);
       const { key, keyId, userId, quota } = JSON.parse(created.stdout);
       expect(key).toMatch(/^lvs_[A-Za-z0-9_-]{43}$/);
@@ -177,29 +177,29 @@ describe('OpenAPI document and the key command', () => {
       const usage = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } });
       expect(usage.body).toMatchObject({ used: 0, quota: 3, remaining: 3 });
 
-      const listed = keys('list');
+      const listed = await keys('list');
       expect(listed.status).toBe(0);
       expect(listed.stdout).not.toContain(key);
       expect(JSON.parse(listed.stdout)).toEqual(
         expect.arrayContaining([expect.objectContaining({ keyId, userId, name: 'Acme Security', quota: 3, revokedAt: null })]),
       );
 
-      expect(keys('set-quota', userId, 'unlimited').status).toBe(0);
+      expect((await keys('set-quota', userId, 'unlimited')).status).toBe(0);
       const unlimited = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } });
       expect(unlimited.body).toMatchObject({ quota: null, remaining: null });
 
-      const second = JSON.parse(keys('create', '--name', 'second', '--user', userId).stdout);
+      const second = JSON.parse((await keys('create', '--name', 'second', '--user', userId)).stdout);
       expect(second.userId).toBe(userId);
 
-      expect(keys('revoke', keyId).status).toBe(0);
+      expect((await keys('revoke', keyId)).status).toBe(0);
       const revoked = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } });
       expect(revoked.status).toBe(401);
       const other = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': second.key } });
       expect(other.status).toBe(200);
     });
 
-    it('creates a key with an expiry', () => {
-      const created = keys('create', '--name', 'temp', '--expires-at', '2030-01-01T00:00:00Z');
+    it('creates a key with an expiry', async () => {
+      const created = await keys('create', '--name', 'temp', '--expires-at', '2030-01-01T00:00:00Z');
       expect(created.status).toBe(0);
       expect(JSON.parse(created.stdout).expiresAt).toBe('2030-01-01T00:00:00.000Z');
     });
@@ -215,8 +215,8 @@ describe('OpenAPI document and the key command', () => {
       [['set-rate-limit', '00000000-0000-4000-8000-000000000000', '5'], 'No user 00000000-0000-4000-8000-000000000000'],
       [['create', '--name', 'x', '--user', '00000000-0000-4000-8000-000000000000'], 'No user'],
       [['frobnicate'], 'Unknown command "frobnicate"'],
-    ])('refuses %j with a clear message and exit code 2', (args, message) => {
-      const result = keys(...args);
+    ])('refuses %j with a clear message and exit code 2', async (args, message) => {
+      const result = await keys(...args);
       expect(result.status).toBe(2);
       expect(result.stderr).toContain(message);
       expect(result.stdout).toBe('');

@@ -43,15 +43,15 @@ describe('per-user rate limit, shared by two API processes', () => {
     await t.close();
   });
 
-  function createUser(...options: string[]): { key: string; userId: string } {
-    const created = runKeysCli(t.env, 'create', '--name', 'rate limit', ...options);
+  async function createUser(...options: string[]): Promise<{ key: string; userId: string }> {
+    const created = await runKeysCli(t.env, 'create', '--name', 'rate limit', ...options);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
   }
 
-  function setRateLimit(userId: string, rate: string): void {
-    const set = runKeysCli(t.env, 'set-rate-limit', userId, rate);
+  async function setRateLimit(userId: string, rate: string): Promise<void> {
+    const set = await runKeysCli(t.env, 'set-rate-limit', userId, rate);
     expect(set.stderr).toBe('');
     expect(set.status).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ userId, rateLimitPerSecond: rate === 'default' ? null : Number(rate) });
@@ -75,9 +75,9 @@ describe('per-user rate limit, shared by two API processes', () => {
   }
 
   it('gives a user over its rate 429 with Retry-After and RateLimit on both processes, uncharged; another user is untouched', async () => {
-    const userA = createUser('--quota', '100');
-    const userB = createUser();
-    setRateLimit(userB.userId, '1000'); // burst 2000
+    const userA = await createUser('--quota', '100');
+    const userB = await createUser();
+    await setRateLimit(userB.userId, '1000'); // burst 2000
     const numbersA = Array.from({ length: 20 }, (_, index) => unknownNumber(23, index));
     const numbersB = Array.from({ length: 20 }, (_, index) => unknownNumber(24, index));
 
@@ -127,7 +127,7 @@ describe('per-user rate limit, shared by two API processes', () => {
   });
 
   it('puts the RateLimit fields on every answer after authentication, errors included, and none on 401', async () => {
-    const { key } = createUser();
+    const { key } = await createUser();
     const invalid = await request(apis[0].baseUrl, 'POST', '/v1/licences/verify', { headers: { 'x-api-key': key }, body: { licenceNumber: '12' } });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('ratelimit')).toBe('"user";r=4;t=1');
@@ -141,7 +141,7 @@ describe('per-user rate limit, shared by two API processes', () => {
   });
 
   it('remembers an unknown key for 5 s at most: one written to the database unannounced works after that', async () => {
-    const { userId } = createUser();
+    const { userId } = await createUser();
     const plainKey = generateApiKey();
     for (const api of apis) expect((await listWatchlist(api.baseUrl, plainKey)).status).toBe(401);
     // Straight into the database: no announcement reaches the API processes, so only the TTL lets the key in.
@@ -157,10 +157,10 @@ describe('per-user rate limit, shared by two API processes', () => {
   });
 
   it('applies `keys set-rate-limit` (burst twice the rate) on both processes at once, and `default` restores the defaults', async () => {
-    const { key, userId } = createUser();
+    const { key, userId } = await createUser();
     for (const api of apis) expect((await listWatchlist(api.baseUrl, key)).headers.get('ratelimit-policy')).toBe('"user";q=5;w=5');
 
-    setRateLimit(userId, '2');
+    await setRateLimit(userId, '2');
     const raised = await burst(12, (baseUrl) => listWatchlist(baseUrl, key));
     expect(raised.elapsedMs).toBeLessThan(2000);
     const admitted = raised.answers.filter((answer) => answer.status === 200).length;
@@ -170,7 +170,7 @@ describe('per-user rate limit, shared by two API processes', () => {
     expect(admitted).toBeLessThanOrEqual(4 + 2 * Math.ceil(raised.elapsedMs / 1000));
     for (const answer of raised.answers) expect(answer.headers.get('ratelimit-policy')).toBe('"user";q=4;w=2');
 
-    setRateLimit(userId, 'default');
+    await setRateLimit(userId, 'default');
     for (const api of apis) expect((await listWatchlist(api.baseUrl, key)).headers.get('ratelimit-policy')).toBe('"user";q=5;w=5');
   });
 });

@@ -83,13 +83,13 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     for (const hook of await pingAll(endpoints)) expect([hook.path, hook.verified, signedByAll(hook)]).toEqual([hook.path, true, true]);
 
     // Step 2: every secret (current, previous and the v1 one) moves to K2; a second run has nothing to do.
-    const moved = reencrypt(`${K2},${K1}`);
+    const moved = await reencrypt(`${K2},${K1}`);
     expect([moved.status, moved.stderr]).toEqual([0, '']);
     expect(JSON.parse(moved.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, undecryptable: 0, changedMeanwhile: 0 });
     const underK2 = new RegExp(`^v2\\.${keyIdOf(K2)}\\.`);
     expect(await storedSecrets(endpoints['/rotated'])).toEqual({ secret: expect.stringMatching(underK2), previous_secret: expect.stringMatching(underK2) });
     expect(await storedSecrets(endpoints['/legacy'])).toEqual({ secret: expect.stringMatching(underK2), previous_secret: null });
-    const again = reencrypt(`${K2},${K1}`);
+    const again = await reencrypt(`${K2},${K1}`);
     expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, undecryptable: 0, changedMeanwhile: 0 });
 
     // Step 3: the old key dropped.
@@ -108,7 +108,7 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     const attempts = await t.db.query('SELECT attempt, response_status, error, next_attempt_at FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
     expect(attempts.rows).toEqual([{ attempt: 1, response_status: null, error: UNDECRYPTABLE, next_attempt_at: null }]);
     expect(receiver.received).toHaveLength(received);
-    const undecryptable = reencrypt(K3);
+    const undecryptable = await reencrypt(K3);
     expect(JSON.parse(undecryptable.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 0, undecryptable: 3, changedMeanwhile: 0 });
   });
 });

@@ -99,15 +99,15 @@ export class FaultRig<R extends RigRedis = PrivateRedis> {
     return this.worker;
   }
 
-  createKey(quota: number | null = null): TestKey {
-    const created = runKeysCli(this.env, 'create', '--name', 'resilience', ...(quota === null ? [] : ['--quota', String(quota)]));
+  async createKey(quota: number | null = null): Promise<TestKey> {
+    const created = await runKeysCli(this.env, 'create', '--name', 'resilience', ...(quota === null ? [] : ['--quota', String(quota)]));
     if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
     return JSON.parse(created.stdout) as TestKey;
   }
 
   /** `count` users without a quota, each having verified (and been charged for) every warm number. */
   async warmUsers(count: number): Promise<TestKey[]> {
-    const users = Array.from({ length: count }, () => this.createKey());
+    const users = await Promise.all(Array.from({ length: count }, () => this.createKey()));
     for (const user of users) {
       for (const number of WARM_NUMBERS) {
         const answer = await verifyOnce(this.baseUrl, user, number, false, Date.now());

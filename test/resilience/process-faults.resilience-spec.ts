@@ -130,7 +130,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
   }, 90_000);
 
   it('no API process while a lookup fails: the worker refunds it, and nothing is left for a later API', async () => {
-    const user = rig.createKey(10);
+    const user = await rig.createKey(10);
     const number = newNumber();
     await rig.sandboxAdmin.setFault({ fault: 'status-503', times: 3, latencyMs: 2500, licenceNumber: number });
     const pending = await verifyOnce(rig.baseUrl, user, number, true, Date.now());
@@ -149,7 +149,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
   }, 60_000);
 
   it('no API process and the ledger away while a lookup fails: the next API refunds it at start-up', async () => {
-    const user = rig.createKey(10);
+    const user = await rig.createKey(10);
     const number = newNumber();
     await rig.sandboxAdmin.setFault({ fault: 'status-503', times: 3, latencyMs: 2500, licenceNumber: number });
     expect((await verifyOnce(rig.baseUrl, user, number, true, Date.now())).status).toBe(202);
@@ -172,7 +172,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
   }, 60_000);
 
   it('200 concurrent new numbers against a quota of 50: exactly 50 charged, 150 refused with 429', async () => {
-    const user = rig.createKey(50);
+    const user = await rig.createKey(50);
     const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 200 }, () => verifyOnce(rig.baseUrl, user, newNumber(), true, started)));
     await rig.untilSettled();

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const KEYS_CLI = join(__dirname, '../../dist/src/auth/keys.cli.js');
@@ -9,11 +9,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `npm run keys -- ARGS` as an operator runs it: the real command in its own process. */
-export function runKeysCli(env: Record<string, string>, ...args: string[]): CliResult {
-  const result = spawnSync(process.execPath, [KEYS_CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    encoding: 'utf8',
+/**
+ * `npm run keys -- ARGS` as an operator runs it: the real command in its own process. Awaited, not run
+ * synchronously, so that an app running in the spec's own process keeps answering meanwhile.
+ */
+export function runKeysCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KEYS_CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
