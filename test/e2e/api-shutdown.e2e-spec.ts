@@ -17,14 +17,15 @@ describe('API SIGTERM', () => {
     t = await startTestApp({ withWorker: true, env: { WORKER_CONCURRENCY: '100' } });
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    // Generous waits: the point is that every answer is the real result, however loaded the machine. One user's 100
-    // new charges take turns on its quota row, so the charge deadline too (a 503 would never reach the register).
+    // Generous waits: the point is that every answer is the real result, however loaded the machine; the charge
+    // deadline too (a 503 would never reach the register, and the wait for 100 lookups below would never end).
     api = await ApiProcess.start({
       ...t.env,
       HOST: '127.0.0.1',
       PORT: String(port),
       VERIFY_TIMEOUT_MS: '15000',
       SHUTDOWN_GRACE_MS: '20000',
+      DATABASE_CHARGE_TIMEOUT_MS: '5000',
     });
   });
   afterAll(async () => {

@@ -22,7 +22,11 @@ describe('health probes', () => {
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    t = await startTestApp({ withWorker: true, env: { ...redis.serviceSettings, WORKER_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_WINDOW_MS) } });
+    // The default dependency deadline: readiness must turn 503 within it.
+    t = await startTestApp({
+      withWorker: true,
+      env: { ...redis.serviceSettings, DEPENDENCY_TIMEOUT_MS: '800', WORKER_HEARTBEAT_TIMEOUT_MS: String(HEARTBEAT_WINDOW_MS) },
+    });
   });
   afterAll(async () => {
     await t.close();

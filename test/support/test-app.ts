@@ -82,7 +82,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     WORKER_HTTP_PORT: '0',
     ...options.env,
   };
-  Object.assign(process.env, env);
+  // The in-process app shares its event loop with Jest and the spec's own work (module loading, child processes
+  // waited on), which on a busy 2-core machine can stall it for longer than the service's 800 ms deadlines: they
+  // would then time the test runner, not the service. It gets longer ones unless the spec sets its own; processes
+  // started from `env` (API, worker) keep the defaults.
+  const inProcessEnv = { DEPENDENCY_TIMEOUT_MS: '5000', DATABASE_CHARGE_TIMEOUT_MS: '5000', ...env };
+  Object.assign(process.env, inProcessEnv);
 
   // Imported only now: ConfigModule reads the environment when the module is first loaded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -93,7 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     .useValue(clock)
     .compile();
   const logLines: string[] = [];
-  const settings = validateEnvironment(env);
+  const settings = validateEnvironment(inProcessEnv);
   const logger = createLogger(settings, 'api', { write: (line: string) => void logLines.push(line) });
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(settings), {
     logger,
