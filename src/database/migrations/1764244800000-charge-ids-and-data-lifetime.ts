@@ -13,6 +13,29 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * included) can be deleted a retention period later. watch_entries.paused_* hold an entry's state as of its pause:
  * a paused entry shows that, not what later re-checks paid for by other users found.
  */
+/**
+ * The 5-argument charging functions as this migration defines them (after CREATE or CREATE OR REPLACE): they name
+ * the charge in a setting local to the transaction and call the 4-argument ones. A later migration that redefines
+ * them restores these when it is reverted.
+ */
+export const CHARGE_ONCE_NAMING_THE_CHARGE = `
+      FUNCTION quota_charge_once(p_user uuid, p_period char(7), p_licence char(16), p_quota integer, p_charge_id uuid)
+      RETURNS text LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
+        RETURN quota_charge_once(p_user, p_period, p_licence, p_quota);
+      END
+      $$`;
+export const CHARGE_MANY_NAMING_THE_CHARGE = `
+      FUNCTION quota_charge_many(p_user uuid, p_period char(7), p_licences char(16)[], p_quota integer, p_charge_id uuid,
+                                 OUT charged char(16)[], OUT needed integer, OUT remaining integer)
+      LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
+        SELECT m.charged, m.needed, m.remaining INTO charged, needed, remaining FROM quota_charge_many(p_user, p_period, p_licences, p_quota) m;
+      END
+      $$`;
+
 export class ChargeIdsAndDataLifetime1764244800000 implements MigrationInterface {
   name = 'ChargeIdsAndDataLifetime1764244800000';
 
@@ -20,23 +43,8 @@ export class ChargeIdsAndDataLifetime1764244800000 implements MigrationInterface
     // The charging functions stay as they are: their new overloads name the charge in a setting local to the
     // transaction, which the column's default reads when they insert the row.
     await queryRunner.query(`ALTER TABLE quota_charges ADD COLUMN charge_id uuid DEFAULT nullif(current_setting('lvs.charge_id', true), '')::uuid`);
-    await queryRunner.query(`
-      CREATE FUNCTION quota_charge_once(p_user uuid, p_period char(7), p_licence char(16), p_quota integer, p_charge_id uuid)
-      RETURNS text LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
-        RETURN quota_charge_once(p_user, p_period, p_licence, p_quota);
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE FUNCTION quota_charge_many(p_user uuid, p_period char(7), p_licences char(16)[], p_quota integer, p_charge_id uuid,
-                                        OUT charged char(16)[], OUT needed integer, OUT remaining integer)
-      LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
-        SELECT m.charged, m.needed, m.remaining INTO charged, needed, remaining FROM quota_charge_many(p_user, p_period, p_licences, p_quota) m;
-      END
-      $$`);
+    await queryRunner.query(`CREATE ${CHARGE_ONCE_NAMING_THE_CHARGE}`);
+    await queryRunner.query(`CREATE ${CHARGE_MANY_NAMING_THE_CHARGE}`);
     await queryRunner.query(`ALTER TABLE licence_states ADD COLUMN unwatched_since timestamptz`);
     await queryRunner.query(`CREATE INDEX licence_states_unwatched ON licence_states (unwatched_since) WHERE unwatched_since IS NOT NULL`);
     // States nobody watches today start their retention now.

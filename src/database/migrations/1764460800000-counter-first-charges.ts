@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { CHARGE_MANY_NAMING_THE_CHARGE, CHARGE_ONCE_NAMING_THE_CHARGE } from './1764244800000-charge-ids-and-data-lifetime';
 
 /**
  * Every charge and refund locks its user's counter row (quota_usage) before any of the user's number rows
@@ -117,23 +118,8 @@ export class CounterFirstCharges1764460800000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION quota_refund(uuid, char, char, uuid)`);
     // The 5-argument functions go back to naming the charge in the setting the column's default reads.
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION quota_charge_many(p_user uuid, p_period char(7), p_licences char(16)[], p_quota integer, p_charge_id uuid,
-                                                   OUT charged char(16)[], OUT needed integer, OUT remaining integer)
-      LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
-        SELECT m.charged, m.needed, m.remaining INTO charged, needed, remaining FROM quota_charge_many(p_user, p_period, p_licences, p_quota) m;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION quota_charge_once(p_user uuid, p_period char(7), p_licence char(16), p_quota integer, p_charge_id uuid)
-      RETURNS text LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM set_config('lvs.charge_id', p_charge_id::text, true);
-        RETURN quota_charge_once(p_user, p_period, p_licence, p_quota);
-      END
-      $$`);
+    await queryRunner.query(`CREATE OR REPLACE ${CHARGE_MANY_NAMING_THE_CHARGE}`);
+    await queryRunner.query(`CREATE OR REPLACE ${CHARGE_ONCE_NAMING_THE_CHARGE}`);
     await queryRunner.query(`DROP FUNCTION quota_charge_all(uuid[], char[], char[], integer[], uuid[])`);
     await queryRunner.query(`DROP FUNCTION quota_drop_unused_counters(uuid[], char[])`);
     await queryRunner.query(`DROP FUNCTION quota_lock_counters(uuid[], char[])`);
