@@ -37,11 +37,13 @@ export class CounterFirstCharges1764460800000 implements MigrationInterface {
       CREATE FUNCTION quota_charge_all(p_users uuid[], p_periods char(7)[], p_licences char(16)[], p_quotas integer[], p_charge_ids uuid[])
       RETURNS TABLE (outcome text) LANGUAGE plpgsql AS $$
       DECLARE
+        -- The counters of the charges whose plan has room: only these are locked, and only these dropped at zero.
         v_with_room integer[] := ARRAY(
           SELECT c.position FROM unnest(p_quotas) WITH ORDINALITY AS c(quota, position) WHERE c.quota IS NULL OR c.quota > 0);
+        v_users uuid[] := ARRAY(SELECT p_users[i] FROM unnest(v_with_room) i);
+        v_periods char(7)[] := ARRAY(SELECT p_periods[i] FROM unnest(v_with_room) i);
       BEGIN
-        PERFORM quota_lock_counters(
-          ARRAY(SELECT p_users[i] FROM unnest(v_with_room) i), ARRAY(SELECT p_periods[i] FROM unnest(v_with_room) i));
+        PERFORM quota_lock_counters(v_users, v_periods);
         FOR i IN 1 .. coalesce(cardinality(p_users), 0) LOOP
           IF p_quotas[i] <= 0 THEN
             PERFORM 1 FROM quota_charges WHERE user_id = p_users[i] AND period = p_periods[i] AND licence_number = p_licences[i];
@@ -65,7 +67,7 @@ export class CounterFirstCharges1764460800000 implements MigrationInterface {
           END IF;
           RETURN NEXT;
         END LOOP;
-        PERFORM quota_drop_unused_counters(p_users, p_periods);
+        PERFORM quota_drop_unused_counters(v_users, v_periods);
       END
       $$`);
     await queryRunner.query(`
@@ -79,8 +81,10 @@ export class CounterFirstCharges1764460800000 implements MigrationInterface {
       LANGUAGE plpgsql AS $$
       DECLARE
         v_used integer;
+        -- A plan without room takes no lock and leaves the counter alone.
+        v_has_room boolean := p_quota IS NULL OR p_quota > 0;
       BEGIN
-        IF p_quota IS NULL OR p_quota > 0 THEN
+        IF v_has_room THEN
           PERFORM quota_lock_counters(ARRAY[p_user], ARRAY[p_period]);
         END IF;
         SELECT coalesce(used, 0) INTO v_used FROM (SELECT max(used) AS used FROM quota_usage WHERE user_id = p_user AND period = p_period) u;
@@ -97,7 +101,9 @@ export class CounterFirstCharges1764460800000 implements MigrationInterface {
           v_used := v_used + needed;
         END IF;
         remaining := CASE WHEN p_quota IS NULL THEN NULL ELSE greatest(p_quota - v_used, 0) END;
-        PERFORM quota_drop_unused_counters(ARRAY[p_user], ARRAY[p_period]);
+        IF v_has_room THEN
+          PERFORM quota_drop_unused_counters(ARRAY[p_user], ARRAY[p_period]);
+        END IF;
       END
       $$`);
     await queryRunner.query(`
