@@ -385,8 +385,10 @@ async function main(): Promise<void> {
     };
     // The cached repeats against a second API of this checkout with the console off (same Redis and database), and,
     // when given, against the baseline checkout's API: turn by turn, so that both sides see the same machine.
-    const cachedRepeatAgainst = async (scenario: string, entry: string, otherEnv: Record<string, string>, other: string) => {
-      const otherApi = await startProcess(workDir, entry, { ...env, ...otherEnv }, /API listening on ([\d.]+:\d+)/, NODE_FLAGS.api);
+    // The other API runs with its own checkout's Node flags, so that a change of flags can be compared too; both
+    // APIs' peak resident memory goes beside the row.
+    const cachedRepeatAgainst = async (scenario: string, entry: string, otherEnv: Record<string, string>, other: string, otherFlags = NODE_FLAGS.api) => {
+      const otherApi = await startProcess(workDir, entry, { ...env, ...otherEnv }, /API listening on ([\d.]+:\d+)/, otherFlags);
       try {
         const otherUrl = `http://${otherApi.url}`;
         await load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { amount: pairs }), url: otherUrl });
@@ -399,6 +401,13 @@ async function main(): Promise<void> {
           ),
           '>= 0.95x',
         );
+        Object.assign(rows[rows.length - 1], {
+          peakMiB: Math.round(peakResidentMiB(api.child.pid!)),
+          baselinePeakMiB: Math.round(peakResidentMiB(otherApi.child.pid!)),
+          nodeFlags: NODE_FLAGS.api.join(' '),
+          baselineNodeFlags: otherFlags.join(' '),
+        });
+        console.log(`peak resident memory: this API ${peakResidentMiB(api.child.pid!).toFixed(0)} MiB, the other ${peakResidentMiB(otherApi.child.pid!).toFixed(0)} MiB`);
       } finally {
         await stopProcesses([otherApi.child]);
       }
@@ -406,7 +415,13 @@ async function main(): Promise<void> {
     if (BENCH_ROWS.has('comparisons')) {
       await cachedRepeatAgainst('cached repeat verification, console enabled', 'dist/src/main.js', { CONSOLE_ENABLED: 'false' }, 'the same, console disabled');
       if (BASELINE_CHECKOUT) {
-        await cachedRepeatAgainst('cached repeat verification, this checkout', join(BASELINE_CHECKOUT, 'dist/src/main.js'), {}, `the same, ${BASELINE_LABEL}`);
+        await cachedRepeatAgainst(
+          'cached repeat verification, this checkout',
+          join(BASELINE_CHECKOUT, 'dist/src/main.js'),
+          {},
+          `the same, ${BASELINE_LABEL}`,
+          readNodeFlags(join(BASELINE_CHECKOUT, 'package.json'), 'api'),
+        );
       }
       markHighWater('comparisons');
     }
