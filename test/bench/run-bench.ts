@@ -66,8 +66,7 @@ const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,comparisons,watc
  */
 const BASELINE_CHECKOUT = process.env.BENCH_BASELINE_CHECKOUT;
 const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? BASELINE_CHECKOUT;
-/** As the start scripts run each process (npm run start:api, start:worker). */
-// The flags every way of starting the API uses (see src/config/node-flags.ts); the worker runs with none.
+/** As the start scripts run each process (npm run start:api, start:worker): see src/config/node-flags.ts. */
 const NODE_FLAGS = { api: readNodeFlags(join(ROOT, 'package.json'), 'api'), worker: readNodeFlags(join(ROOT, 'package.json'), 'worker') };
 
 const LOAD_GENERATOR = wrkInstalled()
@@ -401,13 +400,10 @@ async function main(): Promise<void> {
           ),
           '>= 0.95x',
         );
-        Object.assign(rows[rows.length - 1], {
-          peakMiB: Math.round(peakResidentMiB(api.child.pid!)),
-          baselinePeakMiB: Math.round(peakResidentMiB(otherApi.child.pid!)),
-          nodeFlags: NODE_FLAGS.api.join(' '),
-          baselineNodeFlags: otherFlags.join(' '),
-        });
-        console.log(`peak resident memory: this API ${peakResidentMiB(api.child.pid!).toFixed(0)} MiB, the other ${peakResidentMiB(otherApi.child.pid!).toFixed(0)} MiB`);
+        const peakMiB = Math.round(peakResidentMiB(api.child.pid!));
+        const baselinePeakMiB = Math.round(peakResidentMiB(otherApi.child.pid!));
+        Object.assign(rows[rows.length - 1], { peakMiB, baselinePeakMiB, nodeFlags: NODE_FLAGS.api.join(' '), baselineNodeFlags: otherFlags.join(' ') });
+        console.log(`peak resident memory: this API ${peakMiB} MiB, the other ${baselinePeakMiB} MiB`);
       } finally {
         await stopProcesses([otherApi.child]);
       }
