@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { Clock } from '../clock/clock';
-import { LookupQueue, LookupStanding } from '../lookups/lookup-queue';
-import { LookupSettlement } from '../lookups/lookup-settlement';
-import { ResultCache } from '../lookups/result-cache';
+import type { LookupStanding } from '../lookups/lookup-outcome';
+import { LookupService } from '../lookups/lookup.service';
 import { BatchDispatch, DISPATCH_CONCURRENCY } from './batch-dispatch';
 import { BatchHolderChecks } from './batch-holder-checks';
 import { itemResult } from './batch-view';
@@ -28,14 +27,12 @@ export class BatchSettlement implements OnApplicationBootstrap {
   constructor(
     private readonly repository: BatchRepository,
     private readonly dispatch: BatchDispatch,
-    private readonly lookups: LookupQueue,
-    private readonly lookupSettlement: LookupSettlement,
-    private readonly cache: ResultCache,
+    private readonly lookups: LookupService,
     private readonly holderChecks: BatchHolderChecks,
     private readonly clock: Clock,
   ) {
     this.completions.setMaxListeners(0);
-    this.lookups.onLookupFinished((jobId) => {
+    this.lookups.onFinished((jobId) => {
       this.settleJob(jobId).catch((error: unknown) =>
         this.logger.error(`Writing the results of lookup ${jobId} failed: ${(error as Error).message}`),
       );
@@ -54,8 +51,8 @@ export class BatchSettlement implements OnApplicationBootstrap {
   }
 
   /**
-   * Resolves a batch's pending items from the queue's record of their jobs, or from the cache when
-   * the job is gone; a number with neither is enqueued again. A failed job found here is refunded
+   * Resolves a batch's pending items from the queue's record of their jobs, or looks the number up again
+   * (the cache first) when the job is gone. A failed job found here is refunded
    * through its payers, which only one process can take.
    */
   async reconcile(userId: string, batchId: string): Promise<void> {
@@ -65,12 +62,10 @@ export class BatchSettlement implements OnApplicationBootstrap {
       const standing: LookupStanding = jobId ? await this.lookups.standing(jobId) : { state: 'missing' };
       if (standing.state === 'pending') return;
       if (standing.state === 'failed' && jobId) {
-        await this.lookupSettlement.refund(jobId);
+        await this.lookups.refundFailed(jobId);
       }
       if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
-      const cached = await this.cache.get(licenceNumber);
-      if (cached) return this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: cached }));
-      await this.dispatch.enqueue(userId, batchId, licenceNumber);
+      await this.dispatch.lookUp(userId, batchId, licenceNumber);
     });
     await this.completeIfDone(batchId);
   }
