@@ -1,6 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ReadinessProbe } from '../health/readiness-probe';
+import { QuotaModule } from '../quota/quota.module';
 import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, HolderDataProtection } from '../secrets/holder-data';
 import { LookupReadiness } from './lookup-readiness';
 import { LookupService } from './lookup.service';
@@ -24,7 +25,7 @@ function holderDataProtection(config: AppConfig): HolderDataProtection {
  * worker.
  */
 @Module({
-  imports: [LookupsCoreModule],
+  imports: [LookupsCoreModule, QuotaModule],
   providers: [
     LookupService,
     { provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection },
