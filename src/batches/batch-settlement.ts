@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { Clock } from '../clock/clock';
 import type { LookupStanding } from '../lookups/lookup-outcome';
@@ -11,6 +11,8 @@ import { forEachLimited } from './for-each-limited';
 
 // A running batch is reconciled against the queue at most this often when it is viewed, per API process.
 const RECONCILE_INTERVAL_MS = 10_000;
+// How often each API process looks for running batches of disabled users, to stop them.
+const STOP_DISABLED_INTERVAL_MS = 5000;
 
 /**
  * Writes finished lookups into the items waiting on them and completes batches. Every API process
@@ -18,11 +20,12 @@ const RECONCILE_INTERVAL_MS = 10_000;
  * catches whatever a crash let pass unheard.
  */
 @Injectable()
-export class BatchSettlement implements OnApplicationBootstrap {
+export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Batches');
   /** emits a batch's id when this process sees it has no pending item left */
   private readonly completions = new EventEmitter();
   private readonly lastReconciled = new Map<string, number>();
+  private stopTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repository: BatchRepository,
@@ -42,6 +45,29 @@ export class BatchSettlement implements OnApplicationBootstrap {
   /** Lookups may have finished while no API process listened: settle every running batch once. */
   onApplicationBootstrap(): void {
     this.reconcileRunning().catch((error: unknown) => this.logger.error(`Reconciling running batches failed: ${(error as Error).message}`));
+    this.stopTimer = setInterval(() => {
+      this.stopDisabled().catch((error: unknown) => this.logger.warn(`Stopping the batches of disabled users failed: ${(error as Error).message}`));
+    }, STOP_DISABLED_INTERVAL_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.stopTimer);
+  }
+
+  /**
+   * A disabled user's running batches stop: the rows still waiting end as ERROR (SERVICE_UNAVAILABLE), their
+   * lookups are withdrawn with their charges refunded, and the batches complete. A row whose lookup answers first
+   * keeps its answer and its charge. Several processes may do it at once: a row ends once, and refunds are
+   * idempotent.
+   */
+  async stopDisabled(): Promise<void> {
+    for (const { id, userId } of await this.repository.runningOfDisabledUsers()) {
+      const jobIds = await this.repository.pendingJobs(id);
+      for (const jobId of jobIds) await this.lookups.withdraw(userId, jobId, () => this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE', jobId));
+      await this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE');
+      await this.completeIfDone(id);
+      this.logger.log(`Stopped batch ${id} of a disabled user: its lookups on ${jobIds.length} job(s) withdrawn`);
+    }
   }
 
   /** Calls `listener` once this process sees the batch complete; returns what stops listening. */

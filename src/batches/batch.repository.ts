@@ -273,6 +273,36 @@ export class BatchRepository {
   }
 
   /** The running batches with their owners (whose turn a re-enqueued lookup takes). */
+  /** Running batches whose owner is disabled: BatchSettlement stops them. */
+  async runningOfDisabledUsers(): Promise<{ id: string; userId: string }[]> {
+    const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(
+      `SELECT b.id, b.user_id FROM batches b JOIN users u ON u.id = b.user_id WHERE b.status = 'RUNNING' AND u.disabled_at IS NOT NULL`,
+    );
+    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
+  }
+
+  /** The lookup jobs the batch's pending items wait on. */
+  async pendingJobs(batchId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<{ job_id: string }[]>(
+      `SELECT DISTINCT job_id FROM batch_items WHERE batch_id = $1 AND status = 'PENDING' AND job_id IS NOT NULL`,
+      [batchId],
+    );
+    return rows.map((row) => row.job_id);
+  }
+
+  /**
+   * Ends the items still waiting, for their lookup (of job `jobId` only, when given) or their holder check, as an
+   * ERROR with `errorCode` (POST …/retry looks them up again). Answers whether it ended any.
+   */
+  async failWaiting(batchId: string, errorCode: string, jobId: string | null = null): Promise<boolean> {
+    const [, ended] = await this.dataSource.query<[unknown[], number]>(
+      `UPDATE batch_items i SET status = 'ERROR', error_code = $2, licence = NULL, checked_at = NULL, holder_job_id = NULL
+       WHERE i.batch_id = $1 AND CASE WHEN $3::text IS NULL THEN i.status = 'PENDING' OR ${HOLDER_UNCHECKED} ELSE i.status = 'PENDING' AND i.job_id = $3 END`,
+      [batchId, errorCode, jobId],
+    );
+    return ended > 0;
+  }
+
   async running(): Promise<{ id: string; userId: string }[]> {
     const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(`SELECT id, user_id FROM batches WHERE status = 'RUNNING'`);
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));

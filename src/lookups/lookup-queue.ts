@@ -23,7 +23,7 @@ const WAITING_COUNT_LIFE_MS = 250;
  */
 export const PARK_DELAY_MS = 3600_000;
 
-/** Lookups waiting in the queue: the live ones (BullMQ's wait list), and all of them, parked ones included. */
+/** Lookups waiting in the queue: the live ones (every queued job that is not a batch's or a re-check's), and all of them, parked ones included. */
 export interface QueueWaitingCounts {
   live: number;
   all: number;
@@ -142,6 +142,12 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
         await job?.promote().catch(() => undefined);
       }),
     );
+  }
+
+  /** Removes a job that has not started: parked, or waiting out a retry's backoff. */
+  async removeIfDelayed(jobId: string): Promise<void> {
+    const job = await this.queue.getJob(jobId);
+    if (job && (await job.isDelayed())) await job.remove().catch(() => undefined);
   }
 
   /** Batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */

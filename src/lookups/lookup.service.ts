@@ -164,6 +164,21 @@ export class LookupService {
     this.queue.onLookupFinished(listener);
   }
 
+  /**
+   * Withdraws a user's part in a job that is no longer wanted (the user was disabled). The user's charges waiting
+   * on it are taken out of its payers first, so that no settlement forgets or refunds them meanwhile; then
+   * `endWaiting` ends what waited on the job and answers whether it ended anything. The charges are refunded when it
+   * did, or when the job failed; otherwise the job's answer reached its waiters and the charges stand. A job not yet
+   * started (parked, or waiting out a retry) is removed, so that it never reaches the register; one some other
+   * request joined is left to that request's reconciliation, which asks again.
+   */
+  async withdraw(userId: string, jobId: string, endWaiting: () => Promise<boolean>): Promise<void> {
+    const charges = await this.payers.withdraw(jobId, userId);
+    const ended = await endWaiting();
+    if (ended || (await this.queue.standing(jobId)).state === 'failed') for (const charge of charges) await this.quota.refund(charge);
+    await this.queue.removeIfDelayed(jobId);
+  }
+
   /** Refunds what waits on a failed job (at most once, whoever asks); for callers that found the failure themselves. */
   refundFailed(jobId: string): Promise<void> {
     return this.settlement.refund(jobId);
@@ -181,8 +196,7 @@ export class LookupService {
       place = await this.admit(request, ownJobId);
       charge = request.charge ? await this.chargeWithIntent(request.user, request.subject.unit) : null;
       jobId = await this.enqueue(request, ownJobId, place);
-      const payer = charge?.isNew ? charge : (request.payer ?? null);
-      if (payer) await this.payers.add(jobId, payer);
+      for (const payer of [charge?.isNew ? charge : null, request.payer ?? null]) if (payer) await this.payers.add(jobId, payer);
       await request.onQueued?.(jobId);
     } catch (error) {
       if (place) await this.live.release(place).catch(() => undefined);

@@ -1,6 +1,7 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
@@ -154,6 +155,60 @@ describe('one road to the register: fair turns and bounds', () => {
     const { byLicence } = await sandbox.counts();
     expect([...numbers(3241, 1000), ...numbers(3242, 1000)].filter((number) => (byLicence[number] ?? 0) > 0).length).toBeLessThan(2000);
     await t.db.query('DELETE FROM watch_entries WHERE user_id = ANY($1)', [[a.userId, b.userId]]);
+  }, 120_000);
+
+  it("stops a disabled user's running batch within 10 s: rows not looked up end as ERROR, refunded; retry after enabling looks them up", async () => {
+    const { key, userId } = await t.createKey();
+    const roster = numbers(3251, 300);
+    const created = await request(t.baseUrl, 'POST', '/v1/batches', {
+      headers: { 'x-api-key': key },
+      body: { items: roster.map((licenceNumber) => ({ licenceNumber })) },
+    });
+    expect(created.status).toBe(202);
+    const id = (created.body as { id: string }).id;
+    const settled = async () =>
+      (await t.db.query(`SELECT count(*)::int AS n FROM batch_items WHERE batch_id = $1 AND status <> 'PENDING'`, [id])).rows[0].n as number;
+    await until(settled, (count) => count >= 10, 30_000);
+
+    const disabled = await runKeysCli(t.env, 'disable-user', userId);
+    expect(disabled.status).toBe(0);
+    const disabledAt = Date.now();
+    await until(
+      async () => (await t.db.query('SELECT status FROM batches WHERE id = $1', [id])).rows[0].status as string,
+      (status) => status === 'COMPLETED',
+      10_000,
+    );
+    expect(Date.now() - disabledAt).toBeLessThan(10_000);
+    const items = (
+      await t.db.query<{ licence_number: string; status: string; error_code: string | null }>(
+        'SELECT licence_number, status, error_code FROM batch_items WHERE batch_id = $1 ORDER BY index',
+        [id],
+      )
+    ).rows;
+    const failed = items.filter((item) => item.status === 'ERROR');
+    const answered = items.filter((item) => item.status === 'NOT_FOUND');
+    expect(failed.length + answered.length).toBe(300);
+    expect(failed.length).toBeGreaterThan(100);
+    expect(new Set(failed.map((item) => item.error_code))).toEqual(new Set(['SERVICE_UNAVAILABLE']));
+    // Charged for what was answered, refunded for the rest.
+    expect(await charged(userId)).toEqual(answered.map((item) => item.licence_number).sort());
+
+    // The withdrawn lookups never reach the register (a few may have been running already).
+    await sandbox.resetCounts();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const { byLicence } = await sandbox.counts();
+    expect(failed.filter((item) => (byLicence[item.licence_number] ?? 0) > 0).length).toBeLessThan(20);
+
+    expect((await runKeysCli(t.env, 'enable-user', userId)).status).toBe(0);
+    const retried = await request(t.baseUrl, 'POST', `/v1/batches/${id}/retry`, { headers: { 'x-api-key': key } });
+    expect([200, 202]).toContain(retried.status);
+    const done = await until(
+      () => request(t.baseUrl, 'GET', `/v1/batches/${id}?limit=1`, { headers: { 'x-api-key': key } }),
+      (response) => (response.body as { status: string }).status === 'COMPLETED',
+      60_000,
+    );
+    expect((done.body as { counts: unknown }).counts).toEqual({ FOUND: 0, NOT_FOUND: 300, TOO_MANY_RESULTS: 0, ERROR: 0, PENDING: 0 });
+    expect(await charged(userId)).toEqual([...roster].sort());
   }, 120_000);
 
   it("admits a user's live lookups up to USER_MAX_LIVE_LOOKUPS until the register answers them; the 101st is 503, uncharged, and another user is untouched", async () => {
