@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LookupAdmission } from '../lookups/lookup-admission';
-import { LookupPayers } from '../lookups/lookup-payers';
-import { LookupQueue } from '../lookups/lookup-queue';
-import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
-import { ResultCache } from '../lookups/result-cache';
+import { LookupService } from '../lookups/lookup.service';
 import { Charge } from '../quota/quota.service';
 import { itemResult } from './batch-view';
 import { BatchRepository } from './batch.repository';
@@ -13,18 +9,14 @@ import { forEachLimited } from './for-each-limited';
 export const DISPATCH_CONCURRENCY = 16;
 
 /**
- * Sends a batch's numbers down the one lookup queue at batch priority, parked in the owner's pending list
- * so that users take turns, and sharing single flight, the cache and the register's rate limit with live
- * verifications.
+ * Sends a batch's numbers down the one lookup road as batch lookups: parked in the owner's pending list so that
+ * users take turns, and sharing single flight, the cache and the register's rate limit with live verifications.
  */
 @Injectable()
 export class BatchDispatch {
   constructor(
     private readonly repository: BatchRepository,
-    private readonly lookups: LookupQueue,
-    private readonly payers: LookupPayers,
-    private readonly cache: ResultCache,
-    private readonly admission: LookupAdmission,
+    private readonly lookups: LookupService,
   ) {}
 
   /**
@@ -33,31 +25,37 @@ export class BatchDispatch {
    * One answered from the cache is served. Answers the release of the places held in the user's bound,
    * for the caller to call once the numbers are dispatched (or the request failed).
    */
-  async admit(userId: string, numbers: string[]): Promise<() => Promise<void>> {
-    const newLookups = await this.cache.countMissing(numbers);
-    return newLookups > 0 ? this.admission.admitBatch(userId, newLookups) : async () => undefined;
+  admit(userId: string, numbers: string[]): Promise<() => Promise<void>> {
+    return this.lookups.reserve(
+      userId,
+      numbers.map((licenceNumber) => this.lookups.numberSubject(licenceNumber)),
+    );
   }
 
   /**
-   * Answers each number from the cache or enqueues its lookup; a new charge waits on the job as its
-   * payer, refunded if the lookup fails.
+   * Answers each number from the cache or queues its lookup; a new charge waits on the job as its payer, refunded
+   * if the lookup fails.
    */
   async dispatch(userId: string, batchId: string, numbers: string[], charges: Charge[]): Promise<void> {
     const newCharges = new Map(charges.map((charge) => [charge.licenceNumber, charge]));
-    await forEachLimited(numbers, DISPATCH_CONCURRENCY, async (licenceNumber) => {
-      const cached = await this.cache.get(licenceNumber);
-      if (cached) {
-        await this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: cached }));
-        return;
-      }
-      await this.enqueue(userId, batchId, licenceNumber, newCharges.get(licenceNumber));
-    });
+    await forEachLimited(numbers, DISPATCH_CONCURRENCY, (licenceNumber) => this.lookUp(userId, batchId, licenceNumber, newCharges.get(licenceNumber)));
   }
 
-  /** Enqueues the number's lookup (or joins the one in flight) and ties the batch's items to its job. */
-  async enqueue(userId: string, batchId: string, licenceNumber: string, charge?: Charge): Promise<void> {
-    const jobId = await this.lookups.enqueueFor(userId, licenceNumber, LOOKUP_PRIORITY.batchItem);
-    if (charge) await this.payers.add(jobId, charge);
-    await this.repository.attachJob(batchId, licenceNumber, jobId);
+  /**
+   * One number of the batch: written at once from the cache, or its lookup queued (or joined) and the batch's items
+   * tied to the job, which BatchSettlement settles when it finishes. `fromCache` false: the caller has just read it.
+   */
+  async lookUp(userId: string, batchId: string, licenceNumber: string, charge?: Charge, fromCache = true): Promise<void> {
+    const answer = await this.lookups.lookup({
+      subject: this.lookups.numberSubject(licenceNumber),
+      user: { userId, monthlyQuota: null },
+      kind: 'batch',
+      deadline: null,
+      admitted: true,
+      cache: fromCache ? 'use' : 'skip',
+      payer: charge ?? null,
+      onQueued: (jobId) => this.repository.attachJob(batchId, licenceNumber, jobId),
+    });
+    if (answer.state === 'answered') await this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: answer.result }));
   }
 }

@@ -1,9 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import { Clock } from '../clock/clock';
-import { LookupQueue, LookupStanding } from '../lookups/lookup-queue';
-import { LookupSettlement } from '../lookups/lookup-settlement';
-import { ResultCache } from '../lookups/result-cache';
+import type { LookupStanding } from '../lookups/lookup-outcome';
+import { LookupService } from '../lookups/lookup.service';
 import { BatchDispatch, DISPATCH_CONCURRENCY } from './batch-dispatch';
 import { BatchHolderChecks } from './batch-holder-checks';
 import { itemResult } from './batch-view';
@@ -12,6 +11,8 @@ import { forEachLimited } from './for-each-limited';
 
 // A running batch is reconciled against the queue at most this often when it is viewed, per API process.
 const RECONCILE_INTERVAL_MS = 10_000;
+// How often each API process looks for running batches of disabled users, to stop them.
+const STOP_DISABLED_INTERVAL_MS = 5000;
 
 /**
  * Writes finished lookups into the items waiting on them and completes batches. Every API process
@@ -19,23 +20,22 @@ const RECONCILE_INTERVAL_MS = 10_000;
  * catches whatever a crash let pass unheard.
  */
 @Injectable()
-export class BatchSettlement implements OnApplicationBootstrap {
+export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Batches');
   /** emits a batch's id when this process sees it has no pending item left */
   private readonly completions = new EventEmitter();
   private readonly lastReconciled = new Map<string, number>();
+  private stopTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repository: BatchRepository,
     private readonly dispatch: BatchDispatch,
-    private readonly lookups: LookupQueue,
-    private readonly lookupSettlement: LookupSettlement,
-    private readonly cache: ResultCache,
+    private readonly lookups: LookupService,
     private readonly holderChecks: BatchHolderChecks,
     private readonly clock: Clock,
   ) {
     this.completions.setMaxListeners(0);
-    this.lookups.onLookupFinished((jobId) => {
+    this.lookups.onFinished((jobId) => {
       this.settleJob(jobId).catch((error: unknown) =>
         this.logger.error(`Writing the results of lookup ${jobId} failed: ${(error as Error).message}`),
       );
@@ -45,6 +45,29 @@ export class BatchSettlement implements OnApplicationBootstrap {
   /** Lookups may have finished while no API process listened: settle every running batch once. */
   onApplicationBootstrap(): void {
     this.reconcileRunning().catch((error: unknown) => this.logger.error(`Reconciling running batches failed: ${(error as Error).message}`));
+    this.stopTimer = setInterval(() => {
+      this.stopDisabled().catch((error: unknown) => this.logger.warn(`Stopping the batches of disabled users failed: ${(error as Error).message}`));
+    }, STOP_DISABLED_INTERVAL_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.stopTimer);
+  }
+
+  /**
+   * A disabled user's running batches stop: the rows still waiting end as ERROR (SERVICE_UNAVAILABLE), their
+   * lookups are withdrawn with their charges refunded, and the batches complete. A row whose lookup answers first
+   * keeps its answer and its charge. Several processes may do it at once: a row ends once, and refunds are
+   * idempotent.
+   */
+  async stopDisabled(): Promise<void> {
+    for (const { id, userId } of await this.repository.runningOfDisabledUsers()) {
+      const jobIds = await this.repository.pendingJobs(id);
+      for (const jobId of jobIds) await this.lookups.withdraw(userId, jobId, () => this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE', jobId));
+      await this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE');
+      await this.completeIfDone(id);
+      this.logger.log(`Stopped batch ${id} of a disabled user: its lookups on ${jobIds.length} job(s) withdrawn`);
+    }
   }
 
   /** Calls `listener` once this process sees the batch complete; returns what stops listening. */
@@ -54,8 +77,8 @@ export class BatchSettlement implements OnApplicationBootstrap {
   }
 
   /**
-   * Resolves a batch's pending items from the queue's record of their jobs, or from the cache when
-   * the job is gone; a number with neither is enqueued again. A failed job found here is refunded
+   * Resolves a batch's pending items from the queue's record of their jobs, or looks the number up again
+   * (the cache first) when the job is gone. A failed job found here is refunded
    * through its payers, which only one process can take.
    */
   async reconcile(userId: string, batchId: string): Promise<void> {
@@ -65,12 +88,10 @@ export class BatchSettlement implements OnApplicationBootstrap {
       const standing: LookupStanding = jobId ? await this.lookups.standing(jobId) : { state: 'missing' };
       if (standing.state === 'pending') return;
       if (standing.state === 'failed' && jobId) {
-        await this.lookupSettlement.refund(jobId);
+        await this.lookups.refundFailed(jobId);
       }
       if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
-      const cached = await this.cache.get(licenceNumber);
-      if (cached) return this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: cached }));
-      await this.dispatch.enqueue(userId, batchId, licenceNumber);
+      await this.dispatch.lookUp(userId, batchId, licenceNumber);
     });
     await this.completeIfDone(batchId);
   }

@@ -1,6 +1,6 @@
 import type { RegisterLicence } from '@lvs/register';
 import { isUuid } from '../validation/uuid';
-import type { LookupWait } from '../lookups/lookup-queue';
+import type { LookupWait } from '../lookups/lookup-outcome';
 import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { BatchItemStatus } from './batch-item.entity';
 import type { BatchStatus } from './batch.entity';

@@ -49,6 +49,8 @@ interface ItemRow {
 
 /** A found row whose holder is still to be checked. */
 export interface UncheckedHolder {
+  /** the batch's owner, whose bound of dates of birth and turn the row's search takes */
+  userId: string;
   index: number;
   licence: RegisterLicence;
   holder: HolderName;
@@ -63,7 +65,7 @@ export interface StoredRow {
 }
 
 // A found row with a holder and no holder check yet keeps its batch running.
-const HOLDER_UNCHECKED = `status = 'FOUND' AND holder IS NOT NULL AND holder_check IS NULL`;
+const HOLDER_UNCHECKED = `i.status = 'FOUND' AND i.holder IS NOT NULL AND i.holder_check IS NULL`;
 
 const BATCH_COLUMNS = 'id, status, total, request_hash, created_at, completed_at';
 
@@ -203,7 +205,7 @@ export class BatchRepository {
   /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is. */
   async completeIfDone(batchId: string, now: Date): Promise<boolean> {
     const [{ done }] = await this.dataSource.query<{ done: boolean }[]>(
-      `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items WHERE batch_id = $1 AND (status = 'PENDING' OR ${HOLDER_UNCHECKED})) AS done),
+      `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items i WHERE i.batch_id = $1 AND (i.status = 'PENDING' OR ${HOLDER_UNCHECKED})) AS done),
             completed AS (UPDATE batches SET status = 'COMPLETED', completed_at = $2 FROM state
                           WHERE id = $1 AND status = 'RUNNING' AND state.done RETURNING id)
        SELECT done FROM state`,
@@ -215,9 +217,15 @@ export class BatchRepository {
   /** The batch's found rows whose holder check is still to be made. */
   async uncheckedHolders(batchId: string): Promise<UncheckedHolder[]> {
     const rows = await this.dataSource.query<
-      { index: number; licence: RegisterLicence; holder: HolderName; date_of_birth_sealed: string | null; holder_job_id: string | null }[]
-    >(`SELECT index, licence, holder, date_of_birth_sealed, holder_job_id FROM batch_items WHERE batch_id = $1 AND ${HOLDER_UNCHECKED}`, [batchId]);
+      { user_id: string; index: number; licence: RegisterLicence; holder: HolderName; date_of_birth_sealed: string | null; holder_job_id: string | null }[]
+    >(
+      `SELECT b.user_id, i.index, i.licence, i.holder, i.date_of_birth_sealed, i.holder_job_id
+       FROM batch_items i JOIN batches b ON b.id = i.batch_id
+       WHERE i.batch_id = $1 AND ${HOLDER_UNCHECKED} ORDER BY i.index`,
+      [batchId],
+    );
     return rows.map((row) => ({
+      userId: row.user_id,
       index: row.index,
       licence: row.licence,
       holder: row.holder,
@@ -250,7 +258,7 @@ export class BatchRepository {
   /** The batches with a holder check waiting on this name search. */
   async batchesOnHolderJob(jobId: string): Promise<string[]> {
     const rows = await this.dataSource.query<{ batch_id: string }[]>(
-      `SELECT DISTINCT batch_id FROM batch_items WHERE holder_job_id = $1 AND ${HOLDER_UNCHECKED}`,
+      `SELECT DISTINCT i.batch_id FROM batch_items i WHERE i.holder_job_id = $1 AND ${HOLDER_UNCHECKED}`,
       [jobId],
     );
     return rows.map((row) => row.batch_id);
@@ -265,6 +273,36 @@ export class BatchRepository {
   }
 
   /** The running batches with their owners (whose turn a re-enqueued lookup takes). */
+  /** Running batches whose owner is disabled: BatchSettlement stops them. */
+  async runningOfDisabledUsers(): Promise<{ id: string; userId: string }[]> {
+    const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(
+      `SELECT b.id, b.user_id FROM batches b JOIN users u ON u.id = b.user_id WHERE b.status = 'RUNNING' AND u.disabled_at IS NOT NULL`,
+    );
+    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
+  }
+
+  /** The lookup jobs the batch's pending items wait on. */
+  async pendingJobs(batchId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<{ job_id: string }[]>(
+      `SELECT DISTINCT job_id FROM batch_items WHERE batch_id = $1 AND status = 'PENDING' AND job_id IS NOT NULL`,
+      [batchId],
+    );
+    return rows.map((row) => row.job_id);
+  }
+
+  /**
+   * Ends the items still waiting, for their lookup (of job `jobId` only, when given) or their holder check, as an
+   * ERROR with `errorCode` (POST …/retry looks them up again). Answers whether it ended any.
+   */
+  async failWaiting(batchId: string, errorCode: string, jobId: string | null = null): Promise<boolean> {
+    const [, ended] = await this.dataSource.query<[unknown[], number]>(
+      `UPDATE batch_items i SET status = 'ERROR', error_code = $2, licence = NULL, checked_at = NULL, holder_job_id = NULL
+       WHERE i.batch_id = $1 AND CASE WHEN $3::text IS NULL THEN i.status = 'PENDING' OR ${HOLDER_UNCHECKED} ELSE i.status = 'PENDING' AND i.job_id = $3 END`,
+      [batchId, errorCode, jobId],
+    );
+    return ended > 0;
+  }
+
   async running(): Promise<{ id: string; userId: string }[]> {
     const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(`SELECT id, user_id FROM batches WHERE status = 'RUNNING'`);
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));

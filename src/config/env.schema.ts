@@ -307,6 +307,17 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
   USER_MAX_WAITING_LOOKUPS = 2000;
 
+  /**
+   * Live lookups (verify, verify-holder, search) one user may have waiting for the register, from admission until
+   * the register answers, even after a 202; beyond it that user's new live lookups are refused with 503, uncharged.
+   */
+  @Transform(toInteger) @Min(1) @Max(100000) @IsInt()
+  USER_MAX_LIVE_LOOKUPS = 100;
+
+  /** Distinct dates of birth one user may have checked for one licence number in a month; past it, NOT_CHECKED. */
+  @Transform(toInteger) @Min(1) @Max(1000) @IsInt()
+  HOLDER_DATE_CHECKS_PER_NUMBER = 3;
+
   @Transform(toInteger) @Min(10) @Max(60000) @IsInt()
   LOOKUP_BACKOFF_MS = 500;
 

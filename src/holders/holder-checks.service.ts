@@ -3,7 +3,9 @@ import type { NameSearch } from '@lvs/register';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import type { NameSearchResult } from '../lookups/lookup-outcome';
-import { Verification, VerificationService } from '../verification/verification.service';
+import { LookupService } from '../lookups/lookup.service';
+import { answerResult, Verification, VerificationService } from '../verification/verification.service';
+import { DateOfBirthChecks } from './date-of-birth-checks';
 import { VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheck, holderCheck } from './holder-check';
 import { NameSearchSubjects } from './name-search-subjects';
@@ -14,21 +16,24 @@ export interface HolderVerification {
 }
 
 /**
- * Holder checks and name searches. Both go through the verification protocol and the one lookup queue: a name
+ * Holder checks and name searches. Both go through the verification protocol and the one lookup road: a name
  * search is a lookup of its own kind (NameSearchSubjects).
  */
 @Injectable()
 export class HolderChecksService {
   constructor(
     private readonly verifications: VerificationService,
+    private readonly lookups: LookupService,
     private readonly subjects: NameSearchSubjects,
+    private readonly dateOfBirthChecks: DateOfBirthChecks,
     private readonly config: AppConfig,
   ) {}
 
   /**
    * Verifies the number as verify does (same charge, same wait), then compares the claimed name with the card and,
-   * given a date of birth, confirms it with one name search that is not charged by itself. That search failing fails
-   * the check, and refunds the number's charge if this check made it.
+   * given a date of birth, confirms it with one name search that is not charged by itself, within the user's
+   * bound of dates for the number (past it, NOT_CHECKED). That search failing fails the check, and refunds the
+   * number's charge if this check made it.
    */
   async verifyHolder(user: AuthenticatedUser, claim: VerifyHolderDto, clientKey: string | undefined, requestId: string): Promise<HolderVerification> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
@@ -40,10 +45,20 @@ export class HolderChecksService {
     const { result } = verification;
     if (result === 'PENDING' || result.status !== 'FOUND' || result.licence === null) return { verification, holderCheck: null };
     const card = result.licence;
-    if (dateOfBirth === undefined) return { verification, holderCheck: holderCheck(card, claim, null) };
+    if (dateOfBirth === undefined || !(await this.dateOfBirthChecks.admit(user.userId, card.licenceNumber, dateOfBirth))) {
+      if (dateOfBirth !== undefined && verification.newCharge) this.verifications.markChargedLater(verification.newCharge);
+      return { verification, holderCheck: holderCheck(card, claim, null) };
+    }
 
-    const subject = this.subjects.dateOfBirthSubject(card, dateOfBirth);
-    const confirmation = await this.verifications.lookupUncharged<NameSearchResult>(user, subject, deadline, requestId, verification.newCharge);
+    const answer = await this.lookups.lookup<NameSearchResult>({
+      subject: this.subjects.dateOfBirthSubject(card, dateOfBirth),
+      user,
+      kind: 'live',
+      deadline,
+      requestId,
+      payer: verification.newCharge,
+    });
+    const confirmation = answerResult(answer);
     const source = verification.source === 'cache' && confirmation.source === 'cache' ? 'cache' : 'register';
     if (confirmation.result === 'PENDING') return { verification: { ...verification, result: 'PENDING', source }, holderCheck: null };
     // The check is final: its charge can no longer be refunded.

@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
 import { VerificationModule } from '../verification/verification.module';
+import { DateOfBirthChecks } from './date-of-birth-checks';
 import { HolderChecksService } from './holder-checks.service';
 import { HoldersController } from './holders.controller';
 import { NameSearchSubjects } from './name-search-subjects';
@@ -11,7 +12,7 @@ import { NameSearchSubjects } from './name-search-subjects';
 @Module({
   imports: [AuthModule, LookupsModule, QuotaModule, VerificationModule],
   controllers: [HoldersController],
-  providers: [HolderChecksService, NameSearchSubjects],
-  exports: [NameSearchSubjects, HolderChecksService],
+  providers: [HolderChecksService, NameSearchSubjects, DateOfBirthChecks],
+  exports: [NameSearchSubjects, HolderChecksService, DateOfBirthChecks],
 })
 export class HoldersModule {}

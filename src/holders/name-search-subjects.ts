@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { NameSearch } from '@lvs/register';
-import { LookupQueue } from '../lookups/lookup-queue';
-import { LOOKUP_PRIORITY, LookupPriority } from '../lookups/lookups.queue';
-import { ResultCache } from '../lookups/result-cache';
+import type { LookupSubject } from '../lookups/lookup-subject';
+import { LookupService } from '../lookups/lookup.service';
 import { HolderDataProtection } from '../secrets/holder-data';
-import type { LookupSubject } from '../verification/verification.service';
 import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
 
 /**
@@ -14,24 +12,18 @@ import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-sea
 @Injectable()
 export class NameSearchSubjects {
   constructor(
-    private readonly lookups: LookupQueue,
-    private readonly cache: ResultCache,
+    private readonly lookups: LookupService,
     private readonly holderData: HolderDataProtection,
   ) {}
 
-  subject(search: NameSearch, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): LookupSubject {
+  subject(search: NameSearch): LookupSubject {
     const normalised = normaliseNameSearch(search);
     const searchKey = this.holderData.digest(nameSearchText(normalised));
-    return {
-      unit: searchQuotaUnit(searchKey),
-      cacheKey: this.cache.nameSearchKey(searchKey),
-      enqueue: (requestId) =>
-        this.lookups.enqueueNameSearch({ searchKey, sealedSearch: this.holderData.seal(JSON.stringify(normalised)), requestId }, priority),
-    };
+    return this.lookups.nameSearchSubject(searchKey, this.holderData.seal(JSON.stringify(normalised)), searchQuotaUnit(searchKey));
   }
 
   /** The search that confirms a date of birth: the card's own names, and the date claimed. */
-  dateOfBirthSubject(card: { surname: string; firstName: string }, dateOfBirth: string, priority?: LookupPriority): LookupSubject {
-    return this.subject({ surname: card.surname, firstName: card.firstName, dateOfBirth }, priority);
+  dateOfBirthSubject(card: { surname: string; firstName: string }, dateOfBirth: string): LookupSubject {
+    return this.subject({ surname: card.surname, firstName: card.firstName, dateOfBirth });
   }
 }

@@ -1,5 +1,6 @@
 import type { LookupOutcome, NameSearchOutcome, RegisterLicence } from '@lvs/register';
 import type { ErrorCode } from '../errors/error-codes';
+import type { LookupJobResult } from './lookups.queue';
 
 export type FinalStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
 
@@ -55,3 +56,12 @@ export function lookupFailureCode(failedReason: string | undefined): ErrorCode {
   if (failedReason === 'SERVICE_UNAVAILABLE' || failedReason === 'PARSE_ERROR') return failedReason;
   return 'INTERNAL_ERROR';
 }
+
+/** A lookup job's outcome as a waiter sees it: finished either way, or still pending. */
+export type LookupWait<Result extends LookupJobResult = FinalResult> =
+  | { state: 'completed'; result: Result }
+  | { state: 'failed'; reason: string | undefined }
+  | { state: 'pending' };
+
+/** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
+export type LookupStanding<Result extends LookupJobResult = FinalResult> = LookupWait<Result> | { state: 'missing' };

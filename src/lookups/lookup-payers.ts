@@ -31,6 +31,20 @@ table.insert(claimed, 1, 'claimed')
 return claimed
 `;
 
+/**
+ * Takes the members of one user out of a job's payers and answers them. KEYS: payers set; ARGV: user id.
+ */
+const WITHDRAW_PAYERS = `
+local taken = {}
+for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if cjson.decode(member).userId == ARGV[1] then
+    redis.call('SREM', KEYS[1], member)
+    table.insert(taken, member)
+  end
+end
+return taken
+`;
+
 /** One member per charge, whatever its object's key order: intend, add and dropIntent must name the same one. */
 function intentMember({ userId, period, licenceNumber, chargeId }: Charge): string {
   return JSON.stringify({ userId, period, licenceNumber, isNew: true, chargeId });
@@ -41,6 +55,7 @@ export type RefundClaim = { outcome: 'claimed'; charges: Charge[] } | { outcome:
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     claimRefund(payers: string, refunding: string, index: string, jobId: string, leaseEnd: number, now: number, ttl: number): Result<string[], Context>;
+    withdrawPayers(payers: string, userId: string): Result<string[], Context>;
   }
 }
 
@@ -58,6 +73,7 @@ export class LookupPayers {
     this.index = redis.key('payers-index');
     this.intents = redis.key('charge-intents');
     redis.client.defineCommand('claimRefund', { numberOfKeys: 3, lua: CLAIM_REFUND });
+    redis.client.defineCommand('withdrawPayers', { numberOfKeys: 1, lua: WITHDRAW_PAYERS });
   }
 
   /**
@@ -91,6 +107,12 @@ export class LookupPayers {
       .zadd(this.index, 'NX', Date.now(), jobId)
       .zrem(this.intents, intentMember(charge))
       .exec();
+  }
+
+  /** The user's charges waiting on the job, taken out of its payers: the caller refunds them. */
+  async withdraw(jobId: string, userId: string): Promise<Charge[]> {
+    const members = await this.redis.client.withdrawPayers(this.payersKey(jobId), userId);
+    return members.map((member) => JSON.parse(member) as Charge);
   }
 
   /** After a successful lookup its payers owe what they paid: nothing left to remember. */

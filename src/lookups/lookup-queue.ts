@@ -5,26 +5,11 @@ import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
-import type { FinalResult } from './lookup-outcome';
+import type { FinalResult, LookupStanding, LookupWait } from './lookup-outcome';
 import { mustPark } from './fair-turns';
-import { ParkedPriority, PendingLookups } from './pending-lookups';
-import {
-  LOOKUP_JOB,
-  LOOKUP_PRIORITY,
-  LookupJobData,
-  LookupJobResult,
-  LookupPriority,
-  NameSearchJobData,
-  REGISTER_LOOKUP_QUEUE,
-} from './lookups.queue';
-
-export type LookupWait<Result extends LookupJobResult = FinalResult> =
-  | { state: 'completed'; result: Result }
-  | { state: 'failed'; reason: string | undefined }
-  | { state: 'pending' };
-
-/** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
-export type LookupStanding<Result extends LookupJobResult = FinalResult> = LookupWait<Result> | { state: 'missing' };
+import type { LookupSubject } from './lookup-subject';
+import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
+import { LOOKUP_JOB, LookupJobData, LookupJobResult, LookupPriority, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -38,7 +23,7 @@ const WAITING_COUNT_LIFE_MS = 250;
  */
 export const PARK_DELAY_MS = 3600_000;
 
-/** Lookups waiting in the queue: the live ones (BullMQ's wait list), and all of them, parked ones included. */
+/** Lookups waiting in the queue: the live ones (every queued job that is not a batch's or a re-check's), and all of them, parked ones included. */
 export interface QueueWaitingCounts {
   live: number;
   all: number;
@@ -90,45 +75,40 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Adds a live lookup, or joins the one already queued, parked or running for the number: the
-   * deduplication id makes at most one job per number in flight, across all processes.
+   * Adds a live lookup as job `jobId`, or joins the one already queued, parked or running for the subject: the
+   * deduplication id makes at most one job per subject in flight, across all processes. Answers the id of the job
+   * it waits on.
    */
-  async enqueue(licenceNumber: string, options: { requestId?: string } = {}): Promise<string> {
-    const { job, joined } = await this.add({ licenceNumber, requestId: options.requestId }, licenceNumber, LOOKUP_PRIORITY.liveVerify, 0);
-    // A joined job may be a batch's or re-check's: a live verify lifts it to its own priority and out of its
-    // user's pending list, without making the caller wait for that (promoting a job that is not parked fails, harmlessly).
+  async enqueue(subject: LookupSubject, priority: LookupPriority, jobId: string, requestId?: string): Promise<string> {
+    const { job, joined } = await this.add({ ...subject.job, ...(requestId ? { requestId } : {}) }, subject.flightId, priority, 0, jobId);
+    // A joined job may wait behind this one's turn (another user's later lookup, a batch's or a re-check's): it is
+    // lifted to this priority and out of a pending list, without making the caller wait for that (promoting a job
+    // that is not parked fails, harmlessly).
     if (joined) {
-      void job
-        .changePriority({ priority: LOOKUP_PRIORITY.liveVerify })
-        .then(() => job.promote())
+      void this.queue
+        .getJob(job.id!)
+        .then(async (current) => {
+          if (!current || current.opts.priority === undefined || current.opts.priority <= priority) return;
+          await current.changePriority({ priority });
+          await current.promote();
+        })
         .catch(() => undefined);
     }
     return job.id!;
   }
 
   /**
-   * Adds a name search, or joins the one in flight for the same search (by its digest, so that no name or date of
-   * birth is part of a job id). The prefix keeps a digest from ever meeting a licence number's deduplication id.
-   * It enters the queue at once at its priority: a holder check's or successor's search is one per check, never a
-   * user's flood, so it is not parked in the user's turn.
+   * Adds a background lookup (a batch row's, a re-check's, their name searches) for a user. While the queue has
+   * room and the user has nothing parked (mustPark), it enters the queue at once. Otherwise it is parked (a
+   * delayed job) and named in the user's pending list, from which LookupDispatcher moves it into the queue in the
+   * user's turn. A lookup that joins the job in flight for the subject adds nothing to the user's list: the job
+   * waits in its first owner's.
    */
-  async enqueueNameSearch(search: Omit<NameSearchJobData, 'kind'>, priority: LookupPriority = LOOKUP_PRIORITY.liveVerify): Promise<string> {
-    const { job, joined } = await this.add({ kind: 'name', ...search }, `name:${search.searchKey}`, priority, 0);
-    if (joined && priority === LOOKUP_PRIORITY.liveVerify) void job.changePriority({ priority }).catch(() => undefined);
-    return job.id!;
-  }
-
-  /**
-   * Adds a batch row's or a re-check's lookup for a user. While the queue has room and the user has nothing
-   * parked (mustPark), it enters the queue at once. Otherwise it is parked (a delayed job) and named in the
-   * user's pending list, from which LookupDispatcher moves it into the queue in the user's turn. A lookup that
-   * joins the job in flight for the number adds nothing to the user's list: the job waits in its first owner's.
-   */
-  async enqueueFor(userId: string, licenceNumber: string, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
+  async enqueueFor(userId: string, subject: LookupSubject, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
     const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
     const park = mustPark(parked, queued, this.backgroundTarget);
-    const data = { licenceNumber, ...(options.refresh ? { refresh: true } : {}) };
-    const { job, joined } = await this.add(data, licenceNumber, priority, park ? PARK_DELAY_MS : 0);
+    const data = { ...subject.job, ...(options.refresh ? { refresh: true } : {}) };
+    const { job, joined } = await this.add(data, subject.flightId, priority, park ? PARK_DELAY_MS : 0, randomUUID());
     // A join onto a parked job that no list holds (its producer died between the add and the listing) would leave it
     // delayed for PARK_DELAY_MS: list it, so that the dispatcher promotes it in this user's turn.
     if (joined ? await job.isDelayed() : park) await this.pending.park(userId, priority, job.id!);
@@ -139,8 +119,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * Adds a job under an id of our own, so that an answer with another id tells that the add joined the job
    * already in flight for the number (deduplication) rather than creating one.
    */
-  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority, delay: number) {
-    const jobId = randomUUID();
+  private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority, delay: number, jobId: string) {
     const job = await this.queue.add(LOOKUP_JOB, data, {
       jobId,
       priority,
@@ -165,9 +144,16 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** Removes a job that has not started: parked, or waiting out a retry's backoff. */
+  async removeIfDelayed(jobId: string): Promise<void> {
+    const job = await this.queue.getJob(jobId);
+    if (job && (await job.isDelayed())) await job.remove().catch(() => undefined);
+  }
+
   /** Batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */
-  queuedBackground(): Promise<number> {
-    return this.queue.getJobCountByTypes('prioritized');
+  async queuedBackground(): Promise<number> {
+    const counts = await this.queue.getCountsPerPriority([...PARKED_PRIORITIES]);
+    return PARKED_PRIORITIES.reduce((sum, priority) => sum + (counts[priority] ?? 0), 0);
   }
 
   /** Where a job stands now, read once (no waiting). */
@@ -195,8 +181,11 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   /** Parked jobs are BullMQ's delayed ones, with the few retries that wait out their backoff. */
   private async readWaitingCounts(): Promise<QueueWaitingCounts> {
-    const { waiting, prioritized, delayed } = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed');
-    return { live: waiting, all: waiting + prioritized + delayed };
+    const [{ waiting, prioritized, delayed }, background] = await Promise.all([
+      this.queue.getJobCounts('waiting', 'prioritized', 'delayed'),
+      this.queuedBackground(),
+    ]);
+    return { live: waiting + prioritized - background, all: waiting + prioritized + delayed };
   }
 
   async isInFlight(jobId: string): Promise<boolean> {

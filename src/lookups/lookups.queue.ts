@@ -5,17 +5,24 @@ export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
 export const LOOKUP_JOB = 'lookup';
 
 /**
- * Every caller's priority on the one lookup queue, in one table. BullMQ takes the lowest number
- * first, and a job without a priority (0) before every prioritised one: a partner's single verify
- * never waits behind a 1,000-row batch, and batches never wait behind background re-checks.
+ * Every caller's priority on the one lookup queue, in one table. BullMQ takes the lowest number first. Live
+ * lookups come before every background one, and among them a user's lookup gets `live` plus the number of that
+ * user's live lookups already waiting (livePriority): users take turns, so one partner's burst never holds up
+ * another's single verification. Batch rows come before re-checks, and within each the users take turns through
+ * their pending lists (LookupDispatcher).
  */
 export const LOOKUP_PRIORITY = {
-  liveVerify: 0,
-  batchItem: 10,
-  watchlistRecheck: 20,
+  live: 1,
+  batchItem: 1_000_000,
+  watchlistRecheck: 2_000_000,
 } as const;
 
-export type LookupPriority = (typeof LOOKUP_PRIORITY)[keyof typeof LOOKUP_PRIORITY];
+export type LookupPriority = number;
+
+/** A live lookup's priority when `ahead` of the same user's live lookups are waiting before it. */
+export function livePriority(ahead: number): LookupPriority {
+  return LOOKUP_PRIORITY.live + Math.min(Math.max(0, ahead), LOOKUP_PRIORITY.batchItem - LOOKUP_PRIORITY.live - 1);
+}
 
 /** A lookup by licence number; jobs queued before name searches existed carry no kind. */
 export interface LicenceLookupJobData {

@@ -46,10 +46,10 @@ export class ResultCache {
     return stored ? (JSON.parse(stored) as Result) : null;
   }
 
-  /** How many of these numbers have no cached result, in one round trip. */
-  async countMissing(licenceNumbers: string[]): Promise<number> {
-    if (licenceNumbers.length === 0) return 0;
-    const stored = await this.redis.client.mget(licenceNumbers.map((licenceNumber) => this.key(licenceNumber)));
+  /** How many of these keys have no cached result, in one round trip. */
+  async countMissing(keys: string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    const stored = await this.redis.client.mget(keys);
     return stored.filter((value) => value === null).length;
   }
 

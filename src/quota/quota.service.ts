@@ -140,7 +140,7 @@ export class QuotaService {
    * limit throws QUOTA_EXCEEDED and leaves no trace. An unreachable database is
    * SERVICE_UNAVAILABLE: nothing was charged, and the client may try again.
    */
-  async chargeOnce(user: AuthenticatedUser, licenceNumber: string, planned?: Charge): Promise<Charge> {
+  async chargeOnce(user: Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'>, licenceNumber: string, planned?: Charge): Promise<Charge> {
     const charge = await this.tryChargeOnce(user.userId, user.monthlyQuota, licenceNumber, planned);
     if (!charge) throw new ApiError('QUOTA_EXCEEDED');
     return charge;

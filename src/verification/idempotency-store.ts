@@ -5,7 +5,6 @@ import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { idempotencyRecordId } from './idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
-import { ResultCache } from '../lookups/result-cache';
 
 /** What a verification request needs to know before anything else, read in one round trip. */
 export interface Claim<Result = FinalResult> {
@@ -61,7 +60,6 @@ export class IdempotencyStore {
   constructor(
     private readonly redis: RedisStore,
     private readonly quota: QuotaService,
-    private readonly cache: ResultCache,
     config: AppConfig,
   ) {
     this.ttlSeconds = config.get('IDEMPOTENCY_TTL_SECONDS');
@@ -71,15 +69,14 @@ export class IdempotencyStore {
 
   /**
    * Binds the key to the number unless it is bound already, and returns the record as it stands
-   * with the charged marker and the cached result (the number's, unless another cache key is given),
-   * in one Redis round trip.
+   * with the charged marker and the cached result under `cacheKey` (the subject's), in one Redis round trip.
    */
   async claim<Result = FinalResult>(
     userId: string,
     idempotencyKey: string,
     licenceNumber: string,
     period: string,
-    cacheKey: string = this.cache.key(licenceNumber),
+    cacheKey: string,
   ): Promise<Claim<Result>> {
     const [boundNumber, jobId, charged, cached] = await this.claims.load({ userId, idempotencyKey, licenceNumber, period, cacheKey });
     return {

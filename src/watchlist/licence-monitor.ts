@@ -2,15 +2,15 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
-import { RegisterBreaker } from '../lookups/breaker/register-breaker';
+import { ApiError } from '../errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { EventsService, NewEvent } from '../events/events.service';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { QuotaService } from '../quota/quota.service';
-import { LookupQueue } from '../lookups/lookup-queue';
 import type { FinalResult, NameSearchResult } from '../lookups/lookup-outcome';
-import { ResultCache } from '../lookups/result-cache';
-import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
+import type { LookupSubject } from '../lookups/lookup-subject';
+import { LookupRequest, LookupService, LookupUser } from '../lookups/lookup.service';
+import type { LookupJobResult } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { RegisterLicence } from '@lvs/register';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
@@ -18,7 +18,6 @@ import { HolderDataProtection } from '../secrets/holder-data';
 import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
-import { raceAbort } from './race-abort';
 import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
 import { RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
@@ -66,9 +65,7 @@ export class LicenceMonitor implements OnModuleDestroy {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quota: QuotaService,
-    private readonly lookups: LookupQueue,
-    private readonly cache: ResultCache,
-    private readonly breaker: RegisterBreaker,
+    private readonly lookups: LookupService,
     private readonly events: EventsService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly subjects: NameSearchSubjects,
@@ -84,9 +81,9 @@ export class LicenceMonitor implements OnModuleDestroy {
   }
 
   /**
-   * Takes the numbers now due, at the pace of recheckClaimLimit, and moves them a cycle ahead in
-   * the same statement (a lease: a re-check that dies is tried again a cycle later); SKIP LOCKED
-   * lets several workers claim at once without sharing a number. The re-check itself sets the
+   * Takes the numbers now due, at the pace of recheckClaimLimit and with the users taking turns, and moves
+   * them a cycle ahead in the same statement (a lease: a re-check that dies is tried again a cycle later);
+   * SKIP LOCKED lets several workers claim at once without sharing a number. The re-check itself sets the
    * real next time (nextCheckAt) once the register has answered. Only numbers that an enabled user
    * watches are due: a disabled user's watching asks the register nothing, and its numbers, left due,
    * are claimed at the first tick after the user is enabled again.
@@ -107,15 +104,27 @@ export class LicenceMonitor implements OnModuleDestroy {
       registerPerSecond: this.config.get('REGISTER_MAX_PER_SECOND'),
       registerShare: this.config.get('WATCH_MAX_REGISTER_SHARE'),
     });
-    // TypeORM answers an UPDATE with [rows, affected count].
+    // Users take turns: each user's due numbers are ranked by how long they have been due, and a number goes by its
+    // best rank among its watchers, so that one user's backlog never holds up another's few numbers. TypeORM answers
+    // an UPDATE with [rows, affected count].
     const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
-      `WITH due AS (
-         SELECT licence_number FROM licence_states s
-         WHERE next_check_at <= $1 AND EXISTS (
-           SELECT 1 FROM watch_entries w JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL
-           WHERE w.licence_number = s.licence_number
-         )
-         ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
+      `WITH watchers AS (
+         SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL
+       ),
+       turns AS (
+         SELECT due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
+         FROM watchers CROSS JOIN LATERAL (
+           SELECT s.licence_number, s.next_check_at FROM watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+           WHERE w.user_id = watchers.user_id AND s.next_check_at <= $1
+           ORDER BY s.next_check_at LIMIT $2
+         ) due
+       ),
+       chosen AS (
+         SELECT licence_number FROM turns GROUP BY licence_number ORDER BY min(turn), min(next_check_at) LIMIT $2
+       ),
+       due AS (
+         SELECT s.licence_number FROM licence_states s JOIN chosen c ON c.licence_number = s.licence_number
+         WHERE s.next_check_at <= $1 FOR UPDATE OF s SKIP LOCKED
        )
        UPDATE licence_states s SET next_check_at = $1::timestamptz + make_interval(secs => $3)
        FROM due WHERE s.licence_number = due.licence_number
@@ -144,7 +153,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     const active = await this.settleQuota(licenceNumber);
     if (active.length === 0) return null; // every watcher is paused: no lookup, no charge
     // The lookup takes the first paying watcher's turn: one user's many watched numbers wait in their own list.
-    const result = await this.currentResult(licenceNumber, active[0].user_id, active[0].checked_at);
+    const result = await this.currentResult(licenceNumber, active[0].user_id, active[0].monthly_quota, active[0].checked_at);
     return result ? this.record(licenceNumber, result, active) : null;
   }
 
@@ -169,7 +178,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     }
     const events: NewEvent[] = [];
     for (const [dateOfBirth, group] of byDateOfBirth) {
-      const search = await this.successorSearch(previous, dateOfBirth);
+      const search = await this.successorSearch(previous, dateOfBirth, { userId: group[0].user_id, monthlyQuota: group[0].monthly_quota });
       const successor = search === null ? null : successorOf(search, licenceNumber);
       if (successor === null) {
         events.push(...group.flatMap((watcher) => changeEvents(licenceNumber, watcher, withheld)));
@@ -194,18 +203,38 @@ export class LicenceMonitor implements OnModuleDestroy {
     await this.dispatcher.dispatch(await this.events.record(events, this.clock.now()));
   }
 
-  /** The name search for a successor, at the re-check priority; null when it cannot answer now. */
-  private async successorSearch(previous: RegisterLicence, dateOfBirth: string | null): Promise<NameSearchResult | null> {
+  /** The name search for a successor, a re-check lookup in the first watcher's turn; null when it cannot answer now. */
+  private successorSearch(previous: RegisterLicence, dateOfBirth: string | null, watcher: LookupUser): Promise<NameSearchResult | null> {
     const search = { surname: previous.surname, firstName: previous.firstName, ...(dateOfBirth === null ? {} : { dateOfBirth }) };
-    const subject = this.subjects.subject(search, LOOKUP_PRIORITY.watchlistRecheck);
-    const cached = await this.cache.getByKey<NameSearchResult>(subject.cacheKey);
-    if (cached) return cached;
-    if (!(await this.breaker.admit())) return null;
-    const jobId = await subject.enqueue('');
-    const outcome = await raceAbort(this.lookups.waitFor<NameSearchResult>(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, {
-      state: 'pending' as const,
-    });
-    return outcome.state === 'completed' ? outcome.result : null;
+    return this.recheckLookup<NameSearchResult>(this.subjects.subject(search), watcher);
+  }
+
+  /**
+   * A re-check's lookup: waits up to RECHECK_LOOKUP_WAIT_MS, or until the worker stops. null when it is refused
+   * (the breaker is open: re-checks keep off a register that is down), failed, or still running: nothing is concluded.
+   */
+  private async recheckLookup<Result extends LookupJobResult>(
+    subject: LookupSubject,
+    user: LookupUser,
+    options: Pick<LookupRequest<Result>, 'cache' | 'refresh'> = {},
+  ): Promise<Result | null> {
+    try {
+      const answer = await this.lookups.lookup<Result>({
+        subject,
+        user,
+        kind: 'recheck',
+        deadline: Date.now() + RECHECK_LOOKUP_WAIT_MS,
+        signal: this.stopping.signal,
+        ...options,
+      });
+      if (answer.state === 'answered') return answer.result;
+      this.logger.warn(`A re-check's lookup is still running: left to the next cycle`);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code !== 'SERVICE_UNAVAILABLE') this.logger.warn(`A re-check's lookup failed (${error.code}): left to the next cycle`);
+      return null;
+    }
   }
 
   /**
@@ -283,15 +312,12 @@ export class LicenceMonitor implements OnModuleDestroy {
    * skips the cache. null when the lookup failed or is still running, or when the register breaker is open
    * (re-checks keep off a register that is down, like new verifications): nothing is concluded.
    */
-  private async currentResult(licenceNumber: string, userId: string, lastChecked: Date | null): Promise<FinalResult | null> {
-    const cached = await this.cache.get(licenceNumber);
-    if (cached && lastChecked && Date.parse(cached.checkedAt) > lastChecked.getTime()) return cached;
-    if (!(await this.breaker.admit())) return null;
-    const jobId = await this.lookups.enqueueFor(userId, licenceNumber, LOOKUP_PRIORITY.watchlistRecheck, { refresh: true });
-    const outcome = await raceAbort(this.lookups.waitFor(jobId, RECHECK_LOOKUP_WAIT_MS), this.stopping.signal, { state: 'pending' as const });
-    if (outcome.state === 'completed') return outcome.result;
-    this.logger.warn(`Re-check of ${maskLicenceNumber(licenceNumber)} found nothing (${outcome.state}): left to the next cycle`);
-    return null;
+  private async currentResult(licenceNumber: string, userId: string, monthlyQuota: number | null, lastChecked: Date | null): Promise<FinalResult | null> {
+    return this.recheckLookup<FinalResult>(
+      this.lookups.numberSubject(licenceNumber),
+      { userId, monthlyQuota },
+      { cache: (cached) => lastChecked !== null && Date.parse(cached.checkedAt) > lastChecked.getTime(), refresh: true },
+    );
   }
 
   /**

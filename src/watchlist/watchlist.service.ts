@@ -6,7 +6,7 @@ import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
 import { HolderDataProtection } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
-import { LookupAdmission } from '../lookups/lookup-admission';
+import { LookupService } from '../lookups/lookup.service';
 import { QuotaService } from '../quota/quota.service';
 import { ENTRY_COLUMNS, ENTRY_SOURCE, WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
@@ -21,7 +21,7 @@ export class WatchlistService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quota: QuotaService,
-    private readonly admission: LookupAdmission,
+    private readonly lookups: LookupService,
     private readonly clock: Clock,
     private readonly holderData: HolderDataProtection,
   ) {}
@@ -40,7 +40,7 @@ export class WatchlistService {
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
-    if (!watched) await this.admission.admitWatch(user.userId, 1);
+    if (!watched) await this.lookups.admitWatch(user.userId, 1);
     const charges = watched ? [] : [await this.quota.chargeOnce(user, licenceNumber)];
     const inserted = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [{ licenceNumber, reference }]));
     const created = inserted === 1;
@@ -76,7 +76,7 @@ export class WatchlistService {
     );
     const already = new Set(watched.map((row) => row.licence_number));
     const newNumbers = numbers.filter((number) => !already.has(number));
-    if (newNumbers.length > 0) await this.admission.admitWatch(user.userId, newNumbers.length);
+    if (newNumbers.length > 0) await this.lookups.admitWatch(user.userId, newNumbers.length);
     const charges = await this.quota.chargeMany(user, newNumbers);
     const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
     return { added, updated: byNumber.size - added };

@@ -247,7 +247,7 @@ describe('API keys and the monthly quota', () => {
       const quota = t.app.get(QuotaService);
       const noPlan = await t.createKey({ quota: 0 });
       const small = await t.createKey({ quota: 2 });
-      await expect(quota.chargeOnce({ userId: noPlan.userId, keyId: 'n/a', monthlyQuota: 0 }, unknownNumber(600))).rejects.toMatchObject({
+      await expect(quota.chargeOnce({ userId: noPlan.userId, monthlyQuota: 0 }, unknownNumber(600))).rejects.toMatchObject({
         code: 'QUOTA_EXCEEDED',
       });
       await expect(

@@ -27,7 +27,7 @@ describe('error contract of POST /v1/licences/verify and GET /v1/quota/usage', (
     expect(usage.rows[0].n).toBe(0);
     const queue = new Queue('register-lookup', { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
     try {
-      expect(await queue.getJobCountByTypes('waiting', 'active', 'delayed', 'completed', 'failed')).toBe(0);
+      expect(await queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed')).toBe(0);
     } finally {
       await queue.close();
     }

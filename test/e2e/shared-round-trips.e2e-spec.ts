@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QuotaService } from '../../src/quota/quota.service';
 import { IdempotencyStore } from '../../src/verification/idempotency-store';
+import { resultCacheKey } from '../support/result-cache-key';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Distinct 16-digit numbers the sandbox answers with its not-found page. */
@@ -81,10 +82,11 @@ describe('requests that share a round trip', () => {
     const period = quota.currentPeriod();
     await t.redis.set(quota.chargedMarkersKey(second.userId, period), 'not a hash');
     const store = t.app.get(IdempotencyStore);
+    const cacheKey = (licenceNumber: string) => resultCacheKey(t.redisPrefix, t.env.REGISTER_URL, licenceNumber);
     const outcomes = await Promise.allSettled([
-      store.claim(first.userId, 'key-1', unknownNumber(30), period),
-      store.claim(second.userId, 'key-2', unknownNumber(31), period),
-      store.claim(first.userId, 'key-3', unknownNumber(32), period),
+      store.claim(first.userId, 'key-1', unknownNumber(30), period, cacheKey(unknownNumber(30))),
+      store.claim(second.userId, 'key-2', unknownNumber(31), period, cacheKey(unknownNumber(31))),
+      store.claim(first.userId, 'key-3', unknownNumber(32), period, cacheKey(unknownNumber(32))),
     ]);
 
     const claimed = (licenceNumber: string) => ({
@@ -95,6 +97,6 @@ describe('requests that share a round trip', () => {
     expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { message: WRONG_TYPE } });
     expect(outcomes[2]).toEqual(claimed(unknownNumber(32)));
     // The keys that were claimed stay bound to their numbers.
-    expect(await store.claim(first.userId, 'key-1', unknownNumber(99), period)).toMatchObject({ licenceNumber: unknownNumber(30) });
+    expect(await store.claim(first.userId, 'key-1', unknownNumber(99), period, cacheKey(unknownNumber(99)))).toMatchObject({ licenceNumber: unknownNumber(30) });
   });
 });

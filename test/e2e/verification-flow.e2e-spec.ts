@@ -29,6 +29,8 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
         LOOKUP_BACKOFF_MS: '50',
         WORKER_LOCK_DURATION_MS: '2000',
         WORKER_STALLED_INTERVAL_MS: '1000',
+        // One user's 200 concurrent lookups below: the per-user live bound (one-road.e2e-spec.ts) raised to hold them.
+        USER_MAX_LIVE_LOOKUPS: '200',
       },
     });
     sandbox = new SandboxAdmin(t.sandbox.url);

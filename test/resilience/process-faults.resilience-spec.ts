@@ -57,7 +57,8 @@ describe('processes killed, stopped and missing, under steady load: every answer
     // A worker with 4 slots, so that lookups of the load wait for it.
     await rig.worker!.stop('SIGTERM');
     await rig.startWorker({ WORKER_CONCURRENCY: '4' });
-    const waitingCount = () => rig.withRedis((redis) => redis.llen('lvs:bull:register-lookup:wait'));
+    // Live lookups wait in BullMQ's prioritised set, in their users' turns.
+    const waitingCount = () => rig.withRedis((redis) => redis.zcard('lvs:bull:register-lookup:prioritized'));
     const load = new SteadyLoad(() => rig.baseUrl, users, warm, { clients: 24, newShare: 0.6 });
     await until(async () => (await waitingCount()) >= 4, 15_000, 'lookups waiting');
     const stopStarted = Date.now();

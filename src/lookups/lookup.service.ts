@@ -1,0 +1,292 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { AppConfig } from '../config/app-config';
+import { ApiError } from '../errors/api-error';
+import { Charge, QuotaService } from '../quota/quota.service';
+import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { RegisterBreaker } from './breaker/register-breaker';
+import { LiveLookups, LivePlace } from './live-lookups';
+import { FinalResult, LookupStanding, lookupFailureCode } from './lookup-outcome';
+import { LookupPayers } from './lookup-payers';
+import { LookupQueue } from './lookup-queue';
+import { LookupSettlement } from './lookup-settlement';
+import type { LookupSubject } from './lookup-subject';
+import { LOOKUP_PRIORITY, LookupJobResult, livePriority } from './lookups.queue';
+import { PendingLookups } from './pending-lookups';
+import { raceAbort } from './race-abort';
+import { ResultCache } from './result-cache';
+import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
+
+/** Who pays for a lookup, and whose turn and bounds it takes. */
+export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'>;
+
+/**
+ * Who waits for the answer: a partner's request (live), a roster's row or a watchlist's re-check (background). Live
+ * lookups come first; within each kind the users take turns.
+ */
+export type LookupKind = 'live' | 'batch' | 'recheck';
+
+export interface LookupRequest<Result extends LookupJobResult> {
+  subject: LookupSubject;
+  user: LookupUser;
+  kind: LookupKind;
+  /** Epoch ms until which to wait for the register; null to answer `pending` as soon as the lookup is queued. */
+  deadline: number | null;
+  requestId?: string;
+  /** Stops the wait early (a worker shutting down): the lookup stays queued and the answer is `pending`. */
+  signal?: AbortSignal;
+  /**
+   * Whether a cached result answers: `use` (the default), `skip` (the caller has just read it, or wants today's
+   * answer), or a test of the cached result.
+   */
+  cache?: 'use' | 'skip' | ((cached: Result) => boolean);
+  /** Charge the subject's unit, once per user and month, after admission; refunded if the lookup is refused or fails. */
+  charge?: boolean;
+  /** A charge made earlier that waits on this lookup: refunded if the lookup is refused or fails. */
+  payer?: Charge | null;
+  /** The job an earlier request tied to the same answer (an idempotency key): waited on while still in flight. */
+  joinJob?: string | null;
+  /** Told the job's id once queued, before the wait (an idempotency record, a roster's item). */
+  onQueued?: (jobId: string) => Promise<void>;
+  /** Admitted already, as part of a whole request (a roster's reservation): no breaker probe per lookup. */
+  admitted?: boolean;
+  /** Ask the register even when a job could answer from the cache (a re-check wants today's answer). */
+  refresh?: boolean;
+}
+
+export type LookupAnswer<Result extends LookupJobResult> =
+  | { state: 'answered'; result: Result; source: 'cache' | 'register'; newCharge: Charge | null }
+  | { state: 'pending'; jobId: string; newCharge: Charge | null };
+
+const BACKGROUND_PRIORITY = { batch: LOOKUP_PRIORITY.batchItem, recheck: LOOKUP_PRIORITY.watchlistRecheck } as const;
+
+/**
+ * The one road to the register. Every lookup, of every path (verify, verify-holder and its date-of-birth search,
+ * search by name, roster rows and their holder columns, re-checks, successor searches, and the console through
+ * the same services), goes through lookup(): the cache, admission (the user's bounds, the queue's bound, the
+ * breaker), the charge, single flight, the queue and its turns, the wait, and the refund of a failure, in that
+ * order, in one place. Callers keep only their own decisions: what to answer, record or emit.
+ */
+@Injectable()
+export class LookupService {
+  private readonly logger = new Logger('Lookups');
+  private readonly limits: WaitingLimits & { liveMax: number };
+  /** Longer than a charge and the two Redis commands after it can take, with room for a slow event loop. */
+  private readonly intentLeaseMs: number;
+
+  constructor(
+    private readonly queue: LookupQueue,
+    private readonly pending: PendingLookups,
+    private readonly live: LiveLookups,
+    private readonly payers: LookupPayers,
+    private readonly settlement: LookupSettlement,
+    private readonly cache: ResultCache,
+    private readonly breaker: RegisterBreaker,
+    private readonly quota: QuotaService,
+    config: AppConfig,
+  ) {
+    this.limits = {
+      queueMax: config.get('QUEUE_MAX_WAITING'),
+      userMax: config.get('USER_MAX_WAITING_LOOKUPS'),
+      liveMax: config.get('USER_MAX_LIVE_LOOKUPS'),
+    };
+    this.intentLeaseMs = config.get('DATABASE_CHARGE_TIMEOUT_MS') + 2 * config.get('DEPENDENCY_TIMEOUT_MS') + 5000;
+    this.queue.onLookupFinished((jobId) => {
+      this.live.finished(jobId).catch((error: unknown) => this.logger.warn(`Releasing the live places of lookup ${jobId} failed: ${(error as Error).message}`));
+    });
+  }
+
+  /** A lookup by licence number. */
+  numberSubject(licenceNumber: string): LookupSubject {
+    return { unit: licenceNumber, cacheKey: this.cache.key(licenceNumber), job: { licenceNumber }, flightId: licenceNumber };
+  }
+
+  /**
+   * A name search, named by `searchKey` (its digest) and charged as `unit`; the job carries it sealed. The prefix
+   * keeps a digest from ever meeting a licence number's single-flight id.
+   */
+  nameSearchSubject(searchKey: string, sealedSearch: string, unit: string): LookupSubject {
+    return { unit, cacheKey: this.cache.nameSearchKey(searchKey), job: { kind: 'name', searchKey, sealedSearch }, flightId: `name:${searchKey}` };
+  }
+
+  /**
+   * Looks the subject up, or answers from the cache. Refused (the user's or the queue's bound, the breaker):
+   * SERVICE_UNAVAILABLE, with nothing charged and nothing queued. Failed for good: the failure's error, with its
+   * charge and payer refunded. Redis down or frozen: SERVICE_UNAVAILABLE within DEPENDENCY_TIMEOUT_MS.
+   */
+  lookup<Result extends LookupJobResult = FinalResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
+    return this.lookupOrThrow(request).catch((error: unknown) => {
+      throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+    });
+  }
+
+  /**
+   * Holds places in the user's bound for a request about to look up many subjects at once (a roster), refusing it
+   * whole past the user's or the queue's bound or while the breaker is open; subjects in the cache need no place.
+   * Its lookups then pass `admitted`; the caller releases the hold once they are queued.
+   */
+  async reserve(userId: string, subjects: LookupSubject[]): Promise<() => Promise<void>> {
+    const count = await this.cache.countMissing(subjects.map((subject) => subject.cacheKey));
+    if (count === 0) return async () => undefined;
+    const release = await this.pending.reserve(userId, count, this.limits.userMax);
+    if (!release) throw new ApiError('SERVICE_UNAVAILABLE');
+    try {
+      if (exceedsQueueBound('background', await this.queue.waitingCounts(), this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!(await this.breaker.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
+      return release;
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  /**
+   * For new watch entries, whose first re-check the worker makes later: refused past the user's own bound only.
+   * The queue's bound and the breaker are the re-check's business when it comes.
+   */
+  async admitWatch(userId: string, newEntries: number): Promise<void> {
+    if (exceedsUserBound(await this.pending.waiting(userId), newEntries, this.limits.userMax)) throw new ApiError('SERVICE_UNAVAILABLE');
+  }
+
+  /** A cached result, for callers that settle rows from the cache before anything else. */
+  cached<Result extends LookupJobResult = FinalResult>(subject: LookupSubject): Promise<Result | null> {
+    return this.cache.getByKey<Result>(subject.cacheKey);
+  }
+
+  /** Where a job that a `pending` answer named stands now, read once. */
+  standing<Result extends LookupJobResult = FinalResult>(jobId: string): Promise<LookupStanding<Result>> {
+    return this.queue.standing<Result>(jobId);
+  }
+
+  /** Called for every lookup job that completes or fails for good, whichever process ran or queued it. */
+  onFinished(listener: (jobId: string, outcome: 'completed' | 'failed') => void): void {
+    this.queue.onLookupFinished(listener);
+  }
+
+  /**
+   * Withdraws a user's part in a job that is no longer wanted (the user was disabled). The user's charges waiting
+   * on it are taken out of its payers first, so that no settlement forgets or refunds them meanwhile; then
+   * `endWaiting` ends what waited on the job and answers whether it ended anything. The charges are refunded when it
+   * did, or when the job failed; otherwise the job's answer reached its waiters and the charges stand. A job not yet
+   * started (parked, or waiting out a retry) is removed, so that it never reaches the register; one some other
+   * request joined is left to that request's reconciliation, which asks again.
+   */
+  async withdraw(userId: string, jobId: string, endWaiting: () => Promise<boolean>): Promise<void> {
+    const charges = await this.payers.withdraw(jobId, userId);
+    const ended = await endWaiting();
+    if (ended || (await this.queue.standing(jobId)).state === 'failed') for (const charge of charges) await this.quota.refund(charge);
+    await this.queue.removeIfDelayed(jobId);
+  }
+
+  /** Refunds what waits on a failed job (at most once, whoever asks); for callers that found the failure themselves. */
+  refundFailed(jobId: string): Promise<void> {
+    return this.settlement.refund(jobId);
+  }
+
+  private async lookupOrThrow<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
+    const cached = await this.fromCache(request);
+    if (cached) return { state: 'answered', result: cached, source: 'cache', newCharge: null };
+    if (request.joinJob && (await this.queue.isInFlight(request.joinJob))) return this.awaitJob(request, request.joinJob, null);
+    const ownJobId = randomUUID();
+    let place: LivePlace | null = null;
+    let charge: Charge | null = null;
+    let jobId: string;
+    try {
+      place = await this.admit(request, ownJobId);
+      charge = request.charge ? await this.chargeWithIntent(request.user, request.subject.unit) : null;
+      jobId = await this.enqueue(request, ownJobId, place);
+      for (const payer of [charge?.isNew ? charge : null, request.payer ?? null]) if (payer) await this.payers.add(jobId, payer);
+      await request.onQueued?.(jobId);
+    } catch (error) {
+      if (place) await this.live.release(place).catch(() => undefined);
+      for (const refund of [charge, request.payer ?? null]) {
+        if (!refund) continue;
+        await this.quota.refund(refund);
+        await this.payers.dropIntent(refund).catch(() => undefined);
+      }
+      throw error;
+    }
+    return this.awaitJob(request, jobId, charge?.isNew ? charge : null);
+  }
+
+  private async fromCache<Result extends LookupJobResult>({ cache = 'use', subject }: LookupRequest<Result>): Promise<Result | null> {
+    if (cache === 'skip') return null;
+    const cached = await this.cache.getByKey<Result>(subject.cacheKey);
+    return cached && (cache === 'use' || cache(cached)) ? cached : null;
+  }
+
+  /**
+   * A live lookup takes a place in the user's live bound (USER_MAX_LIVE_LOOKUPS), within the queue's bound and the
+   * user's background one, then asks the breaker last, since it may hand out its one probe. A background lookup
+   * asks only the breaker, unless its request was admitted as a whole.
+   */
+  private async admit<Result extends LookupJobResult>(request: LookupRequest<Result>, jobId: string): Promise<LivePlace | null> {
+    if (request.kind !== 'live') {
+      if (!request.admitted && !(await this.breaker.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
+      return null;
+    }
+    const { userId } = request.user;
+    const [queued, user] = await Promise.all([this.queue.waitingCounts(), this.pending.waiting(userId)]);
+    if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
+    const place = await this.live.take(userId, jobId, this.limits.liveMax);
+    if (!place) throw new ApiError('SERVICE_UNAVAILABLE');
+    if (await this.breaker.admit()) return place;
+    await this.live.release(place);
+    throw new ApiError('SERVICE_UNAVAILABLE');
+  }
+
+  /** Queues the lookup in its kind's turns (or joins the one in flight for its subject); answers the job's id. */
+  private async enqueue<Result extends LookupJobResult>(request: LookupRequest<Result>, ownJobId: string, place: LivePlace | null): Promise<string> {
+    const { subject, user, kind, requestId, refresh } = request;
+    if (kind !== 'live' || !place) return this.queue.enqueueFor(user.userId, subject, BACKGROUND_PRIORITY[kind as 'batch' | 'recheck'], { refresh });
+    const jobId = await this.queue.enqueue(subject, livePriority(place.ahead), ownJobId, requestId);
+    if (jobId === ownJobId) return jobId;
+    // Joined another job: the place waits on it, and goes back at once should that job have ended meanwhile.
+    const moved = await this.live.move(place, jobId);
+    if (!(await this.queue.isInFlight(jobId))) await this.live.release(moved);
+    return jobId;
+  }
+
+  /**
+   * Charges a unit for a new lookup, having first recorded the intent to refund it: should this process die before
+   * the charge's payer record is written, the sweep of any process refunds it (the client had no answer).
+   */
+  private async chargeWithIntent(user: LookupUser, unit: string): Promise<Charge> {
+    const planned = this.quota.plan(user.userId, unit);
+    await this.payers.intend(planned, this.intentLeaseMs);
+    try {
+      const charge = await this.quota.chargeOnce(user, unit, planned);
+      if (!charge.isNew) await this.payers.dropIntent(planned).catch(() => undefined);
+      return charge;
+    } catch (error) {
+      // Nothing was committed: the intent has nothing to refund.
+      await this.payers.dropIntent(planned).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async awaitJob<Result extends LookupJobResult>(
+    { deadline, signal }: LookupRequest<Result>,
+    jobId: string,
+    newCharge: Charge | null,
+  ): Promise<LookupAnswer<Result>> {
+    const pending = { state: 'pending', jobId, newCharge } as const;
+    if (deadline === null) return pending;
+    const waiting = this.queue.waitFor<Result>(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
+      // The lookup is queued (and maybe charged): the client learns its result by retrying, as after a 202.
+      if (isRedisUnavailable(error)) return { state: 'pending' as const };
+      throw error;
+    });
+    const wait = signal ? await raceAbort(waiting, signal, { state: 'pending' as const }) : await waiting;
+    switch (wait.state) {
+      case 'completed':
+        return { state: 'answered', result: wait.result, source: 'register', newCharge };
+      case 'pending':
+        return pending;
+      case 'failed':
+        await this.settlement.refund(jobId);
+        throw new ApiError(lookupFailureCode(wait.reason));
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { DASHBOARD_QUEUES, DashboardQueues } from '../http/dashboard-queues';
+import { QuotaModule } from '../quota/quota.module';
+import { RegisterBreaker } from './breaker/register-breaker';
+import { LiveLookups } from './live-lookups';
+import { LookupPayers } from './lookup-payers';
+import { LookupQueue } from './lookup-queue';
+import { LookupQueueDepth } from './lookup-queue-depth';
+import { LookupSettlement } from './lookup-settlement';
+import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+import { PendingLookups } from './pending-lookups';
+import { ResultCache } from './result-cache';
+
+const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker];
+
+/**
+ * The parts of the lookup road, one instance each per process, for LookupsModule's LookupService and, in the
+ * worker, LookupsWorkerModule's processor and dispatcher. Only modules of this folder import it.
+ */
+@Module({
+  imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
+  providers: [
+    ...PARTS,
+    LookupQueueDepth,
+    { provide: DASHBOARD_QUEUES, inject: [getQueueToken(REGISTER_LOOKUP_QUEUE)], useFactory: (queue: Queue): DashboardQueues => [queue] },
+  ],
+  exports: [...PARTS, BullModule],
+})
+export class LookupsCoreModule {}
