@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
+import { FormClient } from '../support/console-client';
 import { request as apiRequest } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -24,49 +25,6 @@ const UNKNOWN = '1888000000000001';
 const PING_DELIVERED = '[data-event-type="ping"][data-delivery-status="DELIVERED"]';
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
-
-/** A browser-less console client: the sign-in form's cookie and token, then the session's, as a browser keeps them. */
-class FormClient {
-  cookies = new Map<string, string>();
-  constructor(private readonly baseUrl: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}, body?: string): Promise<Response> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: this.cookieHeader,
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl } : {}),
-        ...headers,
-      },
-      body: form ? new URLSearchParams(form).toString() : body,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair.split('=');
-      if (value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  /** The CSRF token of a page's forms. */
-  async tokenOf(path: string): Promise<string> {
-    const html = await (await this.send('GET', path)).text();
-    const match = /name="_csrf" value="([^"]+)"/.exec(html);
-    if (!match) throw new Error(`No form token on ${path}: ${html.slice(0, 300)}`);
-    return match[1];
-  }
-
-  async signIn(apiKey: string): Promise<Response> {
-    const _csrf = await this.tokenOf('/console/sign-in');
-    return this.send('POST', '/console/sign-in', { _csrf, apiKey });
-  }
-}
 
 describe('the partner console', () => {
   let t: TestApp;
