@@ -346,6 +346,48 @@ describe('the partner console', () => {
       expect(replay.status).toBe(303);
       expect(replay.headers.get('location')).toBe('/console/sign-in');
     });
+
+    it("answers a page past the user's rate with 429 in the console's layout, and an upload's refusal in the page's words", async () => {
+      const user = await t.createKey({ name: 'Busy desk' });
+      expect((await runKeysCli(t.env, 'set-rate-limit', user.userId, '1')).status).toBe(0); // a bucket of 2, one back a second
+      await context.close();
+      await openBrowser();
+      await signIn(user.key);
+      /** Empties the user's bucket through the API, the console's bucket too: a burst of 3 finds 2 tokens at most. */
+      const drain = async () => {
+        const answers = await Promise.all([0, 1, 2].map(() => fetch(`${t.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': user.key } })));
+        expect(answers.map((answer) => answer.status)).toContain(429);
+        return Date.now();
+      };
+      const words = 'Your organisation has sent more requests than its rate allows, counting this console and its API keys together. ' +
+        'Nothing was done. Try again in 1 second: reload the page, or send the form again.';
+
+      // The upload is held in the browser until the bucket is empty; a token comes back only a second later.
+      await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+      await page.waitForURL(`${t.baseUrl}/console/rosters`);
+      let drained = 0;
+      await page.route('**/console/rosters', async (route) => {
+        drained = await drain();
+        await route.continue();
+      });
+      await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(`licenceNumber\n${UNKNOWN}`) });
+      const [upload] = await Promise.all([page.waitForResponse(`${t.baseUrl}/console/rosters`), page.getByRole('button', { name: 'Check roster' }).click()]);
+      expect(Date.now() - drained).toBeLessThan(1000);
+      expect([upload.status(), upload.headers()['retry-after']]).toEqual([429, '1']);
+      await expect(page.locator('[data-upload-error]').innerText()).resolves.toBe(words);
+      await page.unroute('**/console/rosters');
+      const batches = await t.db.query('SELECT count(*)::int AS count FROM batches WHERE user_id = $1', [user.userId]);
+      expect(batches.rows).toEqual([{ count: 0 }]);
+
+      // A page: 429 with Retry-After, signed in, in the layout, accessible at both widths, its assets served.
+      await drain();
+      const refused = await page.goto(`${t.baseUrl}/console/overview`);
+      expect([refused?.status(), refused?.headers()['retry-after']]).toEqual([429, '1']);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Too many requests');
+      await expect(page.locator('main').innerText()).resolves.toBe(`Too many requests\n\n${words.replace('done. Try', 'done.\n\nTry')}`);
+      await expect(page.getByRole('navigation', { name: 'Console pages' }).count()).resolves.toBe(1);
+      await checkPage('rate-limited');
+    });
   });
 
   describe('sessions and forms', () => {
