@@ -60,15 +60,17 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   }
 
   /** The user behind a plain key, or null: at once for a key this process can tell about, else after one query. */
-  authenticate(plainKey: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
-    return this.authenticateHash(hashApiKey(plainKey));
+  async authenticate(plainKey: string): Promise<AuthenticatedUser | null> {
+    return (await this.holderOfHash(hashApiKey(plainKey)))?.user ?? null;
   }
 
-  /** authenticate for a key known only by its stored hash: a console session keeps the hash, never the key. */
-  authenticateHash(keyHash: string): AuthenticatedUser | null | Promise<AuthenticatedUser | null> {
+  /**
+   * The holder (user and rate) of a key known only by its stored hash, as the guard would find it: a console session
+   * keeps the hash, never the key.
+   */
+  holderOfHash(keyHash: string): KeyHolder | null | Promise<KeyHolder | null> {
     const recalled = this.recall(keyHash);
-    if (recalled !== undefined) return recalled?.user ?? null;
-    return this.load(keyHash).then((holder) => holder?.user ?? null);
+    return recalled !== undefined ? recalled : this.load(keyHash);
   }
 
   /**

@@ -174,6 +174,15 @@ export class ApiKeysService {
   }
 
   /**
+   * Returns false when there is no such user. null returns the user to WATCH_MAX_ENTRIES_PER_USER. Nothing to
+   * announce: the watchlist reads the limit from the user's row whenever it adds entries.
+   */
+  async setWatchLimit(userId: string, watchLimit: number | null): Promise<boolean> {
+    const result = await this.users.update({ id: userId }, { watchLimit });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
    * Stops a user (`disabled`) or lets it go on; null when there is no such user. Every API process
    * refuses its keys from the announcement on; the worker reads the column where it re-checks and delivers.
    * Disabling twice keeps the first time.

@@ -40,6 +40,11 @@ async function execute(app: INestApplicationContext, command: KeysCommand): Prom
         throw new UsageError(`No user ${command.userId}`);
       }
       return { userId: command.userId, rateLimitPerSecond: command.ratePerSecond };
+    case 'set-watch-limit':
+      if (!(await apiKeys.setWatchLimit(command.userId, command.watchLimit))) {
+        throw new UsageError(`No user ${command.userId}`);
+      }
+      return { userId: command.userId, watchLimit: command.watchLimit };
     case 'disable-user':
     case 'enable-user': {
       const changed = await apiKeys.setDisabled(command.userId, command.command === 'disable-user');

@@ -187,6 +187,28 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('set-watch-limit', () => {
+    it('parses set-watch-limit USER_ID N, 0 included', () => {
+      expect(parseKeysCommand(['set-watch-limit', USER_ID, '20000'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 20000 });
+      expect(parseKeysCommand(['set-watch-limit', USER_ID, '0'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 0 });
+    });
+
+    it('parses set-watch-limit USER_ID default as watchLimit null', () => {
+      expect(parseKeysCommand(['set-watch-limit', USER_ID, 'default'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: null });
+    });
+
+    it.each(['1.5', 'unlimited', '10000001', ''])('refuses the limit %j', (limit) => {
+      expect(usageErrorOf(['set-watch-limit', USER_ID, limit]).message).toBe(
+        `Watch limit must be a whole number of entries from 0 to 10000000, got "${limit}"`,
+      );
+    });
+
+    it('refuses a missing limit and a USER_ID that is not a UUID', () => {
+      expect(usageErrorOf(['set-watch-limit', USER_ID]).message).toBe('set-watch-limit takes USER_ID and N|default');
+      expect(usageErrorOf(['set-watch-limit', 'bob', '5']).message).toBe('USER_ID must be a UUID');
+    });
+  });
+
   describe.each(['disable-user', 'enable-user'] as const)('%s', (command) => {
     it(`parses ${command} USER_ID and lower-cases the UUID`, () => {
       expect(parseKeysCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });

@@ -6,6 +6,7 @@ export type KeysCommand =
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
+  | { command: 'set-watch-limit'; userId: string; watchLimit: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
   | { command: 'reencrypt-webhook-secrets' };
 
@@ -17,6 +18,7 @@ export const KEYS_USAGE = `Usage:
   keys revoke KEY_ID
   keys set-quota USER_ID N|unlimited
   keys set-rate-limit USER_ID N|default
+  keys set-watch-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
   keys reencrypt-webhook-secrets`;
@@ -48,6 +50,13 @@ function parseQuota(text: string): number {
 function parseRate(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 1_000_000) {
     throw new UsageError(`Rate must be a whole number of requests per second from 1 to 1000000, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function parseWatchLimit(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 10_000_000) {
+    throw new UsageError(`Watch limit must be a whole number of entries from 0 to 10000000, got "${text}"`);
   }
   return Number(text);
 }
@@ -127,6 +136,11 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       const { userId, value } = userSetting(command, rest, 'default', parseRate);
       return { command, userId, ratePerSecond: value };
+    }
+    case 'set-watch-limit': {
+      onlyCreateOptions();
+      const { userId, value } = userSetting(command, rest, 'default', parseWatchLimit);
+      return { command, userId, watchLimit: value };
     }
     case 'disable-user':
     case 'enable-user':

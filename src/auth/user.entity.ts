@@ -17,6 +17,10 @@ export class User {
   @Column({ name: 'rate_limit_per_second', type: 'integer', nullable: true })
   rateLimitPerSecond!: number | null;
 
+  /** Entries its watchlist may hold; null follows WATCH_MAX_ENTRIES_PER_USER. */
+  @Column({ name: 'watch_limit', type: 'integer', nullable: true })
+  watchLimit!: number | null;
+
   /** Set while the user is stopped (keys disable-user): keys refused, monitoring and webhooks held. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt!: Date | null;

@@ -342,6 +342,10 @@ export class EnvironmentVariables {
   @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
+  /** Entries one user's watchlist may hold, unless set per user (keys set-watch-limit): past it, WATCHLIST_FULL. */
+  @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
+  WATCH_MAX_ENTRIES_PER_USER = 10000;
+
   /**
    * 32 bytes as 64 hex digits: encrypts webhook signing secrets when WEBHOOK_SECRET_KEYS is empty. Both empty:
    * a fixed development key, with a warning; refused in production.

@@ -23,6 +23,8 @@ interface StoredSession {
 /** A request of a signed-in console user. */
 export interface ConsoleVisit {
   user: AuthenticatedUser;
+  /** the user's own request rate, null for the default: the console draws on the same bucket as its API keys */
+  rateLimitPerSecond: number | null;
   csrfToken: string;
   sessionId: string;
 }
@@ -119,13 +121,13 @@ export class ConsoleSessions {
     if (stored === null) return null;
     const session = JSON.parse(stored) as StoredSession;
     const now = this.clock.now().getTime();
-    const user = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, now) > 0 ? await this.authenticator.authenticateHash(session.keyHash) : null;
-    if (!user) {
+    const holder = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, now) > 0 ? await this.authenticator.holderOfHash(session.keyHash) : null;
+    if (!holder) {
       await this.end(sessionId);
       return null;
     }
     await this.save(sessionId, { ...session, lastSeenAt: now });
-    return { user, csrfToken: session.csrfToken, sessionId };
+    return { user: holder.user, rateLimitPerSecond: holder.rateLimitPerSecond, csrfToken: session.csrfToken, sessionId };
   }
 
   /** Stores a session for as long as it may live; Redis drops it then, even if no request ever comes. */

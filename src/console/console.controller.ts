@@ -6,10 +6,13 @@ import { ApiError } from '../errors/api-error';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { FORM_BODY } from '../http/decode-request-body';
+import { rateLimitFields } from '../rate-limit/rate-limit-fields';
+import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
 import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm, WebhookForm } from './console-forms';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
+import { waitInWords } from './wait-in-words';
 
 const FORM = { requestBody: FORM_BODY };
 const WEBHOOKS_PAGE = '/console/webhooks';
@@ -25,6 +28,7 @@ export class ConsoleController {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly console: ConsoleService,
+    private readonly rates: UserRateLimiter,
   ) {}
 
   /**
@@ -39,11 +43,23 @@ export class ConsoleController {
       .view(template, { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null });
   }
 
-  /** The visit of a page, or a redirect to the sign-in page (null) when there is no live session. */
+  /**
+   * The visit of a page, or null with the answer already given: a redirect to the sign-in page when there is no live
+   * session, or 429 when the user has no token left. The console takes its tokens from the user's own bucket, the
+   * one its API keys draw from, so a browser is no way around the API's rate limit.
+   */
   private async visit(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleVisit | null> {
     const visit = await this.sessions.visit(request);
-    if (!visit) void reply.redirect(SIGN_IN_PATH, 303);
-    return visit;
+    if (!visit) {
+      void reply.redirect(SIGN_IN_PATH, 303);
+      return null;
+    }
+    const decision = await this.rates.take(visit.user.userId, visit.rateLimitPerSecond);
+    void reply.headers(rateLimitFields(decision.policy, decision));
+    if (decision.admitted) return visit;
+    void reply.header('retry-after', String(decision.secondsToNextToken));
+    void this.render(reply, 'rate-limited', visit, { wait: waitInWords(decision.secondsToNextToken) }, 429);
+    return null;
   }
 
   /**

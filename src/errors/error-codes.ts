@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found' },
   TOO_MANY_RESULTS: { status: 409, message: 'Too many search results; refine the search' },
+  WATCHLIST_FULL: { status: 409, message: 'Watchlist is full; remove entries or ask for a larger limit' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
   QUOTA_EXCEEDED: {
     status: 429,

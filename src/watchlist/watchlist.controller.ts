@@ -38,12 +38,13 @@ export class WatchlistController {
       'Costs one unit of quota like a verification (free when the number was already verified or watched this month). ' +
       '201 when new to the list, 200 when already watched (the reference is updated). With holder (and its date of birth), ' +
       'a licence that stops being Active is searched for a successor (licence.replaced); with followSuccessor, a successor ' +
-      'found by name and date of birth is watched with the same reference.',
+      'found by name and date of birth is watched with the same reference. A new number past the watchlist\'s cap (10,000 ' +
+      'entries unless the operator set another) is 409 WATCHLIST_FULL, with nothing added, updated or charged.',
   })
   @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, and its holder, if any' })
   @ApiResponse({ status: 201, type: WatchEntryDto, description: 'Added' })
   @ApiOkResponse({ type: WatchEntryDto, description: 'Already watched; reference updated' })
-  @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith(WATCH_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCHLIST_FULL', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   async watch(
     @CurrentUser() user: AuthenticatedUser,
     @Param() { licenceNumber }: WatchedNumberParams,
@@ -74,11 +75,12 @@ export class WatchlistController {
     summary: 'Watch 1 to 1,000 licence numbers at once',
     description:
       'Every row is validated first (one bad row is 400 naming it, and nothing is added). The new numbers are charged ' +
-      'all or nothing: 429 when they do not all fit the remaining quota, with nothing added.',
+      'all or nothing: 429 when they do not all fit the remaining quota, with nothing added. 409 WATCHLIST_FULL when the ' +
+      'new numbers would take the watchlist past its cap, with nothing added, updated or charged.',
   })
   @ApiBody({ type: RosterDto, description: 'The numbers to watch, with optional references' })
   @ApiOkResponse({ type: WatchBatchAddResultDto, description: 'Every number is watched: how many were new and how many updated' })
-  @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCHLIST_FULL', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
   batchAdd(@CurrentUser() user: AuthenticatedUser, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
     return this.watchlist.watchMany(user, rosterEntries(roster));
   }

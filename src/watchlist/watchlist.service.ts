@@ -1,30 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
 import { HolderDataProtection } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { LookupService } from '../lookups/lookup.service';
 import { QuotaService } from '../quota/quota.service';
 import { ENTRY_COLUMNS, ENTRY_SOURCE, WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
+import { WatchlistCount, watchlistHasRoom } from './watchlist-room';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
+
+// The user's entries, how many of the numbers asked ($2) are not among them, and the user's own cap: one snapshot.
+const WATCHLIST_COUNT = `
+  SELECT (SELECT count(*)::int FROM watch_entries WHERE user_id = $1) AS watched,
+         (SELECT count(*)::int FROM unnest($2::text[]) AS asked(number)
+           WHERE NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.user_id = $1 AND w.licence_number = asked.number)) AS adding,
+         (SELECT watch_limit FROM users WHERE id = $1) AS "userLimit"`;
 
 /**
  * Watchlists (API side). Adding a number charges it like a verification (free when already
  * counted this month) and makes its shared licence state due at once when it is new, so the
- * first re-check records the baseline that later changes are measured against.
+ * first re-check records the baseline that later changes are measured against. A user watches at most its cap of
+ * numbers (WATCH_MAX_ENTRIES_PER_USER, or its own): past it, nothing is added, updated or charged.
  */
 @Injectable()
 export class WatchlistService {
+  private readonly maxEntries: number;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly quota: QuotaService,
     private readonly lookups: LookupService,
     private readonly clock: Clock,
     private readonly holderData: HolderDataProtection,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.maxEntries = config.get('WATCH_MAX_ENTRIES_PER_USER');
+  }
 
   /**
    * Adds or updates one entry; `created` is false when the number was already watched. A holder or followSuccessor
@@ -40,6 +55,7 @@ export class WatchlistService {
       'SELECT EXISTS (SELECT 1 FROM watch_entries WHERE user_id = $1 AND licence_number = $2) AS watched',
       [user.userId, licenceNumber],
     );
+    if (!watched) await this.ensureRoom(this.dataSource, user.userId, [licenceNumber]);
     if (!watched) await this.lookups.admitWatch(user.userId, 1);
     const charges = watched ? [] : [await this.quota.chargeOnce(user, licenceNumber)];
     const inserted = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [{ licenceNumber, reference }]));
@@ -76,6 +92,7 @@ export class WatchlistService {
     );
     const already = new Set(watched.map((row) => row.licence_number));
     const newNumbers = numbers.filter((number) => !already.has(number));
+    if (newNumbers.length > 0) await this.ensureRoom(this.dataSource, user.userId, newNumbers);
     if (newNumbers.length > 0) await this.lookups.admitWatch(user.userId, newNumbers.length);
     const charges = await this.quota.chargeMany(user, newNumbers);
     const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
@@ -134,11 +151,29 @@ export class WatchlistService {
     return rows.map((row) => watchEntryView(row, now));
   }
 
-  /** Inserts or updates entries (and the numbers' shared states) in one transaction; returns how many were new. */
+  /**
+   * WATCHLIST_FULL when the numbers not watched yet would take the user's watchlist past its cap. Asked once
+   * before anything is charged (so a full watchlist is refused before the quota is asked), and again where the
+   * entries are inserted, under the user's lock.
+   */
+  private async ensureRoom(runner: DataSource | EntityManager, userId: string, numbers: string[]): Promise<void> {
+    const [count] = await runner.query<WatchlistCount[]>(WATCHLIST_COUNT, [userId, numbers]);
+    if (!watchlistHasRoom(count, this.maxEntries)) throw new ApiError('WATCHLIST_FULL');
+  }
+
+  /**
+   * Inserts or updates entries (and the numbers' shared states) in one transaction; returns how many were new.
+   * WATCHLIST_FULL rolls it all back.
+   */
   private async insertEntries(userId: string, entries: Pick<RosterEntry, 'licenceNumber' | 'reference'>[]): Promise<number> {
     const now = this.clock.now();
     const numbers = entries.map((entry) => entry.licenceNumber);
     return this.dataSource.transaction(async (manager) => {
+      // The user's row lock makes its additions take turns, so concurrent ones never pass the cap together; the
+      // count runs after it, in a statement of its own, so that it sees what the turn before committed. NO KEY
+      // UPDATE: rows that merely reference the user (charges, a successor's entry) need not wait for it.
+      await manager.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+      await this.ensureRoom(manager, userId, numbers);
       await manager.query(
         `INSERT INTO licence_states (licence_number, next_check_at)
          SELECT number, $2 FROM unnest($1::text[]) AS number ORDER BY number

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
+import { FormClient } from '../support/console-client';
 import { request as apiRequest } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -24,49 +25,6 @@ const UNKNOWN = '1888000000000001';
 const PING_DELIVERED = '[data-event-type="ping"][data-delivery-status="DELIVERED"]';
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
-
-/** A browser-less console client: the sign-in form's cookie and token, then the session's, as a browser keeps them. */
-class FormClient {
-  cookies = new Map<string, string>();
-  constructor(private readonly baseUrl: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  async send(method: string, path: string, form?: Record<string, string>, headers: Record<string, string> = {}, body?: string): Promise<Response> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: this.cookieHeader,
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: this.baseUrl } : {}),
-        ...headers,
-      },
-      body: form ? new URLSearchParams(form).toString() : body,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair.split('=');
-      if (value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  /** The CSRF token of a page's forms. */
-  async tokenOf(path: string): Promise<string> {
-    const html = await (await this.send('GET', path)).text();
-    const match = /name="_csrf" value="([^"]+)"/.exec(html);
-    if (!match) throw new Error(`No form token on ${path}: ${html.slice(0, 300)}`);
-    return match[1];
-  }
-
-  async signIn(apiKey: string): Promise<Response> {
-    const _csrf = await this.tokenOf('/console/sign-in');
-    return this.send('POST', '/console/sign-in', { _csrf, apiKey });
-  }
-}
 
 describe('the partner console', () => {
   let t: TestApp;
@@ -387,6 +345,48 @@ describe('the partner console', () => {
       const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session.value}` } });
       expect(replay.status).toBe(303);
       expect(replay.headers.get('location')).toBe('/console/sign-in');
+    });
+
+    it("answers a page past the user's rate with 429 in the console's layout, and an upload's refusal in the page's words", async () => {
+      const user = await t.createKey({ name: 'Busy desk' });
+      expect((await runKeysCli(t.env, 'set-rate-limit', user.userId, '1')).status).toBe(0); // a bucket of 2, one back a second
+      await context.close();
+      await openBrowser();
+      await signIn(user.key);
+      /** Empties the user's bucket through the API, the console's bucket too: a burst of 3 finds 2 tokens at most. */
+      const drain = async () => {
+        const answers = await Promise.all([0, 1, 2].map(() => fetch(`${t.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': user.key } })));
+        expect(answers.map((answer) => answer.status)).toContain(429);
+        return Date.now();
+      };
+      const words = 'Your organisation has sent more requests than its rate allows, counting this console and its API keys together. ' +
+        'Nothing was done. Try again in 1 second: reload the page, or send the form again.';
+
+      // The upload is held in the browser until the bucket is empty; a token comes back only a second later.
+      await page.getByRole('link', { name: 'Rosters', exact: true }).click();
+      await page.waitForURL(`${t.baseUrl}/console/rosters`);
+      let drained = 0;
+      await page.route('**/console/rosters', async (route) => {
+        drained = await drain();
+        await route.continue();
+      });
+      await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(`licenceNumber\n${UNKNOWN}`) });
+      const [upload] = await Promise.all([page.waitForResponse(`${t.baseUrl}/console/rosters`), page.getByRole('button', { name: 'Check roster' }).click()]);
+      expect(Date.now() - drained).toBeLessThan(1000);
+      expect([upload.status(), upload.headers()['retry-after']]).toEqual([429, '1']);
+      await expect(page.locator('[data-upload-error]').innerText()).resolves.toBe(words);
+      await page.unroute('**/console/rosters');
+      const batches = await t.db.query('SELECT count(*)::int AS count FROM batches WHERE user_id = $1', [user.userId]);
+      expect(batches.rows).toEqual([{ count: 0 }]);
+
+      // A page: 429 with Retry-After, signed in, in the layout, accessible at both widths, its assets served.
+      await drain();
+      const refused = await page.goto(`${t.baseUrl}/console/overview`);
+      expect([refused?.status(), refused?.headers()['retry-after']]).toEqual([429, '1']);
+      await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Too many requests');
+      await expect(page.locator('main').innerText()).resolves.toBe(`Too many requests\n\n${words.replace('done. Try', 'done.\n\nTry')}`);
+      await expect(page.getByRole('navigation', { name: 'Console pages' }).count()).resolves.toBe(1);
+      await checkPage('rate-limited');
     });
   });
 

@@ -1,7 +1,9 @@
 import { Queue } from 'bullmq';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key-secret';
 import { ApiProcess } from '../support/api-process';
+import { FormClient } from '../support/console-client';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { PrivatePostgres } from '../support/private-postgres';
@@ -124,6 +126,76 @@ describe('per-user rate limit, shared by two API processes', () => {
       expect(answer.body).toMatchObject({ used: admitted.length, quota: 100 });
       expect(answer.headers.get('ratelimit')).toBeNull();
     }
+  });
+
+  it("takes the console's requests from the same bucket as the API: past the rate a page is 429 in the console's layout with Retry-After", async () => {
+    const { key, userId } = await createUser();
+    await setRateLimit(userId, '1'); // a bucket of 2, one token back a second
+    // The console on one process, the API on the other: the bucket is the user's, wherever its requests go.
+    const staff = new FormClient(apis[1].baseUrl);
+    expect((await staff.signIn(key)).status).toBe(303); // sign-in takes no token: it has its own limit
+    const _csrf = await staff.tokenOf('/console/watchlist');
+    await sleep(2100); // the bucket is full again
+    const numbers = Array.from({ length: 3 }, (_, index) => unknownNumber(25, index));
+    // Six API requests, three console pages and three console forms (each watching its own number), interleaved.
+    const plan = numbers.flatMap((licenceNumber) => [
+      { kind: 'api' as const },
+      { kind: 'page' as const },
+      { kind: 'api' as const },
+      { kind: 'form' as const, licenceNumber },
+    ]);
+    const sendOne = async (step: (typeof plan)[number]) => {
+      if (step.kind === 'api') {
+        const answer = await listWatchlist(apis[0].baseUrl, key);
+        return { ...step, status: answer.status, headers: answer.headers, text: answer.text };
+      }
+      const answer =
+        step.kind === 'page'
+          ? await staff.send('GET', '/console/overview')
+          : await staff.send('POST', '/console/watchlist', { _csrf, licenceNumber: step.licenceNumber });
+      return { ...step, status: answer.status, headers: answer.headers, text: await answer.text() };
+    };
+    const started = Date.now();
+    const answers = await Promise.all(plan.map(sendOne));
+    const elapsedMs = Date.now() - started;
+
+    // One bucket: 2 at once, plus at most one token a second the burst took; two buckets would have let 4 through.
+    // Under 4 s at most 5 are admitted, so neither the API's six requests nor the console's six all went through.
+    expect(elapsedMs).toBeLessThan(4000);
+    const admitted = answers.filter((answer) => answer.status !== 429);
+    expect(admitted.length).toBeGreaterThanOrEqual(2);
+    expect(admitted.length).toBeLessThanOrEqual(2 + Math.floor(elapsedMs / 1000));
+    const expected = { api: 200, page: 200, form: 303 };
+    for (const answer of admitted) expect([answer.kind, answer.status]).toEqual([answer.kind, expected[answer.kind]]);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.some((answer) => answer.kind === 'api')).toBe(true);
+    expect(refused.some((answer) => answer.kind !== 'api')).toBe(true);
+    for (const answer of answers) expect(answer.headers.get('ratelimit-policy')).toBe('"user";q=2;w=2');
+    for (const answer of refused) {
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.headers.get('ratelimit')).toBe('"user";r=0;t=1');
+      if (answer.kind === 'api') {
+        expect(JSON.parse(answer.text)).toEqual(RATE_LIMITED);
+        continue;
+      }
+      // A page in the console's layout, signed in, saying in words when to try again.
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.text).toContain('<title>Too many requests · Licence Verification console</title>');
+      expect(answer.text).toContain('<nav class="pages" aria-label="Console pages">');
+      expect(answer.text).toContain('<p>Try again in 1 second: reload the page, or send the form again.</p>');
+    }
+
+    // A refused form did nothing: only the admitted ones watched and charged their numbers.
+    const watchedByForm = answers.flatMap((answer) => (answer.kind === 'form' && answer.status === 303 ? [answer.licenceNumber] : []));
+    const watched = await t.db.query('SELECT licence_number FROM watch_entries WHERE user_id = $1 ORDER BY 1', [userId]);
+    expect(watched.rows.map((row) => row.licence_number)).toEqual([...watchedByForm].sort());
+    const charges = await t.db.query('SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY 1', [userId]);
+    expect(charges.rows.map((row) => row.licence_number)).toEqual([...watchedByForm].sort());
+
+    // Signing in and the console's stylesheet take no token, however empty the bucket.
+    expect((await new FormClient(apis[0].baseUrl).signIn(key)).status).toBe(303);
+    const stylesheet = await staff.send('GET', '/console/assets/console.css');
+    expect([stylesheet.status, stylesheet.headers.get('ratelimit')]).toEqual([200, null]);
   });
 
   it('puts the RateLimit fields on every answer after authentication, errors included, and none on 401', async () => {

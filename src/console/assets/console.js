@@ -20,6 +20,14 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
   });
 }
 
+// The answer to an upload: the API's JSON, or a console page's words (429 when the user's requests are over its rate).
+async function readAnswer(response) {
+  const text = await response.text();
+  if (response.headers.get('content-type')?.startsWith('application/json')) return JSON.parse(text);
+  const page = new DOMParser().parseFromString(text, 'text/html');
+  return { message: [...page.querySelectorAll('main p')].map((paragraph) => paragraph.textContent.trim()).join(' ') };
+}
+
 // File uploads (a roster, a list of numbers to watch): the file's text is sent as CSV with the session's token,
 // and the API's own answer is shown: a validation error names the CSV row.
 for (const form of document.querySelectorAll('form[data-upload]')) {
@@ -39,7 +47,7 @@ for (const form of document.querySelectorAll('form[data-upload]')) {
         body: await file.text(),
       });
       if (response.redirected) return window.location.assign(response.url);
-      const answer = await response.json();
+      const answer = await readAnswer(response);
       if (!response.ok) throw new Error(answer.message);
       window.location.assign(form.dataset.then + (answer.id ?? ''));
     } catch (problem) {
