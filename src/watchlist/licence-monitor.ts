@@ -22,6 +22,7 @@ import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
 import { RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
 import { UNWATCHED_STATE_RETENTION_DAYS } from './watch-entry-view';
+import { WATCHLIST_COUNT, WatchlistCount, watchlistHasRoom } from './watchlist-room';
 
 interface Watcher {
   user_id: string;
@@ -243,6 +244,11 @@ export class LicenceMonitor implements OnModuleDestroy {
    */
   private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string): Promise<NewEvent[]> {
     const now = this.clock.now();
+    const [count] = await this.dataSource.query<WatchlistCount[]>(WATCHLIST_COUNT, [watcher.user_id, [successorNumber]]);
+    if (!watchlistHasRoom(count, this.config.get('WATCH_MAX_ENTRIES_PER_USER'))) {
+      this.logger.warn(`A watchlist is full: the successor ${maskLicenceNumber(successorNumber)} is not followed`);
+      return [];
+    }
     const charged = (await this.quota.tryChargeOnce(watcher.user_id, watcher.monthly_quota, successorNumber)) !== null;
     await this.dataSource.query(`INSERT INTO licence_states (licence_number, next_check_at) VALUES ($1, $2) ON CONFLICT (licence_number) DO NOTHING`, [
       successorNumber,

@@ -10,15 +10,8 @@ import { ApiError } from '../errors/api-error';
 import { LookupService } from '../lookups/lookup.service';
 import { QuotaService } from '../quota/quota.service';
 import { ENTRY_COLUMNS, ENTRY_SOURCE, WatchEntryRow, watchEntryView, WatchEntryView } from './watch-entry-view';
-import { WatchlistCount, watchlistHasRoom } from './watchlist-room';
+import { WATCHLIST_COUNT, WatchlistCount, watchlistHasRoom } from './watchlist-room';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
-
-// The user's entries, how many of the numbers asked ($2) are not among them, and the user's own cap: one snapshot.
-const WATCHLIST_COUNT = `
-  SELECT (SELECT count(*)::int FROM watch_entries WHERE user_id = $1) AS watched,
-         (SELECT count(*)::int FROM unnest($2::text[]) AS asked(number)
-           WHERE NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.user_id = $1 AND w.licence_number = asked.number)) AS adding,
-         (SELECT watch_limit FROM users WHERE id = $1) AS "userLimit"`;
 
 /**
  * Watchlists (API side). Adding a number charges it like a verification (free when already
