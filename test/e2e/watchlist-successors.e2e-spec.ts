@@ -1,4 +1,5 @@
 import { request, TestResponse } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -152,5 +153,27 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
     );
     expect(receiver.to('/two').map((webhook) => webhook.body.type)).not.toContain('licence.replaced');
     expect((await entries(key)).map((item) => [item.licenceNumber, item.successorLicenceNumber])).toEqual([[OLD, undefined]]);
+  }, 60_000);
+
+  it('does not follow the successor into a full watchlist; licence.replaced still names it', async () => {
+    const OLD = '1340000000000018';
+    const NEW = '1340000000000026';
+    const BORN = '1979-12-01';
+    await sandbox.addLicence(person(OLD, 'NINA', 'SOKOL', BORN));
+    const key = await watcher('/full', OLD, { holder: { firstName: 'Nina', surname: 'Sokol', dateOfBirth: BORN }, followSuccessor: true });
+    const [{ user_id: userId }] = (await t.db.query<{ user_id: string }>('SELECT user_id FROM watch_entries WHERE licence_number = $1', [OLD])).rows;
+    // The cap is what the watchlist holds now: no room for the successor.
+    expect((await runKeysCli(t.env, 'set-watch-limit', userId, '1')).status).toBe(0);
+    await baseline(key, OLD);
+
+    await sandbox.addLicence(person(NEW, 'NINA', 'SOKOL', BORN));
+    await sandbox.changeLicence(OLD, { status: 'Replaced', statusReason: 'Replaced by a new licence card' });
+    const [event] = await until(
+      () => receiver.to('/full').filter((webhook) => webhook.body.type === 'licence.replaced'),
+      (events) => events.length >= 1,
+      4 * CYCLE_SECONDS * 1000 + 10_000,
+    );
+    expect(event.body.data).toMatchObject({ licenceNumber: OLD, successorLicenceNumber: NEW, confidence: 'NAME_AND_DATE_OF_BIRTH' });
+    expect((await entries(key)).map((item) => [item.licenceNumber, item.successorLicenceNumber])).toEqual([[OLD, NEW]]);
   }, 60_000);
 });
