@@ -78,6 +78,12 @@ function folderCycles(edges: Map<string, Map<string, Import>>): string[] {
   return cycles;
 }
 
+/**
+ * What the rest of src/ may import of the lookup road: its module and service, and the types of what they answer. The
+ * queue, pending lists, live places, payers, settlement, cache and breaker stay inside src/lookups/.
+ */
+const LOOKUPS_FACES = new Set(['lookups.module', 'lookups-worker.module', 'lookup.service', 'lookup-subject', 'lookup-outcome', 'lookups.queue', 'production-register-warning']);
+
 const isAllowed = ({ file, target }: Import) => ALLOWED.some((allowed) => allowed.from === file && allowed.to.test(target));
 
 describe('imports between the folders of src/', () => {
@@ -96,6 +102,11 @@ describe('imports between the folders of src/', () => {
 
   it('has no import cycle between folders', () => {
     expect(folderCycles(folderEdges(imports))).toEqual([]);
+  });
+
+  it('lets nothing outside src/lookups/ reach past the lookup road's faces', () => {
+    const inside = imports.filter(({ file, target }) => folderOf(target) === 'lookups' && folderOf(file) !== 'lookups' && !LOOKUPS_FACES.has(target.slice('lookups/'.length)));
+    expect(inside.map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
   });
 
   it('lets no infrastructure folder import a feature', () => {
