@@ -10,13 +10,15 @@ import {
   DEMO_SLOW_PREFIX,
   DemoData,
   demoBanner,
+  demoWarningsLine,
   displayUrl,
   startBanner,
   STOP_LINE,
 } from './banner';
-import { databaseName, demoStores } from './demo-isolation';
+import { databaseName, demoStores, dropDemoDatabase } from './demo-isolation';
 import { DemoReceiver } from './demo-receiver';
 import { prefixesFor } from './line-prefixer';
+import { registerUnreachable } from './register-reachability';
 import { ListeningPort, listeningPorts, portInUseMessage } from './listening-ports';
 import { isPortFree, isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
 import { Supervised, Supervisor } from './supervisor';
@@ -71,9 +73,12 @@ class Launcher {
       env.DATABASE_URL = stores.databaseUrl;
       env.REDIS_PREFIX = stores.redisPrefix;
       demoData = { database: databaseName(stores.databaseUrl), redisPrefix: stores.redisPrefix };
-      // A person reads the demo: readable lines unless LOG_FORMAT says otherwise.
-      env.LOG_FORMAT = inherited.LOG_FORMAT || 'text';
+      this.say(`Starting the demo with empty demo data: dropping database ${demoData.database}, an earlier demo's users go with it`);
+      await dropDemoDatabase(stores.databaseUrl);
     }
+    // A person reads the demo, and a terminal: readable lines there unless LOG_FORMAT says otherwise; JSON lines
+    // when the output goes to a file or another program.
+    env.LOG_FORMAT = inherited.LOG_FORMAT || (this.demo || process.stdout.isTTY ? 'text' : 'json');
 
     this.say('Applying migrations');
     const migrate = this.supervisor.start('migrate', process.execPath, [ENTRY.migrate], env);
@@ -102,6 +107,9 @@ class Launcher {
       key = this.createDemoKey(env);
     }
 
+    // Asked while the processes start; the banner says why the register cannot be reached, if it cannot.
+    const registerProblem = registerUnreachable(env.REGISTER_URL ?? settings.REGISTER_URL);
+    if (this.demo) this.say(demoWarningsLine(env));
     const api = this.track(this.supervisor.start('api', process.execPath, [...NODE_FLAGS.api, ENTRY.api], env));
     const apiPort = Number((await api.waitFor(/API listening on \S+:(\d+)/, READY_TIMEOUT_MS))[1]);
     const workers = Array.from({ length: settings.WORKERS }, (_, index) => {
@@ -121,7 +129,7 @@ class Launcher {
     this.say(`Processes: ${this.supervisor.describeRunning()}`);
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
-      ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, settings.WORKERS),
+      ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, await registerProblem, settings.WORKERS),
       ...(demoData ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl, demoData) : []),
       STOP_LINE,
     ];
