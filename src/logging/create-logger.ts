@@ -15,7 +15,7 @@ const PINO_LEVEL: Record<LogLevel, Level> = {
   verbose: 'trace',
 };
 
-export type ProcessName = 'api' | 'worker' | 'launcher';
+export type ProcessName = 'api' | 'worker';
 
 /**
  * Nest's LoggerService on pino, so that `new Logger(context)` from @nestjs/common keeps working

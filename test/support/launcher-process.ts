@@ -118,7 +118,7 @@ export class LauncherProcess {
 
   /** The launcher's compiled entry straight, with a chosen PATH (to hide redis-server). */
   static startEntry(env: Record<string, string>): LauncherProcess {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/src/launcher/main.js')], {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/tools/launcher/main.js')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
