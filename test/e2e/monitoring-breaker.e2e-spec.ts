@@ -58,6 +58,7 @@ describe('monitoring: re-checks keep off the register while the circuit breaker 
     expect([ready.status, (ready.body as { status: string }).status]).toEqual([200, 'ok']);
     expect((ready.body as { info: Record<string, unknown> }).info.registerBreaker).toEqual({
       status: 'up',
+      responseTime: expect.any(Number),
       state: 'open',
       register: 'degraded',
       message:
