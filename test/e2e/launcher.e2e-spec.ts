@@ -290,6 +290,9 @@ describe('npm start with a register that cannot be reached', () => {
       ];
       expect(outageLines()).toEqual([outage]);
       expect(launcher.log).not.toContain('excerpt=');
+      // Output to a pipe, so JSON lines; Nest's line per module and route only at debug level.
+      expect(launcher.log).toContain('"context":"Main"');
+      expect(launcher.log.match(/"context":"(InstanceLoader|RouterExplorer|RoutesResolver)"/g)).toBeNull();
 
       sandbox = await startSandbox({ port: registerPort });
       expect(await verify(SANDBOX_NUMBERS.active)).toEqual([200, expect.objectContaining({ status: 'FOUND' })]);

@@ -1,5 +1,5 @@
 import { validateEnvironment } from '../../src/config/env.schema';
-import { readLauncherEnvironment, validateLauncherSettings } from './launcher-settings';
+import { childLogFormat, readLauncherEnvironment, validateLauncherSettings } from './launcher-settings';
 
 describe('the launcher settings', () => {
   it('have their defaults', () => {
@@ -25,5 +25,18 @@ describe('the launcher settings', () => {
   it('tell which stores the operator named', () => {
     expect(readLauncherEnvironment({ REDIS_SENTINELS: '127.0.0.1:26379' })).toMatchObject({ databaseUrlGiven: false, redisUrlGiven: true });
     expect(readLauncherEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' })).toMatchObject({ databaseUrlGiven: true, redisUrlGiven: false });
+  });
+});
+
+describe('childLogFormat', () => {
+  it.each([
+    [undefined, false, true, 'text'],
+    [undefined, false, false, 'json'],
+    [undefined, true, false, 'text'],
+    ['', false, true, 'text'],
+    ['json', true, true, 'json'],
+    ['text', false, false, 'text'],
+  ])('LOG_FORMAT %p, demo %p, terminal %p: %s', (given, demo, terminal, format) => {
+    expect(childLogFormat(given, demo, terminal)).toBe(format);
   });
 });

@@ -36,6 +36,14 @@ export function validateLauncherSettings(raw: Record<string, string | undefined>
   return Object.freeze(settings);
 }
 
+/**
+ * The processes' LOG_FORMAT: as set, else readable lines for a person (the demo, or a terminal), else JSON lines
+ * for a file or another program, as in production.
+ */
+export function childLogFormat(given: string | undefined, demo: boolean, terminal: boolean): string {
+  return given || (demo || terminal ? 'text' : 'json');
+}
+
 /** What `npm start` needs: both kinds of settings, which URLs the operator chose, and the environment its children inherit. */
 export interface LauncherEnvironment {
   /** the service's settings, as the API and the workers will read them */

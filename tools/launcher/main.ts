@@ -16,7 +16,7 @@ import {
 } from './banner';
 import { databaseName, demoStores, dropDemoDatabase } from './demo-isolation';
 import { DemoReceiver } from './demo-receiver';
-import { LauncherEnvironment, readLauncherEnvironment } from './launcher-settings';
+import { childLogFormat, LauncherEnvironment, readLauncherEnvironment } from './launcher-settings';
 import { prefixesFor } from './line-prefixer';
 import { registerUnreachable } from './register-reachability';
 import { ListeningPort, listeningPorts, portInUseMessage } from './listening-ports';
@@ -76,9 +76,7 @@ class Launcher {
       this.say(`Starting the demo with empty demo data: dropping database ${demoData.database}, an earlier demo's users go with it`);
       await dropDemoDatabase(stores.databaseUrl);
     }
-    // A person reads the demo, and a terminal: readable lines there unless LOG_FORMAT says otherwise; JSON lines
-    // when the output goes to a file or another program.
-    env.LOG_FORMAT = inherited.LOG_FORMAT || (this.demo || process.stdout.isTTY ? 'text' : 'json');
+    env.LOG_FORMAT = childLogFormat(inherited.LOG_FORMAT, this.demo, process.stdout.isTTY === true);
 
     this.say('Applying migrations');
     const migrate = this.supervisor.start('migrate', process.execPath, [ENTRY.migrate], env);
