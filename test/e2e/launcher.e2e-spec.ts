@@ -307,6 +307,29 @@ describe('npm start with a register that cannot be reached', () => {
   }, 200_000);
 });
 
+describe('npm start on a terminal', () => {
+  it("logs readable lines, without Nest's line per module and route, and stops with Ctrl-C", async () => {
+    const name = `${testRunId()}_terminal`;
+    const dataDir = await scratchDataDir();
+    const sandbox = await startSandbox({ port: 0 });
+    const launcher = LauncherProcess.startOnTerminal('start', { ...isolatedLauncherSettings(name, dataDir), REGISTER_URL: sandbox.url });
+    try {
+      await launcher.waitFor(STARTED, 150_000);
+      const processLines = launcher.log.split('\n').filter((line) => /^(api|worker-1) +\| /.test(line));
+      expect(processLines.filter((line) => line.includes('{"level"'))).toEqual([]);
+      expect(processLines).toContainEqual(expect.stringMatching(/^api +\| \[\d\d:\d\d:\d\d\.\d{3}\] INFO: \(Main\) API listening on 127\.0\.0\.1:\d+ /));
+      expect(processLines.filter((line) => /InstanceLoader|RouterExplorer|RoutesResolver/.test(line))).toEqual([]);
+      // The launcher stops everything; npm, which the terminal interrupts too, may report it as 130 (128 + SIGINT).
+      expect([0, 130]).toContain(await launcher.typeCtrlC());
+      expect(launcher.log).toMatch(/\nlvs +\| Stopped\n/);
+    } finally {
+      launcher.kill();
+      await sandbox.close();
+      await removeDataDir(dataDir);
+    }
+  }, 200_000);
+});
+
 describe('npm start without PostgreSQL and Redis at the default addresses', () => {
   let dataDir: string;
   let postgresPort: number;
