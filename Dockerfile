@@ -7,6 +7,8 @@ COPY package.json package-lock.json ./
 COPY test/client-example/package.json ./test/client-example/
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+# The service's sources only: the development launcher (tools/, npm start and npm run demo) is neither built
+# nor shipped (tools/launcher/production-image.spec.ts).
 COPY src ./src
 COPY libs ./libs
 RUN npm run build && npm prune --omit=dev
@@ -19,7 +21,7 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-COPY --chown=node:node scripts ./scripts
+COPY --chown=node:node scripts/healthcheck.js ./scripts/
 USER node
 EXPOSE 3000 3001
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 CMD ["node", "scripts/healthcheck.js"]

@@ -6,8 +6,8 @@ const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const output = join(root, 'dist/src/launcher/main.js');
-const inputs = ['src', 'libs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
+const output = join(root, 'dist/tools/launcher/main.js');
+const inputs = ['src', 'libs', 'tools', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
 function newestChange(path) {
   const stat = statSync(path);

@@ -86,6 +86,7 @@ export class BatchesController {
   @HttpCode(200)
   @RouteConfig({ requestBody: CSV_ROSTER_BODY })
   @ApiOperation({
+    operationId: 'createBatch',
     summary: 'Check a roster of 1 to 1,000 licence numbers',
     description:
       'JSON {"items":[{"licenceNumber","reference"}]} or {"licenceNumbers":[…]}, or a CSV body (Content-Type: text/csv) ' +
@@ -134,6 +135,7 @@ export class BatchesController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listBatches',
     summary: "The caller's batches, newest first, without their items",
     description: 'Pages through every batch the caller created (kept as long as the retention allows); pass nextCursor as cursor for the next page.',
   })
@@ -145,6 +147,7 @@ export class BatchesController {
 
   @Get(':id')
   @ApiOperation({
+    operationId: 'getBatch',
     summary: 'A batch with its counts and one page of items',
     description: 'With Accept: text/csv, the same download as results.csv.',
   })
@@ -169,6 +172,7 @@ export class BatchesController {
 
   @Get(':id/results.csv')
   @ApiOperation({
+    operationId: 'getBatchResultsCsv',
     summary: "A batch's results as CSV, one row per item, in request order",
     description:
       'Columns: reference, licenceNumber, result, errorCode, name, role, sector, expiryDate, licenceStatus, statusReason, ' +
@@ -188,6 +192,7 @@ export class BatchesController {
   @Post(':id/retry')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'retryBatch',
     summary: 'Look up again the items that ended in ERROR',
     description: 'Their numbers are charged again (all or nothing) and refunded if they fail again. Answers as POST /v1/batches.',
   })

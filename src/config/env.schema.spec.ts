@@ -105,10 +105,6 @@ describe('validateEnvironment', () => {
         SHUTDOWN_GRACE_MS: 10000,
         ADMIN_TOKEN: '',
         NODE_ENV: '',
-        WORKERS: 1,
-        LVS_DATA_DIR: '.data',
-        LOCAL_POSTGRES_PORT: 5432,
-        LOCAL_REDIS_PORT: 6379,
       });
     });
 

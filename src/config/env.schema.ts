@@ -106,7 +106,7 @@ class SafeInProduction implements ValidatorConstraintInterface {
 
 // Environment variables are text. Text that does not read as the type stays text, so that the type's
 // validator names it (1e3 and 0x10 are not port numbers, though Number() would read them).
-const toInteger = ({ value }: TransformFnParams): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
+export const toInteger = ({ value }: TransformFnParams): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 const toDecimal = ({ value }: TransformFnParams): unknown => (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);
 const toBoolean = ({ value }: TransformFnParams): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 /** Comma-separated items, trimmed, empty items dropped. */
@@ -399,22 +399,6 @@ export class EnvironmentVariables {
   /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. At least 32 characters in production. */
   @Validate(SafeInProduction) @IsString()
   ADMIN_TOKEN = '';
-
-  /** `npm start` / `npm run demo` only: worker processes to run. */
-  @Transform(toInteger) @Min(0) @Max(64) @IsInt()
-  WORKERS = 1;
-
-  /** `npm start` only: where an embedded PostgreSQL and a local Redis keep their data. */
-  @IsString()
-  LVS_DATA_DIR = '.data';
-
-  /** `npm start` only: the local PostgreSQL port used while DATABASE_URL is unset (embedded server if closed). */
-  @Transform(toInteger) @Min(1) @Max(65535) @IsInt()
-  LOCAL_POSTGRES_PORT = 5432;
-
-  /** `npm start` only: the local Redis port used while REDIS_URL is unset (redis-server started if closed). */
-  @Transform(toInteger) @Min(1) @Max(65535) @IsInt()
-  LOCAL_REDIS_PORT = 6379;
 }
 
 export type AppSettings = Readonly<EnvironmentVariables>;

@@ -6,7 +6,10 @@ import {
   holderCheckLines,
   isFlagged,
   licenceCard,
+  recheckWords,
+  rosterResultWords,
   rosterRows,
+  usageWords,
   watchRow,
   licenceTone,
   usageChart,
@@ -167,6 +170,51 @@ describe('rosterRows', () => {
 
   it('keeps the rows of one outcome', () => {
     expect(rosterRows(items, 'NOT_FOUND').map((row) => row.item.index)).toEqual([2]);
+  });
+
+  it('says each result in words', () => {
+    expect(rosterRows(items, null).map((row) => row.result)).toEqual(['Found', 'Not found']);
+  });
+});
+
+describe('rosterResultWords', () => {
+  it.each([
+    ['FOUND', null, 'Found'],
+    ['NOT_FOUND', null, 'Not found'],
+    ['TOO_MANY_RESULTS', null, 'Several licences for one number'],
+    ['PENDING', null, 'Being checked'],
+    ['ERROR', 'SERVICE_UNAVAILABLE', 'Could not be checked: Upstream service is temporarily unavailable; try again later'],
+    ['ERROR', 'NO_SUCH_CODE', 'Could not be checked'],
+  ] as const)('%s (%s) is "%s"', (status, errorCode, words) => {
+    expect(rosterResultWords({ status, errorCode })).toBe(words);
+  });
+});
+
+describe('recheckWords', () => {
+  it.each([
+    [86_400, 'every day'],
+    [172_800, 'every 2 days'],
+    [21_600, 'every 6 hours'],
+    [3600, 'every hour'],
+    [1800, 'every 30 minutes'],
+    [90, 'every 90 seconds'],
+    [5, 'every 5 seconds'],
+    [1, 'every second'],
+  ])('%i seconds is "%s"', (seconds, words) => {
+    expect(recheckWords(seconds)).toBe(words);
+  });
+});
+
+describe('usageWords', () => {
+  it('says what counts against the quota, and why it can be fewer than the answers', () => {
+    expect(usageWords({ used: 9, quota: 100, remaining: 91 })).toBe(
+      'You have used 9 licence numbers this month, of the 100 your plan allows (91 left). Each number counts once a month ' +
+        'however often it is checked, by Verify, a roster or the watchlist, so this can be fewer than the answers counted below.',
+    );
+  });
+
+  it('says one number, and an unlimited plan', () => {
+    expect(usageWords({ used: 1, quota: null, remaining: null })).toMatch(/^You have used 1 licence number this month, on an unlimited plan\. /);
   });
 });
 

@@ -5,6 +5,10 @@ import type { BatchItemView, BatchView } from '../batches/batch-view';
 import type { WatchEntryView } from '../watchlist/watch-entry-view';
 import type { DateOfBirthCheck, HolderCheck } from '../holders/holder-check';
 import type { NameMatch } from '../holders/match-holder-name';
+import type { BatchItemStatus } from '../batches/batch-item.entity';
+import { ITEM_STATUSES } from '../batches/batch-view';
+import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
+import type { VerificationAnswer } from '../quota/verification-outcomes';
 
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';
@@ -131,9 +135,29 @@ export function batchProgress(batch: Pick<BatchView, 'total' | 'counts'>): { don
   return { done, percent: batch.total === 0 ? 100 : Math.round((done / batch.total) * 100) };
 }
 
+/** A final result in words, the same on every page. */
+const RESULT_WORDS = { FOUND: 'Found', NOT_FOUND: 'Not found', TOO_MANY_RESULTS: 'Several licences for one number' } as const;
+
+/** The Overview's verifications by answer: a PENDING answer was sent before the register answered. */
+export const ANSWER_WORDS: Record<VerificationAnswer, string> = { ...RESULT_WORDS, PENDING: 'Still with the register when answered' };
+
+/** A roster row's outcome: PENDING is still being checked, ERROR could not be checked. */
+const ROSTER_OUTCOME_WORDS: Record<BatchItemStatus, string> = { ...RESULT_WORDS, PENDING: 'Being checked', ERROR: 'Could not be checked' };
+
+/** The outcomes a roster is counted and filtered by, each with its words. */
+export const ROSTER_OUTCOMES = ITEM_STATUSES.map((status) => ({ status, words: ROSTER_OUTCOME_WORDS[status] }));
+
+/** A row's result in words: an ERROR says why, in the error table's words. */
+export function rosterResultWords(item: Pick<BatchItemView, 'status' | 'errorCode'>): string {
+  const words = ROSTER_OUTCOME_WORDS[item.status];
+  const reason = item.errorCode !== null && item.errorCode in ERROR_CODES ? ERROR_CODES[item.errorCode as ErrorCode].message : null;
+  return reason === null ? words : `${words}: ${reason}`;
+}
+
 export interface RosterRowView {
   item: BatchItemView;
   flagged: boolean;
+  result: string;
   name: string | null;
   licenceStatus: string | null;
 }
@@ -145,9 +169,37 @@ export function rosterRows(items: readonly BatchItemView[], outcome: string | nu
     .map((item) => ({
       item,
       flagged: isFlagged(item.status, item.licence),
+      result: rosterResultWords(item),
       name: item.licence ? `${item.licence.firstName} ${item.licence.surname}` : null,
       licenceStatus: item.licence?.status ?? null,
     }));
+}
+
+const TIME_UNITS = [
+  { seconds: 86_400, name: 'day' },
+  { seconds: 3600, name: 'hour' },
+  { seconds: 60, name: 'minute' },
+  { seconds: 1, name: 'second' },
+] as const;
+
+/** How often watched numbers are checked again, from WATCH_RECHECK_SECONDS: "every day", "every 5 seconds". */
+export function recheckWords(seconds: number): string {
+  const unit = TIME_UNITS.find((candidate) => seconds % candidate.seconds === 0) ?? TIME_UNITS[3];
+  const count = seconds / unit.seconds;
+  return count === 1 ? `every ${unit.name}` : `every ${count} ${unit.name}s`;
+}
+
+/**
+ * The month's usage in a sentence: what counts against the quota (each licence number once a month, however
+ * often and however it is checked), which is why it may be fewer than the answers counted below it.
+ */
+export function usageWords(usage: { used: number; quota: number | null; remaining: number | null }): string {
+  const numbers = `${usage.used} licence number${usage.used === 1 ? '' : 's'}`;
+  const of = usage.quota === null ? 'on an unlimited plan' : `of the ${usage.quota} your plan allows (${usage.remaining} left)`;
+  return (
+    `You have used ${numbers} this month, ${of}. Each number counts once a month however often it is checked, ` +
+    'by Verify, a roster or the watchlist, so this can be fewer than the answers counted below.'
+  );
 }
 
 /** A watched number as the Watchlist page lists it, marked when it needs a look soon or now. */

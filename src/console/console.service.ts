@@ -11,7 +11,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
-import { VERIFICATION_ANSWERS, VerificationAnswer, VerificationOutcomes } from '../quota/verification-outcomes';
+import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../quota/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
@@ -26,12 +26,16 @@ import { HolderVerification, HolderChecksService } from '../holders/holder-check
 import { VerifyHolderDto } from '../holders/dto/holder-check-request.dto';
 import { RequestValidationPipe } from '../validation/request-validation.pipe';
 import {
+  ANSWER_WORDS,
   batchProgress,
   CHART,
   HolderCheckLine,
   holderCheckLines,
+  recheckWords,
+  ROSTER_OUTCOMES,
   rosterRows,
   usageChart,
+  usageWords,
   usedPercent,
   VerificationView,
   verificationView,
@@ -40,12 +44,6 @@ import {
 import { VerifyForm } from './console-forms';
 
 const WATCH_PAGE_SIZE = 50;
-const ANSWER_WORDS: Record<VerificationAnswer, string> = {
-  FOUND: 'Found',
-  NOT_FOUND: 'Not found',
-  TOO_MANY_RESULTS: 'Several licences for one number',
-  PENDING: 'Still with the register when answered',
-};
 const DELIVERIES_SHOWN = 10;
 const EVENTS_SHOWN = 20;
 
@@ -73,6 +71,8 @@ export interface VerifyOutcome {
 @Injectable()
 export class ConsoleService {
   private readonly allowPrivateWebhookUrls: boolean;
+  /** how often this deployment checks watched numbers again, in words */
+  private readonly recheckEvery: string;
 
   constructor(
     private readonly quota: QuotaService,
@@ -89,6 +89,7 @@ export class ConsoleService {
     config: AppConfig,
   ) {
     this.allowPrivateWebhookUrls = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+    this.recheckEvery = recheckWords(config.get('WATCH_RECHECK_SECONDS'));
   }
 
   async overview(user: AuthenticatedUser) {
@@ -99,6 +100,7 @@ export class ConsoleService {
     ]);
     return {
       usage,
+      usageWords: usageWords(usage),
       percent: usedPercent(usage.used, usage.quota),
       history: history.periods,
       bars: usageChart(history.periods),
@@ -184,7 +186,7 @@ export class ConsoleService {
   async roster(user: AuthenticatedUser, batchId: string, outcome: string | undefined) {
     const batch = await this.batches.view(user.userId, batchId, { limit: 1000, after: null });
     const shown = outcome !== undefined && (ITEM_STATUSES as readonly string[]).includes(outcome) ? outcome : null;
-    return { batch, progress: batchProgress(batch), outcomes: ITEM_STATUSES, outcome: shown, rows: rosterRows(batch.items, shown) };
+    return { batch, progress: batchProgress(batch), outcomes: ROSTER_OUTCOMES, outcome: shown, rows: rosterRows(batch.items, shown) };
   }
 
   async rosterCsv(user: AuthenticatedUser, batchId: string): Promise<string> {
@@ -195,7 +197,7 @@ export class ConsoleService {
   async watchPage(user: AuthenticatedUser, after: string | undefined) {
     const start = after !== undefined && isLicenceNumber(after) ? after : null;
     const page = await this.watchlist.list(user.userId, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
-    return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null };
+    return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null, recheckEvery: this.recheckEvery };
   }
 
   /** Watches a number, as PUT /v1/watchlist/{number} does; the error table's words for a bad number. */

@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyView from '@fastify/view';
 import type { FastifyInstance } from 'fastify';
 import { Eta } from 'eta';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CONSOLE_ASSETS_PREFIX = '/console/assets/';
@@ -21,4 +22,7 @@ export function mountConsole(fastify: FastifyInstance): void {
     decorateReply: false,
     maxAge: '1h',
   });
+  // Browsers ask every origin for /favicon.ico, whatever the page's <link rel="icon"> says: the console's icon.
+  const favicon = readFileSync(join(__dirname, 'assets', 'favicon.svg'));
+  fastify.get('/favicon.ico', (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon));
 }

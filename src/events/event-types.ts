@@ -12,5 +12,8 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** How a licence.replaced event's successor was found: by name and the watcher's date of birth, or by name alone. */
+export const SUCCESSOR_CONFIDENCES = ['NAME_AND_DATE_OF_BIRTH', 'NAME_ONLY'] as const;
+
 /** Events are kept this long, then deleted by the worker. */
 export const EVENT_RETENTION_DAYS = 30;

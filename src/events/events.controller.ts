@@ -20,6 +20,7 @@ export class EventsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listEvents',
     summary: "The caller's events in order, kept 30 days",
     description: 'For partners without a public endpoint, and to recover missed deliveries. Poll with after= set to the last nextCursor.',
   })

@@ -6,14 +6,15 @@ import { RedisStore } from '../redis/redis.module';
 import { describeUnreadiness } from './describe-unreadiness';
 import { isReadinessCheckFresh } from './readiness-freshness';
 import { ReadinessProbe } from './readiness-probe';
+import { registerHealth } from './register-health';
 import { countLiveWorkers } from './worker-heartbeat';
 
 export type ReadinessAnswer = { ready: true; result: HealthCheckResult } | { ready: false; message: string };
 
 /**
  * The API's readiness: PostgreSQL and Redis answer (through the same clients and timeouts that requests
- * use, the queue's included) and a worker was seen lately. The register breaker's state is shown, not
- * judged: an open breaker still serves cached answers. One check serves every probe for a second
+ * use, the queue's included) and a worker was seen lately. The register is shown (registerHealth), not
+ * judged: with the breaker open it is degraded, and cached answers are still served. One check serves every probe for a second
  * (isReadinessCheckFresh), and probes arriving while it runs wait for it, so probes cost no more than
  * one round of dependency calls a second however often they come.
  */
@@ -52,7 +53,7 @@ export class Readiness {
         () =>
           this.indicators
             .check('registerBreaker')
-            .attempt(async () => ({ state: await this.pipeline.registerBreakerPhase() }))
+            .attempt(async () => registerHealth(await this.pipeline.registerBreakerPhase()))
             .withTimeout(timeoutMs),
         () =>
           this.indicators

@@ -3,7 +3,9 @@ import { DocumentBuilder, LicenseObject, OpenAPIObject, SwaggerModule } from '@n
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { applyRequestContents } from './api-request-content';
+import { applyWebhooks, OpenApiWebhooks } from './openapi-webhooks';
 import { applyRateLimitDocs } from './rate-limit-docs';
+import { closeRequestSchemas } from './request-schemas';
 import { serverUrl } from './server-url';
 
 const SERVICE_NAME = 'Licence Verification Service';
@@ -42,7 +44,8 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   config.info.contact = { name: `${SERVICE_NAME} support` };
   // 3.1 names a licence by SPDX expression; LicenseRef- is SPDX's form for one that is not on its list.
   config.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
-  return applyRateLimitDocs(applyRequestContents(SwaggerModule.createDocument(app, config)));
+  const document = applyRateLimitDocs(applyRequestContents(SwaggerModule.createDocument(app, config)));
+  return applyWebhooks(closeRequestSchemas(document), app.get(OpenApiWebhooks));
 }
 
 /** Swagger UI at /docs and the document at /docs/openapi.json, built once; only `servers` follows the request. */

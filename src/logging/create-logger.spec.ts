@@ -25,13 +25,14 @@ describe('createLogger', () => {
     expect(lines.map((line) => [line.level, line.msg])).toEqual([[20, 'AppModule dependencies initialized']]);
   });
 
-  it('keeps every line of JSON output as it was logged', () => {
-    const { lines, logger } = loggerKeepingLines('json', 'log');
-    logger.log('AppModule dependencies initialized', 'InstanceLoader');
-    logger.log('API listening on 127.0.0.1:3000', 'Main');
-    expect(lines.map((line) => [line.level, line.context])).toEqual([
-      [30, 'InstanceLoader'],
-      [30, 'Main'],
-    ]);
+  it('keeps the detail at debug level in JSON output too, and every other line as it was logged', () => {
+    const atInfo = loggerKeepingLines('json', 'log');
+    atInfo.logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    atInfo.logger.log('Mapped {/v1/licences/verify, POST} route', 'RouterExplorer');
+    atInfo.logger.log('API listening on 127.0.0.1:3000', 'Main');
+    expect(atInfo.lines.map((line) => [line.level, line.context])).toEqual([[30, 'Main']]);
+    const atDebug = loggerKeepingLines('json', 'debug');
+    atDebug.logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    expect(atDebug.lines.map((line) => [line.level, line.context])).toEqual([[20, 'InstanceLoader']]);
   });
 });

@@ -15,7 +15,7 @@ const PINO_LEVEL: Record<LogLevel, Level> = {
   verbose: 'trace',
 };
 
-export type ProcessName = 'api' | 'worker' | 'launcher';
+export type ProcessName = 'api' | 'worker';
 
 /**
  * Nest's LoggerService on pino, so that `new Logger(context)` from @nestjs/common keeps working
@@ -23,11 +23,7 @@ export type ProcessName = 'api' | 'worker' | 'launcher';
  * caller passes it, the request id.
  */
 export class AppLogger implements LoggerService {
-  /** @param readable for a person: Nest's start-up detail goes to debug level (isFrameworkStartupDetail) */
-  constructor(
-    readonly pino: Logger,
-    private readonly readable = false,
-  ) {}
+  constructor(readonly pino: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
     this.write('info', message, rest);
@@ -55,7 +51,8 @@ export class AppLogger implements LoggerService {
   private write(asked: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(asked)) return;
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
-    const level = this.readable && asked === 'info' && isFrameworkStartupDetail(context) ? 'debug' : asked;
+    // Nest's start-up detail (a line per module and route) at debug level, in JSON as in readable text.
+    const level = asked === 'info' && isFrameworkStartupDetail(context) ? 'debug' : asked;
     if (level !== asked && !this.pino.isLevelEnabled(level)) return;
     const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
     const fields: Record<string, unknown> = Object.assign(
@@ -103,7 +100,6 @@ export function createLogger(
     base: { process: processName, pid: process.pid },
     timestamp: isoTimePerMillisecond(),
   };
-  const readable = settings.LOG_FORMAT === 'text';
-  const output = destination ?? (readable ? readableText() : new LinesPerTurn(pino.destination({ sync: true })));
-  return new AppLogger(pino(options, output), readable);
+  const output = destination ?? (settings.LOG_FORMAT === 'text' ? readableText() : new LinesPerTurn(pino.destination({ sync: true })));
+  return new AppLogger(pino(options, output));
 }

@@ -2,8 +2,8 @@
 const STARTUP_DETAIL_CONTEXTS: ReadonlySet<string> = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
 
 /**
- * Whether a line is Nest's own start-up detail: in readable output it is shown at debug level, so that
- * a person sees the lines that matter (warnings, where each process listens). JSON logs keep it as it is.
+ * Whether a line is Nest's own start-up detail: it is logged at debug level, so that a person (or a log
+ * search) sees the lines that matter at start-up (warnings, where each process listens).
  */
 export function isFrameworkStartupDetail(context: string | undefined): boolean {
   return context !== undefined && STARTUP_DETAIL_CONTEXTS.has(context);

@@ -1,7 +1,8 @@
 import type { RegisterLicence } from '@lvs/register';
+import type { SUCCESSOR_CONFIDENCES } from '../events/event-types';
 import type { FinalResult, NameSearchResult } from '../lookups/lookup-outcome';
 
-export type SuccessorConfidence = 'NAME_AND_DATE_OF_BIRTH' | 'NAME_ONLY';
+export type SuccessorConfidence = (typeof SUCCESSOR_CONFIDENCES)[number];
 
 /** Whether a re-check found a licence that was Active no longer so: Expired, Replaced, Surrendered, or gone. */
 export function stoppedBeingActive(previous: RegisterLicence | null, current: FinalResult): boolean {

@@ -33,6 +33,7 @@ export class WatchlistController {
 
   @Put('v1/watchlist/:licenceNumber')
   @ApiOperation({
+    operationId: 'watchLicence',
     summary: 'Watch a licence number',
     description:
       'Costs one unit of quota like a verification (free when the number was already verified or watched this month). ' +
@@ -59,6 +60,7 @@ export class WatchlistController {
   @Delete('v1/watchlist/:licenceNumber')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'unwatchLicence',
     summary: 'Stop watching a licence number',
     description: 'The number is no longer re-checked and sends no more events; its charge this month stays.',
   })
@@ -72,6 +74,7 @@ export class WatchlistController {
   @HttpCode(200)
   @RouteConfig({ requestBody: JSON_ROSTER_BODY })
   @ApiOperation({
+    operationId: 'watchLicences',
     summary: 'Watch 1 to 1,000 licence numbers at once',
     description:
       'Every row is validated first (one bad row is 400 naming it, and nothing is added). The new numbers are charged ' +
@@ -87,6 +90,7 @@ export class WatchlistController {
 
   @Get('v1/watchlist')
   @ApiOperation({
+    operationId: 'listWatchlist',
     summary: "The caller's watchlist with the latest known result of each number, by licence number",
     description: 'Pages in licence number order; pass nextCursor as cursor for the next page. status and expiringWithinDays filter it.',
   })

@@ -45,6 +45,7 @@ export class WebhooksController {
 
   @Post()
   @ApiOperation({
+    operationId: 'createWebhook',
     summary: 'Add a webhook endpoint (at most 10 per user)',
     description:
       'Events are POSTed as Standard Webhooks: body {"type","timestamp","data"}, headers webhook-id (the event id, the ' +
@@ -65,6 +66,7 @@ export class WebhooksController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listWebhooks',
     summary: "The caller's webhook endpoints, with whether each is still enabled",
     description: 'Oldest first. An endpoint is disabled after a 410 answer or 3 days of failed deliveries; add it again to resume.',
   })
@@ -77,6 +79,7 @@ export class WebhooksController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({
+    operationId: 'deleteWebhook',
     summary: 'Remove a webhook endpoint and its delivery log',
     description: 'Its deliveries and their attempts go with it; the events stay in the events feed.',
   })
@@ -90,6 +93,7 @@ export class WebhooksController {
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret; both secrets sign for 24 hours',
     description: 'Each delivery carries both signatures until the previous secret expires, so receivers can switch without losing one.',
   })
@@ -103,6 +107,7 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'pingWebhook',
     summary: 'Send a ping event to this endpoint',
     description:
       'Answers with the queued delivery; watch it in the delivery log. One manual send (a ping or a replay) per endpoint ' +
@@ -117,6 +122,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({
+    operationId: 'listWebhookDeliveries',
     summary: 'The delivery log: each event sent, with every attempt, its answer, duration and the next attempt',
     description: 'The 100 newest deliveries of the endpoint; failed ones can be sent again with the retry route.',
   })
@@ -130,6 +136,7 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'retryDelivery',
     summary: 'Send a delivery again (same event, same webhook-id), with a fresh retry schedule',
     description:
       'For a delivery that FAILED or that the receiver lost; receivers drop a webhook-id they have already seen. One manual ' +

@@ -2,11 +2,13 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EventsModule } from '../events/events.module';
+import { OpenApiWebhooks } from '../http/openapi-webhooks';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { EndpointsService } from './endpoints.service';
 import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WEBHOOK_DOCS } from './webhook-docs';
 import { WebhooksController } from './webhooks.controller';
 
 const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
@@ -15,7 +17,8 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
 @Module({
   imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
-  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
+  // The webhooks section of the OpenAPI document (src/http/openapi.ts) describes what this module sends.
+  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
   exports: [EndpointsService, WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

@@ -133,6 +133,7 @@ describe('the partner console', () => {
 
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
+      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(/^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/);
       await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('49');
       await checkPage('overview');
     });
@@ -179,6 +180,7 @@ describe('the partner console', () => {
       // refused form none.
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
+      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(/^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/);
       const answers = await page.locator('[data-answer]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-answer'), cell.textContent]));
       expect(answers).toEqual([
         ['FOUND', '3'],
@@ -247,7 +249,12 @@ describe('the partner console', () => {
         expect(flagged).toEqual(['2', '3', '4']);
         await checkPage('roster');
 
-        await page.getByRole('link', { name: 'NOT_FOUND', exact: true }).click();
+        // Outcomes in words, as Verify says them: the counts, the filters and each row's result.
+        const labels = await page.locator('dl.counts dt').allInnerTexts();
+        expect(labels).toEqual(['Found', 'Not found', 'Several licences for one number', 'Being checked', 'Could not be checked']);
+        const results = await page.locator('td[data-result]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-result'), cell.textContent]));
+        expect(results).toEqual([['FOUND', 'Found'], ['NOT_FOUND', 'Not found'], ['FOUND', 'Found'], ['FOUND', 'Found'], ['FOUND', 'Found']]);
+        await page.getByRole('link', { name: 'Not found', exact: true }).click();
         await expect(page.locator('tbody tr').count()).resolves.toBe(1);
 
         const batchId = page.url().split('/').at(-1)!.split('?')[0];
@@ -280,6 +287,8 @@ describe('the partner console', () => {
 
     it('watches a number and sees it in the table, imports a CSV of numbers, and removes one', async () => {
       await page.getByRole('link', { name: 'Watchlist', exact: true }).click();
+      // How often this deployment checks again, from its WATCH_RECHECK_SECONDS (the default, a day, here).
+      await expect(page.getByText('Watched licences are checked against the register every day;').count()).resolves.toBe(1);
       await page.getByLabel('Licence number').fill(FOUND);
       await page.getByLabel('Reference').fill('guard-0042');
       await page.getByRole('button', { name: 'Watch', exact: true }).click();
@@ -616,6 +625,16 @@ describe('the partner console', () => {
         total += (await response.arrayBuffer()).byteLength;
       }
       expect(total).toBeLessThan(150 * 1024);
+    });
+
+    it('has an icon: at /favicon.ico, where browsers look, and named by every page', async () => {
+      const icon = await fetch(`${t.baseUrl}/favicon.ico`);
+      expect([icon.status, icon.headers.get('content-type'), icon.headers.get('cache-control')]).toEqual([200, 'image/svg+xml', 'public, max-age=3600']);
+      const svg = await icon.text();
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      const linked = await fetch(`${t.baseUrl}/console/assets/favicon.svg`);
+      expect([linked.status, await linked.text()]).toEqual([200, svg]);
+      expect(await (await fetch(`${t.baseUrl}/console/sign-in`)).text()).toContain('<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">');
     });
   });
 });

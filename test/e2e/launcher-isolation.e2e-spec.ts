@@ -82,11 +82,14 @@ describe('npm run demo, then npm start against another register', () => {
   }
 
   it("the demo answers its sandbox's JANE DOE: FOUND", async () => {
-    await whileRunning('demo', environment(), async (_apiUrl, log) => {
+    await whileRunning('demo', environment(), async (apiUrl, log) => {
       demoKey = log.match(/^Demo key \(quota 100 per month\): (\S+)$/m)![1];
       const answer = parseCurl((await runInBash(commandAfter(log, '# FOUND (200):'))).stdout);
       expect([answer.status, answer.headers['x-verification-source']]).toEqual([200, 'register']);
       expect(answer.body).toMatchObject({ status: 'FOUND', licence: { licenceNumber: JANE_DOE, firstName: 'JANE', surname: 'DOE' } });
+      // Watched too (free: charged this month already), for the next demo to stop monitoring.
+      const watched = await fetch(`${apiUrl}/v1/watchlist/${JANE_DOE}`, { method: 'PUT', headers: { 'x-api-key': demoKey, 'content-type': 'application/json' }, body: '{}' });
+      expect(watched.status).toBe(201);
     });
   }, 200_000);
 
@@ -130,5 +133,22 @@ describe('npm run demo, then npm start against another register', () => {
       // Charged once for the number this month, whichever register answered.
       expect(await usage(apiUrl, startKey)).toMatchObject({ used: 1, quota: 5, remaining: 4 });
     });
+  }, 200_000);
+
+  it("a second demo starts from empty demo data: the first demo's user, key and watched number are gone, npm start's kept", async () => {
+    await whileRunning('demo', environment(), async (apiUrl, log) => {
+      expect(log).toContain(`\nlvs      | Starting the demo with empty demo data: dropping database ${name}_demo, an earlier demo's users go with it\n`);
+      expect(await verify(apiUrl, demoKey, JANE_DOE)).toEqual({ status: 401, source: null, body: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' } });
+      const db = new Client({ connectionString: databaseUrl(`${name}_demo`) });
+      await db.connect();
+      try {
+        const counts = await db.query('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM watch_entries) AS watched');
+        // The new demo's own user only.
+        expect(counts.rows).toEqual([{ users: 1, watched: 0 }]);
+      } finally {
+        await db.end();
+      }
+    });
+    expect(await charges(name)).toEqual([{ user_id: startUserId, licence_number: JANE_DOE }]);
   }, 200_000);
 });

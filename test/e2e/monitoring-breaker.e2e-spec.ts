@@ -53,6 +53,17 @@ describe('monitoring: re-checks keep off the register while the circuit breaker 
     expect([refused.status, refused.body]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message }]);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await breakerState()).toBe('open');
+    // Ready all the same, with the register shown degraded and why.
+    const ready = await request(t.baseUrl, 'GET', '/health/ready');
+    expect([ready.status, (ready.body as { status: string }).status]).toEqual([200, 'ok']);
+    expect((ready.body as { info: Record<string, unknown> }).info.registerBreaker).toEqual({
+      status: 'up',
+      responseTime: expect.any(Number),
+      state: 'open',
+      register: 'degraded',
+      message:
+        "The register cannot be reached: new lookups answer 503 until it answers again, cached answers are still served; the worker's log names the cause in a line 'Register <host> unreachable: …'",
+    });
     const events = (await call(key, 'GET', '/v1/events')).body as { events: unknown[] };
     expect(events.events).toEqual([]);
     const [entry] = ((await call(key, 'GET', '/v1/watchlist')).body as { items: { status: string; licence: { status: string } }[] }).items;

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { VALIDATION_MESSAGES } from '../../src/errors/error-codes';
+import { EVENT_TYPES } from '../../src/events/event-types';
 import { request } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -154,6 +155,59 @@ describe('OpenAPI document and the key command', () => {
       }
       expect(document.paths['/v1/licences/verify'].post.operationId).toBe('verifyLicence');
       expect(document.paths['/v1/quota/usage'].get.operationId).toBe('getQuotaUsage');
+    });
+
+    it('names every operation with a chosen, unique operationId: none is the framework default Controller_method', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item: any) => Object.values(item));
+      const ids = operations.map((operation: any) => operation.operationId);
+      expect(operations).toHaveLength(25 + EVENT_TYPES.length);
+      expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
+      expect(ids.filter((id) => /Controller_/.test(id))).toEqual([]);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(document.paths['/v1/batches'].post.operationId).toBe('createBatch');
+      expect(document.paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post.operationId).toBe('retryDelivery');
+    });
+
+    it('closes every request schema, as the validation pipe refuses unknown fields', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      const schemas = document.components.schemas;
+      const open: string[] = [];
+      const visit = (schema: any, where: string): void => {
+        if (schema?.$ref) return visit(schemas[schema.$ref.split('/').pop()], schema.$ref);
+        if (schema?.properties && schema.additionalProperties !== false) open.push(where);
+        for (const [name, property] of Object.entries(schema?.properties ?? {})) visit(property, `${where}.${name}`);
+        for (const part of [...(schema?.allOf ?? []), ...(schema?.oneOf ?? []), schema?.items]) if (part) visit(part, where);
+      };
+      const bodies = Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
+        Object.entries(item)
+          .filter(([, operation]: [string, any]) => operation.requestBody?.content['application/json'])
+          .map(([method, operation]: [string, any]) => [`${method} ${path}`, operation.requestBody.content['application/json'].schema]),
+      );
+      expect(bodies.map(([name]) => name)).toEqual([
+        'post /v1/keys', 'post /v1/licences/verify', 'post /v1/licences/verify-holder', 'post /v1/licences/search',
+        'post /v1/batches', 'put /v1/watchlist/{licenceNumber}', 'post /v1/watchlist:batchAdd', 'post /v1/webhooks',
+      ]);
+      for (const [name, schema] of bodies) visit(schema, name);
+      expect(open).toEqual([]);
+      // Nested ones too: a roster row and a watched holder.
+      expect([schemas.RosterItemDto.additionalProperties, schemas.WatchHolderDto.additionalProperties]).toEqual([false, false]);
+    });
+
+    it('describes every event type we send in the webhooks section, with the Standard Webhooks headers', async () => {
+      const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
+      expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES]);
+      for (const type of EVENT_TYPES) {
+        const operation = document.webhooks[type].post;
+        expect(operation.parameters.map((parameter: any) => [parameter.name, parameter.in, parameter.required])).toEqual([
+          ['webhook-id', 'header', true],
+          ['webhook-timestamp', 'header', true],
+          ['webhook-signature', 'header', true],
+        ]);
+        const body = document.components.schemas[operation.requestBody.content['application/json'].schema.$ref.split('/').pop()];
+        expect(body.properties.type).toEqual({ const: type, description: 'The event type' });
+        expect(body.required).toEqual(['type', 'timestamp', 'data']);
+      }
     });
 
     it("names the request's own origin as the server, as a proxy forwards it", async () => {

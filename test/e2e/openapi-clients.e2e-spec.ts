@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { newSigningSecret, signPayload } from '../../src/webhooks/sign-payload';
 import { OpenApiContract } from '../support/openapi-contract';
 import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -130,6 +131,34 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
     it('leaves routes the document does not describe alone', () => {
       expect(contract.problemsOf('GET', '/health/live', answer(200, { status: 'ok' }, headers({})))).toEqual([]);
       expect(contract.problemsOf('GET', '/v1/licences/verify', answer(404, {}, headers({})))).toEqual([]);
+    });
+
+    describe('webhook deliveries, against the webhooks section', () => {
+      const eventId = '0b5c1a58-3f5e-4a61-9a63-2b1f3f0c9a11';
+      const paused = { type: 'watch.paused', timestamp: '2026-11-22T10:15:00.000Z', data: { licenceNumber: SANDBOX_NUMBERS.active, reference: null, reason: 'QUOTA_EXCEEDED' } };
+      /** A delivery as the worker sends it: signed by signPayload, during a rotation with two secrets. */
+      const delivery = (body: unknown, change: Record<string, string | undefined> = {}) => {
+        const raw = JSON.stringify(body);
+        const signed = signPayload([newSigningSecret(), newSigningSecret()], eventId, 1_795_000_000, raw);
+        const all: Record<string, string | undefined> = { ...signed, 'content-type': 'application/json', ...change };
+        return { raw, headers: Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined)) };
+      };
+
+      it('accepts a real delivery', () => {
+        expect(contract.webhookProblems(delivery(paused))).toEqual([]);
+      });
+
+      it.each([
+        ['an event type with no webhook', { ...paused, type: 'watch.deleted' }, {}, 'event type "watch.deleted" has no webhook in the document'],
+        ['a field the document does not list', { ...paused, data: { ...paused.data, extra: 1 } }, {}, 'must NOT have additional properties'],
+        ['a reason outside its enum', { ...paused, data: { ...paused.data, reason: 'BORED' } }, {}, 'body/data/reason must be equal to one of the allowed values'],
+        ['a missing signature header', paused, { 'webhook-signature': undefined }, 'header webhook-signature is required but missing'],
+        ['a signature of another scheme', paused, { 'webhook-signature': 'v2,abc' }, 'header webhook-signature: data must match pattern'],
+        ['a timestamp that is not Unix seconds', paused, { 'webhook-timestamp': 'now' }, 'header webhook-timestamp: data must be integer'],
+        ['an undocumented media type', paused, { 'content-type': 'text/plain' }, 'content type "text/plain" is not documented'],
+      ])('rejects %s', (_case, body, change, problem) => {
+        expect(contract.webhookProblems(delivery(body, change))).toEqual([expect.stringContaining(problem)]);
+      });
     });
   });
 

@@ -81,7 +81,7 @@ describe('the register down, slow and back: breaker and retry bounds, under stea
     expect(unexpectedAnswers(answers, { fresh: [202, 404, 503], warm: [200] })).toEqual([]);
     expect(inFault.filter((answer) => answer.status === 503).every((answer) => answer.body === SERVICE_UNAVAILABLE)).toBe(true);
     expect(breakerRefusals.length).toBeGreaterThan(20);
-    expect(whileDown).toMatchObject({ metric: 'open', readiness: { status: 'up', state: 'open' } });
+    expect(whileDown).toMatchObject({ metric: 'open', readiness: { status: 'up', state: 'open', register: 'degraded' } });
     expect(['open', 'half-open']).toContain(whileSlow.metric);
     // two cooldowns: at most two probes (and a retry or two of a job admitted just before opening)
     expect(upstreamWhileSlow).toBeLessThanOrEqual(3 * LOOKUP_ATTEMPTS);

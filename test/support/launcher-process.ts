@@ -100,9 +100,14 @@ export class LauncherProcess {
   private output = '';
   readonly exited: Promise<number | null>;
 
-  private constructor(private readonly child: ChildProcess) {
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+  /** @param terminal on a terminal, whose line endings (\r\n) are kept as \n */
+  private constructor(
+    private readonly child: ChildProcess,
+    terminal = false,
+  ) {
+    const keep = (chunk: string) => (this.output += terminal ? chunk.replace(/\r\n/g, '\n') : chunk);
+    child.stdout?.setEncoding('utf8').on('data', keep);
+    child.stderr?.setEncoding('utf8').on('data', keep);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
@@ -116,9 +121,26 @@ export class LauncherProcess {
     return new LauncherProcess(child);
   }
 
+  /** `npm run <script>` on a terminal of its own (util-linux's script), as a person runs it. */
+  static startOnTerminal(script: 'start' | 'demo', env: Record<string, string>): LauncherProcess {
+    const child = spawn('script', ['--quiet', '--flush', '--return', '--command', `npm run ${script}`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', TERM: 'dumb', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return new LauncherProcess(child, true);
+  }
+
+  /** Ctrl-C typed on the terminal of startOnTerminal: the terminal sends SIGINT to what runs in it. */
+  typeCtrlC(): Promise<number | null> {
+    this.child.stdin?.write('\x03');
+    return this.exited;
+  }
+
   /** The launcher's compiled entry straight, with a chosen PATH (to hide redis-server). */
   static startEntry(env: Record<string, string>): LauncherProcess {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/src/launcher/main.js')], {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/tools/launcher/main.js')], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

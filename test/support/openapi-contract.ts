@@ -10,7 +10,8 @@ import { testRunId } from './test-run';
  * documented header present and of its schema, the media type documented and the body valid under JSON
  * Schema 2020-12 (the dialect of OpenAPI 3.1) with formats checked and no property the document leaves out.
  * Every checked (operation, status) is written to a file of the run, so that global teardown can tell which
- * documented statuses no test produced.
+ * documented statuses no test produced. Webhook deliveries are checked the same way against the document's
+ * webhooks section (test/support/webhook-receiver.ts).
  */
 
 interface HeaderObject {
@@ -23,9 +24,27 @@ interface ResponseObject {
   content?: Record<string, { schema?: Record<string, unknown> }>;
 }
 
+interface HeaderParameter extends HeaderObject {
+  name: string;
+  in: string;
+}
+
+/** A webhook of the document: what the service sends, as an operation the partner's endpoint answers. */
+interface WebhookOperation {
+  parameters?: HeaderParameter[];
+  requestBody: { content: Record<string, { schema?: Record<string, unknown> }> };
+}
+
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  webhooks?: Record<string, { post?: WebhookOperation }>;
   components?: { schemas?: Record<string, unknown> };
+}
+
+/** A delivery as the receiver got it: header names in lower case, the body as sent. */
+export interface DeliveryToCheck {
+  headers: Record<string, string>;
+  raw: string;
 }
 
 interface AnswerToCheck {
@@ -76,6 +95,7 @@ function pathPattern(template: string): RegExp {
 }
 
 export class OpenApiContract {
+  private static latest: OpenApiContract | undefined;
   private readonly ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   // Keyed by the document's own schema objects.
   private readonly validators = new WeakMap<object, ValidateFunction>();
@@ -96,6 +116,20 @@ export class OpenApiContract {
         }
       }
     }
+    for (const webhook of Object.values(document.webhooks ?? {})) {
+      for (const { schema } of [...(webhook.post?.parameters ?? []), ...Object.values(webhook.post?.requestBody.content ?? {})]) {
+        if (schema !== undefined) this.validatorFor(schema);
+      }
+    }
+    OpenApiContract.latest = this;
+  }
+
+  /**
+   * The document last loaded in this process. Every app of a run serves the same one, and a webhook delivery does
+   * not say which app sent it.
+   */
+  static loaded(): OpenApiContract | undefined {
+    return OpenApiContract.latest;
   }
 
   static async fetch(baseUrl: string): Promise<OpenApiContract> {
@@ -134,6 +168,40 @@ export class OpenApiContract {
     return [...this.headerProblems(documented, answer), ...this.bodyProblems(documented, answer)].map(
       (problem) => `${operation.name} ${answer.status}: ${problem}`,
     );
+  }
+
+  /**
+   * What is wrong with a webhook delivery under the webhooks section (empty when it matches): the event type must
+   * have a webhook, each of its headers be present and of its schema, the media type documented and the body valid.
+   */
+  webhookProblems(delivery: DeliveryToCheck): string[] {
+    let body: { type?: unknown };
+    try {
+      body = JSON.parse(delivery.raw);
+    } catch {
+      return [`body is not JSON: ${delivery.raw.slice(0, 200)}`];
+    }
+    const type = String(body.type);
+    const webhook = this.document.webhooks?.[type]?.post;
+    if (webhook === undefined) return [`event type "${type}" has no webhook in the document`];
+    const headerProblems = (webhook.parameters ?? [])
+      .filter((parameter) => parameter.in === 'header')
+      .flatMap((parameter) => {
+        const text = delivery.headers[parameter.name.toLowerCase()];
+        if (text === undefined) return parameter.required ? [`header ${parameter.name} is required but missing`] : [];
+        if (parameter.schema === undefined) return [];
+        const validate = this.validatorFor(parameter.schema);
+        return validate(headerValue(text, parameter.schema)) ? [] : [`header ${parameter.name}: ${this.ajv.errorsText(validate.errors)}`];
+      });
+    const mediaType = (delivery.headers['content-type'] ?? '').split(';')[0].trim();
+    const media = webhook.requestBody.content[mediaType];
+    const bodyProblems =
+      media === undefined
+        ? [`content type "${mediaType}" is not documented (${Object.keys(webhook.requestBody.content).join(', ')})`]
+        : media.schema === undefined || this.validatorFor(media.schema)(body)
+          ? []
+          : [`body ${delivery.raw}: ${this.ajv.errorsText(this.validatorFor(media.schema).errors, { dataVar: 'body' })}`];
+    return [...headerProblems, ...bodyProblems].map((problem) => `webhook ${type}: ${problem}`);
   }
 
   private headerProblems(documented: ResponseObject, answer: AnswerToCheck): string[] {

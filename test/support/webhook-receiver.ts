@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { OpenApiContract } from './openapi-contract';
 
 /** One request as the receiver got it, with the verdict of the independent standardwebhooks library. */
 export interface ReceivedWebhook {
@@ -15,10 +16,12 @@ export interface ReceivedWebhook {
 
 /**
  * A real HTTP server standing in for partners' endpoints: each path is one endpoint with its own
- * secret and scripted answers (200 once the script runs out), and every request is verified.
+ * secret and scripted answers (200 once the script runs out), and every request is verified. Reading what
+ * came (received, to) fails the test when a delivery does not match the served OpenAPI document's webhooks.
  */
 export class WebhookReceiver {
-  readonly received: ReceivedWebhook[] = [];
+  private readonly deliveries: ReceivedWebhook[] = [];
+  private checkedCount = 0;
   private readonly secrets = new Map<string, string>();
   private readonly scripts = new Map<string, number[]>();
 
@@ -50,8 +53,25 @@ export class WebhookReceiver {
     this.scripts.set(path, [...statuses]);
   }
 
+  /** Every request so far, in order of arrival. */
+  get received(): ReceivedWebhook[] {
+    this.checkAgainstDocument();
+    return [...this.deliveries];
+  }
+
   to(path: string): ReceivedWebhook[] {
     return this.received.filter((entry) => entry.path === path);
+  }
+
+  /** Checks the deliveries not checked yet; the document is the one the test's app served (each app loads it at start). */
+  private checkAgainstDocument(): void {
+    const unchecked = this.deliveries.slice(this.checkedCount);
+    if (unchecked.length === 0) return;
+    const contract = OpenApiContract.loaded();
+    if (contract === undefined) throw new Error('Webhooks arrived, but no served OpenAPI document was loaded to check them against');
+    const problems = unchecked.flatMap((delivery) => contract.webhookProblems(delivery));
+    if (problems.length > 0) throw new Error(`A webhook delivery does not match the served OpenAPI document:\n  ${problems.join('\n  ')}`);
+    this.checkedCount = this.deliveries.length;
   }
 
   close(): Promise<void> {
@@ -78,7 +98,7 @@ export class WebhookReceiver {
       }
     }
     const status = this.scripts.get(path)?.shift() ?? 200;
-    this.received.push({ path, headers, raw, body: JSON.parse(raw) as ReceivedWebhook['body'], verified, answeredWith: status });
+    this.deliveries.push({ path, headers, raw, body: JSON.parse(raw) as ReceivedWebhook['body'], verified, answeredWith: status });
     return status;
   }
 }

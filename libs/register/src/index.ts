@@ -3,5 +3,6 @@ export { PRODUCTION_REGISTER_URL } from './production-url';
 export { RegisterClient } from './register-client';
 export type { RegisterClientOptions } from './register-client';
 export { RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from './register-errors';
+export { errorCode, unreachableReason } from './unreachable-reason';
 export type { UnreachableReason } from './unreachable-reason';
 export type { LookupOutcome, NameSearch, NameSearchOutcome, RegisterLicence } from './register-licence';

@@ -1,28 +1,30 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
-import { operatorsHost } from '../config/env.schema';
-import { readNodeFlags } from '../config/node-flags';
-import { LauncherEnvironment, readLauncherEnvironment } from '../config/read-settings';
+import { operatorsHost } from '../../src/config/env.schema';
+import { readNodeFlags } from '../../src/config/node-flags';
 import {
   DEMO_RECHECK_SECONDS,
   DEMO_SLOW_LATENCY_MS,
   DEMO_SLOW_PREFIX,
   DemoData,
   demoBanner,
+  demoWarningsLine,
   displayUrl,
   startBanner,
   STOP_LINE,
 } from './banner';
-import { databaseName, demoStores } from './demo-isolation';
+import { databaseName, demoStores, dropDemoDatabase } from './demo-isolation';
 import { DemoReceiver } from './demo-receiver';
+import { childLogFormat, LauncherEnvironment, readLauncherEnvironment } from './launcher-settings';
 import { prefixesFor } from './line-prefixer';
+import { registerUnreachable } from './register-reachability';
 import { ListeningPort, listeningPorts, portInUseMessage } from './listening-ports';
 import { isPortFree, isPortOpen, NO_REDIS_SERVER_MESSAGE, startEmbeddedPostgres, startLocalRedis } from './local-servers';
 import { Supervised, Supervisor } from './supervisor';
 
-// `npm start` and `npm run demo` (after scripts/ensure-build.js): dist/src/launcher/main.js
-const DIST_SRC = join(__dirname, '..');
+// `npm start` and `npm run demo` (after scripts/ensure-build.js): dist/tools/launcher/main.js, beside dist/src.
+const DIST_SRC = join(__dirname, '../../src');
 const ENTRY = {
   api: join(DIST_SRC, 'main.js'),
   worker: join(DIST_SRC, 'worker.js'),
@@ -48,7 +50,7 @@ class Launcher {
     private readonly environment: LauncherEnvironment,
     private readonly demo: boolean,
   ) {
-    const workers = Array.from({ length: environment.settings.WORKERS }, (_, index) => `worker-${index + 1}`);
+    const workers = Array.from({ length: environment.launcher.WORKERS }, (_, index) => `worker-${index + 1}`);
     this.prefixes = prefixesFor(['lvs', 'postgres', 'redis', 'migrate', 'sandbox', 'receiver', 'api', ...workers]);
     this.supervisor = new Supervisor(this.prefixes, (line) => process.stdout.write(`${line}\n`));
   }
@@ -58,10 +60,10 @@ class Launcher {
   }
 
   async run(): Promise<void> {
-    const { settings, inherited } = this.environment;
+    const { settings, launcher, inherited } = this.environment;
     // Before anything starts: a port in use is named with its setting, not left to a child's EADDRINUSE stack.
-    await this.checkPortsFree(listeningPorts(settings, this.demo ? sandboxAddress(inherited) : null));
-    const dataDir = resolve(settings.LVS_DATA_DIR);
+    await this.checkPortsFree(listeningPorts({ ...settings, WORKERS: launcher.WORKERS }, this.demo ? sandboxAddress(inherited) : null));
+    const dataDir = resolve(launcher.LVS_DATA_DIR);
     const env: Env = { ...inherited, MIGRATIONS_RUN: 'false' };
     env.REDIS_URL = await this.redisUrl(join(dataDir, 'redis'));
     env.DATABASE_URL = await this.databaseUrl(join(dataDir, 'postgres'));
@@ -71,9 +73,10 @@ class Launcher {
       env.DATABASE_URL = stores.databaseUrl;
       env.REDIS_PREFIX = stores.redisPrefix;
       demoData = { database: databaseName(stores.databaseUrl), redisPrefix: stores.redisPrefix };
-      // A person reads the demo: readable lines unless LOG_FORMAT says otherwise.
-      env.LOG_FORMAT = inherited.LOG_FORMAT || 'text';
+      this.say(`Starting the demo with empty demo data: dropping database ${demoData.database}, an earlier demo's users go with it`);
+      await dropDemoDatabase(stores.databaseUrl);
     }
+    env.LOG_FORMAT = childLogFormat(inherited.LOG_FORMAT, this.demo, process.stdout.isTTY === true);
 
     this.say('Applying migrations');
     const migrate = this.supervisor.start('migrate', process.execPath, [ENTRY.migrate], env);
@@ -102,9 +105,12 @@ class Launcher {
       key = this.createDemoKey(env);
     }
 
+    // Asked while the processes start; the banner says why the register cannot be reached, if it cannot.
+    const registerProblem = registerUnreachable(env.REGISTER_URL ?? settings.REGISTER_URL);
+    if (this.demo) this.say(demoWarningsLine(env));
     const api = this.track(this.supervisor.start('api', process.execPath, [...NODE_FLAGS.api, ENTRY.api], env));
     const apiPort = Number((await api.waitFor(/API listening on \S+:(\d+)/, READY_TIMEOUT_MS))[1]);
-    const workers = Array.from({ length: settings.WORKERS }, (_, index) => {
+    const workers = Array.from({ length: launcher.WORKERS }, (_, index) => {
       const port = settings.WORKER_HTTP_PORT === 0 ? 0 : settings.WORKER_HTTP_PORT + index;
       return this.track(
         this.supervisor.start(`worker-${index + 1}`, process.execPath, [...NODE_FLAGS.worker, ENTRY.worker], { ...env, WORKER_HTTP_PORT: String(port) }),
@@ -121,7 +127,7 @@ class Launcher {
     this.say(`Processes: ${this.supervisor.describeRunning()}`);
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
-      ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, settings.WORKERS),
+      ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, await registerProblem, launcher.WORKERS),
       ...(demoData ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl, demoData) : []),
       STOP_LINE,
     ];
@@ -151,7 +157,7 @@ class Launcher {
 
   private async redisUrl(dataDir: string): Promise<string> {
     if (this.environment.redisUrlGiven) return this.environment.settings.REDIS_URL;
-    const port = this.environment.settings.LOCAL_REDIS_PORT;
+    const port = this.environment.launcher.LOCAL_REDIS_PORT;
     if (await isPortOpen(port)) return `redis://127.0.0.1:${port}`;
     this.say(`No Redis on 127.0.0.1:${port}: starting redis-server with its data in ${dataDir}`);
     const redis = await startLocalRedis(this.supervisor, port, dataDir, this.environment.inherited);
@@ -165,7 +171,7 @@ class Launcher {
 
   private async databaseUrl(dataDir: string): Promise<string> {
     if (this.environment.databaseUrlGiven) return this.environment.settings.DATABASE_URL;
-    const port = this.environment.settings.LOCAL_POSTGRES_PORT;
+    const port = this.environment.launcher.LOCAL_POSTGRES_PORT;
     const url = `postgres://postgres@127.0.0.1:${port}/licence_verification`;
     if (await isPortOpen(port)) return url;
     this.say(`No PostgreSQL on 127.0.0.1:${port}: starting the embedded PostgreSQL with its data in ${dataDir}`);

@@ -1,4 +1,4 @@
-import { demoBanner, displayUrl, startBanner } from './banner';
+import { demoBanner, demoWarningsLine, displayUrl, startBanner } from './banner';
 
 describe('displayUrl', () => {
   it.each([
@@ -14,7 +14,7 @@ describe('displayUrl', () => {
 
 describe('startBanner', () => {
   it('gives the API, Swagger UI and metrics addresses, and the register asked', () => {
-    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', 2)).toEqual([
+    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:3000', 'https://services.sia.homeoffice.gov.uk', null, 2)).toEqual([
       'API          http://127.0.0.1:3000',
       'Swagger UI   http://127.0.0.1:3000/docs',
       'Console      http://127.0.0.1:3000/console',
@@ -24,8 +24,17 @@ describe('startBanner', () => {
     ]);
   });
 
+  it('says under the register why it cannot be reached, and what partners meet meanwhile', () => {
+    const lines = startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:3000', 'https://register.example', 'DNS failure (ENOTFOUND)', 1);
+    expect(lines.slice(4, 7)).toEqual([
+      'Register     https://register.example',
+      '             CANNOT BE REACHED: DNS failure (ENOTFOUND). Verifications answer 503 until it can; check REGISTER_URL and the network.',
+      'Workers      1',
+    ]);
+  });
+
   it("shows metrics on the operators' listener when OPERATOR_PORT moved them there", () => {
-    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:9100', 'https://services.sia.homeoffice.gov.uk', 1)).toContain(
+    expect(startBanner('http://127.0.0.1:3000', 'http://127.0.0.1:9100', 'https://services.sia.homeoffice.gov.uk', null, 1)).toContain(
       'Metrics      http://127.0.0.1:9100/metrics',
     );
   });
@@ -70,12 +79,13 @@ describe('demoBanner', () => {
     expect(lines.slice(slow + 1, slow + 3)).toEqual([call, call]);
   });
 
-  it('walks through monitoring: watch, a webhook to the receiver with its secret piped there, a change in the sandbox', () => {
+  it('walks through monitoring: watch, a webhook to the receiver with its secret piped there, the first re-check waited for, a change in the sandbox', () => {
     const at = lines.findIndex((line) => line.startsWith('# MONITORING'));
     const end = lines.findIndex((line) => line.startsWith('# SUCCESSOR'));
     expect(lines.slice(at + 1, end).filter((line) => !line.startsWith('#'))).toEqual([
       `curl -i -X PUT http://127.0.0.1:3000/v1/watchlist/1074556677889900 -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"reference":"guard-42"}'`,
       `curl -s -X POST http://127.0.0.1:3000/v1/webhooks -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4020/webhooks"}' | curl -s -X POST http://127.0.0.1:4020/secret --data-binary @-`,
+      `until curl -s "http://127.0.0.1:3000/v1/watchlist?status=Active" -H "X-API-Key: lvs_key" | grep -q 1074556677889900; do sleep 1; done; echo "1074556677889900 re-checked"`,
       `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1074556677889900 -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
       'curl -s http://127.0.0.1:3000/v1/events -H "X-API-Key: lvs_key"',
       '',
@@ -95,11 +105,31 @@ describe('demoBanner', () => {
     const at = lines.findIndex((line) => line.startsWith('# SUCCESSOR'));
     const steps = lines.slice(at).filter((line) => line.startsWith('curl'));
     expect(steps).toHaveLength(5);
+    // The replacement waits for the first re-check, which records the old card as Active.
+    const replaceAt = lines.indexOf(steps[2]);
+    expect(lines[replaceAt - 1]).toMatch(/^until curl -s "http:\/\/127\.0\.0\.1:3000\/v1\/watchlist\?status=Active" .* grep -q 1400000000000018; do sleep 1; done;/);
     expect(steps[1]).toContain(`/v1/watchlist/1400000000000018`);
     expect(steps[1]).toContain('"followSuccessor":true');
     expect(steps[3]).toBe(
       `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1400000000000018 -H "Content-Type: application/json" -d '{"status":"Replaced"}'`,
     );
     expect(lines.at(-1)).toBe('=======================================================================');
+  });
+});
+
+describe('demoWarningsLine', () => {
+  it('names the sandbox and the development keys left unset', () => {
+    expect(demoWarningsLine({ WEBHOOK_SECRET_KEY: 'ab'.repeat(32) })).toBe(
+      'Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys (HOLDER_DATA_KEY unset).',
+    );
+    expect(demoWarningsLine({})).toBe(
+      'Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys (HOLDER_DATA_KEY and WEBHOOK_SECRET_KEY unset).',
+    );
+  });
+
+  it('names the sandbox alone when both keys are set', () => {
+    expect(demoWarningsLine({ HOLDER_DATA_KEY: 'cd'.repeat(32), WEBHOOK_SECRET_KEY: 'ab'.repeat(32) })).toBe(
+      'Expected in a demo, so warned about below: a sandbox register, not the real one.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isSignedBy } from '../webhooks/verify-signature';
+import { isSignedBy } from '../../src/webhooks/verify-signature';
 
 /** Where the demo's webhook endpoint points, and where the answer of POST /v1/webhooks is piped to. */
 export const DEMO_RECEIVER_PATHS = { webhooks: '/webhooks', secret: '/secret' } as const;

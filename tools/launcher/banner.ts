@@ -14,16 +14,32 @@ export function displayUrl(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-/** `operatorsUrl`: where the API serves /metrics, its own address unless OPERATOR_PORT moved it. */
-export function startBanner(apiUrl: string, operatorsUrl: string, registerUrl: string, workers: number): string[] {
+/**
+ * `operatorsUrl`: where the API serves /metrics, its own address unless OPERATOR_PORT moved it.
+ * `registerProblem`: why the register cannot be reached from here, or null when it answers.
+ */
+export function startBanner(apiUrl: string, operatorsUrl: string, registerUrl: string, registerProblem: string | null, workers: number): string[] {
   return [
     `API          ${apiUrl}`,
     `Swagger UI   ${apiUrl}/docs`,
     `Console      ${apiUrl}/console`,
     `Metrics      ${operatorsUrl}/metrics`,
     `Register     ${registerUrl}`,
+    ...(registerProblem === null
+      ? []
+      : [`             CANNOT BE REACHED: ${registerProblem}. Verifications answer 503 until it can; check REGISTER_URL and the network.`]),
     `Workers      ${workers}`,
   ];
+}
+
+/** The keys a demo may leave unset: each process then warns that it uses a public development key. */
+const DEVELOPMENT_KEY_SETTINGS = ['HOLDER_DATA_KEY', 'WEBHOOK_SECRET_KEY'];
+
+/** Said before the demo's processes start: the WARN lines they print are expected, and why, in one line. */
+export function demoWarningsLine(environment: Record<string, string | undefined>): string {
+  const unset = DEVELOPMENT_KEY_SETTINGS.filter((name) => !environment[name]);
+  const keys = unset.length === 0 ? '' : `, and public development keys (${unset.join(' and ')} unset)`;
+  return `Expected in a demo, so warned about below: a sandbox register, not the real one${keys}.`;
 }
 
 /** The banner's last line: once it is printed, every process is ready. */
@@ -38,18 +54,31 @@ function verifyCurl(apiUrl: string, key: string, body: string, idempotencyKey?: 
   return jsonCurl('-i', 'POST', `${apiUrl}/v1/licences/verify`, key, body, header);
 }
 
-/** The monitoring walk-through: watch, a webhook to the demo's receiver, a change in the sandbox, the signed event. */
+/**
+ * A command that returns once a watched number's first re-check has recorded it Active. A change made before
+ * that would be recorded as the starting state, and no event would come.
+ */
+function waitForFirstRecheck(apiUrl: string, key: string, licenceNumber: string): string {
+  return `until curl -s "${apiUrl}/v1/watchlist?status=Active" -H "X-API-Key: ${key}" | grep -q ${licenceNumber}; do sleep 1; done; echo "${licenceNumber} re-checked"`;
+}
+
+/**
+ * The monitoring walk-through: watch, a webhook to the demo's receiver, a change in the sandbox, the signed event.
+ * Its commands work pasted one by one or all at once: step 3 waits for the first re-check.
+ */
 function monitoringSteps(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string): string[] {
   return [
     `# MONITORING (this demo re-checks watched numbers every ${DEMO_RECHECK_SECONDS} s; production: WATCH_RECHECK_SECONDS, a day).`,
-    '# 1. Watch a licence (201; 200 when already watched). Its first re-check records it as it is now:',
+    '# 1. Watch a licence (201; 200 when already watched):',
     jsonCurl('-i', 'PUT', `${apiUrl}/v1/watchlist/${DEMO_WATCHED}`, key, '{"reference":"guard-42"}'),
     "# 2. Point a webhook at the demo's receiver; the answer, with the signing secret shown only this once, goes to the receiver:",
     `${jsonCurl('-s', 'POST', `${apiUrl}/v1/webhooks`, key, `{"url":"${receiverUrl}/webhooks"}`)} | curl -s -X POST ${receiverUrl}/secret --data-binary @-`,
-    '# 3. Revoke the licence in the sandbox register:',
+    `# 3. Wait for the first re-check (up to ${DEMO_RECHECK_SECONDS} s): it records the licence as it is now, so that a change after it is a change:`,
+    waitForFirstRecheck(apiUrl, key, DEMO_WATCHED),
+    '# 4. Revoke the licence in the sandbox register:',
     `curl -s -X PUT ${sandboxUrl}/__sandbox/licences/${DEMO_WATCHED} -H "Content-Type: application/json" -d '{"status":"Revoked"}'`,
-    `# 4. Within ${DEMO_RECHECK_SECONDS} s the receiver prints the licence.status_changed event and its verified signature ("receiver | ...").`,
-    '# 5. The same events, without a webhook:',
+    `# 5. Within ${DEMO_RECHECK_SECONDS} s the receiver prints the licence.status_changed event and its verified signature ("receiver | ...").`,
+    '# 6. The same events, without a webhook:',
     `curl -s ${apiUrl}/v1/events -H "X-API-Key: ${key}"`,
   ];
 }
@@ -83,7 +112,8 @@ function successorSteps(apiUrl: string, key: string, sandboxUrl: string): string
     '# SUCCESSOR LICENCES. 1. A new person in the sandbox, watched with her holder details and followSuccessor:',
     `curl -s -X POST ${sandboxUrl}/__sandbox/licences -H "Content-Type: application/json" -d '${card(DEMO_SUCCESSOR.old)}'`,
     jsonCurl('-i', 'PUT', `${apiUrl}/v1/watchlist/${DEMO_SUCCESSOR.old}`, key, JSON.stringify({ reference: 'guard-43', holder, followSuccessor: true })),
-    `# 2. After its first re-check (${DEMO_RECHECK_SECONDS} s), the card is replaced: a new Active licence, the old one Replaced:`,
+    `# 2. After its first re-check (up to ${DEMO_RECHECK_SECONDS} s, waited for here), the card is replaced: a new Active licence, the old one Replaced:`,
+    waitForFirstRecheck(apiUrl, key, DEMO_SUCCESSOR.old),
     `curl -s -X POST ${sandboxUrl}/__sandbox/licences -H "Content-Type: application/json" -d '${card(DEMO_SUCCESSOR.new)}'`,
     `curl -s -X PUT ${sandboxUrl}/__sandbox/licences/${DEMO_SUCCESSOR.old} -H "Content-Type: application/json" -d '{"status":"Replaced"}'`,
     `# 3. Within ${DEMO_RECHECK_SECONDS * 2} s the receiver prints licence.replaced; the watchlist shows the new number as guard-43:`,
