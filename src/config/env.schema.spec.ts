@@ -95,6 +95,7 @@ describe('validateEnvironment', () => {
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
+        WEBHOOK_DNS_SERVERS: [],
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
         WORKER_HTTP_PORT: 3001,
@@ -435,6 +436,10 @@ describe('validateEnvironment', () => {
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
       [{ CONSOLE_ENABLED: 'no' }, 'CONSOLE_ENABLED: CONSOLE_ENABLED must be a boolean value'],
+      [
+        { WEBHOOK_DNS_SERVERS: '127.0.0.1:5353,dns.example' },
+        'WEBHOOK_DNS_SERVERS: WEBHOOK_DNS_SERVERS must be comma-separated IP addresses, each with an optional :port (IPv6 as [address]:port)',
+      ],
       [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_PREFIX: '{lvs' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],

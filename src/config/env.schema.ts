@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 // Not the library's index: that loads the register client and its HTML parser, which the API never uses.
 import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
+import { isDnsServerEntry } from './dns-servers';
 import { isTrustedProxyEntry } from './trusted-proxies';
 import { describeProductionSecretProblem, ProductionSecret } from './production-secrets';
 
@@ -64,6 +65,18 @@ class IsTrustedProxyEntry implements ValidatorConstraintInterface {
 
   defaultMessage(): string {
     return 'TRUST_PROXY must be comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal';
+  }
+}
+
+/** One entry of WEBHOOK_DNS_SERVERS (isDnsServerEntry). */
+@ValidatorConstraint({ name: 'isDnsServer' })
+class IsDnsServer implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isDnsServerEntry(value);
+  }
+
+  defaultMessage(): string {
+    return 'WEBHOOK_DNS_SERVERS must be comma-separated IP addresses, each with an optional :port (IPv6 as [address]:port)';
   }
 }
 
@@ -362,6 +375,13 @@ export class EnvironmentVariables {
   /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only. */
   @Transform(toBoolean) @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /**
+   * DNS servers the worker asks for webhook hosts (address or address:port, IPv6 as [address]:port),
+   * comma-separated; empty: the system's resolver. Every address a host resolves to is checked before connecting.
+   */
+  @Transform(toList) @Validate(IsDnsServer, { each: true })
+  WEBHOOK_DNS_SERVERS: string[] = [];
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';

@@ -24,6 +24,15 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     'https://[::1]/hook',
     'https://localhost/hook',
     'http://hooks.partner.example/hook',
+    // IPv6 addresses that carry a blocked IPv4 address, and the discard-only prefix
+    'https://[::ffff:a9fe:a9fe]/hook',
+    'https://[::ffff:0:a00:1]/hook',
+    'https://[::7f00:1]/hook',
+    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+    'https://[64:ff9b:1::a00:1]/hook',
+    'https://[2002:c0a8:101::1]/hook',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+    'https://[100::1]/hook',
   ])('refuses %s', async (url) => {
     const response = await create({ url });
     expect([response.status, response.body]).toEqual([
@@ -52,6 +61,8 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     const listed = await request(t.baseUrl, 'GET', '/v1/webhooks', { headers: { 'x-api-key': key } });
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     expect(await create({ url: 'https://hooks.partner.example/', events: ['licence.exploded'] })).toMatchObject({ status: 400 });
+    // An IPv6 address that carries a public IPv4 address is public too.
+    expect(await create({ url: 'https://[64:ff9b::808:808]/hook' })).toMatchObject({ status: 201 });
   });
 
   it('documents every monitoring endpoint with its answers and error codes', async () => {
