@@ -1,3 +1,4 @@
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
 import { operatorsHost, validateEnvironment } from './env.schema';
 
 /** The Error validateEnvironment throws for `raw`. */
@@ -234,7 +235,9 @@ describe('validateEnvironment', () => {
   });
 
   describe('secrets in production', () => {
-    const key = 'ab'.repeat(32);
+    const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
+    const otherKey = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
+    const token = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
 
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
       for (const raw of [{ NODE_ENV: 'production', HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
@@ -253,9 +256,9 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}` }).WEBHOOK_SECRET_KEYS).toEqual([
         key,
-        'cd'.repeat(32),
+        otherKey,
       ]);
       expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
@@ -273,8 +276,26 @@ describe('validateEnvironment', () => {
       expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
     });
 
+    it('refuses weak keys, a repetitive ADMIN_TOKEN and WEBHOOK_ALLOW_PRIVATE_URLS, one line each naming the setting', () => {
+      const raw = {
+        NODE_ENV: 'production',
+        WEBHOOK_SECRET_KEY: '00'.repeat(32),
+        WEBHOOK_SECRET_KEYS: `${key},${DEVELOPMENT_WEBHOOK_KEY_HEX}`,
+        HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX,
+        ADMIN_TOKEN: 't'.repeat(32),
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      };
+      expect(errorOf(raw).message.split('\n').sort()).toEqual([
+        'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)',
+        'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must not be a development key published in the source when NODE_ENV is production',
+        'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses',
+        'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must not be one byte repeated (such as all zeros) when NODE_ENV is production',
+        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must not be a development key published in the source when NODE_ENV is production',
+      ]);
+    });
+
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: otherKey, ADMIN_TOKEN: token }).NODE_ENV).toBe('production');
       expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
     });
 

@@ -20,7 +20,7 @@ import {
 import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
 import { isDnsServerEntry } from './dns-servers';
 import { isTrustedProxyEntry } from './trusted-proxies';
-import { describeProductionSecretProblem, ProductionSecret } from './production-secrets';
+import { describeProductionSecretProblem, ProductionSetting } from './production-secrets';
 
 /**
  * Any URL PostgreSQL clients accept (query parameters such as sslmode, percent-encoded passwords), with a
@@ -101,7 +101,7 @@ class HashTaggedOnCluster implements ValidatorConstraintInterface {
   }
 }
 
-/** A secret that production may not run with at its development value (describeProductionSecretProblem). */
+/** A setting that production may not run with at its development value (describeProductionSecretProblem). */
 @ValidatorConstraint({ name: 'productionSecret' })
 class SafeInProduction implements ValidatorConstraintInterface {
   validate(value: unknown, { object, property }: ValidationArguments): boolean {
@@ -113,7 +113,8 @@ class SafeInProduction implements ValidatorConstraintInterface {
   }
 
   private problem(value: unknown, object: object, property: string): string | null {
-    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, object as EnvironmentVariables) : null;
+    const typed = typeof value === 'string' || typeof value === 'boolean' || Array.isArray(value);
+    return typed ? describeProductionSecretProblem(property as ProductionSetting, value, object as EnvironmentVariables) : null;
   }
 }
 
@@ -361,6 +362,7 @@ export class EnvironmentVariables {
   HOLDER_DATA_KEY = '';
   /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
   @Transform(toList)
+  @Validate(SafeInProduction)
   @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
   WEBHOOK_SECRET_KEYS: string[] = [];
 
@@ -372,8 +374,8 @@ export class EnvironmentVariables {
   @Transform(toBoolean) @IsBoolean()
   CONSOLE_ENABLED = true;
 
-  /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only. */
-  @Transform(toBoolean) @IsBoolean()
+  /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only; refused in production. */
+  @Transform(toBoolean) @Validate(SafeInProduction) @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**
