@@ -50,7 +50,7 @@ describe('validateEnvironment', () => {
         REQUEST_BODY_TIMEOUT_MS: 10000,
         KEEP_ALIVE_TIMEOUT_MS: 65000,
         CORS_ORIGINS: [],
-        TRUST_PROXY: ['loopback', 'linklocal', 'uniquelocal'],
+        TRUST_PROXY: [],
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
         MIGRATIONS_RUN: true,
         DATABASE_CONNECT_TIMEOUT_MS: 1000,

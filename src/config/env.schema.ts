@@ -173,13 +173,14 @@ export class EnvironmentVariables {
   CORS_ORIGINS: string[] = [];
 
   /**
-   * Peers allowed to name the client's address in X-Forwarded-For (and the scheme and host in X-Forwarded-*):
-   * named ranges, addresses or CIDRs, comma-separated; `none` trusts no peer. The default trusts private
-   * networks, where a load balancer or ingress sits, and never a caller on the public internet.
+   * The proxies in front of the API, the only peers allowed to name the client's address in X-Forwarded-For (and
+   * the scheme and host in X-Forwarded-*): addresses, CIDRs or named ranges, comma-separated. Unset or `none`:
+   * no proxy, every peer is the client. A private source address proves nothing (a layer-4 load balancer passes
+   * clients through from one), so operators name their own proxies.
    */
   @Transform((params) => (params.value === 'none' ? [] : toList(params)))
   @Validate(IsTrustedProxyEntry, { each: true })
-  TRUST_PROXY: string[] = ['loopback', 'linklocal', 'uniquelocal'];
+  TRUST_PROXY: string[] = [];
 
   /** Any PostgreSQL URL, query parameters included (describeDatabaseUrlProblem). */
   @Validate(IsDatabaseUrl)

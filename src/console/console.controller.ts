@@ -86,13 +86,14 @@ export class ConsoleController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: SignInForm): Promise<FastifyReply> {
     const again = (error: ApiError) =>
       this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: error.publicMessage }, error.status);
+    let signedIn: boolean;
     try {
-      await this.sessions.checkSignIn(request, form._csrf);
+      signedIn = await this.sessions.signIn(request, reply, form._csrf, form.apiKey.trim());
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') return again(error);
       throw error;
     }
-    if (!(await this.sessions.signIn(request, reply, form.apiKey.trim()))) return again(new ApiError('UNAUTHORIZED'));
+    if (!signedIn) return again(new ApiError('UNAUTHORIZED'));
     return reply.redirect('/console/overview', 303);
   }
 

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { ipv6Groups } from '../network/ipv6';
 
 /**
  * IPv4 addresses a webhook must never reach unless private URLs are allowed: loopback, private,
@@ -38,21 +39,6 @@ for (const [network, prefix] of [
   ['100::', 64],
 ] as const) {
   BLOCKED_V6.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The eight 16-bit groups of an IPv6 address (isIP said 6), with a dotted IPv4 tail and a zone allowed. */
-function ipv6Groups(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number);
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
-  const left = parse(head);
-  const right = parse(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
 const dottedQuad = (high: number, low: number): string => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;

@@ -94,6 +94,10 @@ describe('deployment files', () => {
     ]);
   });
 
+  it('names no proxy for the directly published API, so a client cannot pick its address in X-Forwarded-For', () => {
+    for (const name of ['migrations', 'api', 'worker']) expect([name, services[name].environment?.TRUST_PROXY]).toEqual([name, '${TRUST_PROXY:-none}']);
+  });
+
   it('keeps Redis durable: an append-only file and no eviction', () => {
     const command = services.redis.command ?? [];
     const option = (name: string) => command[command.indexOf(name) + 1];

@@ -190,6 +190,11 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
     expect(service?.spec.ports.map((port) => port.targetPort)).toEqual(['http']);
   });
 
+  it('believe X-Forwarded-For only from the pod network, where the ingress controller is, not from any private range', () => {
+    const [container] = deployment('lvs-api').spec.template.spec.containers;
+    expect(settingOf(container, 'TRUST_PROXY')).toBe('10.244.0.0/16');
+  });
+
   it.each(['lvs-api', 'lvs-worker'])('%s is given more time to stop than its preStop and SHUTDOWN_GRACE_MS take', (name) => {
     const pod = deployment(name).spec.template.spec;
     const [container] = pod.containers;
