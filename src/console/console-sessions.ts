@@ -109,6 +109,17 @@ export class ConsoleSessions {
     return true;
   }
 
+  /** Whether this request belongs to a live session whose key still authenticates; renews and ends nothing. */
+  async hasLiveSession(request: FastifyRequest): Promise<boolean> {
+    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (sessionId === null) return false;
+    const stored = await this.redis.client.get(this.sessionKey(sessionId));
+    if (stored === null) return false;
+    const session = JSON.parse(stored) as StoredSession;
+    if (sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, this.clock.now().getTime()) <= 0) return false;
+    return (await this.authenticator.authenticateHash(session.keyHash)) !== null;
+  }
+
   /**
    * The signed-in user of this request, with the session's idle time renewed; null (and the session ended) when
    * there is none, it is over, or its key no longer authenticates.

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
+import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { FORM_BODY } from '../http/decode-request-body';
 import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm, WebhookForm } from './console-forms';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
@@ -12,6 +13,8 @@ import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions'
 import { ConsoleService } from './console.service';
 
 const FORM = { requestBody: FORM_BODY };
+/** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
+const CONSOLE_ROSTER = { requestBody: CSV_ROSTER_BODY, bodyGate: ConsoleSessionBodyGate };
 const WEBHOOKS_PAGE = '/console/webhooks';
 const WATCHLIST_PAGE = '/console/watchlist';
 const KEYS_PAGE = '/console/keys';
@@ -170,7 +173,7 @@ export class ConsoleController {
   /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
   @Post('rosters')
   @HttpCode(201)
-  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  @RouteConfig(CONSOLE_ROSTER)
   async checkRoster(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -226,7 +229,7 @@ export class ConsoleController {
 
   @Post('watchlist/import')
   @HttpCode(200)
-  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  @RouteConfig(CONSOLE_ROSTER)
   async importWatchlist(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
