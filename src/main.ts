@@ -27,7 +27,7 @@ async function bootstrap(): Promise<void> {
   });
   const operators = settings.OPERATOR_PORT === null ? undefined : await createOperatorApp(app, settings, logger);
   await configureHttp(app, logger);
-  await mountAdminDashboard(operators ?? app, app, settings.ADMIN_TOKEN);
+  await mountAdminDashboard(operators ?? app, app, settings.ADMIN_TOKEN, settings.ADMIN_DASHBOARD_WRITE);
   installGracefulShutdown(app, settings.SHUTDOWN_GRACE_MS, operators);
   warnIfNotProductionRegister(settings.REGISTER_URL, logger);
   if (operators) await listenForOperators(operators, settings, logger);

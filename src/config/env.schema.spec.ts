@@ -103,6 +103,7 @@ describe('validateEnvironment', () => {
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
         ADMIN_TOKEN: '',
+        ADMIN_DASHBOARD_WRITE: false,
         NODE_ENV: '',
         WORKERS: 1,
         LVS_DATA_DIR: '.data',

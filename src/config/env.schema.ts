@@ -408,6 +408,10 @@ export class EnvironmentVariables {
   @Validate(SafeInProduction) @IsString()
   ADMIN_TOKEN = '';
 
+  /** Lets the queue dashboard pause, empty, retry and delete; off, it only shows the queues. */
+  @Transform(toBoolean) @IsBoolean()
+  ADMIN_DASHBOARD_WRITE = false;
+
   /** `npm start` / `npm run demo` only: worker processes to run. */
   @Transform(toInteger) @Min(0) @Max(64) @IsInt()
   WORKERS = 1;
