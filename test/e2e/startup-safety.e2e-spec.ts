@@ -131,6 +131,30 @@ describe('start-up safety of the API and the worker', () => {
     }, 45_000);
   });
 
+  describe('a Redis that requires a password (as compose runs it)', () => {
+    it('is used by the API and the worker with the password in REDIS_URL; without it Redis refuses', async () => {
+      const redis = await PrivateRedis.start(['--requirepass', 'a-compose-password']);
+      redisServers.push(redis);
+      const env = { ...t.env, REDIS_URL: redis.url.replace('redis://', 'redis://:a-compose-password@') };
+      const api = await ApiProcess.start(env);
+      started.push(api);
+      const worker = await WorkerProcess.start(env);
+      started.push(worker);
+      const { key } = await t.createKey();
+      const listed = await fetch(`${api.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': key } });
+      expect([listed.status, listed.headers.get('ratelimit-policy') !== null]).toEqual([200, true]); // its bucket is in Redis
+      const workerReady = `http://127.0.0.1:${/Operators' listener .* on [\d.]+:(\d+)/.exec(worker.log)![1]}/health/ready`;
+      expect((await fetch(workerReady)).status).toBe(200);
+      const anonymous = redis.client();
+      anonymous.on('error', () => undefined); // its refused handshake, also reported as an event
+      try {
+        await expect(anonymous.get('x')).rejects.toThrow(/NOAUTH/);
+      } finally {
+        anonymous.disconnect();
+      }
+    }, 45_000);
+  });
+
   describe("the worker's readiness", () => {
     it("keeps the worker's readiness within DEPENDENCY_TIMEOUT_MS of a frozen Redis (its client's own deadline, no timer of ours)", async () => {
       const redis = await PrivateRedis.start();
