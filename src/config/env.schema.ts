@@ -380,7 +380,7 @@ export class EnvironmentVariables {
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**
-   * DNS servers the worker asks for webhook hosts (address or address:port, IPv6 as [address]:port),
+   * DNS servers the API and the worker ask for webhook hosts (address or address:port, IPv6 as [address]:port),
    * comma-separated; empty: the system's resolver. Every address a host resolves to is checked before connecting.
    */
   @Transform(toList) @Validate(IsDnsServer, { each: true })

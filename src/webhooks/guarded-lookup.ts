@@ -40,14 +40,18 @@ function systemLookup(hostname: string, family: number): Promise<LookupAddress[]
   });
 }
 
+/** Every address of a webhook host (family 4 or 6, or 0 for both): from the DNS servers given (WEBHOOK_DNS_SERVERS), else the system's. */
+export function webhookResolver(dnsServers: readonly string[]): (hostname: string, family: number) => Promise<LookupAddress[]> {
+  return dnsServers.length > 0 ? resolverLookup(dnsServers) : systemLookup;
+}
+
 /**
- * dns.lookup for webhook connections: resolves the host at delivery time, through the system's resolver or
- * the DNS servers given (WEBHOOK_DNS_SERVERS), and refuses it when any address it resolves to is blocked
- * (isBlockedAddress, embedded IPv4 included), so a name cannot be pointed at an internal address after the
- * endpoint was created. The connection then uses exactly the addresses checked here.
+ * dns.lookup for webhook connections: resolves the host at delivery time (webhookResolver) and refuses it when
+ * any address it resolves to is blocked (isBlockedAddress, embedded IPv4 included), so a name cannot be pointed at
+ * an internal address after the endpoint was created. The connection then uses exactly the addresses checked here.
  */
 export function guardedLookup(dnsServers: readonly string[]): WebhookLookup {
-  const resolve = dnsServers.length > 0 ? resolverLookup(dnsServers) : systemLookup;
+  const resolve = webhookResolver(dnsServers);
   return (hostname, options, callback) => {
     resolve(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
       (addresses) => {

@@ -79,8 +79,8 @@ export function isBlockedAddress(address: string): boolean {
 
 /**
  * Checks a webhook URL as written: https only, no credentials, and a host that is not a blocked
- * address or a local name. Names are resolved and checked at delivery time, on every connection,
- * since DNS can change after the endpoint was created. Returns null when the URL is acceptable.
+ * address or a local name. Names are resolved and checked by WebhookUrlCheck when the endpoint is added, and
+ * again on every delivery connection, since DNS can change. Returns null when the URL is acceptable.
  */
 export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   let url: URL;

@@ -7,6 +7,7 @@ import { WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { EndpointsService } from './endpoints.service';
 import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookUrlCheck } from './webhook-url-check';
 import { WebhooksController } from './webhooks.controller';
 
 const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
@@ -15,7 +16,7 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
 @Module({
   imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
-  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit],
-  exports: [EndpointsService, WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
+  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit, WebhookUrlCheck],
+  exports: [EndpointsService, WebhookDispatcher, WebhookUrlCheck, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

@@ -1,22 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
-import { StubDns } from '../support/stub-dns';
+import { BLOCKED_BY_NAME, StubDns } from '../support/stub-dns';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-// Names the worker's resolver (WEBHOOK_DNS_SERVERS, a stub on loopback) points at IPv6 addresses that carry a
-// blocked IPv4 address, or into the discard-only prefix; one more name points at the receiver itself.
-const V6_NAMES: Record<string, string> = {
-  'mapped.hooks.test': '0000:0000:0000:0000:0000:ffff:a9fe:a9fe', // 169.254.169.254
-  'translated.hooks.test': '0000:0000:0000:0000:ffff:0000:0a00:0001', // 10.0.0.1
-  'compatible.hooks.test': '0000:0000:0000:0000:0000:0000:7f00:0001', // 127.0.0.1
-  'nat64.hooks.test': '0064:ff9b:0000:0000:0000:0000:a9fe:a9fe', // 169.254.169.254
-  'nat64-local.hooks.test': '0064:ff9b:0001:0000:0000:0000:c0a8:0101', // 192.168.1.1
-  '6to4.hooks.test': '2002:7f00:0001:0000:0000:0000:0000:0001', // 127.0.0.1
-  'teredo.hooks.test': '2001:0000:4136:e378:8000:63bf:5601:5601', // client a9fe:a9fe, 169.254.169.254
-  'discard.hooks.test': '0100:0000:0000:0000:0000:0000:0000:0001',
-};
 
 // The API accepted private endpoints (its override is on), but the worker that delivers runs with the override
 // off, as production would: the guard at delivery time must refuse them, as literal addresses and by name.
@@ -28,8 +15,7 @@ describe('monitoring: the SSRF guard at delivery time', () => {
 
   beforeAll(async () => {
     dns = await StubDns.start({
-      ...Object.fromEntries(Object.entries(V6_NAMES).map(([name, address]) => [name, { AAAA: [address] }])),
-      'receiver.hooks.test': { A: ['127.0.0.1'] },
+      ...BLOCKED_BY_NAME,
     });
     t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,1,1' } });
     await t.startWorker({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_DNS_SERVERS: dns.server });
@@ -89,7 +75,7 @@ describe('monitoring: the SSRF guard at delivery time', () => {
   });
 
   it('refuses names that resolve to such addresses, after asking the resolver it was given; an unknown name is not found, not refused', async () => {
-    const names = [...Object.keys(V6_NAMES), 'receiver.hooks.test'];
+    const names = Object.keys(BLOCKED_BY_NAME);
     const urls = [...names.map((name) => `https://${name}/hook`), 'https://unknown.hooks.test/hook'];
     const logs = await pingEach(urls);
     for (const name of names) {

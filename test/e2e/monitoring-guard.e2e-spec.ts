@@ -1,17 +1,24 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { request, TestResponse } from '../support/http';
+import { BLOCKED_BY_NAME, StubDns } from '../support/stub-dns';
 import { startTestApp, TestApp } from '../support/test-app';
 
-// Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off.
+// Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off. Names are resolved by a stub DNS server on loopback
+// (WEBHOOK_DNS_SERVERS), which knows BLOCKED_BY_NAME and answers any other name NXDOMAIN.
 describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document', () => {
   let t: TestApp;
   let key: string;
+  let dns: StubDns;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    dns = await StubDns.start(BLOCKED_BY_NAME);
+    t = await startTestApp({ env: { WEBHOOK_DNS_SERVERS: dns.server } });
     key = (await t.createKey()).key;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await dns.close();
+  });
 
   const create = (body: object): Promise<TestResponse> =>
     request(t.baseUrl, 'POST', '/v1/webhooks', { headers: { 'x-api-key': key }, body });
@@ -33,6 +40,8 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     'https://[2002:c0a8:101::1]/hook',
     'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
     'https://[100::1]/hook',
+    // names that resolve there now
+    ...Object.keys(BLOCKED_BY_NAME).map((name) => `https://${name}/hook`),
   ])('refuses %s', async (url) => {
     const response = await create({ url });
     expect([response.status, response.body]).toEqual([
@@ -42,6 +51,14 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
         message: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
       },
     ]);
+  });
+
+  it('resolves a name when the endpoint is added, and accepts one that does not resolve yet (deliveries check it again)', async () => {
+    const asked = dns.questions.length;
+    expect((await create({ url: 'https://nat64.hooks.test/hook' })).status).toBe(400);
+    expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'nat64.hooks.test', type: 'AAAA' }]));
+    expect((await create({ url: 'https://not-yet.hooks.test/hook' })).status).toBe(201);
+    expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'not-yet.hooks.test', type: 'A' }, { name: 'not-yet.hooks.test', type: 'AAAA' }]));
   });
 
   it('accepts a public https URL, stores the secret encrypted and lists the endpoint without it', async () => {
