@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
-import { BLOCKED_BY_NAME, StubDns } from '../support/stub-dns';
+import { BLOCKED_BY_NAME, BLOCKED_IPV6_URLS } from '../support/ssrf-targets';
+import { StubDns } from '../support/stub-dns';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -58,18 +59,8 @@ describe('monitoring: the SSRF guard at delivery time', () => {
   ];
 
   it('refuses IPv6 literals that carry a blocked IPv4 address, and the discard-only prefix: one refused attempt each, no retry', async () => {
-    const urls = [
-      'https://[::ffff:a9fe:a9fe]/hook',
-      'https://[::ffff:0:a00:1]/hook',
-      'https://[::7f00:1]/hook',
-      'https://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
-      'https://[64:ff9b:1::a00:1]/hook',
-      'https://[2002:c0a8:101::1]/hook',
-      'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
-      'https://[100::1]/hook',
-    ];
-    const logs = await pingEach(urls);
-    for (const url of urls) {
+    const logs = await pingEach(BLOCKED_IPV6_URLS);
+    for (const url of BLOCKED_IPV6_URLS) {
       expect([url, logs[url].map(({ eventType, status, attempts }) => ({ eventType, status, attempts }))]).toEqual([url, refusedOnce('url refused: address')]);
     }
   });

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { request, TestResponse } from '../support/http';
-import { BLOCKED_BY_NAME, StubDns } from '../support/stub-dns';
+import { BLOCKED_BY_NAME, BLOCKED_IPV6_URLS } from '../support/ssrf-targets';
+import { StubDns } from '../support/stub-dns';
 import { startTestApp, TestApp } from '../support/test-app';
 
 // Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off. Names are resolved by a stub DNS server on loopback
@@ -31,15 +32,7 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     'https://[::1]/hook',
     'https://localhost/hook',
     'http://hooks.partner.example/hook',
-    // IPv6 addresses that carry a blocked IPv4 address, and the discard-only prefix
-    'https://[::ffff:a9fe:a9fe]/hook',
-    'https://[::ffff:0:a00:1]/hook',
-    'https://[::7f00:1]/hook',
-    'https://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
-    'https://[64:ff9b:1::a00:1]/hook',
-    'https://[2002:c0a8:101::1]/hook',
-    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
-    'https://[100::1]/hook',
+    ...BLOCKED_IPV6_URLS,
     // names that resolve there now
     ...Object.keys(BLOCKED_BY_NAME).map((name) => `https://${name}/hook`),
   ])('refuses %s', async (url) => {

@@ -7,22 +7,6 @@ export interface StubRecords {
   AAAA?: string[];
 }
 
-/**
- * Names that resolve only to addresses a webhook must not reach: IPv6 addresses that carry a blocked IPv4 address
- * by each translation or tunnelling scheme, the discard-only prefix, and (by an A record) loopback itself.
- */
-export const BLOCKED_BY_NAME: Record<string, StubRecords> = {
-  'mapped.hooks.test': { AAAA: ['0000:0000:0000:0000:0000:ffff:a9fe:a9fe'] }, // 169.254.169.254
-  'translated.hooks.test': { AAAA: ['0000:0000:0000:0000:ffff:0000:0a00:0001'] }, // 10.0.0.1
-  'compatible.hooks.test': { AAAA: ['0000:0000:0000:0000:0000:0000:7f00:0001'] }, // 127.0.0.1
-  'nat64.hooks.test': { AAAA: ['0064:ff9b:0000:0000:0000:0000:a9fe:a9fe'] }, // 169.254.169.254
-  'nat64-local.hooks.test': { AAAA: ['0064:ff9b:0001:0000:0000:0000:c0a8:0101'] }, // 192.168.1.1
-  '6to4.hooks.test': { AAAA: ['2002:7f00:0001:0000:0000:0000:0000:0001'] }, // 127.0.0.1
-  'teredo.hooks.test': { AAAA: ['2001:0000:4136:e378:8000:63bf:5601:5601'] }, // client a9fe:a9fe, 169.254.169.254
-  'discard.hooks.test': { AAAA: ['0100:0000:0000:0000:0000:0000:0000:0001'] },
-  'receiver.hooks.test': { A: ['127.0.0.1'] },
-};
-
 const TYPE_A = 1;
 const TYPE_AAAA = 28;
 const NXDOMAIN = 3;
