@@ -80,7 +80,9 @@ function requestBodyReader(app: NestFastifyApplication): (request: FastifyReques
     // A length announced over the cap needs no byte read to be refused.
     const { bytes, size } = announced > cap ? { bytes: Buffer.alloc(0), size: announced } : await readCappedRequestBody(payload, cap);
     if (size > cap) BODIES_LEFT_UNREAD.add(request.raw);
-    return decodeRequestBody(request.headers['content-type'], bytes, cap === policy.maxBytes ? policy : { ...policy, maxBytes: cap }, size);
+    // One not admitted is held to the ordinary limit, and told that one if its body is over it.
+    const held = cap === policy.maxBytes ? policy : { ...policy, maxBytes: cap, tooLarge: JSON_BODY.tooLarge };
+    return decodeRequestBody(request.headers['content-type'], bytes, held, size);
   };
 }
 

@@ -185,6 +185,28 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     });
   });
 
+  it('reads no more than 16 KiB of a console roster upload without a live session, and closes the connection', async () => {
+    let dripping: NodeJS.Timeout | undefined;
+    const exchange = await exchangeRaw(
+      t.baseUrl,
+      (socket) => {
+        socket.write(`POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`);
+        socket.write(`licenceNumber\n${'1011001544208079\n'.repeat(1100)}`);
+        dripping = setInterval(() => socket.writable && socket.write('x'), 200);
+      },
+      { waitMs: REQUEST_BODY_TIMEOUT_MS + 2000, untilClosed: true },
+    );
+    clearInterval(dripping);
+    const answer = onlyAnswer(exchange.received);
+    expect({ status: answer.status, body: answer.body, connection: answer.headers.connection }).toEqual({
+      status: 400,
+      body: JSON.stringify({ code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' }),
+      connection: 'close',
+    });
+    expect(exchange.closedAfterMs).not.toBeNull();
+    expect(exchange.closedAfterMs).toBeLessThan(1000);
+  });
+
   describe.each([';;;', 'application/json, text/plain', 'text/plain; charset="', '\u00e9'])('a Content-Type Fastify cannot parse: %j', (contentType) => {
     const post = (key: string) =>
       sendRaw(
