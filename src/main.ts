@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import { describeApiProductionProblem } from './config/production-secrets';
 import { readSettings } from './config/read-settings';
 import { mountAdminDashboard } from './http/admin-dashboard';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/configure-http';
@@ -16,6 +17,8 @@ import { createOperatorApp, listenForOperators } from './operator/operator-liste
  */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
+  const productionProblem = describeApiProductionProblem(settings);
+  if (productionProblem) throw new Error(`Invalid configuration: OPERATOR_PORT: ${productionProblem}`);
   process.title = 'lvs-api';
   const logger = createLogger(settings, 'api');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(settings), {
@@ -24,7 +27,7 @@ async function bootstrap(): Promise<void> {
   });
   const operators = settings.OPERATOR_PORT === null ? undefined : await createOperatorApp(app, settings, logger);
   await configureHttp(app, logger);
-  await mountAdminDashboard(operators ?? app, app, settings.ADMIN_TOKEN);
+  await mountAdminDashboard(operators ?? app, app, settings.ADMIN_TOKEN, settings.ADMIN_DASHBOARD_WRITE);
   installGracefulShutdown(app, settings.SHUTDOWN_GRACE_MS, operators);
   warnIfNotProductionRegister(settings.REGISTER_URL, logger);
   if (operators) await listenForOperators(operators, settings, logger);

@@ -19,20 +19,22 @@ export interface KeyHolder {
 interface KnownKey {
   holder: KeyHolder;
   expiresAt: Date | null;
+  /** false: the key is revoked or its user disabled, so it answers 401 until a change of its user is announced */
+  live: boolean;
 }
 
 /**
- * How long a key PostgreSQL did not know is answered 401 without asking again, in a process that missed
- * the announcement of its creation (every other process forgets unknown keys when any key is created).
+ * How long a key PostgreSQL did not know at all is answered 401 without asking again. No announcement can
+ * concern it: a key is made at random when it is created, so nobody could have tried it before.
  */
 export const UNKNOWN_KEY_TTL_MS = 5000;
 
 /**
- * Finds the holder of a key without a database query per request: live keys of enabled users are kept in a
- * bounded in-process cache with a short TTL, and keys PostgreSQL did not know in another for UNKNOWN_KEY_TTL_MS,
- * so that a flood of made-up keys costs a query per key at most once in that time. Creations, revocations,
- * disabled users and plan changes reach every API process through KeyChanges at once; expiry is checked against the
- * cached date on every request.
+ * Finds the holder of a key without a database query per request: every key PostgreSQL knows (live, revoked, or of a
+ * disabled user) is kept in a bounded in-process cache with a short TTL, under its user, and keys PostgreSQL did not
+ * know in another for UNKNOWN_KEY_TTL_MS, so that a flood of made-up keys costs a query per key at most once in that
+ * time. Creations, revocations, disabled users and plan changes reach every API process through KeyChanges at once
+ * and drop only that user's keys; expiry is checked against the cached date on every request.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit {
@@ -79,18 +81,18 @@ export class ApiKeyAuthenticator implements OnModuleInit {
    */
   recall(keyHash: string): KeyHolder | null | undefined {
     const known = this.known.get(keyHash);
-    if (known) return this.validHolder(known);
+    if (known) return known.live ? this.validHolder(known) : null;
     return this.unknown.has(keyHash) ? null : undefined;
   }
 
   /** Asks PostgreSQL for the holder of a key and remembers the answer, whichever it is. */
   async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null })[]>(
+    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null; live: boolean })[]>(
       `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
-              u.rate_limit_per_second AS "rateLimitPerSecond"
+              u.rate_limit_per_second AS "rateLimitPerSecond", (k.revoked_at IS NULL AND u.disabled_at IS NULL) AS live
          FROM api_keys k JOIN users u ON u.id = k.user_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND u.disabled_at IS NULL`,
+        WHERE k.key_hash = $1`,
       [keyHash],
     );
     const current = generation === this.generation;
@@ -98,10 +100,10 @@ export class ApiKeyAuthenticator implements OnModuleInit {
       if (current) this.unknown.set(keyHash, true);
       return null;
     }
-    const { expiresAt, rateLimitPerSecond, ...user } = rows[0];
-    const known = { holder: { user, rateLimitPerSecond }, expiresAt };
+    const { expiresAt, rateLimitPerSecond, live, ...user } = rows[0];
+    const known = { holder: { user, rateLimitPerSecond }, expiresAt, live };
     if (current) this.known.set(keyHash, known);
-    return this.validHolder(known);
+    return live ? this.validHolder(known) : null;
   }
 
   private validHolder({ holder, expiresAt }: KnownKey): KeyHolder | null {
@@ -110,13 +112,12 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     return holder;
   }
 
-  /** A user's keys or plan changed, or it got a new key: which unknown key that was, nobody can tell. */
+  /** A user's keys or plan changed, or it was disabled or enabled: only its own keys are read again. */
   private forgetUser(userId: string): void {
     this.generation++;
     for (const [keyHash, known] of this.known.entries()) {
       if (known.holder.user.userId === userId) this.known.delete(keyHash);
     }
-    this.unknown.clear();
   }
 
   private forgetAll(): void {

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ApiKeyBodyGate } from '../http/body-gates';
 import { ApiKey } from './api-key.entity';
+import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
@@ -13,7 +15,14 @@ import { User } from './user.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
   controllers: [KeysController],
-  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges, KeyUseRecorder],
+  providers: [
+    ApiKeysService,
+    ApiKeyAuthenticator,
+    ApiKeyGuard,
+    KeyChanges,
+    KeyUseRecorder,
+    { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
+  ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
   exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
 })

@@ -4,9 +4,9 @@ import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisStore } from '../redis/redis.module';
 
 /**
- * Tells every API process that a user's keys or plan changed (a new key, revocation, quota, rate), so
- * that each drops what it cached about the user (and about unknown keys) at once. Redis pub/sub keeps no messages: a process that
- * is disconnected when one is sent falls back to the cache's TTL.
+ * Tells every API process that a user's keys or plan changed (a new key, revocation, quota, rate, disabled or
+ * enabled), so that each drops what it cached about that user's keys at once, and nothing else. Redis pub/sub keeps
+ * no messages: a process that is disconnected when one is sent falls back to the cache's TTL.
  */
 @Injectable()
 export class KeyChanges implements OnModuleDestroy {

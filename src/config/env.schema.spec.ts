@@ -1,3 +1,4 @@
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
 import { operatorsHost, validateEnvironment } from './env.schema';
 
 /** The Error validateEnvironment throws for `raw`. */
@@ -49,7 +50,7 @@ describe('validateEnvironment', () => {
         REQUEST_BODY_TIMEOUT_MS: 10000,
         KEEP_ALIVE_TIMEOUT_MS: 65000,
         CORS_ORIGINS: [],
-        TRUST_PROXY: ['loopback', 'linklocal', 'uniquelocal'],
+        TRUST_PROXY: [],
         DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/licence_verification',
         MIGRATIONS_RUN: true,
         DATABASE_CONNECT_TIMEOUT_MS: 1000,
@@ -98,12 +99,14 @@ describe('validateEnvironment', () => {
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
+        WEBHOOK_DNS_SERVERS: [],
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
         WORKER_HTTP_PORT: 3001,
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
         ADMIN_TOKEN: '',
+        ADMIN_DASHBOARD_WRITE: false,
         NODE_ENV: '',
       });
     });
@@ -232,7 +235,9 @@ describe('validateEnvironment', () => {
   });
 
   describe('secrets in production', () => {
-    const key = 'ab'.repeat(32);
+    const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
+    const otherKey = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
+    const token = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
 
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
       for (const raw of [{ NODE_ENV: 'production', HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
@@ -251,9 +256,9 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}` }).WEBHOOK_SECRET_KEYS).toEqual([
         key,
-        'cd'.repeat(32),
+        otherKey,
       ]);
       expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
@@ -271,8 +276,26 @@ describe('validateEnvironment', () => {
       expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
     });
 
+    it('refuses weak keys, a repetitive ADMIN_TOKEN and WEBHOOK_ALLOW_PRIVATE_URLS, one line each naming the setting', () => {
+      const raw = {
+        NODE_ENV: 'production',
+        WEBHOOK_SECRET_KEY: '00'.repeat(32),
+        WEBHOOK_SECRET_KEYS: `${key},${DEVELOPMENT_WEBHOOK_KEY_HEX}`,
+        HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX,
+        ADMIN_TOKEN: 't'.repeat(32),
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      };
+      expect(errorOf(raw).message.split('\n').sort()).toEqual([
+        'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)',
+        'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must not be a development key published in the source when NODE_ENV is production',
+        'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses',
+        'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must not be one byte repeated (such as all zeros) when NODE_ENV is production',
+        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must not be a development key published in the source when NODE_ENV is production',
+      ]);
+    });
+
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: otherKey, ADMIN_TOKEN: token }).NODE_ENV).toBe('production');
       expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
     });
 
@@ -435,6 +458,10 @@ describe('validateEnvironment', () => {
       [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT: LOG_FORMAT must be one of the following values: json, text'],
       [{ WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, 'WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be a boolean value'],
       [{ CONSOLE_ENABLED: 'no' }, 'CONSOLE_ENABLED: CONSOLE_ENABLED must be a boolean value'],
+      [
+        { WEBHOOK_DNS_SERVERS: '127.0.0.1:5353,dns.example' },
+        'WEBHOOK_DNS_SERVERS: WEBHOOK_DNS_SERVERS must be comma-separated IP addresses, each with an optional :port (IPv6 as [address]:port)',
+      ],
       [{ REDIS_PREFIX: 'a b' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_PREFIX: '{lvs' }, 'REDIS_PREFIX: REDIS_PREFIX must be 1-64 letters, digits, _ or -, the first ones optionally a hash tag: {name}'],
       [{ REDIS_CLUSTER_NODES: '127.0.0.1:7000' }, 'REDIS_PREFIX: REDIS_PREFIX must start with a hash tag such as {lvs} when REDIS_CLUSTER_NODES is set'],

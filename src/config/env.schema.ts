@@ -18,8 +18,9 @@ import {
 } from 'class-validator';
 // Not the library's index: that loads the register client and its HTML parser, which the API never uses.
 import { PRODUCTION_REGISTER_URL } from '@lvs/register/production-url';
+import { isDnsServerEntry } from './dns-servers';
 import { isTrustedProxyEntry } from './trusted-proxies';
-import { describeProductionSecretProblem, ProductionSecret } from './production-secrets';
+import { describeProductionSecretProblem, ProductionSetting } from './production-secrets';
 
 /**
  * Any URL PostgreSQL clients accept (query parameters such as sslmode, percent-encoded passwords), with a
@@ -67,6 +68,18 @@ class IsTrustedProxyEntry implements ValidatorConstraintInterface {
   }
 }
 
+/** One entry of WEBHOOK_DNS_SERVERS (isDnsServerEntry). */
+@ValidatorConstraint({ name: 'isDnsServer' })
+class IsDnsServer implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && isDnsServerEntry(value);
+  }
+
+  defaultMessage(): string {
+    return 'WEBHOOK_DNS_SERVERS must be comma-separated IP addresses, each with an optional :port (IPv6 as [address]:port)';
+  }
+}
+
 /** A number no greater than the setting named in the constraint (compared only when both are numbers). */
 @ValidatorConstraint({ name: 'notAboveSetting' })
 class NotAboveSetting implements ValidatorConstraintInterface {
@@ -88,7 +101,7 @@ class HashTaggedOnCluster implements ValidatorConstraintInterface {
   }
 }
 
-/** A secret that production may not run with at its development value (describeProductionSecretProblem). */
+/** A setting that production may not run with at its development value (describeProductionSecretProblem). */
 @ValidatorConstraint({ name: 'productionSecret' })
 class SafeInProduction implements ValidatorConstraintInterface {
   validate(value: unknown, { object, property }: ValidationArguments): boolean {
@@ -100,7 +113,8 @@ class SafeInProduction implements ValidatorConstraintInterface {
   }
 
   private problem(value: unknown, object: object, property: string): string | null {
-    return typeof value === 'string' ? describeProductionSecretProblem(property as ProductionSecret, value, object as EnvironmentVariables) : null;
+    const typed = typeof value === 'string' || typeof value === 'boolean' || Array.isArray(value);
+    return typed ? describeProductionSecretProblem(property as ProductionSetting, value, object as EnvironmentVariables) : null;
   }
 }
 
@@ -159,13 +173,14 @@ export class EnvironmentVariables {
   CORS_ORIGINS: string[] = [];
 
   /**
-   * Peers allowed to name the client's address in X-Forwarded-For (and the scheme and host in X-Forwarded-*):
-   * named ranges, addresses or CIDRs, comma-separated; `none` trusts no peer. The default trusts private
-   * networks, where a load balancer or ingress sits, and never a caller on the public internet.
+   * The proxies in front of the API, the only peers allowed to name the client's address in X-Forwarded-For (and
+   * the scheme and host in X-Forwarded-*): addresses, CIDRs or named ranges, comma-separated. Unset or `none`:
+   * no proxy, every peer is the client. A private source address proves nothing (a layer-4 load balancer passes
+   * clients through from one), so operators name their own proxies.
    */
   @Transform((params) => (params.value === 'none' ? [] : toList(params)))
   @Validate(IsTrustedProxyEntry, { each: true })
-  TRUST_PROXY: string[] = ['loopback', 'linklocal', 'uniquelocal'];
+  TRUST_PROXY: string[] = [];
 
   /** Any PostgreSQL URL, query parameters included (describeDatabaseUrlProblem). */
   @Validate(IsDatabaseUrl)
@@ -363,6 +378,7 @@ export class EnvironmentVariables {
   HOLDER_DATA_KEY = '';
   /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
   @Transform(toList)
+  @Validate(SafeInProduction)
   @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
   WEBHOOK_SECRET_KEYS: string[] = [];
 
@@ -374,9 +390,16 @@ export class EnvironmentVariables {
   @Transform(toBoolean) @IsBoolean()
   CONSOLE_ENABLED = true;
 
-  /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only. */
-  @Transform(toBoolean) @IsBoolean()
+  /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only; refused in production. */
+  @Transform(toBoolean) @Validate(SafeInProduction) @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /**
+   * DNS servers the API and the worker ask for webhook hosts (address or address:port, IPv6 as [address]:port),
+   * comma-separated; empty: the system's resolver. Every address a host resolves to is checked before connecting.
+   */
+  @Transform(toList) @Validate(IsDnsServer, { each: true })
+  WEBHOOK_DNS_SERVERS: string[] = [];
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';
@@ -399,6 +422,11 @@ export class EnvironmentVariables {
   /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. At least 32 characters in production. */
   @Validate(SafeInProduction) @IsString()
   ADMIN_TOKEN = '';
+
+  /** Lets the queue dashboard pause, empty, retry and delete; off, it only shows the queues. */
+  @Transform(toBoolean) @IsBoolean()
+  ADMIN_DASHBOARD_WRITE = false;
+
 }
 
 export type AppSettings = Readonly<EnvironmentVariables>;

@@ -1,17 +1,17 @@
-import { describeProductionSecretProblem } from './production-secrets';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
+import { describeApiProductionProblem, describeProductionSecretProblem } from './production-secrets';
 
 describe('describeProductionSecretProblem', () => {
-  const key = 'ab'.repeat(32);
+  const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
   const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [] };
+  const elsewhere = ['', 'development', 'test', 'Production'].map((NODE_ENV) => ({ NODE_ENV, WEBHOOK_SECRET_KEYS: [] }));
 
   it('refuses an unset HOLDER_DATA_KEY in production only, whatever the webhook keys', () => {
     expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBe(
       'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
     );
     expect(describeProductionSecretProblem('HOLDER_DATA_KEY', key, production)).toBeNull();
-    for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
-    }
+    for (const context of elsewhere) expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', context)).toBeNull();
   });
 
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
@@ -19,26 +19,87 @@ describe('describeProductionSecretProblem', () => {
       'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
     );
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', key, production)).toBeNull();
-    for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
-    }
+    for (const context of elsewhere) expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', context)).toBeNull();
   });
 
   it('accepts WEBHOOK_SECRET_KEYS in place of WEBHOOK_SECRET_KEY in production', () => {
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBeNull();
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [key], production)).toBeNull();
+  });
+
+  describe.each(['WEBHOOK_SECRET_KEY', 'HOLDER_DATA_KEY'] as const)('%s in production', (setting) => {
+    it.each([
+      ['the development webhook key', DEVELOPMENT_WEBHOOK_KEY_HEX],
+      ['the development holder data key', DEVELOPMENT_HOLDER_DATA_KEY_HEX],
+      ['the development webhook key in capitals', DEVELOPMENT_WEBHOOK_KEY_HEX.toUpperCase()],
+    ])('refuses %s', (_case, value) => {
+      expect(describeProductionSecretProblem(setting, value, production)).toBe(
+        `${setting} must not be a development key published in the source when NODE_ENV is production`,
+      );
+    });
+
+    it.each(['00'.repeat(32), 'ff'.repeat(32), 'aB'.repeat(32)])('refuses %s, one byte repeated', (value) => {
+      expect(describeProductionSecretProblem(setting, value, production)).toBe(
+        `${setting} must not be one byte repeated (such as all zeros) when NODE_ENV is production`,
+      );
+    });
+
+    it('accepts two alternating bytes (only one repeated byte is refused), and any key outside production', () => {
+      expect(describeProductionSecretProblem(setting, '0001'.repeat(16), production)).toBeNull();
+      for (const context of elsewhere) expect(describeProductionSecretProblem(setting, '00'.repeat(32), context)).toBeNull();
+    });
+  });
+
+  it('refuses any weak key of a WEBHOOK_SECRET_KEYS rotation list, naming the list', () => {
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [key, '00'.repeat(32)], production)).toBe(
+      'WEBHOOK_SECRET_KEYS must not be one byte repeated (such as all zeros) when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [DEVELOPMENT_WEBHOOK_KEY_HEX, key], production)).toBe(
+      'WEBHOOK_SECRET_KEYS must not be a development key published in the source when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [], production)).toBeNull();
   });
 
   it('refuses an ADMIN_TOKEN of 1 to 31 characters in production, and accepts 32 or none', () => {
     const problem =
       'ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', production)).toBe(problem);
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(31), production)).toBe(problem);
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x'.repeat(32), production)).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4).slice(0, 31), production)).toBe(problem);
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4), production)).toBeNull();
     expect(describeProductionSecretProblem('ADMIN_TOKEN', '', production)).toBeNull();
   });
 
-  it('leaves a short ADMIN_TOKEN alone outside production', () => {
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: 'development', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: '', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+  it('refuses an ADMIN_TOKEN of fewer than 8 different characters in production, however long', () => {
+    const problem =
+      'ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)';
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 't'.repeat(32), production)).toBe(problem);
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefg'.repeat(10), production)).toBe(problem);
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4), production)).toBeNull();
+  });
+
+  it('leaves a short or repetitive ADMIN_TOKEN alone outside production', () => {
+    for (const context of elsewhere) {
+      expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', context)).toBeNull();
+      expect(describeProductionSecretProblem('ADMIN_TOKEN', 't'.repeat(32), context)).toBeNull();
+    }
+  });
+
+  it('refuses WEBHOOK_ALLOW_PRIVATE_URLS=true in production only', () => {
+    expect(describeProductionSecretProblem('WEBHOOK_ALLOW_PRIVATE_URLS', true, production)).toBe(
+      'WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses',
+    );
+    expect(describeProductionSecretProblem('WEBHOOK_ALLOW_PRIVATE_URLS', false, production)).toBeNull();
+    for (const context of elsewhere) expect(describeProductionSecretProblem('WEBHOOK_ALLOW_PRIVATE_URLS', true, context)).toBeNull();
+  });
+});
+
+describe('describeApiProductionProblem', () => {
+  it('refuses an API without OPERATOR_PORT in production only', () => {
+    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: null })).toBe(
+      'OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
+    );
+    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: 9100 })).toBeNull();
+    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: 0 })).toBeNull();
+    expect(describeApiProductionProblem({ NODE_ENV: '', OPERATOR_PORT: null })).toBeNull();
   });
 });

@@ -1,8 +1,12 @@
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
+
 /** Shortest ADMIN_TOKEN production accepts: 32 characters, as many as a 128-bit token written in hex. */
 export const MIN_PRODUCTION_ADMIN_TOKEN_LENGTH = 32;
+/** Fewest different characters an ADMIN_TOKEN production accepts: a random token of 32 characters has many more. */
+export const MIN_PRODUCTION_ADMIN_TOKEN_DISTINCT = 8;
 
-/** The secrets whose development defaults must never reach production. */
-export type ProductionSecret = 'WEBHOOK_SECRET_KEY' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN';
+/** The settings whose development values must never reach production. */
+export type ProductionSetting = 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEYS' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
 
 /** The settings the decision reads besides the value itself. */
 export interface ProductionContext {
@@ -11,26 +15,63 @@ export interface ProductionContext {
   WEBHOOK_SECRET_KEYS: readonly string[];
 }
 
+/** Keys published in the source (the development fallbacks) and so known to anyone. */
+const DEVELOPMENT_KEYS = new Set([DEVELOPMENT_WEBHOOK_KEY_HEX, DEVELOPMENT_HOLDER_DATA_KEY_HEX]);
+
+/** Why a key of 64 hex digits is too weak for production: a published development key, or one byte repeated (all zeros). */
+function weakKeyProblem(setting: string, keyHex: string): string | null {
+  const key = keyHex.toLowerCase();
+  if (DEVELOPMENT_KEYS.has(key)) return `${setting} must not be a development key published in the source when NODE_ENV is production`;
+  if (/^(..)\1*$/.test(key)) return `${setting} must not be one byte repeated (such as all zeros) when NODE_ENV is production`;
+  return null;
+}
+
 /**
  * Why `value` of `setting` may not run in this environment, or null when it may. Outside production a
- * missing key is only warned about (a laptop needs no key); in production it would encrypt webhook
- * secrets with the development key published in the source, so anyone holding a database backup could
- * forge signed events. Either WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies the key. HOLDER_DATA_KEY
- * likewise: its development key would let anyone holding a copy of Redis or the database test guessed dates of
- * birth against the stored digests. An empty
- * ADMIN_TOKEN keeps the queue dashboard off, so only a short one is wrong.
+ * missing key is only warned about (a laptop needs no key). In production:
+ * - a webhook key that is missing, published or one repeated byte would let anyone holding a database backup
+ *   open webhook secrets and forge signed events (WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies it);
+ * - HOLDER_DATA_KEY likewise would let anyone holding a copy of Redis or the database test guessed dates of
+ *   birth against the stored digests;
+ * - an ADMIN_TOKEN that is short or made of few characters can be guessed; an empty one keeps the queue
+ *   dashboard off, so it is accepted;
+ * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off.
  */
-export function describeProductionSecretProblem(setting: ProductionSecret, value: string, context: ProductionContext): string | null {
+export function describeProductionSecretProblem(
+  setting: ProductionSetting,
+  value: string | readonly string[] | boolean,
+  context: ProductionContext,
+): string | null {
   if (context.NODE_ENV !== 'production') return null;
+  if (setting === 'WEBHOOK_ALLOW_PRIVATE_URLS') {
+    return value === true ? 'WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses' : null;
+  }
+  if (setting === 'WEBHOOK_SECRET_KEYS') {
+    return (value as readonly string[]).map((key) => weakKeyProblem(setting, key)).find((problem) => problem !== null) ?? null;
+  }
+  const text = value as string;
   if (setting === 'HOLDER_DATA_KEY') {
-    return value === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
+    return text === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : weakKeyProblem(setting, text);
   }
   if (setting === 'WEBHOOK_SECRET_KEY') {
-    return value === '' && context.WEBHOOK_SECRET_KEYS.length === 0
-      ? 'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production'
-      : null;
+    if (text !== '') return weakKeyProblem(setting, text);
+    return context.WEBHOOK_SECRET_KEYS.length === 0 ? 'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
   }
-  return value !== '' && value.length < MIN_PRODUCTION_ADMIN_TOKEN_LENGTH
-    ? `ADMIN_TOKEN must be at least ${MIN_PRODUCTION_ADMIN_TOKEN_LENGTH} characters when NODE_ENV is production (or unset, which keeps the dashboard off)`
+  if (text === '') return null;
+  if (text.length < MIN_PRODUCTION_ADMIN_TOKEN_LENGTH) {
+    return `ADMIN_TOKEN must be at least ${MIN_PRODUCTION_ADMIN_TOKEN_LENGTH} characters when NODE_ENV is production (or unset, which keeps the dashboard off)`;
+  }
+  return new Set(text).size < MIN_PRODUCTION_ADMIN_TOKEN_DISTINCT
+    ? `ADMIN_TOKEN must have at least ${MIN_PRODUCTION_ADMIN_TOKEN_DISTINCT} different characters when NODE_ENV is production (openssl rand -hex 24 makes one)`
+    : null;
+}
+
+/**
+ * Why the API may not run in this environment with these settings, or null. Without OPERATOR_PORT the
+ * partner port serves /metrics, /health/* and the queue dashboard to anyone who reaches it.
+ */
+export function describeApiProductionProblem(settings: { NODE_ENV: string; OPERATOR_PORT: number | null }): string | null {
+  return settings.NODE_ENV === 'production' && settings.OPERATOR_PORT === null
+    ? 'OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard'
     : null;
 }

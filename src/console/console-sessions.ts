@@ -7,6 +7,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
+import { clientGroup } from '../rate-limit/client-group';
 import { RedisStore } from '../redis/redis.module';
 import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
 import { consoleOrigin, isConsoleOrigin, isSecureConsole } from './console-origin';
@@ -61,8 +62,9 @@ export class ConsoleSessions {
     return this.redis.key('console-session', hashApiKey(sessionId));
   }
 
+  /** Failed sign-ins are counted per client group, an IPv6 client by its /64. */
   private failuresKey(address: string): string {
-    return this.redis.key('console-sign-in-failures', address, String(Math.floor(this.clock.now().getTime() / 60_000)));
+    return this.redis.key('console-sign-in-failures', clientGroup(address), String(Math.floor(this.clock.now().getTime() / 60_000)));
   }
 
   private setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
@@ -88,26 +90,36 @@ export class ConsoleSessions {
     if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN');
   }
 
-  /** Checks the sign-in form's origin and token (403), then the address's failures in this minute (429). */
-  async checkSignIn(request: FastifyRequest, sentToken: unknown): Promise<void> {
+  /**
+   * Checks the sign-in form's origin and token (403), then counts the attempt against the address's failures in
+   * this minute before deciding (429 beyond the limit): counting first, in one atomic increment, means concurrent
+   * attempts cannot all read a count under the limit. A valid key then starts a session and takes its count back;
+   * an invalid one leaves it counted as a failure.
+   */
+  async signIn(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, plainKey: string): Promise<boolean> {
     this.checkChange(request, sentToken, readCookie(request.headers.cookie, SIGN_IN_COOKIE));
-    const failures = Number(await this.redis.client.get(this.failuresKey(request.ip)));
-    if (failures >= FAILED_SIGN_INS_PER_MINUTE) throw new ApiError('TOO_MANY_SIGN_INS');
-  }
-
-  /** Starts a session for a valid key and sets its cookie; counts a failure for the address otherwise. */
-  async signIn(request: FastifyRequest, reply: FastifyReply, plainKey: string): Promise<boolean> {
+    const failuresKey = this.failuresKey(request.ip);
+    const [[, attempts]] = (await this.redis.client.multi().incr(failuresKey).expire(failuresKey, 60).exec()) as [[Error | null, number]];
+    if (attempts > FAILED_SIGN_INS_PER_MINUTE) throw new ApiError('TOO_MANY_SIGN_INS');
     const user = await this.authenticator.authenticate(plainKey);
-    if (!user) {
-      const key = this.failuresKey(request.ip);
-      await this.redis.client.multi().incr(key).expire(key, 60).exec();
-      return false;
-    }
+    if (!user) return false;
+    await this.redis.client.decr(failuresKey);
     const sessionId = newToken();
     const now = this.clock.now().getTime();
     await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() });
     this.setCookie(request, reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
     return true;
+  }
+
+  /** Whether this request belongs to a live session whose key still authenticates; renews and ends nothing. */
+  async hasLiveSession(request: FastifyRequest): Promise<boolean> {
+    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (sessionId === null) return false;
+    const stored = await this.redis.client.get(this.sessionKey(sessionId));
+    if (stored === null) return false;
+    const session = JSON.parse(stored) as StoredSession;
+    if (sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, this.clock.now().getTime()) <= 0) return false;
+    return (await this.authenticator.holderOfHash(session.keyHash)) !== null;
   }
 
   /**

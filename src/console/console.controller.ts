@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
+import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { FORM_BODY } from '../http/decode-request-body';
 import { rateLimitFields } from '../rate-limit/rate-limit-fields';
 import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
@@ -15,6 +16,8 @@ import { ConsoleService } from './console.service';
 import { waitInWords } from './wait-in-words';
 
 const FORM = { requestBody: FORM_BODY };
+/** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
+const CONSOLE_ROSTER = { requestBody: CSV_ROSTER_BODY, bodyGate: ConsoleSessionBodyGate };
 const WEBHOOKS_PAGE = '/console/webhooks';
 const WATCHLIST_PAGE = '/console/watchlist';
 const KEYS_PAGE = '/console/keys';
@@ -102,13 +105,14 @@ export class ConsoleController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: SignInForm): Promise<FastifyReply> {
     const again = (error: ApiError) =>
       this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: error.publicMessage }, error.status);
+    let signedIn: boolean;
     try {
-      await this.sessions.checkSignIn(request, form._csrf);
+      signedIn = await this.sessions.signIn(request, reply, form._csrf, form.apiKey.trim());
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') return again(error);
       throw error;
     }
-    if (!(await this.sessions.signIn(request, reply, form.apiKey.trim()))) return again(new ApiError('UNAUTHORIZED'));
+    if (!signedIn) return again(new ApiError('UNAUTHORIZED'));
     return reply.redirect('/console/overview', 303);
   }
 
@@ -185,7 +189,7 @@ export class ConsoleController {
   /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
   @Post('rosters')
   @HttpCode(201)
-  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  @RouteConfig(CONSOLE_ROSTER)
   async checkRoster(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -241,7 +245,7 @@ export class ConsoleController {
 
   @Post('watchlist/import')
   @HttpCode(200)
-  @RouteConfig({ requestBody: CSV_ROSTER_BODY })
+  @RouteConfig(CONSOLE_ROSTER)
   async importWatchlist(
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthModule } from '../auth/auth.module';
 import { BatchesModule } from '../batches/batches.module';
 import { QuotaModule } from '../quota/quota.module';
@@ -8,6 +8,7 @@ import { VerificationModule } from '../verification/verification.module';
 import { WatchlistModule } from '../watchlist/watchlist.module';
 import { EventsModule } from '../events/events.module';
 import { HoldersModule } from '../holders/holders.module';
+import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { ValidationModule } from '../validation/validation.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleController } from './console.controller';
@@ -19,7 +20,12 @@ import { mountConsole } from './mount-console';
 @Module({
   imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule],
   controllers: [ConsoleController],
-  providers: [ConsoleService, ConsoleSessions],
+  providers: [
+    ConsoleService,
+    ConsoleSessions,
+    // Roster uploads larger than an ordinary form are read only for a signed-in session.
+    { provide: ConsoleSessionBodyGate, useFactory: (sessions: ConsoleSessions) => ({ admits: (request: FastifyRequest) => sessions.hasLiveSession(request) }), inject: [ConsoleSessions] },
+  ],
 })
 export class ConsoleModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

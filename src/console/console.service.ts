@@ -7,6 +7,7 @@ import { RosterDto } from '../batches/dto/roster.dto';
 import { rosterEntries } from '../batches/roster';
 import { writeResultsCsv } from '../batches/roster-csv';
 import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
@@ -16,12 +17,11 @@ import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
-import { AppConfig } from '../config/app-config';
 import { EventsService } from '../events/events.service';
 import { eventView } from '../events/event-view';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { EndpointsService } from '../webhooks/endpoints.service';
-import { urlProblem } from '../webhooks/url-guard';
+import { WebhookUrlCheck } from '../webhooks/webhook-url-check';
 import { HolderVerification, HolderChecksService } from '../holders/holder-checks.service';
 import { VerifyHolderDto } from '../holders/dto/holder-check-request.dto';
 import { RequestValidationPipe } from '../validation/request-validation.pipe';
@@ -70,7 +70,6 @@ export interface VerifyOutcome {
 /** What the console's pages show, read through the feature services with the signed-in user's own scope. */
 @Injectable()
 export class ConsoleService {
-  private readonly allowPrivateWebhookUrls: boolean;
   /** how often this deployment checks watched numbers again, in words */
   private readonly recheckEvery: string;
 
@@ -84,11 +83,11 @@ export class ConsoleService {
     private readonly batches: BatchesService,
     private readonly watchlist: WatchlistService,
     private readonly endpoints: EndpointsService,
+    private readonly webhookUrls: WebhookUrlCheck,
     private readonly events: EventsService,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.allowPrivateWebhookUrls = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
     this.recheckEvery = recheckWords(config.get('WATCH_RECHECK_SECONDS'));
   }
 
@@ -234,7 +233,7 @@ export class ConsoleService {
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
   async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
-    if (urlProblem(webhook.url, this.allowPrivateWebhookUrls) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
+    if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
     const created = await this.endpoints.create(user.userId, webhook);
     return { secret: created.secret, url: created.url };
   }

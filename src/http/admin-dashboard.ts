@@ -10,9 +10,16 @@ export const ADMIN_DASHBOARD_PATH = '/admin/queues';
  * Bull Board at /admin/queues of `target` (the partner app, or the operators' listener when there is one),
  * showing the queues `source` provides, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
  * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
- * Bull Board is loaded only then: an API without the dashboard does not carry it in memory.
+ * Bull Board is loaded only then: an API without the dashboard does not carry it in memory. Unless `writable`
+ * (ADMIN_DASHBOARD_WRITE), every queue is read-only: a leaked token shows jobs but cannot pause, empty, retry or
+ * delete anything (Bull Board answers such actions 405).
  */
-export async function mountAdminDashboard(target: NestFastifyApplication, source: NestFastifyApplication, token: string): Promise<void> {
+export async function mountAdminDashboard(
+  target: NestFastifyApplication,
+  source: NestFastifyApplication,
+  token: string,
+  writable: boolean,
+): Promise<void> {
   if (token === '') return;
   const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
   const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
@@ -20,7 +27,7 @@ export async function mountAdminDashboard(target: NestFastifyApplication, source
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({
-    queues: source.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue)),
+    queues: source.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue, { readOnlyMode: !writable })),
     serverAdapter: board,
   });
   await target.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {

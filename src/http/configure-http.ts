@@ -9,7 +9,8 @@ import { ApiError } from '../errors/api-error';
 import { createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
-import { BodyPolicy, decodeRequestBody, isDecodableMediaType, JSON_BODY } from './decode-request-body';
+import { ApiKeyBodyGate, BodyGate } from './body-gates';
+import { BodyPolicy, decodeRequestBody, isDecodableMediaType, JSON_BODY, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { AppLogger } from '../logging/create-logger';
@@ -51,17 +52,38 @@ export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
   });
 }
 
+/** What a route's @RouteConfig may say about its body. */
+interface BodyRouteConfig {
+  requestBody?: BodyPolicy;
+  /** who may send a body past MAX_REQUEST_BODY_BYTES; ApiKeyBodyGate unless named */
+  bodyGate?: abstract new () => BodyGate;
+}
+
 /**
- * Reads every body, whatever its content type, without ever failing: problems travel as a
- * RejectedBody to the validation pipe, which runs after the API key guard.
+ * Reads every body, whatever its content type, without ever failing: problems travel as a RejectedBody to the
+ * validation pipe, which runs after the API key guard. A route that takes more than MAX_REQUEST_BODY_BYTES asks its
+ * gate first whether the sender may send that much: one it does not admit is read up to MAX_REQUEST_BODY_BYTES only,
+ * so a caller without a key cannot make us receive or parse a large body; the guard then answers it as usual.
  */
-async function readRequestBody(request: FastifyRequest, payload: Readable): Promise<unknown> {
-  const policy = (request.routeOptions.config as { requestBody?: BodyPolicy }).requestBody ?? JSON_BODY;
-  // A length announced over the cap needs no byte read to be refused.
-  const announced = Number(request.headers['content-length']);
-  const { bytes, size } = announced > policy.maxBytes ? { bytes: Buffer.alloc(0), size: announced } : await readCappedRequestBody(payload, policy.maxBytes);
-  if (size > policy.maxBytes) BODIES_LEFT_UNREAD.add(request.raw);
-  return decodeRequestBody(request.headers['content-type'], bytes, policy, size);
+function requestBodyReader(app: NestFastifyApplication): (request: FastifyRequest, payload: Readable) => Promise<unknown> {
+  const gates = new Map<abstract new () => BodyGate, BodyGate>();
+  const gateOf = (token: abstract new () => BodyGate): BodyGate => {
+    if (!gates.has(token)) gates.set(token, app.get(token, { strict: false }));
+    return gates.get(token)!;
+  };
+  return async (request, payload) => {
+    const config = request.routeOptions.config as BodyRouteConfig;
+    const policy = config.requestBody ?? JSON_BODY;
+    const announced = Number(request.headers['content-length']);
+    const mayBeLarge = policy.maxBytes > MAX_REQUEST_BODY_BYTES && !(announced <= MAX_REQUEST_BODY_BYTES);
+    const cap = mayBeLarge && !(await gateOf(config.bodyGate ?? ApiKeyBodyGate).admits(request)) ? MAX_REQUEST_BODY_BYTES : policy.maxBytes;
+    // A length announced over the cap needs no byte read to be refused.
+    const { bytes, size } = announced > cap ? { bytes: Buffer.alloc(0), size: announced } : await readCappedRequestBody(payload, cap);
+    if (size > cap) BODIES_LEFT_UNREAD.add(request.raw);
+    // One not admitted is held to the ordinary limit, and told that one if its body is over it.
+    const held = cap === policy.maxBytes ? policy : { ...policy, maxBytes: cap, tooLarge: JSON_BODY.tooLarge };
+    return decodeRequestBody(request.headers['content-type'], bytes, held, size);
+  };
 }
 
 /**
@@ -100,7 +122,7 @@ export async function configureHttp(app: NestFastifyApplication, logger: AppLogg
   registerRequestLogging(fastify, logger.pino);
   registerHttpMetrics(fastify, app.get(Metrics));
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', readRequestBody);
+  fastify.addContentTypeParser('*', requestBodyReader(app));
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
   fastify.addHook('onRequest', deferContentTypeCheck);
   fastify.addHook('onSend', closeAfterUnreadBody);

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { clientGroup } from './client-group';
 
 const WINDOW_MS = 60_000;
 
@@ -21,7 +22,7 @@ return failures
 `;
 
 /**
- * Failed authentications per client address, counted in Redis so that every API process sees the same
+ * Failed authentications per client address (an IPv6 client by its /64), counted in Redis so that every API process sees the same
  * count. An address over AUTH_FAILURES_PER_MINUTE is refused before its key is looked up. With Redis
  * unreachable nothing is counted or refused: authentication itself needs only PostgreSQL, and the
  * quota usage route must keep answering as it did.
@@ -60,7 +61,8 @@ export class AuthFailureLimiter {
     });
   }
 
+  /** One counter per client group: an IPv6 client's whole /64 counts as one address. */
   private counterKey(address: string): string {
-    return this.redis.key('auth-failures', `{a${address}}`);
+    return this.redis.key('auth-failures', `{a${clientGroup(address)}}`);
   }
 }

@@ -1,8 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { decryptSecret, encryptSecret, SecretKey, secretKey } from '../signing-secrets/secret-box';
 
-/** Used when HOLDER_DATA_KEY is empty, with a warning at start-up: fine for a laptop, refused in production. */
-export const DEVELOPMENT_HOLDER_DATA_KEY_HEX = createHash('sha256').update('lvs development holder data key').digest('hex');
+export { DEVELOPMENT_HOLDER_DATA_KEY_HEX } from '../config/development-keys';
 
 /**
  * Keeps holder data (dates of birth, the names of a search) out of logs and stores: what is compared or used as a

@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-/** Used when no key is configured, with a warning at start-up: fine for a laptop, not for production. */
-export const DEVELOPMENT_KEY_HEX = createHash('sha256').update('lvs development webhook key').digest('hex');
+export { DEVELOPMENT_WEBHOOK_KEY_HEX as DEVELOPMENT_KEY_HEX } from '../config/development-keys';
 
 /** A key of the keyring and the id its ciphertexts carry. */
 export interface SecretKey {

@@ -73,7 +73,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
     this.agent = new Agent({
-      connect: { timeout: DELIVERY_TIMEOUT_MS, ...(this.allowPrivate ? {} : { lookup: guardedLookup }) },
+      connect: { timeout: DELIVERY_TIMEOUT_MS, ...(this.allowPrivate ? {} : { lookup: guardedLookup(config.get('WEBHOOK_DNS_SERVERS')) }) },
       headersTimeout: DELIVERY_TIMEOUT_MS,
       bodyTimeout: DELIVERY_TIMEOUT_MS,
     });

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
@@ -16,7 +15,7 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
-import { urlProblem } from './url-guard';
+import { WebhookUrlCheck } from './webhook-url-check';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples.
 const CREATE_TEXTS = {
@@ -34,14 +33,10 @@ const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webho
 @Controller('v1/webhooks')
 @UseGuards(ApiKeyGuard)
 export class WebhooksController {
-  private readonly allowPrivate: boolean;
-
   constructor(
     private readonly endpoints: EndpointsService,
-    config: AppConfig,
-  ) {
-    this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
-  }
+    private readonly urlCheck: WebhookUrlCheck,
+  ) {}
 
   @Post()
   @ApiOperation({
@@ -58,9 +53,9 @@ export class WebhooksController {
   @ApiBody({ type: CreateWebhookDto, description: 'The endpoint and the event types it wants' })
   @ApiResponse({ status: 201, type: CreatedWebhookDto, description: 'Added; the answer holds the signing secret, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
-    // The URL as written; its host is resolved again at every delivery.
-    if (urlProblem(webhook.url, this.allowPrivate) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
+  async create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    // The URL as written and its host's addresses now; the host is resolved again at every delivery.
+    if ((await this.urlCheck.problem(webhook.url)) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
     return this.endpoints.create(user.userId, webhook);
   }
 

@@ -9,6 +9,7 @@ import { EndpointsService } from './endpoints.service';
 import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WEBHOOK_DOCS } from './webhook-docs';
+import { WebhookUrlCheck } from './webhook-url-check';
 import { WebhooksController } from './webhooks.controller';
 
 const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
@@ -18,7 +19,7 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
   imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   // The webhooks section of the OpenAPI document (src/http/openapi.ts) describes what this module sends.
-  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
-  exports: [EndpointsService, WebhookDispatcher, SigningSecretsModule, DELIVERY_QUEUE],
+  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit, WebhookUrlCheck, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
+  exports: [EndpointsService, WebhookDispatcher, WebhookUrlCheck, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

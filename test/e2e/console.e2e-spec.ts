@@ -37,10 +37,16 @@ describe('the partner console', () => {
 
   beforeAll(async () => {
     // The register may take longer than a verification waits (PENDING), but not longer than a lookup waits.
-    // The webhook receiver listens on loopback, which only a development setting lets endpoints name.
+    // The webhook receiver listens on loopback, which only a development setting lets endpoints name. The test
+    // stands in for a proxy on loopback (TRUST_PROXY), to sign in from other addresses and behind TLS.
     t = await startTestApp({
       withWorker: true,
-      env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '6000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      env: {
+        VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS),
+        REGISTER_REQUEST_TIMEOUT_MS: '6000',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        TRUST_PROXY: 'loopback',
+      },
     });
     receiver = await WebhookReceiver.start();
     sandbox = new SandboxAdmin(t.sandbox.url);
@@ -468,6 +474,34 @@ describe('the partner console', () => {
       // Another address is not affected.
       const elsewhere = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '203.0.113.78' });
       expect(elsewhere.status).toBe(303);
+    });
+
+    it('processes at most 10 of 30 concurrent failed sign-ins from one address: the rest get 429 unasked', async () => {
+      const client = new FormClient(t.baseUrl);
+      const _csrf = await client.tokenOf('/console/sign-in');
+      const address = { 'x-forwarded-for': '203.0.113.90' };
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, attempt) => client.send('POST', '/console/sign-in', { _csrf, apiKey: `lvs_concurrent${attempt}` }, address)),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect([statuses.filter((status) => status === 401).length, statuses.filter((status) => status === 429).length]).toEqual([10, 20]);
+      const failures = await t.redis.keys(`${t.redisPrefix}:console-sign-in-failures:203.0.113.90:*`);
+      expect(failures).toHaveLength(1);
+      expect(Number(await t.redis.get(failures[0]))).toBe(30);
+    });
+
+    it('counts failed sign-ins from IPv6 addresses by their /64', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      const _csrf = await client.tokenOf('/console/sign-in');
+      for (let attempt = 1; attempt <= 10; attempt++) {
+        const failed = await client.send('POST', '/console/sign-in', { _csrf, apiKey: `lvs_wrong${attempt}` }, { 'x-forwarded-for': `2001:db8:77:1::${attempt}` });
+        expect([attempt, failed.status]).toEqual([attempt, 401]);
+      }
+      const sameNetwork = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '2001:db8:77:1:abcd::1' });
+      expect(sameNetwork.status).toBe(429);
+      const nextNetwork = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '2001:db8:77:2::1' });
+      expect(nextNetwork.status).toBe(303);
     });
 
     it('ends a session at its next request once its key is revoked through the API', async () => {

@@ -21,6 +21,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
   ports?: string[];
+  healthcheck?: { test: string[] };
 }
 
 function runHealthcheck(env: Record<string, string>): Promise<number> {
@@ -92,6 +93,20 @@ describe('deployment files', () => {
       'redis 127.0.0.1:6379:6379',
       'api 3000:3000',
     ]);
+  });
+
+  it('names no proxy for the directly published API, so a client cannot pick its address in X-Forwarded-For', () => {
+    for (const name of ['migrations', 'api', 'worker']) expect([name, services[name].environment?.TRUST_PROXY]).toEqual([name, '${TRUST_PROXY:-none}']);
+  });
+
+  it("gives Redis a password, which every role's REDIS_URL and the health check use", () => {
+    const required = '${REDIS_PASSWORD:?set REDIS_PASSWORD, e.g. openssl rand -hex 24}';
+    const command = services.redis.command ?? [];
+    expect(command[command.indexOf('--requirepass') + 1]).toBe(required);
+    for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
+      expect([name, services[name].environment?.REDIS_URL]).toEqual([name, `redis://:${required}@redis:6379`]);
+    }
+    expect(services.redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', '--no-auth-warning', '-a', required, 'ping']);
   });
 
   it('keeps Redis durable: an append-only file and no eviction', () => {

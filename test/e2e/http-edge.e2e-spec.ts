@@ -134,6 +134,79 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     });
   });
 
+  describe.each([
+    ['POST /v1/batches', '/v1/batches'],
+    ['POST /v1/watchlist:batchAdd', '/v1/watchlist:batchAdd'],
+  ])('%s, whose rosters may reach 512 KiB: the key is checked before more than 16 KiB is read', (_name, path) => {
+    /** Sends the headers and 17 KiB at once, then a byte every 200 ms, as long as the socket lasts. */
+    async function sendLargeSlowly(key: string, framing: string, frame: (bytes: string) => string) {
+      let dripping: NodeJS.Timeout | undefined;
+      const started = Date.now();
+      const exchange = await exchangeRaw(
+        t.baseUrl,
+        (socket) => {
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+          socket.write(frame(`{"pad":"${'x'.repeat(17 * 1024)}`));
+          dripping = setInterval(() => socket.writable && socket.write(frame('x')), 200);
+        },
+        { waitMs: REQUEST_BODY_TIMEOUT_MS + 2000, untilClosed: true },
+      );
+      clearInterval(dripping);
+      return { answer: onlyAnswer(exchange.received), closedAfterMs: exchange.closedAfterMs, tookMs: Date.now() - started };
+    }
+
+    it.each([
+      ['chunked', 'Transfer-Encoding: chunked', (bytes: string) => `${bytes.length.toString(16)}\r\n${bytes}\r\n`],
+      ['of an announced 100 KiB', `Content-Length: ${100 * 1024}`, (bytes: string) => bytes],
+    ])('answers a large body %s with a bad key 401 at once, unread, and closes the connection', async (_case, framing, frame) => {
+      const { answer, closedAfterMs } = await sendLargeSlowly('lvs_unknown', framing, frame);
+      expect({ status: answer.status, body: JSON.parse(answer.body), connection: answer.headers.connection }).toEqual({
+        status: 401,
+        body: UNAUTHORIZED,
+        connection: 'close',
+      });
+      expect(closedAfterMs).not.toBeNull();
+      expect(closedAfterMs).toBeLessThan(1000); // reading on, it would wait for the 3 s body deadline
+    });
+
+    it('keeps reading a large body from a valid key, up to the body deadline: its limit is still 512 KiB', async () => {
+      const { answer, tookMs } = await sendLargeSlowly(apiKey, `Content-Length: ${100 * 1024}`, (bytes) => bytes);
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([408, { code: 'REQUEST_TIMEOUT', message: expect.any(String) }]);
+      expect(tookMs).toBeGreaterThanOrEqual(REQUEST_BODY_TIMEOUT_MS - 500);
+    });
+
+    it('reads a whole 100 KiB body from a valid key and judges its content, not its size; with a bad key, 401', async () => {
+      const body = JSON.stringify({ pad: 'x'.repeat(100 * 1024) });
+      const answered = await request(t.baseUrl, 'POST', path, { headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
+      expect([answered.status, answered.body]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Request body must have either items or licenceNumbers, as an array' }]);
+      const refused = await request(t.baseUrl, 'POST', path, { headers: { 'x-api-key': 'lvs_unknown', 'content-type': 'application/json' }, body });
+      expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+      await expectNoCharge();
+    });
+  });
+
+  it('reads no more than 16 KiB of a console roster upload without a live session, and closes the connection', async () => {
+    let dripping: NodeJS.Timeout | undefined;
+    const exchange = await exchangeRaw(
+      t.baseUrl,
+      (socket) => {
+        socket.write(`POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`);
+        socket.write(`licenceNumber\n${'1011001544208079\n'.repeat(1100)}`);
+        dripping = setInterval(() => socket.writable && socket.write('x'), 200);
+      },
+      { waitMs: REQUEST_BODY_TIMEOUT_MS + 2000, untilClosed: true },
+    );
+    clearInterval(dripping);
+    const answer = onlyAnswer(exchange.received);
+    expect({ status: answer.status, body: answer.body, connection: answer.headers.connection }).toEqual({
+      status: 400,
+      body: JSON.stringify({ code: 'VALIDATION_ERROR', message: 'Request body must not exceed 16 KiB' }),
+      connection: 'close',
+    });
+    expect(exchange.closedAfterMs).not.toBeNull();
+    expect(exchange.closedAfterMs).toBeLessThan(1000);
+  });
+
   describe.each([';;;', 'application/json, text/plain', 'text/plain; charset="', '\u00e9'])('a Content-Type Fastify cannot parse: %j', (contentType) => {
     const post = (key: string) =>
       sendRaw(

@@ -95,4 +95,28 @@ describe('key changes reach every API process at once', () => {
     await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [keyId]);
     for (const response of await usageOnEach(key)) expect(response.status).toBe(200);
   });
+
+  it("keeps what each process cached about a user's keys when another user's keys change: a refused key stays refused, a cached one stays served", async () => {
+    // Changes written straight to the database are not announced, so a process answers them only from what it
+    // cached: the answers below show whether another user's change made it read the key again.
+    const a = await createKey();
+    const spare = JSON.parse((await runKeysCli(t.env, 'create', '--name', 'spare', '--user', a.userId)).stdout) as { key: string; keyId: string };
+    expect((await runKeysCli(t.env, 'revoke', a.keyId)).status).toBe(0);
+    for (const response of await usageOnEach(a.key)) expect(response.status).toBe(401); // cached as refused
+    for (const response of await usageOnEach(spare.key)) expect(response.status).toBe(200); // cached as live
+    await t.db.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [a.keyId]);
+    await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [spare.keyId]);
+
+    // Another user gets a key, changes its quota and loses a key: three announcements, none of them for A.
+    const b = await createKey();
+    expect((await runKeysCli(t.env, 'set-quota', b.userId, '5')).status).toBe(0);
+    expect((await runKeysCli(t.env, 'revoke', b.keyId)).status).toBe(0);
+    for (const response of await usageOnEach(a.key)) expect([response.status, response.body]).toEqual([401, UNAUTHORIZED]);
+    for (const response of await usageOnEach(spare.key)) expect(response.status).toBe(200);
+
+    // A change of A's own is announced: both keys are read again, as the database now has them.
+    expect((await runKeysCli(t.env, 'set-quota', a.userId, '9')).status).toBe(0);
+    for (const response of await usageOnEach(a.key)) expect([response.status, response.body]).toMatchObject([200, { quota: 9 }]);
+    for (const response of await usageOnEach(spare.key)) expect([response.status, response.body]).toEqual([401, UNAUTHORIZED]);
+  });
 });

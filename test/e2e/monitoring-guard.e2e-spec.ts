@@ -1,17 +1,25 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { request, TestResponse } from '../support/http';
+import { BLOCKED_BY_NAME, BLOCKED_IPV6_URLS } from '../support/ssrf-targets';
+import { StubDns } from '../support/stub-dns';
 import { startTestApp, TestApp } from '../support/test-app';
 
-// Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off.
+// Default settings: WEBHOOK_ALLOW_PRIVATE_URLS is off. Names are resolved by a stub DNS server on loopback
+// (WEBHOOK_DNS_SERVERS), which knows BLOCKED_BY_NAME and answers any other name NXDOMAIN.
 describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document', () => {
   let t: TestApp;
   let key: string;
+  let dns: StubDns;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    dns = await StubDns.start(BLOCKED_BY_NAME);
+    t = await startTestApp({ env: { WEBHOOK_DNS_SERVERS: dns.server } });
     key = (await t.createKey()).key;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await dns.close();
+  });
 
   const create = (body: object): Promise<TestResponse> =>
     request(t.baseUrl, 'POST', '/v1/webhooks', { headers: { 'x-api-key': key }, body });
@@ -24,6 +32,9 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     'https://[::1]/hook',
     'https://localhost/hook',
     'http://hooks.partner.example/hook',
+    ...BLOCKED_IPV6_URLS,
+    // names that resolve there now
+    ...Object.keys(BLOCKED_BY_NAME).map((name) => `https://${name}/hook`),
   ])('refuses %s', async (url) => {
     const response = await create({ url });
     expect([response.status, response.body]).toEqual([
@@ -33,6 +44,14 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
         message: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
       },
     ]);
+  });
+
+  it('resolves a name when the endpoint is added, and accepts one that does not resolve yet (deliveries check it again)', async () => {
+    const asked = dns.questions.length;
+    expect((await create({ url: 'https://nat64.hooks.test/hook' })).status).toBe(400);
+    expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'nat64.hooks.test', type: 'AAAA' }]));
+    expect((await create({ url: 'https://not-yet.hooks.test/hook' })).status).toBe(201);
+    expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'not-yet.hooks.test', type: 'A' }, { name: 'not-yet.hooks.test', type: 'AAAA' }]));
   });
 
   it('accepts a public https URL, stores the secret encrypted and lists the endpoint without it', async () => {
@@ -52,6 +71,8 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     const listed = await request(t.baseUrl, 'GET', '/v1/webhooks', { headers: { 'x-api-key': key } });
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
     expect(await create({ url: 'https://hooks.partner.example/', events: ['licence.exploded'] })).toMatchObject({ status: 400 });
+    // An IPv6 address that carries a public IPv4 address is public too.
+    expect(await create({ url: 'https://[64:ff9b::808:808]/hook' })).toMatchObject({ status: 201 });
   });
 
   it('documents every monitoring endpoint with its answers and error codes', async () => {

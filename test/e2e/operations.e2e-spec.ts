@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
@@ -133,6 +134,32 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     // Operators' routes stay out of the partner document: only /v1 paths are in it.
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/v1/'))).toEqual([]);
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/licences/verify', '/v1/quota/usage']));
+  });
+
+  it('keeps the dashboard read-only unless ADMIN_DASHBOARD_WRITE=true: pausing the lookup queue is refused, then allowed', async () => {
+    const queue = new Queue('register-lookup', { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
+    const writer = await ApiProcess.start({ ...t.env, ADMIN_TOKEN, ADMIN_DASHBOARD_WRITE: 'true' });
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const readOnlyModes = async (baseUrl: string) =>
+      ((await request(baseUrl, 'GET', '/admin/queues/api/queues', { headers: admin })).body as { queues: { readOnlyMode: boolean }[] }).queues.map(
+        (listed) => listed.readOnlyMode,
+      );
+    try {
+      expect(await readOnlyModes(apiUrl)).toEqual([true]);
+      const refused = await request(apiUrl, 'PUT', '/admin/queues/api/queues/register-lookup/pause', { headers: admin });
+      expect([refused.status, refused.body]).toEqual([405, { error: { key: 'ERRORS.QUEUE_READ_ONLY' } }]);
+      expect(await queue.isPaused()).toBe(false);
+
+      expect(await readOnlyModes(writer.baseUrl)).toEqual([false]);
+      expect((await request(writer.baseUrl, 'PUT', '/admin/queues/api/queues/register-lookup/pause', { headers: admin })).status).toBe(200);
+      expect(await queue.isPaused()).toBe(true);
+      expect((await request(writer.baseUrl, 'PUT', '/admin/queues/api/queues/register-lookup/resume', { headers: admin })).status).toBe(200);
+      expect(await queue.isPaused()).toBe(false);
+    } finally {
+      await queue.resume();
+      await queue.close();
+      await writer.stop();
+    }
   });
 
   it('keeps API keys, key hashes and full licence numbers out of every log line of the run', async () => {

@@ -263,6 +263,7 @@ describe('failed authentications per client address', () => {
       REDIS_PREFIX: `${testRunId()}_authfail_${randomBytes(4).toString('hex')}`,
       REGISTER_URL: 'http://127.0.0.1:9',
       AUTH_FAILURES_PER_MINUTE: '60',
+      TRUST_PROXY: 'loopback', // the test stands in for a proxy, to name another address below
       LOG_LEVEL: 'log',
     });
   });
@@ -307,30 +308,51 @@ describe('failed authentications per client address', () => {
 });
 
 /**
- * With TRUST_PROXY=none the test's own connection (loopback) is no proxy: the X-Forwarded-For it sends names no
- * one, so a caller cannot spread its failures over made-up addresses. (The default trusts loopback, as the test
- * above relies on.)
+ * By default (TRUST_PROXY unset) no peer is a proxy, not even loopback: the X-Forwarded-For a caller sends names no
+ * one, so a caller cannot spread its failures over made-up addresses. Behind a named proxy, IPv6 clients count by /64.
  */
-describe('failed authentications from a peer that is not a trusted proxy', () => {
+describe('failed authentications and X-Forwarded-For', () => {
   let t: TestApp;
-  let api: ApiProcess;
+  const started: ApiProcess[] = [];
 
   beforeAll(async () => {
     t = await startTestApp();
-    api = await ApiProcess.start({ ...t.env, TRUST_PROXY: 'none', AUTH_FAILURES_PER_MINUTE: '60', LOG_LEVEL: 'log' });
   });
   afterAll(async () => {
-    await api?.stop();
+    await Promise.all(started.map((api) => api.stop()));
     await t.close();
   });
 
-  it('counts every failure against the connection address, whatever X-Forwarded-For says', async () => {
-    const send = (attempt: number) =>
-      request(api.baseUrl, 'GET', '/v1/watchlist', {
-        headers: { 'x-api-key': `lvs_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': `198.51.100.${attempt}` },
-      });
-    for (let attempt = 1; attempt <= 60; attempt++) expect([attempt, (await send(attempt)).status]).toEqual([attempt, 401]);
-    const refused = await send(61);
+  const startApi = async (env: Record<string, string>) => {
+    const api = await ApiProcess.start({ ...t.env, AUTH_FAILURES_PER_MINUTE: '60', LOG_LEVEL: 'log', ...env });
+    started.push(api);
+    return api;
+  };
+  const send = (api: ApiProcess, forwardedFor: string) =>
+    request(api.baseUrl, 'GET', '/v1/watchlist', { headers: { 'x-api-key': `lvs_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': forwardedFor } });
+
+  it('ignores a spoofed X-Forwarded-For by default: every failure counts against the connection address', async () => {
+    const api = await startApi({});
+    for (let attempt = 1; attempt <= 60; attempt++) expect([attempt, (await send(api, `198.51.100.${attempt}`)).status]).toEqual([attempt, 401]);
+    const refused = await send(api, '198.51.100.61');
     expect([refused.status, refused.body]).toEqual([429, RATE_LIMITED]);
+    // One counter, the connection's: none for the addresses the header named.
+    expect(await t.redis.keys(`${t.redisPrefix}:auth-failures:*`)).toEqual([`${t.redisPrefix}:auth-failures:{a127.0.0.1}`]);
+    expect(Number(await t.redis.get(`${t.redisPrefix}:auth-failures:{a127.0.0.1}`))).toBe(60); // the refused one is not counted
+  });
+
+  it('behind a named proxy, counts an IPv6 client by its /64: a neighbouring /64 is not refused', async () => {
+    const api = await startApi({ TRUST_PROXY: '127.0.0.1' });
+    for (let attempt = 1; attempt <= 60; attempt++) {
+      expect([attempt, (await send(api, `2001:db8:aa:1::${attempt.toString(16)}`)).status]).toEqual([attempt, 401]);
+    }
+    const sameNetwork = await send(api, '2001:db8:aa:1:ffff:ffff:ffff:ffff');
+    expect([sameNetwork.status, sameNetwork.body]).toEqual([429, RATE_LIMITED]);
+    expect((await send(api, '2001:db8:aa:2::1')).status).toBe(401);
+    expect((await send(api, '198.51.100.200')).status).toBe(401);
+    expect((await t.redis.keys(`${t.redisPrefix}:auth-failures:{a2001:db8:*`)).sort()).toEqual([
+      `${t.redisPrefix}:auth-failures:{a2001:db8:aa:1::/64}`,
+      `${t.redisPrefix}:auth-failures:{a2001:db8:aa:2::/64}`,
+    ]);
   });
 });

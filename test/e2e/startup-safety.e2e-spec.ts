@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from '../../src/config/development-keys';
 import { ApiProcess } from '../support/api-process';
 import { PrivateRedis } from '../support/private-redis';
 import { ServiceProcess } from '../support/service-process';
@@ -7,8 +8,14 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { WorkerProcess } from '../support/worker-process';
 
 const ENTRIES = { api: join(__dirname, '../../dist/src/main.js'), worker: join(__dirname, '../../dist/src/worker.js') };
-const KEY = 'ab'.repeat(32);
-const TOKEN = 't'.repeat(32);
+const KEY = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
+const OTHER_KEY = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
+const TOKEN = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
+/** Everything production needs, so that each case below breaks exactly one setting (OPERATOR_PORT matters to the API only). */
+const SOUND = { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, OPERATOR_PORT: '0' };
+const refusal = (setting: string, problem: string) => `Invalid configuration: ${setting}: ${setting} ${problem} when NODE_ENV is production`;
+const DEVELOPMENT_KEY = 'must not be a development key published in the source';
+const ONE_BYTE = 'must not be one byte repeated (such as all zeros)';
 const NO_KEY_LINE = 'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production';
 const NO_HOLDER_KEY_LINE = 'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production';
 const SHORT_TOKEN_LINE =
@@ -58,8 +65,23 @@ describe('start-up safety of the API and the worker', () => {
       ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY }, NO_KEY_LINE],
       ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
       ['worker', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
-      ['api', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
-      ['worker', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
+      ['api', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
+      ['worker', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
+      ...(['api', 'worker'] as const).flatMap((role) => [
+        [role, 'an all-zero WEBHOOK_SECRET_KEY', { ...SOUND, WEBHOOK_SECRET_KEY: '00'.repeat(32) }, refusal('WEBHOOK_SECRET_KEY', ONE_BYTE)],
+        [role, 'the development webhook key', { ...SOUND, WEBHOOK_SECRET_KEY: DEVELOPMENT_WEBHOOK_KEY_HEX }, refusal('WEBHOOK_SECRET_KEY', DEVELOPMENT_KEY)],
+        [role, 'the development key in WEBHOOK_SECRET_KEYS', { ...SOUND, WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${DEVELOPMENT_WEBHOOK_KEY_HEX}` }, refusal('WEBHOOK_SECRET_KEYS', DEVELOPMENT_KEY)],
+        [role, 'the development HOLDER_DATA_KEY', { ...SOUND, HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX }, refusal('HOLDER_DATA_KEY', DEVELOPMENT_KEY)],
+        [role, 'an HOLDER_DATA_KEY of one repeated byte', { ...SOUND, HOLDER_DATA_KEY: 'ab'.repeat(32) }, refusal('HOLDER_DATA_KEY', ONE_BYTE)],
+        [role, 'an ADMIN_TOKEN of one repeated letter', { ...SOUND, ADMIN_TOKEN: 't'.repeat(32) }, `${refusal('ADMIN_TOKEN', 'must have at least 8 different characters')} (openssl rand -hex 24 makes one)`],
+        [role, 'WEBHOOK_ALLOW_PRIVATE_URLS=true', { ...SOUND, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses'],
+      ] as const),
+      [
+        'api',
+        'no OPERATOR_PORT',
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY },
+        'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
+      ],
     ] as const)('the %s refuses %s: exit 1 and exactly one line naming it', async (role, _case, secrets, line) => {
       const { code, output } = await runToExit(ENTRIES[role], { ...t.env, NODE_ENV: 'production', ...secrets });
       expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
@@ -67,14 +89,16 @@ describe('start-up safety of the API and the worker', () => {
 
     it.each([
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: KEY }],
-      ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${'cd'.repeat(32)},${KEY}` }],
-    ] as const)('both start with %s and a 32-character token, without the development-key warning', async (_case, keys) => {
-      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: TOKEN };
-      const api = await ApiProcess.start(env);
+      ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${KEY}` }],
+    ] as const)('both start with %s and a 32-character token, without the development-key warning (the worker without OPERATOR_PORT)', async (_case, keys) => {
+      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, ADMIN_TOKEN: TOKEN };
+      const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
       started.push(api);
       const worker = await WorkerProcess.start(env);
       started.push(worker);
-      expect((await fetch(`${api.baseUrl}/health/live`)).status).toBe(200);
+      expect((await fetch(`${api.baseUrl}/health/live`)).status).toBe(404); // on the operators' port
+      const operatorsPort = /Operators' listener .* on [\d.]+:(\d+)/.exec(api.log)![1];
+      expect((await fetch(`http://127.0.0.1:${operatorsPort}/health/live`)).status).toBe(200);
       for (const service of [api, worker]) {
         expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
         expect(service.log).not.toContain('HOLDER_DATA_KEY is not set');
@@ -104,6 +128,30 @@ describe('start-up safety of the API and the worker', () => {
     it('is not warned about with noeviction', async () => {
       const [api, worker] = await startOnRedis('noeviction');
       expect([evictionWarnings(api), evictionWarnings(worker)]).toEqual([[], []]);
+    }, 45_000);
+  });
+
+  describe('a Redis that requires a password (as compose runs it)', () => {
+    it('is used by the API and the worker with the password in REDIS_URL; without it Redis refuses', async () => {
+      const redis = await PrivateRedis.start(['--requirepass', 'a-compose-password']);
+      redisServers.push(redis);
+      const env = { ...t.env, REDIS_URL: redis.url.replace('redis://', 'redis://:a-compose-password@') };
+      const api = await ApiProcess.start(env);
+      started.push(api);
+      const worker = await WorkerProcess.start(env);
+      started.push(worker);
+      const { key } = await t.createKey();
+      const listed = await fetch(`${api.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': key } });
+      expect([listed.status, listed.headers.get('ratelimit-policy') !== null]).toEqual([200, true]); // its bucket is in Redis
+      const workerReady = `http://127.0.0.1:${/Operators' listener .* on [\d.]+:(\d+)/.exec(worker.log)![1]}/health/ready`;
+      expect((await fetch(workerReady)).status).toBe(200);
+      const anonymous = redis.client();
+      anonymous.on('error', () => undefined); // its refused handshake, also reported as an event
+      try {
+        await expect(anonymous.get('x')).rejects.toThrow(/NOAUTH/);
+      } finally {
+        anonymous.disconnect();
+      }
     }, 45_000);
   });
 

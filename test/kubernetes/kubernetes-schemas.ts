@@ -17,6 +17,7 @@ const MODELS: Record<string, string> = {
   'batch/v1/Job': 'kubernetes-models/batch/v1/Job',
   'apps/v1/Deployment': 'kubernetes-models/apps/v1/Deployment',
   'policy/v1/PodDisruptionBudget': 'kubernetes-models/policy/v1/PodDisruptionBudget',
+  'networking.k8s.io/v1/NetworkPolicy': 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy',
   'autoscaling/v2/HorizontalPodAutoscaler': 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
   'keda.sh/v1alpha1/ScaledObject': '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject',
 };

@@ -89,6 +89,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       'Deployment/lvs-worker',
       'HorizontalPodAutoscaler/lvs-api',
       'Job/lvs-migrations',
+      'NetworkPolicy/lvs-datastores',
       'PodDisruptionBudget/lvs-api',
       'PodDisruptionBudget/lvs-worker',
       'ScaledObject/lvs-worker',
@@ -188,6 +189,48 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       (candidate) => candidate.metadata.name === 'lvs-api',
     );
     expect(service?.spec.ports.map((port) => port.targetPort)).toEqual(['http']);
+  });
+
+  it('believe X-Forwarded-For only from the pod network, where the ingress controller is, not from any private range', () => {
+    const [container] = deployment('lvs-api').spec.template.spec.containers;
+    expect(settingOf(container, 'TRUST_PROXY')).toBe('10.244.0.0/16');
+  });
+
+  describe('the NetworkPolicy of the datastores', () => {
+    interface Selector {
+      matchExpressions: { key: string; operator: string; values: string[] }[];
+    }
+    interface NetworkPolicy {
+      spec: { podSelector: Selector; policyTypes: string[]; ingress: { from: { podSelector: Selector }[]; ports: { port: number }[] }[] };
+    }
+    const [policy] = ofKind<NetworkPolicy>('NetworkPolicy');
+    /** Whether a pod with these labels is selected, as Kubernetes matches In expressions (every one must hold). */
+    const selects = (selector: Selector, labels: Record<string, string>) =>
+      selector.matchExpressions.every(({ key, operator, values }) => operator === 'In' && values.includes(labels[key]));
+    const podLabels = (workload: Workload) => (workload.spec.template.metadata as unknown as { labels: Record<string, string> }).labels;
+
+    it('selects PostgreSQL and Redis pods, and none of the service', () => {
+      expect(policy.spec.policyTypes).toEqual(['Ingress']);
+      expect(selects(policy.spec.podSelector, { 'app.kubernetes.io/component': 'postgresql' })).toBe(true);
+      expect(selects(policy.spec.podSelector, { 'app.kubernetes.io/component': 'redis' })).toBe(true);
+      for (const workload of workloads) expect([workload.metadata.name, selects(policy.spec.podSelector, podLabels(workload))]).toEqual([workload.metadata.name, false]);
+    });
+
+    it('lets in only the API, the workers and the migration Job, on the PostgreSQL and Redis ports', () => {
+      const [rule, ...others] = policy.spec.ingress;
+      expect(others).toEqual([]);
+      expect(rule.ports.map(({ port }) => port)).toEqual([5432, 6379]);
+      const [from, ...otherSources] = rule.from;
+      expect(otherSources).toEqual([]);
+      expect(workloads.map((workload) => [workload.metadata.name, selects(from.podSelector, podLabels(workload))])).toEqual([
+        ['lvs-api', true],
+        ['lvs-worker', true],
+        ['lvs-migrations', true],
+      ]);
+      // Another pod of the namespace, or one that only claims to be part of the service, is not let in.
+      expect(selects(from.podSelector, { 'app.kubernetes.io/name': 'licence-verification', 'app.kubernetes.io/component': 'sandbox' })).toBe(false);
+      expect(selects(from.podSelector, { 'app.kubernetes.io/name': 'other', 'app.kubernetes.io/component': 'api' })).toBe(false);
+    });
   });
 
   it.each(['lvs-api', 'lvs-worker'])('%s is given more time to stop than its preStop and SHUTDOWN_GRACE_MS take', (name) => {
