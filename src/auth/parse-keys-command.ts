@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseExpiry } from './key-expiry';
 
 export type KeysCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
@@ -22,22 +23,6 @@ export const KEYS_USAGE = `Usage:
   keys reencrypt-webhook-secrets`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// A date (midnight UTC), or a date and time with its zone: a time without one would be read in
-// whatever zone the operator's machine happens to use.
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-
-/** Parses --expires-at; null when it is not ISO-8601 or names a day that does not exist. */
-function parseExpiry(text: string): Date | null {
-  const match = ISO_8601.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // Date rolls 30 February over into March; the calendar must hold the day as written.
-  const calendarDay = new Date(Date.UTC(year, month - 1, day));
-  if (calendarDay.getUTCMonth() !== month - 1 || calendarDay.getUTCDate() !== day) return null;
-  const instant = new Date(text);
-  return Number.isNaN(instant.getTime()) ? null : instant;
-}
-
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
     throw new UsageError(`Quota must be a whole number from 0 to 2147483647, got "${text}"`);
