@@ -3,8 +3,12 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
+import { AppConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
+import { HolderDataProtection } from '../secrets/holder-data';
+import { holderDataProtection } from '../secrets/holder-data.provider';
+import { HolderDataReseal } from '../secrets/holder-data-reseal';
 import { SecretReencryption } from '../signing-secrets/secret-reencryption';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
@@ -12,7 +16,10 @@ import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
 // Redis: revocations, disabled users, quota and rate changes are announced to every API process.
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule] })
+@Module({
+  imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule],
+  providers: [{ provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection }, HolderDataReseal],
+})
 class KeysCliModule {}
 
 async function execute(app: INestApplicationContext, command: KeysCommand): Promise<unknown> {
@@ -48,6 +55,8 @@ async function execute(app: INestApplicationContext, command: KeysCommand): Prom
     }
     case 'reencrypt-webhook-secrets':
       return app.get(SecretReencryption).reencryptAll();
+    case 'reseal-holder-data':
+      return app.get(HolderDataReseal).resealAll();
   }
 }
 

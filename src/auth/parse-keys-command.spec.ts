@@ -135,13 +135,11 @@ describe('parseKeysCommand', () => {
     });
   });
 
-  describe('reencrypt-webhook-secrets', () => {
-    it('parses reencrypt-webhook-secrets, which takes nothing else', () => {
-      expect(parseKeysCommand(['reencrypt-webhook-secrets'])).toEqual({ command: 'reencrypt-webhook-secrets' });
-      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', 'now'])).toThrow(new UsageError('reencrypt-webhook-secrets takes no arguments'));
-      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', '--name', 'x'])).toThrow(
-        new UsageError('"reencrypt-webhook-secrets" takes no options'),
-      );
+  describe.each(['reencrypt-webhook-secrets', 'reseal-holder-data'])('%s', (command) => {
+    it(`parses ${command}, which takes nothing else`, () => {
+      expect(parseKeysCommand([command])).toEqual({ command });
+      expect(() => parseKeysCommand([command, 'now'])).toThrow(new UsageError(`${command} takes no arguments`));
+      expect(() => parseKeysCommand([command, '--name', 'x'])).toThrow(new UsageError(`"${command}" takes no options`));
     });
   });
 

@@ -8,7 +8,7 @@ export type KeysCommand =
   | { command: 'set-quota'; userId: string; quota: number | null }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
-  | { command: 'reencrypt-webhook-secrets' };
+  | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' };
 
 export class UsageError extends Error {}
 
@@ -20,7 +20,8 @@ export const KEYS_USAGE = `Usage:
   keys set-rate-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
-  keys reencrypt-webhook-secrets`;
+  keys reencrypt-webhook-secrets
+  keys reseal-holder-data`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -119,8 +120,9 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
       return { command, userId: parseUuid(rest[0], 'USER_ID') };
     case 'reencrypt-webhook-secrets':
+    case 'reseal-holder-data':
       onlyCreateOptions();
-      if (rest.length > 0) throw new UsageError('reencrypt-webhook-secrets takes no arguments');
+      if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
       return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');

@@ -91,6 +91,7 @@ describe('validateEnvironment', () => {
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
         HOLDER_DATA_KEY: '',
+        HOLDER_DATA_KEYS: [],
         WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
@@ -258,6 +259,16 @@ describe('validateEnvironment', () => {
       ]);
       expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
+      );
+    });
+
+    it('starts in production with HOLDER_DATA_KEYS alone, and refuses a malformed entry of it', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).HOLDER_DATA_KEYS).toEqual([
+        key,
+        'cd'.repeat(32),
+      ]);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message).toBe(
+        'Invalid configuration: HOLDER_DATA_KEYS: HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 

@@ -341,11 +341,17 @@ export class EnvironmentVariables {
 
   /**
    * 32 bytes as 64 hex digits: keys the digests of holder data (dates of birth, name searches) and encrypts what
-   * the worker must read back. Empty: a fixed development key, with a warning; refused in production.
+   * the worker must read back, when HOLDER_DATA_KEYS is empty. Both empty: a fixed development key, with a
+   * warning; refused in production.
    */
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'HOLDER_DATA_KEY must be 64 hex digits (32 bytes)' })
   HOLDER_DATA_KEY = '';
+
+  /** Holder data keys for rotation, comma-separated: the first digests and seals, every one opens; takes precedence over HOLDER_DATA_KEY. */
+  @Transform(toList)
+  @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits' })
+  HOLDER_DATA_KEYS: string[] = [];
   /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
   @Transform(toList)
   @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })

@@ -2,16 +2,20 @@ import { describeProductionSecretProblem } from './production-secrets';
 
 describe('describeProductionSecretProblem', () => {
   const key = 'ab'.repeat(32);
-  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [] };
+  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] };
 
   it('refuses an unset HOLDER_DATA_KEY in production only, whatever the webhook keys', () => {
-    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBe(
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] })).toBe(
       'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
     );
     expect(describeProductionSecretProblem('HOLDER_DATA_KEY', key, production)).toBeNull();
     for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+      expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] })).toBeNull();
     }
+  });
+
+  it('accepts HOLDER_DATA_KEYS in place of HOLDER_DATA_KEY in production', () => {
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { ...production, HOLDER_DATA_KEYS: [key] })).toBeNull();
   });
 
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
@@ -20,12 +24,12 @@ describe('describeProductionSecretProblem', () => {
     );
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', key, production)).toBeNull();
     for (const NODE_ENV of ['', 'development', 'test', 'Production']) {
-      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+      expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] })).toBeNull();
     }
   });
 
   it('accepts WEBHOOK_SECRET_KEYS in place of WEBHOOK_SECRET_KEY in production', () => {
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBeNull();
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] })).toBeNull();
   });
 
   it('refuses an ADMIN_TOKEN of 1 to 31 characters in production, and accepts 32 or none', () => {
@@ -38,7 +42,7 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('leaves a short ADMIN_TOKEN alone outside production', () => {
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: 'development', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
-    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: '', WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: 'development', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] })).toBeNull();
+    expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', { NODE_ENV: '', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] })).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ export interface ProductionContext {
   NODE_ENV: string;
   /** the rotation list, which stands in for WEBHOOK_SECRET_KEY when it lists a key */
   WEBHOOK_SECRET_KEYS: readonly string[];
+  /** likewise for HOLDER_DATA_KEY */
+  HOLDER_DATA_KEYS: readonly string[];
 }
 
 /**
@@ -16,14 +18,14 @@ export interface ProductionContext {
  * missing key is only warned about (a laptop needs no key); in production it would encrypt webhook
  * secrets with the development key published in the source, so anyone holding a database backup could
  * forge signed events. Either WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies the key. HOLDER_DATA_KEY
- * likewise: its development key would let anyone holding a copy of Redis or the database test guessed dates of
+ * (or HOLDER_DATA_KEYS) likewise: its development key would let anyone holding a copy of Redis or the database test guessed dates of
  * birth against the stored digests. An empty
  * ADMIN_TOKEN keeps the queue dashboard off, so only a short one is wrong.
  */
 export function describeProductionSecretProblem(setting: ProductionSecret, value: string, context: ProductionContext): string | null {
   if (context.NODE_ENV !== 'production') return null;
   if (setting === 'HOLDER_DATA_KEY') {
-    return value === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
+    return value === '' && context.HOLDER_DATA_KEYS.length === 0 ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
   }
   if (setting === 'WEBHOOK_SECRET_KEY') {
     return value === '' && context.WEBHOOK_SECRET_KEYS.length === 0

@@ -3,7 +3,7 @@ import type { NameSearch } from '@lvs/register';
 import { LookupQueue } from '../lookups/lookup-queue';
 import { LOOKUP_PRIORITY, LookupPriority } from '../lookups/lookups.queue';
 import { ResultCache } from '../lookups/result-cache';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import type { LookupSubject } from '../verification/verification.service';
 import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
 
@@ -26,7 +26,7 @@ export class NameSearchSubjects {
       unit: searchQuotaUnit(searchKey),
       cacheKey: this.cache.nameSearchKey(searchKey),
       enqueue: (requestId) =>
-        this.lookups.enqueueNameSearch({ searchKey, sealedSearch: this.holderData.seal(JSON.stringify(normalised)), requestId }, priority),
+        this.lookups.enqueueNameSearch({ searchKey, sealedSearch: this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)), requestId }, priority),
     };
   }
 

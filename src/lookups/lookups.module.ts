@@ -1,11 +1,12 @@
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { ReadinessProbe } from '../health/readiness-probe';
 import { DASHBOARD_QUEUES, DashboardQueues } from '../http/dashboard-queues';
 import { QuotaModule } from '../quota/quota.module';
-import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection } from '../secrets/holder-data';
+import { holderDataProtection } from '../secrets/holder-data.provider';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { LookupAdmission } from './lookup-admission';
 import { LookupPayers } from './lookup-payers';
@@ -16,17 +17,6 @@ import { PendingLookups } from './pending-lookups';
 import { LookupSettlement } from './lookup-settlement';
 import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
-
-/** Name searches are sealed with HOLDER_DATA_KEY, or a development key with a warning. */
-function holderDataProtection(config: AppConfig): HolderDataProtection {
-  const configured = config.get('HOLDER_DATA_KEY');
-  if (configured === '') {
-    new Logger('HolderData').warn(
-      'HOLDER_DATA_KEY is not set: dates of birth and name searches are protected with a public development key; set 64 hex digits in production',
-    );
-  }
-  return new HolderDataProtection(configured === '' ? DEVELOPMENT_HOLDER_DATA_KEY_HEX : configured);
-}
 
 /**
  * The one path of every register lookup, for both processes: it queues lookups (single flight per

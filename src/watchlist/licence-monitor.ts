@@ -14,7 +14,7 @@ import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { RegisterLicence } from '@lvs/register';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
@@ -164,7 +164,14 @@ export class LicenceMonitor implements OnModuleDestroy {
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
     for (const watcher of watchers) {
-      const dateOfBirth = watcher.date_of_birth_sealed === null ? null : this.holderData.open(watcher.date_of_birth_sealed);
+      // A date no key of the ring opens (its key removed before the reseal) leaves a search by name alone: the held-back events still go out.
+      const dateOfBirth =
+        watcher.date_of_birth_sealed === null
+          ? null
+          : this.holderData.openOrNull(watcher.date_of_birth_sealed, holderDataRow.watchEntry(watcher.user_id, licenceNumber));
+      if (watcher.date_of_birth_sealed !== null && dateOfBirth === null) {
+        this.logger.warn(`A date of birth watching ${maskLicenceNumber(licenceNumber)} cannot be opened with HOLDER_DATA_KEYS: searching by name only`);
+      }
       byDateOfBirth.set(dateOfBirth, [...(byDateOfBirth.get(dateOfBirth) ?? []), watcher]);
     }
     const events: NewEvent[] = [];
@@ -188,7 +195,7 @@ export class LicenceMonitor implements OnModuleDestroy {
           type: 'licence.replaced',
           data: { licenceNumber, reference: watcher.reference, previous, current, successorLicenceNumber: successor.licenceNumber, confidence },
         });
-        if (watcher.follow_successor && confidence === 'NAME_AND_DATE_OF_BIRTH') events.push(...(await this.watchSuccessor(watcher, successor.licenceNumber)));
+        if (watcher.follow_successor && dateOfBirth !== null) events.push(...(await this.watchSuccessor(watcher, successor.licenceNumber, dateOfBirth)));
       }
     }
     await this.dispatcher.dispatch(await this.events.record(events, this.clock.now()));
@@ -212,7 +219,7 @@ export class LicenceMonitor implements OnModuleDestroy {
    * Watches the successor for the watcher with the same reference and holder, charged as a new number; without room
    * in the quota it is PAUSED, as a re-check would leave it. A successor already on the watchlist stays as it is.
    */
-  private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string): Promise<NewEvent[]> {
+  private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string, dateOfBirth: string): Promise<NewEvent[]> {
     const now = this.clock.now();
     const charged = (await this.quota.tryChargeOnce(watcher.user_id, watcher.monthly_quota, successorNumber)) !== null;
     await this.dataSource.query(`INSERT INTO licence_states (licence_number, next_check_at) VALUES ($1, $2) ON CONFLICT (licence_number) DO NOTHING`, [
@@ -231,7 +238,8 @@ export class LicenceMonitor implements OnModuleDestroy {
         charged ? 'ACTIVE' : 'PAUSED',
         charged ? null : 'QUOTA_EXCEEDED',
         watcher.holder,
-        watcher.date_of_birth_sealed,
+        // Sealed anew for the successor's row: a seal opens only in the row it was made for.
+        this.holderData.seal(dateOfBirth, holderDataRow.watchEntry(watcher.user_id, successorNumber)),
       ],
     );
     if (inserted.length === 0 || charged) return [];
