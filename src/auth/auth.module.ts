@@ -8,13 +8,14 @@ import { ApiKeysService } from './api-keys.service';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
+import { UserDeletion } from './user-deletion';
 import { User } from './user.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
   controllers: [KeysController],
-  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges, KeyUseRecorder],
+  providers: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, KeyChanges, KeyUseRecorder, UserDeletion],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion],
 })
 export class AuthModule {}

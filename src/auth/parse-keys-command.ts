@@ -8,6 +8,7 @@ export type KeysCommand =
   | { command: 'set-quota'; userId: string; quota: number | null }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
+  | { command: 'delete-user'; userId: string; confirmed: boolean }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' };
 
 export class UsageError extends Error {}
@@ -20,6 +21,7 @@ export const KEYS_USAGE = `Usage:
   keys set-rate-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
+  keys delete-user USER_ID [--confirm]
   keys reencrypt-webhook-secrets
   keys reseal-holder-data`;
 
@@ -62,6 +64,7 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         quota: { type: 'string' },
         'expires-at': { type: 'string' },
         user: { type: 'string' },
+        confirm: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -113,6 +116,12 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       const { userId, value } = userSetting(command, rest, 'default', parseRate);
       return { command, userId, ratePerSecond: value };
+    }
+    case 'delete-user': {
+      const { confirm, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm');
+      if (rest.length !== 1) throw new UsageError('delete-user takes exactly one USER_ID');
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true };
     }
     case 'disable-user':
     case 'enable-user':
