@@ -323,6 +323,10 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(3650) @IsInt()
   BATCH_RETENTION_DAYS = 30;
 
+  /** Months of the per-number ledger (quota_charges) kept, the current one included; the monthly totals stay. */
+  @Transform(toInteger) @Min(1) @Max(1200) @IsInt()
+  LEDGER_RETENTION_MONTHS = 25;
+
   /** Every watched number is re-checked at least this often (if the register share allows). */
   @Transform(toInteger) @Min(1) @Max(31 * 86400) @IsInt()
   WATCH_RECHECK_SECONDS = 86400;

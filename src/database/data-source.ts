@@ -21,6 +21,7 @@ import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-che
 import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 import { CounterFirstCharges1764460800000 } from './migrations/1764460800000-counter-first-charges';
 import { KeyLineage1764547200000 } from './migrations/1764547200000-key-lineage';
+import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-retention';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -78,6 +79,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       KeyLastUsed1764374400000,
       CounterFirstCharges1764460800000,
       KeyLineage1764547200000,
+      LedgerRetention1764633600000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -125,9 +125,13 @@ export class LicenceMonitor implements OnModuleDestroy {
     return rows.map((row) => row.licence_number);
   }
 
-  /** Events past their retention, and the states (holder names) of numbers nobody has watched for as long. */
+  /**
+   * Events past their retention, the states (holder names) of numbers nobody has watched for as long, and the
+   * per-number ledger of periods past LEDGER_RETENTION_MONTHS.
+   */
   private async deleteExpired(now: Date): Promise<void> {
     await this.events.deleteExpired(now);
+    await this.quota.deleteExpiredLedger();
     await this.dataSource.query(
       `DELETE FROM licence_states s
        WHERE s.unwatched_since < $1::timestamptz - make_interval(days => $2)
