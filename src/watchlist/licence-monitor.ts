@@ -14,6 +14,7 @@ import { LOOKUP_PRIORITY } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { RegisterLicence } from '@lvs/register';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
+import { servedUser } from '../auth/served-user';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
@@ -97,7 +98,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     await this.deleteExpired(now);
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
       `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
-       JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL`,
+       JOIN users u ON u.id = w.user_id AND ${servedUser('u')}`,
     );
     if (watched === 0) return [];
     const limit = recheckClaimLimit({
@@ -112,7 +113,7 @@ export class LicenceMonitor implements OnModuleDestroy {
       `WITH due AS (
          SELECT licence_number FROM licence_states s
          WHERE next_check_at <= $1 AND EXISTS (
-           SELECT 1 FROM watch_entries w JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL
+           SELECT 1 FROM watch_entries w JOIN users u ON u.id = w.user_id AND ${servedUser('u')}
            WHERE w.licence_number = s.licence_number
          )
          ORDER BY next_check_at LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -163,7 +164,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     const watchers = await this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
        FROM watch_entries w JOIN users u ON u.id = w.user_id
-       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND u.disabled_at IS NULL`,
+       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND ${servedUser('u')}`,
       [licenceNumber],
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
@@ -259,7 +260,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     const watchers = await this.dataSource.query<Watcher[]>(
       `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
        FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1 AND u.disabled_at IS NULL`,
+       WHERE w.licence_number = $1 AND ${servedUser('u')}`,
       [licenceNumber],
     );
     const active: Watcher[] = [];
