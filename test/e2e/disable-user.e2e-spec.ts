@@ -3,7 +3,7 @@ import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
-import { SandboxAdmin } from '../support/sandbox-admin';
+import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -131,19 +131,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     const [api] = apis;
     const [WATCHED, OTHERS] = ['1360000000000011', '1360000000000029'];
     for (const licenceNumber of [WATCHED, OTHERS]) {
-      await sandbox.addLicence({
-        licenceNumber,
-        firstName: 'ALEX',
-        middleName: null,
-        surname: `KEYLESS${licenceNumber.slice(-2)}`,
-        dateOfBirth: '1980-01-01',
-        role: 'Front Line',
-        licenceSector: 'Door Supervision',
-        expiryDate: '2027-03-31',
-        status: 'Active',
-        statusReason: null,
-        additionalConditions: null,
-      });
+      await sandbox.addLicence(sandboxPerson(licenceNumber, 'ALEX', `KEYLESS${licenceNumber.slice(-2)}`, '1980-01-01'));
     }
     expect((await call(api.baseUrl, keyless.key, 'PUT', `/v1/watchlist/${WATCHED}`)).status).toBe(201);
     expect((await call(api.baseUrl, other.key, 'PUT', `/v1/watchlist/${OTHERS}`)).status).toBe(201);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { encryptSecret, keyIdOf, secretKey } from '../../src/signing-secrets/secret-box';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
-import { SandboxAdmin } from '../support/sandbox-admin';
+import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -15,22 +15,6 @@ const NEW_KEY = 'b2'.repeat(32);
 
 /** The id a seal made with `keyHex` carries: the key id of the sealing key derived from it. */
 const sealKeyIdOf = (keyHex: string) => keyIdOf(createHmac('sha256', Buffer.from(keyHex, 'hex')).update('seal').digest('hex'));
-
-function person(licenceNumber: string, firstName: string, surname: string, dateOfBirth: string) {
-  return {
-    licenceNumber,
-    firstName,
-    middleName: null,
-    surname,
-    dateOfBirth,
-    role: 'Front Line',
-    licenceSector: 'Door Supervision',
-    expiryDate: '2027-03-31',
-    status: 'Active',
-    statusReason: null,
-    additionalConditions: null,
-  };
-}
 
 /**
  * Rotating HOLDER_DATA_KEYS on real processes: the API seals dates of birth with the old key, the worker is
@@ -91,14 +75,14 @@ describe('holder data key rotation', () => {
     const OLD = '1340000000000017';
     const NEW = '1340000000000025';
     const BORN = '1979-11-02';
-    await sandbox.addLicence(person(OLD, 'MARTA', 'KOWALSKA', BORN));
+    await sandbox.addLicence(sandboxPerson(OLD, 'MARTA', 'KOWALSKA', BORN));
     await restartWorker({ HOLDER_DATA_KEYS: OLD_KEY });
     const { key, userId } = await watchWithDateOfBirth('/lost-key', OLD, { firstName: 'Marta', surname: 'Kowalska', dateOfBirth: BORN });
     expect((await storedSeal(userId, OLD)).split('.').slice(0, 2)).toEqual(['v3', sealKeyIdOf(OLD_KEY)]);
 
     // The old key is gone from the worker's ring before anything was resealed.
     await restartWorker({ HOLDER_DATA_KEYS: NEW_KEY });
-    await sandbox.addLicence(person(NEW, 'MARTA', 'KOWALSKA', BORN));
+    await sandbox.addLicence(sandboxPerson(NEW, 'MARTA', 'KOWALSKA', BORN));
     await sandbox.changeLicence(OLD, { status: 'Replaced', statusReason: 'Replaced by a new licence card' });
 
     await until(
@@ -131,7 +115,7 @@ describe('holder data key rotation', () => {
     const OLD = '1350000000000019';
     const NEW = '1350000000000027';
     const BORN = '1988-08-18';
-    await sandbox.addLicence(person(OLD, 'OLGA', 'IVANOVA', BORN));
+    await sandbox.addLicence(sandboxPerson(OLD, 'OLGA', 'IVANOVA', BORN));
     await restartWorker({ HOLDER_DATA_KEYS: `${NEW_KEY},${OLD_KEY}` });
     const { key, userId } = await watchWithDateOfBirth('/resealed', OLD, { firstName: 'Olga', surname: 'Ivanova', dateOfBirth: BORN });
     // A batch row's date sealed by the API with the old key, and the watcher's date rewritten as it was sealed
@@ -169,7 +153,7 @@ describe('holder data key rotation', () => {
 
     // The old key is dropped: the date still opens, so the successor is found by name and date, and followed.
     await restartWorker({ HOLDER_DATA_KEYS: NEW_KEY });
-    await sandbox.addLicence(person(NEW, 'OLGA', 'IVANOVA', BORN));
+    await sandbox.addLicence(sandboxPerson(NEW, 'OLGA', 'IVANOVA', BORN));
     await sandbox.changeLicence(OLD, { status: 'Replaced', statusReason: 'Replaced by a new licence card' });
     await until(
       () => delivered('/resealed'),
