@@ -25,6 +25,10 @@ export class ApiKey {
   @Column({ name: 'key_prefix', type: 'text' })
   keyPrefix!: string;
 
+  /** The key that issued this one through POST /v1/keys or the console; null for a key the operator issued. */
+  @Column({ name: 'created_by_key_id', type: 'uuid', nullable: true })
+  createdByKeyId!: string | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt!: Date | null;
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { ApiKey } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
+import { cappedExpiry } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { User } from './user.entity';
 
@@ -24,6 +25,8 @@ export interface KeyListing {
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** The key that issued this one through the API; null for a key the operator issued. */
+  createdByKeyId: string | null;
 }
 
 /** A key as its own user sees it (GET /v1/keys). */
@@ -34,6 +37,10 @@ export interface UserKey {
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
+  /** The key that issued this one through the API; null for a key the operator issued. */
+  createdBy: string | null;
+  /** Whether the calling key may revoke this one: it is the calling key or descends from it. */
+  revocable: boolean;
 }
 
 export const MAX_ACTIVE_KEYS_PER_USER = 10;
@@ -43,16 +50,38 @@ export class UnknownUserError extends Error {}
 /** The user already holds MAX_ACTIVE_KEYS_PER_USER keys that are neither revoked nor expired. */
 export class KeyLimitError extends Error {}
 
-function userKey(key: ApiKey): UserKey {
+/** The expiry asked for a new key is not in the future. */
+export class PastExpiryError extends Error {}
+
+interface UserKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  createdBy: string | null;
+  revocable: boolean;
+}
+
+function userKey(row: UserKeyRow): UserKey {
   return {
-    id: key.id,
-    name: key.name,
-    prefix: key.keyPrefix,
-    createdAt: key.createdAt.toISOString(),
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    expiresAt: key.expiresAt?.toISOString() ?? null,
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }
+
+/**
+ * `lineage`: the ids of key $2 and of every key it issued, directly or through the keys it issued (all of user $1);
+ * the keys this key may revoke.
+ */
+const LINEAGE = `WITH RECURSIVE lineage AS (
+    SELECT id FROM api_keys WHERE id = $2 AND user_id = $1
+    UNION
+    SELECT child.id FROM api_keys child JOIN lineage ON child.created_by_key_id = lineage.id WHERE child.user_id = $1
+  )`;
 
 @Injectable()
 export class ApiKeysService {
@@ -113,41 +142,78 @@ export class ApiKeysService {
       createdAt: key.createdAt.toISOString(),
       expiresAt: key.expiresAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
+      createdByKeyId: key.createdByKeyId,
     }));
   }
 
-  /** A user's keys that are not revoked (expired ones included, so their owner sees why they fail), oldest first. */
-  async userKeys(userId: string): Promise<UserKey[]> {
-    const keys = await this.keys.find({ where: { userId, revokedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
-    return keys.map(userKey);
+  /**
+   * A user's keys that are not revoked (expired ones included, so their owner sees why they fail), oldest first,
+   * each marked with whether `callerKeyId` may revoke it.
+   */
+  async userKeys(userId: string, callerKeyId: string): Promise<UserKey[]> {
+    const rows = await this.keys.query<UserKeyRow[]>(
+      `${LINEAGE}
+       SELECT k.id, k.name, k.key_prefix AS prefix, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
+              k.expires_at AS "expiresAt", k.created_by_key_id AS "createdBy", k.id IN (SELECT id FROM lineage) AS revocable
+         FROM api_keys k
+        WHERE k.user_id = $1 AND k.revoked_at IS NULL
+        ORDER BY k.created_at, k.id`,
+      [userId, callerKeyId],
+    );
+    return rows.map(userKey);
   }
 
   /**
-   * Issues one more key to a user, refused with KeyLimitError when the user already holds the most active keys.
-   * The user's row is locked first, so that concurrent requests count one after another and never pass the limit.
+   * Issues one more key to a user through its key `issuerKeyId`, refused with KeyLimitError when the user already
+   * holds the most active keys, and with PastExpiryError for an expiry not in the future. The new key expires no
+   * later than its issuer. The user's row is locked first, so that concurrent requests count one after another and
+   * never pass the limit.
    */
-  async createUserKey(userId: string, name: string): Promise<UserKey & { key: string }> {
+  async createUserKey(
+    userId: string,
+    issuerKeyId: string,
+    request: { name: string; expiresAt: Date | null },
+  ): Promise<UserKey & { key: string }> {
     return this.keys.manager.transaction(async (manager) => {
       await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const [{ active }] = await manager.query<{ active: number }[]>(
-        `SELECT count(*)::int AS active FROM api_keys
-          WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-        [userId],
+      const [{ active, issuerExpiresAt, now }] = await manager.query<{ active: number; issuerExpiresAt: Date | null; now: Date }[]>(
+        `SELECT (SELECT count(*)::int FROM api_keys
+                  WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active,
+                (SELECT expires_at FROM api_keys WHERE id = $2 AND user_id = $1) AS "issuerExpiresAt",
+                now() AS now`,
+        [userId, issuerKeyId],
       );
+      if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
       if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new KeyLimitError();
       const key = generateApiKey();
       const saved = await manager.save(
-        manager.create(ApiKey, { userId, name, keyHash: hashApiKey(key), keyPrefix: displayPrefix(key), expiresAt: null, revokedAt: null }),
+        manager.create(ApiKey, {
+          userId,
+          name: request.name,
+          keyHash: hashApiKey(key),
+          keyPrefix: displayPrefix(key),
+          createdByKeyId: issuerKeyId,
+          expiresAt: cappedExpiry(request.expiresAt, issuerExpiresAt),
+          revokedAt: null,
+        }),
       );
-      return { ...userKey(saved), key };
+      const { id, name, keyPrefix: prefix, createdAt, lastUsedAt, expiresAt } = saved;
+      return { ...userKey({ id, name, prefix, createdAt, lastUsedAt, expiresAt, createdBy: issuerKeyId, revocable: true }), key };
     });
   }
 
-  /** Revokes a key of this user; false when the user has no such key that is not revoked already. */
-  async revokeUserKey(userId: string, keyId: string): Promise<boolean> {
+  /**
+   * Revokes a key of this user that `callerKeyId` may revoke: itself or a key descended from it. False otherwise
+   * (its issuer, a key the operator issued, another user's, one revoked already), so that the caller cannot tell
+   * those apart from a key that does not exist.
+   */
+  async revokeUserKey(userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
     const [rows] = await this.keys.query<[{ id: string }[], number]>(
-      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
-      [keyId, userId],
+      `${LINEAGE}
+       UPDATE api_keys SET revoked_at = now()
+        WHERE id = $3 AND user_id = $1 AND revoked_at IS NULL AND id IN (SELECT id FROM lineage)
+       RETURNING id`,
+      [userId, callerKeyId, keyId],
     );
     if (rows.length === 0) return false;
     await this.keyChanges.publish(userId);

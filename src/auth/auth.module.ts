@@ -10,6 +10,7 @@ import { ApiKeysService } from './api-keys.service';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
+import { UserDeletion } from './user-deletion';
 import { User } from './user.entity';
 
 @Module({
@@ -21,9 +22,10 @@ import { User } from './user.entity';
     ApiKeyGuard,
     KeyChanges,
     KeyUseRecorder,
+    UserDeletion,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion],
 })
 export class AuthModule {}

@@ -3,16 +3,24 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
+import { AppConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
+import { HolderDataProtection } from '../secrets/holder-data';
+import { holderDataProtection } from '../secrets/holder-data.provider';
+import { HolderDataReseal } from '../secrets/holder-data-reseal';
 import { SecretReencryption } from '../signing-secrets/secret-reencryption';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
+import { UserDeletion, UserDeletionReport } from './user-deletion';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
 // Redis: revocations, disabled users, quota and rate changes are announced to every API process.
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule] })
+@Module({
+  imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule],
+  providers: [{ provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection }, HolderDataReseal],
+})
 class KeysCliModule {}
 
 async function execute(app: INestApplicationContext, command: KeysCommand): Promise<unknown> {
@@ -51,9 +59,29 @@ async function execute(app: INestApplicationContext, command: KeysCommand): Prom
       if (!changed) throw new UsageError(`No user ${command.userId}`);
       return { userId: command.userId, ...changed };
     }
+    case 'delete-user':
+      return deleteUser(app.get(UserDeletion), command.userId, command.confirmed);
     case 'reencrypt-webhook-secrets':
       return app.get(SecretReencryption).reencryptAll();
+    case 'reseal-holder-data':
+      return app.get(HolderDataReseal).resealAll();
   }
+}
+
+/**
+ * Deletes a user for good with --confirm; without it, refuses and says what it would delete. The printed
+ * report, without any of the user's data but its id, is the record of the deletion.
+ */
+async function deleteUser(deletion: UserDeletion, userId: string, confirmed: boolean): Promise<UserDeletionReport> {
+  if (!confirmed) {
+    const footprint = await deletion.footprint(userId);
+    if (footprint === null) throw new UsageError(`No user ${userId}`);
+    const counts = Object.entries(footprint).map(([kind, count]) => `${kind} ${count}`).join(', ');
+    throw new UsageError(`delete-user deletes user ${userId} for good, with ${counts} and its Redis keys: export first, then add --confirm`);
+  }
+  const report = await deletion.delete(userId);
+  if (report === null) throw new UsageError(`No user ${userId}`);
+  return report;
 }
 
 /** `npm run --silent keys -- …`: key administration; prints one JSON document. */

@@ -5,7 +5,7 @@ import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/erro
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ApiKeyGuard } from './api-key.guard';
-import { ApiKeysService, KeyLimitError } from './api-keys.service';
+import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
 
@@ -14,6 +14,7 @@ const CREATE_TEXTS = {
   notJson: VALIDATION_MESSAGES.notJson,
   invalidJson: VALIDATION_MESSAGES.invalidJson,
   keyBody: FEATURE_VALIDATION_MESSAGES.keyBody,
+  keyExpiry: FEATURE_VALIDATION_MESSAGES.keyExpiry,
   keyLimit: FEATURE_VALIDATION_MESSAGES.keyLimit,
 };
 
@@ -32,7 +33,7 @@ export class KeysController {
   @ApiOkResponse({ type: KeyListDto, description: "The user's keys, oldest first" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<KeyListDto> {
-    const keys = await this.keys.userKeys(user.userId);
+    const keys = await this.keys.userKeys(user.userId, user.keyId);
     return { keys: keys.map((key) => ({ ...key, current: key.id === user.keyId })) };
   }
 
@@ -40,16 +41,20 @@ export class KeysController {
   @ApiOperation({
     operationId: 'createKey',
     summary: 'Issue another API key to the caller\'s user',
-    description: 'The new key shares the user\'s quota and data. A user holds at most 10 keys that are neither revoked nor expired.',
+    description:
+      'The new key shares the user\'s quota and data, and expires no later than the key making the request. ' +
+      'A user holds at most 10 keys that are neither revoked nor expired.',
   })
   @ApiBody({ type: CreateKeyDto })
   @ApiResponse({ status: 201, type: CreatedKeyDto, description: 'Issued; the answer holds the key, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     try {
-      return { ...(await this.keys.createUserKey(user.userId, body.name)), current: false };
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name: body.name, expiresAt: body.expiresAt ?? null });
+      return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);
+      if (error instanceof PastExpiryError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyExpiry);
       throw error;
     }
   }
@@ -58,13 +63,16 @@ export class KeysController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'revokeKey',
-    summary: 'Revoke one of the user\'s keys',
-    description: 'Refused at once by every API process, the key of this very request included.',
+    summary: 'Revoke the key of this request, or a key it issued',
+    description:
+      'A key may revoke itself and the keys it issued, directly or through the keys they issued. Its issuer, keys the ' +
+      'operator issued and other users\' keys answer 404, as unknown ids do. Refused at once by every API process, ' +
+      'the key of this very request included.',
   })
   @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrorResponses('UNAUTHORIZED', 'KEY_NOT_FOUND', 'INTERNAL_ERROR')
   async revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string): Promise<void> {
-    if (!(await this.keys.revokeUserKey(user.userId, id))) throw new ApiError('KEY_NOT_FOUND');
+    if (!(await this.keys.revokeUserKey(user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
   }
 }

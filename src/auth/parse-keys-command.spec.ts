@@ -135,13 +135,31 @@ describe('parseKeysCommand', () => {
     });
   });
 
-  describe('reencrypt-webhook-secrets', () => {
-    it('parses reencrypt-webhook-secrets, which takes nothing else', () => {
-      expect(parseKeysCommand(['reencrypt-webhook-secrets'])).toEqual({ command: 'reencrypt-webhook-secrets' });
-      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', 'now'])).toThrow(new UsageError('reencrypt-webhook-secrets takes no arguments'));
-      expect(() => parseKeysCommand(['reencrypt-webhook-secrets', '--name', 'x'])).toThrow(
-        new UsageError('"reencrypt-webhook-secrets" takes no options'),
-      );
+  describe('delete-user', () => {
+    it('parses delete-user USER_ID, confirmed only with --confirm', () => {
+      expect(parseKeysCommand(['delete-user', USER_ID])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: false });
+      expect(parseKeysCommand(['delete-user', USER_ID, '--confirm'])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
+      expect(parseKeysCommand(['delete-user', '--confirm', USER_ID.toUpperCase()])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
+    });
+
+    it('refuses anything but one USER_ID and --confirm', () => {
+      expect(() => parseKeysCommand(['delete-user'])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
+      expect(() => parseKeysCommand(['delete-user', USER_ID, USER_ID])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
+      expect(() => parseKeysCommand(['delete-user', 'someone', '--confirm'])).toThrow(new UsageError('USER_ID must be a UUID'));
+      expect(() => parseKeysCommand(['delete-user', USER_ID, '--name', 'x'])).toThrow(new UsageError('delete-user takes only --confirm'));
+      expect(() => parseKeysCommand(['delete-user', USER_ID, '--confirm=yes'])).toThrow(UsageError);
+    });
+
+    it('refuses --confirm on any other command', () => {
+      expect(() => parseKeysCommand(['disable-user', USER_ID, '--confirm'])).toThrow(new UsageError('"disable-user" takes no options'));
+    });
+  });
+
+  describe.each(['reencrypt-webhook-secrets', 'reseal-holder-data'])('%s', (command) => {
+    it(`parses ${command}, which takes nothing else`, () => {
+      expect(parseKeysCommand([command])).toEqual({ command });
+      expect(() => parseKeysCommand([command, 'now'])).toThrow(new UsageError(`${command} takes no arguments`));
+      expect(() => parseKeysCommand([command, '--name', 'x'])).toThrow(new UsageError(`"${command}" takes no options`));
     });
   });
 

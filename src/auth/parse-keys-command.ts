@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseExpiry } from './key-expiry';
 
 export type KeysCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
@@ -8,7 +9,8 @@ export type KeysCommand =
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
   | { command: 'set-watch-limit'; userId: string; watchLimit: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
-  | { command: 'reencrypt-webhook-secrets' };
+  | { command: 'delete-user'; userId: string; confirmed: boolean }
+  | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' };
 
 export class UsageError extends Error {}
 
@@ -21,25 +23,11 @@ export const KEYS_USAGE = `Usage:
   keys set-watch-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
-  keys reencrypt-webhook-secrets`;
+  keys delete-user USER_ID [--confirm]
+  keys reencrypt-webhook-secrets
+  keys reseal-holder-data`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// A date (midnight UTC), or a date and time with its zone: a time without one would be read in
-// whatever zone the operator's machine happens to use.
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-
-/** Parses --expires-at; null when it is not ISO-8601 or names a day that does not exist. */
-function parseExpiry(text: string): Date | null {
-  const match = ISO_8601.exec(text);
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // Date rolls 30 February over into March; the calendar must hold the day as written.
-  const calendarDay = new Date(Date.UTC(year, month - 1, day));
-  if (calendarDay.getUTCMonth() !== month - 1 || calendarDay.getUTCDate() !== day) return null;
-  const instant = new Date(text);
-  return Number.isNaN(instant.getTime()) ? null : instant;
-}
-
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
     throw new UsageError(`Quota must be a whole number from 0 to 2147483647, got "${text}"`);
@@ -85,6 +73,7 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         quota: { type: 'string' },
         'expires-at': { type: 'string' },
         user: { type: 'string' },
+        confirm: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -142,14 +131,21 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       const { userId, value } = userSetting(command, rest, 'default', parseWatchLimit);
       return { command, userId, watchLimit: value };
     }
+    case 'delete-user': {
+      const { confirm, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm');
+      if (rest.length !== 1) throw new UsageError('delete-user takes exactly one USER_ID');
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true };
+    }
     case 'disable-user':
     case 'enable-user':
       onlyCreateOptions();
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
       return { command, userId: parseUuid(rest[0], 'USER_ID') };
     case 'reencrypt-webhook-secrets':
+    case 'reseal-holder-data':
       onlyCreateOptions();
-      if (rest.length > 0) throw new UsageError('reencrypt-webhook-secrets takes no arguments');
+      if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
       return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');

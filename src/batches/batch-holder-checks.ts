@@ -4,7 +4,7 @@ import { holderCheck } from '../holders/holder-check';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
 import { lookupFailureCode, NameSearchResult } from '../lookups/lookup-outcome';
 import { LookupService } from '../lookups/lookup.service';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { DISPATCH_CONCURRENCY } from './batch-dispatch';
 import { BatchRepository, UncheckedHolder } from './batch.repository';
 import { forEachLimited } from './for-each-limited';
@@ -32,16 +32,22 @@ export class BatchHolderChecks {
     const admitted = new Set<number>();
     for (const row of rows) {
       if (row.dateOfBirthSealed === null) continue;
-      const dateOfBirth = this.holderData.open(row.dateOfBirthSealed);
-      if (row.holderJobId !== null || (await this.dateOfBirthChecks.admit(row.userId, row.licence.licenceNumber, dateOfBirth))) admitted.add(row.index);
+      if (row.holderJobId !== null || (await this.dateOfBirthChecks.admit(row.userId, row.licence.licenceNumber, this.dateOfBirth(batchId, row)))) {
+        admitted.add(row.index);
+      }
     }
     await forEachLimited(rows, DISPATCH_CONCURRENCY, (row) => this.advanceRow(batchId, row, admitted.has(row.index)));
+  }
+
+  /** The row's date of birth, opened for that row alone: a sealed date copied into another row does not open. */
+  private dateOfBirth(batchId: string, row: UncheckedHolder): string {
+    return this.holderData.open(row.dateOfBirthSealed!, holderDataRow.batchItem(batchId, row.index));
   }
 
   private async advanceRow(batchId: string, row: UncheckedHolder, admitted: boolean): Promise<void> {
     const { index, licence, holder, dateOfBirthSealed, userId } = row;
     if (dateOfBirthSealed === null || !admitted) return this.repository.writeHolderCheck(batchId, index, holderCheck(licence, holder, null));
-    const subject = this.subjects.dateOfBirthSubject(licence, this.holderData.open(dateOfBirthSealed));
+    const subject = this.subjects.dateOfBirthSubject(licence, this.dateOfBirth(batchId, row));
     let jobId = row.holderJobId;
     if (jobId === null) {
       const answer = await this.lookups.lookup<NameSearchResult>({

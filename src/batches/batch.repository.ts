@@ -58,6 +58,9 @@ export interface UncheckedHolder {
   holderJobId: string | null;
 }
 
+/** batch_items.index of the row at `position` (from 0) of a roster: rows count from 1, as the insert's ORDINALITY does. */
+export const batchItemIndex = (position: number): number => position + 1;
+
 /** What insert stores of each row: its entry, and its date of birth sealed (never the date itself). */
 export interface StoredRow {
   entry: RosterEntry;
@@ -122,13 +125,13 @@ export class BatchRepository {
   }
 
   /** A running batch and its pending items, in one transaction; returns its id. */
-  insert(userId: string, rows: StoredRow[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<string> {
+  insert(id: string, userId: string, rows: StoredRow[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<void> {
     const entries = rows.map((row) => row.entry);
     return this.dataSource.transaction(async (manager) => {
-      const [{ id }] = await manager.query<{ id: string }[]>(
-        `INSERT INTO batches (user_id, status, total, idempotency_key, request_hash, created_at)
-         VALUES ($1, 'RUNNING', $2, $3, $4, $5) RETURNING id`,
-        [userId, entries.length, idempotencyKey, requestHash, createdAt],
+      await manager.query(
+        `INSERT INTO batches (id, user_id, status, total, idempotency_key, request_hash, created_at)
+         VALUES ($1, $2, 'RUNNING', $3, $4, $5, $6)`,
+        [id, userId, entries.length, idempotencyKey, requestHash, createdAt],
       );
       await manager.query(
         `INSERT INTO batch_items (batch_id, index, licence_number, reference, status, holder, date_of_birth_sealed)
@@ -142,7 +145,6 @@ export class BatchRepository {
           rows.map((row) => row.dateOfBirthSealed),
         ],
       );
-      return id;
     });
   }
 

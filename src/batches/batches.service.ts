@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { Charge, QuotaService } from '../quota/quota.service';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { BatchDispatch } from './batch-dispatch';
 import { BatchSettlement } from './batch-settlement';
 import {
@@ -16,7 +17,7 @@ import {
   isBatchId,
   writeBatchesCursor,
 } from './batch-view';
-import { BatchRepository, isUniqueViolation, StoredBatch } from './batch.repository';
+import { BatchRepository, batchItemIndex, isUniqueViolation, StoredBatch } from './batch.repository';
 import type { PageRequest } from '../validation/paging';
 import { distinctNumbers, RosterEntry, rosterHash } from './roster';
 import { ResultRow } from './roster-csv';
@@ -65,15 +66,19 @@ export class BatchesService {
     }
     const numbers = distinctNumbers(entries);
     const release = await this.dispatch.admit(user.userId, numbers);
-    let batchId: string;
+    // Chosen before the insert, so that each row's date of birth is sealed for that very row.
+    const batchId = randomUUID();
     try {
       const charges = await this.quota.chargeMany(user, numbers);
       try {
-        const rows = entries.map((entry) => ({
+        const rows = entries.map((entry, position) => ({
           entry,
-          dateOfBirthSealed: entry.holder?.dateOfBirth === undefined ? null : this.holderData.seal(entry.holder.dateOfBirth),
+          dateOfBirthSealed:
+            entry.holder?.dateOfBirth === undefined
+              ? null
+              : this.holderData.seal(entry.holder.dateOfBirth, holderDataRow.batchItem(batchId, batchItemIndex(position))),
         }));
-        batchId = await this.repository.insert(user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
+        await this.repository.insert(batchId, user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
       } catch (error) {
         for (const charge of charges) await this.quota.refund(charge);
         if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;

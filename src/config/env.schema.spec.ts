@@ -90,11 +90,13 @@ describe('validateEnvironment', () => {
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
         IDEMPOTENCY_TTL_SECONDS: 86400,
         BATCH_RETENTION_DAYS: 30,
+        LEDGER_RETENTION_MONTHS: 25,
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WATCH_MAX_ENTRIES_PER_USER: 10000,
         WEBHOOK_SECRET_KEY: '',
         HOLDER_DATA_KEY: '',
+        HOLDER_DATA_KEYS: [],
         WEBHOOK_SECRET_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
@@ -262,6 +264,16 @@ describe('validateEnvironment', () => {
       ]);
       expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
+      );
+    });
+
+    it('starts in production with HOLDER_DATA_KEYS alone, and refuses a malformed entry of it', () => {
+      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).HOLDER_DATA_KEYS).toEqual([
+        key,
+        'cd'.repeat(32),
+      ]);
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message).toBe(
+        'Invalid configuration: HOLDER_DATA_KEYS: HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 

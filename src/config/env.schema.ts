@@ -349,6 +349,10 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(3650) @IsInt()
   BATCH_RETENTION_DAYS = 30;
 
+  /** Months of the per-number ledger (quota_charges) kept, the current one included; the monthly totals stay. */
+  @Transform(toInteger) @Min(1) @Max(1200) @IsInt()
+  LEDGER_RETENTION_MONTHS = 25;
+
   /** Every watched number is re-checked at least this often (if the register share allows). */
   @Transform(toInteger) @Min(1) @Max(31 * 86400) @IsInt()
   WATCH_RECHECK_SECONDS = 86400;
@@ -371,11 +375,19 @@ export class EnvironmentVariables {
 
   /**
    * 32 bytes as 64 hex digits: keys the digests of holder data (dates of birth, name searches) and encrypts what
-   * the worker must read back. Empty: a fixed development key, with a warning; refused in production.
+   * the worker must read back, when HOLDER_DATA_KEYS is empty. Both empty: a fixed development key, with a
+   * warning; refused in production.
    */
   @Validate(SafeInProduction)
   @Matches(/^([0-9a-fA-F]{64})?$/, { message: 'HOLDER_DATA_KEY must be 64 hex digits (32 bytes)' })
   HOLDER_DATA_KEY = '';
+
+  /** Holder data keys for rotation, comma-separated: the first digests and seals, every one opens; takes precedence over HOLDER_DATA_KEY. */
+  @Transform(toList)
+  @Validate(SafeInProduction)
+  @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits' })
+  HOLDER_DATA_KEYS: string[] = [];
+
   /** Keys for rotation, comma-separated: the first encrypts, every one decrypts; takes precedence over WEBHOOK_SECRET_KEY. */
   @Transform(toList)
   @Validate(SafeInProduction)

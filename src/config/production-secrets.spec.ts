@@ -3,11 +3,11 @@ import { describeApiProductionProblem, describeProductionSecretProblem } from '.
 
 describe('describeProductionSecretProblem', () => {
   const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
-  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [] };
-  const elsewhere = ['', 'development', 'test', 'Production'].map((NODE_ENV) => ({ NODE_ENV, WEBHOOK_SECRET_KEYS: [] }));
+  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] };
+  const elsewhere = ['', 'development', 'test', 'Production'].map((NODE_ENV) => ({ NODE_ENV, WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] }));
 
   it('refuses an unset HOLDER_DATA_KEY in production only, whatever the webhook keys', () => {
-    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBe(
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] })).toBe(
       'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
     );
     expect(describeProductionSecretProblem('HOLDER_DATA_KEY', key, production)).toBeNull();
@@ -23,7 +23,7 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('accepts WEBHOOK_SECRET_KEYS in place of WEBHOOK_SECRET_KEY in production', () => {
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key] })).toBeNull();
+    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] })).toBeNull();
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [key], production)).toBeNull();
   });
 
@@ -48,6 +48,13 @@ describe('describeProductionSecretProblem', () => {
       expect(describeProductionSecretProblem(setting, '0001'.repeat(16), production)).toBeNull();
       for (const context of elsewhere) expect(describeProductionSecretProblem(setting, '00'.repeat(32), context)).toBeNull();
     });
+  });
+
+  it('accepts HOLDER_DATA_KEYS in place of HOLDER_DATA_KEY in production, and refuses a weak key of the ring', () => {
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [key] })).toBeNull();
+    expect(describeProductionSecretProblem('HOLDER_DATA_KEYS', [key, DEVELOPMENT_HOLDER_DATA_KEY_HEX], production)).toBe(
+      'HOLDER_DATA_KEYS must not be a development key published in the source when NODE_ENV is production',
+    );
   });
 
   it('refuses any weak key of a WEBHOOK_SECRET_KEYS rotation list, naming the list', () => {

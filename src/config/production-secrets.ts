@@ -6,13 +6,21 @@ export const MIN_PRODUCTION_ADMIN_TOKEN_LENGTH = 32;
 export const MIN_PRODUCTION_ADMIN_TOKEN_DISTINCT = 8;
 
 /** The settings whose development values must never reach production. */
-export type ProductionSetting = 'WEBHOOK_SECRET_KEY' | 'WEBHOOK_SECRET_KEYS' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN' | 'WEBHOOK_ALLOW_PRIVATE_URLS';
+export type ProductionSetting =
+  | 'WEBHOOK_SECRET_KEY'
+  | 'WEBHOOK_SECRET_KEYS'
+  | 'HOLDER_DATA_KEY'
+  | 'HOLDER_DATA_KEYS'
+  | 'ADMIN_TOKEN'
+  | 'WEBHOOK_ALLOW_PRIVATE_URLS';
 
 /** The settings the decision reads besides the value itself. */
 export interface ProductionContext {
   NODE_ENV: string;
   /** the rotation list, which stands in for WEBHOOK_SECRET_KEY when it lists a key */
   WEBHOOK_SECRET_KEYS: readonly string[];
+  /** the holder data key ring, which stands in for HOLDER_DATA_KEY when it lists a key */
+  HOLDER_DATA_KEYS: readonly string[];
 }
 
 /** Keys published in the source (the development fallbacks) and so known to anyone. */
@@ -31,8 +39,8 @@ function weakKeyProblem(setting: string, keyHex: string): string | null {
  * missing key is only warned about (a laptop needs no key). In production:
  * - a webhook key that is missing, published or one repeated byte would let anyone holding a database backup
  *   open webhook secrets and forge signed events (WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies it);
- * - HOLDER_DATA_KEY likewise would let anyone holding a copy of Redis or the database test guessed dates of
- *   birth against the stored digests;
+ * - HOLDER_DATA_KEY likewise (or HOLDER_DATA_KEYS, its ring) would let anyone holding a copy of Redis or the
+ *   database test guessed dates of birth against the stored digests;
  * - an ADMIN_TOKEN that is short or made of few characters can be guessed; an empty one keeps the queue
  *   dashboard off, so it is accepted;
  * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off.
@@ -46,12 +54,13 @@ export function describeProductionSecretProblem(
   if (setting === 'WEBHOOK_ALLOW_PRIVATE_URLS') {
     return value === true ? 'WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses' : null;
   }
-  if (setting === 'WEBHOOK_SECRET_KEYS') {
+  if (setting === 'WEBHOOK_SECRET_KEYS' || setting === 'HOLDER_DATA_KEYS') {
     return (value as readonly string[]).map((key) => weakKeyProblem(setting, key)).find((problem) => problem !== null) ?? null;
   }
   const text = value as string;
   if (setting === 'HOLDER_DATA_KEY') {
-    return text === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : weakKeyProblem(setting, text);
+    if (text !== '') return weakKeyProblem(setting, text);
+    return context.HOLDER_DATA_KEYS.length === 0 ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
   }
   if (setting === 'WEBHOOK_SECRET_KEY') {
     if (text !== '') return weakKeyProblem(setting, text);

@@ -150,14 +150,14 @@ export class ConsoleService {
   }
 
   async keyList(user: AuthenticatedUser) {
-    const keys = await this.keys.userKeys(user.userId);
+    const keys = await this.keys.userKeys(user.userId, user.keyId);
     return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
   }
 
   /** A new key for the user, shown once; or the API's words for why not. */
   async createKey(user: AuthenticatedUser, name: string): Promise<{ key: string; name: string } | { error: string }> {
     try {
-      const created = await this.keys.createUserKey(user.userId, name);
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
@@ -165,9 +165,9 @@ export class ConsoleService {
     }
   }
 
-  /** Revokes one of the user's keys: KEY_NOT_FOUND for any other id, as the API answers. */
+  /** Revokes the session's key or one it issued: KEY_NOT_FOUND for any other id, as the API answers. */
   async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
-    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, user.keyId, keyId))) throw new ApiError('KEY_NOT_FOUND');
   }
 
   /** The user's batches, newest first. */

@@ -21,6 +21,8 @@ import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-che
 import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 import { CounterFirstCharges1764460800000 } from './migrations/1764460800000-counter-first-charges';
 import { UserWatchLimit1764547200000 } from './migrations/1764547200000-user-watch-limit';
+import { KeyLineage1764590400000 } from './migrations/1764590400000-key-lineage';
+import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-retention';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -78,6 +80,8 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       KeyLastUsed1764374400000,
       CounterFirstCharges1764460800000,
       UserWatchLimit1764547200000,
+      KeyLineage1764590400000,
+      LedgerRetention1764633600000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NameSearch } from '@lvs/register';
 import type { LookupSubject } from '../lookups/lookup-subject';
 import { LookupService } from '../lookups/lookup.service';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
 
 /**
@@ -19,7 +19,7 @@ export class NameSearchSubjects {
   subject(search: NameSearch): LookupSubject {
     const normalised = normaliseNameSearch(search);
     const searchKey = this.holderData.digest(nameSearchText(normalised));
-    return this.lookups.nameSearchSubject(searchKey, this.holderData.seal(JSON.stringify(normalised)), searchQuotaUnit(searchKey));
+    return this.lookups.nameSearchSubject(searchKey, this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)), searchQuotaUnit(searchKey));
   }
 
   /** The search that confirms a date of birth: the card's own names, and the date claimed. */

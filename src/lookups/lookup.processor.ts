@@ -9,7 +9,7 @@ import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { blockingConnection } from '../redis/redis-clients';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
 import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
@@ -58,7 +58,7 @@ export class LookupProcessor extends WorkerHost {
       return this.ask(job, 'Name search', {
         cached: () => this.cache.getNameSearch(data.searchKey),
         register: async (askedAt) =>
-          toNameSearchResult(await this.register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch)) as NameSearch), askedAt),
+          toNameSearchResult(await this.register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch), askedAt),
         store: (result) => this.cache.putNameSearch(data.searchKey, result),
       });
     }

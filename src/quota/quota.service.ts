@@ -76,6 +76,9 @@ function isOutage(error: unknown): boolean {
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 // Outlives the longest month; the period is part of the key, so a new month never sees it.
+/** The most ledger rows one retention run deletes: the worker runs it every tick, so a backlog goes in steps. */
+const LEDGER_DELETIONS_PER_RUN = 10_000;
+
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
 // KEYS: the charged markers of each charge (a hash per user and period). ARGV: the TTL, then each charge's number.
 const MARK_CHARGED_SCRIPT = `
@@ -94,6 +97,7 @@ end
 @Injectable()
 export class QuotaService {
   private readonly timeZone: string;
+  private readonly ledgerRetentionMonths: number;
   private readonly chargeTimeoutMs: number;
   /** Usage reads of one turn share a query: the round trip was most of the endpoint's cost. */
   private readonly usageReads = new DataLoader<UsageKey, number>(
@@ -121,12 +125,27 @@ export class QuotaService {
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
+    this.ledgerRetentionMonths = config.get('LEDGER_RETENTION_MONTHS');
     this.chargeTimeoutMs = config.get('DATABASE_CHARGE_TIMEOUT_MS');
     redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
   currentPeriod(): string {
     return billingPeriod(this.clock.now(), this.timeZone);
+  }
+
+  /**
+   * Deletes the per-number ledger (quota_charges) of the periods before the last LEDGER_RETENTION_MONTHS (the
+   * current one counts), at most LEDGER_DELETIONS_PER_RUN rows a run, so that a run stays short; the monthly
+   * totals (quota_usage) stay. Returns how many rows it deleted.
+   */
+  async deleteExpiredLedger(): Promise<number> {
+    const [oldestKept] = recentPeriods(this.currentPeriod(), this.ledgerRetentionMonths);
+    const [, deleted] = await this.dataSource.query<[unknown, number]>(
+      `DELETE FROM quota_charges WHERE ctid IN (SELECT ctid FROM quota_charges WHERE period < $1 LIMIT $2)`,
+      [oldestKept, LEDGER_DELETIONS_PER_RUN],
+    );
+    return deleted;
   }
 
   /** The Redis hash of a user's numbers charged in a period (field: the number). */

@@ -8,12 +8,17 @@ export interface Keyring {
 }
 
 /**
- * The keys that seal and open signing secrets: WEBHOOK_SECRET_KEYS when it lists any (the first seals),
- * else WEBHOOK_SECRET_KEY as a one-key list, else the development key. A key listed twice counts once.
+ * A ring of keys from a list setting when it lists any (the first seals), else from a one-key setting, else the
+ * development key. A key listed twice counts once.
  */
-export function webhookKeyring(settings: { WEBHOOK_SECRET_KEYS: readonly string[]; WEBHOOK_SECRET_KEY: string }): Keyring {
-  const configured = settings.WEBHOOK_SECRET_KEYS.length > 0 ? settings.WEBHOOK_SECRET_KEYS : [settings.WEBHOOK_SECRET_KEY].filter((key) => key !== '');
-  if (configured.length === 0) return { keys: [secretKey(DEVELOPMENT_KEY_HEX)], development: true };
+export function keyring(list: readonly string[], single: string, developmentKeyHex: string): Keyring {
+  const configured = list.length > 0 ? list : [single].filter((key) => key !== '');
+  if (configured.length === 0) return { keys: [secretKey(developmentKeyHex)], development: true };
   const keys = new Map(configured.map((hex) => secretKey(hex)).map((key) => [key.id, key]));
   return { keys: [...keys.values()], development: false };
+}
+
+/** The keys that seal and open signing secrets: WEBHOOK_SECRET_KEYS, else WEBHOOK_SECRET_KEY, else the development key. */
+export function webhookKeyring(settings: { WEBHOOK_SECRET_KEYS: readonly string[]; WEBHOOK_SECRET_KEY: string }): Keyring {
+  return keyring(settings.WEBHOOK_SECRET_KEYS, settings.WEBHOOK_SECRET_KEY, DEVELOPMENT_KEY_HEX);
 }

@@ -14,7 +14,8 @@ import type { LookupJobResult } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { RegisterLicence } from '@lvs/register';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { servedUser } from '../auth/served-user';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
@@ -95,7 +96,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     await this.deleteExpired(now);
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
       `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
-       JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL`,
+       JOIN users u ON u.id = w.user_id AND ${servedUser('u')}`,
     );
     if (watched === 0) return [];
     const limit = recheckClaimLimit({
@@ -110,7 +111,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     // an UPDATE with [rows, affected count].
     const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
       `WITH watchers AS (
-         SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND u.disabled_at IS NULL
+         SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND ${servedUser('u')}
        ),
        turns AS (
          SELECT due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
@@ -135,9 +136,13 @@ export class LicenceMonitor implements OnModuleDestroy {
     return rows.map((row) => row.licence_number);
   }
 
-  /** Events past their retention, and the states (holder names) of numbers nobody has watched for as long. */
+  /**
+   * Events past their retention, the states (holder names) of numbers nobody has watched for as long, and the
+   * per-number ledger of periods past LEDGER_RETENTION_MONTHS.
+   */
   private async deleteExpired(now: Date): Promise<void> {
     await this.events.deleteExpired(now);
+    await this.quota.deleteExpiredLedger();
     await this.dataSource.query(
       `DELETE FROM licence_states s
        WHERE s.unwatched_since < $1::timestamptz - make_interval(days => $2)
@@ -169,12 +174,19 @@ export class LicenceMonitor implements OnModuleDestroy {
     const watchers = await this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
        FROM watch_entries w JOIN users u ON u.id = w.user_id
-       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND u.disabled_at IS NULL`,
+       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND ${servedUser('u')}`,
       [licenceNumber],
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
     for (const watcher of watchers) {
-      const dateOfBirth = watcher.date_of_birth_sealed === null ? null : this.holderData.open(watcher.date_of_birth_sealed);
+      // A date no key of the ring opens (its key removed before the reseal) leaves a search by name alone: the held-back events still go out.
+      const dateOfBirth =
+        watcher.date_of_birth_sealed === null
+          ? null
+          : this.holderData.openOrNull(watcher.date_of_birth_sealed, holderDataRow.watchEntry(watcher.user_id, licenceNumber));
+      if (watcher.date_of_birth_sealed !== null && dateOfBirth === null) {
+        this.logger.warn(`A date of birth watching ${maskLicenceNumber(licenceNumber)} cannot be opened with HOLDER_DATA_KEYS: searching by name only`);
+      }
       byDateOfBirth.set(dateOfBirth, [...(byDateOfBirth.get(dateOfBirth) ?? []), watcher]);
     }
     const events: NewEvent[] = [];
@@ -198,7 +210,7 @@ export class LicenceMonitor implements OnModuleDestroy {
           type: 'licence.replaced',
           data: { licenceNumber, reference: watcher.reference, previous, current, successorLicenceNumber: successor.licenceNumber, confidence },
         });
-        if (watcher.follow_successor && confidence === 'NAME_AND_DATE_OF_BIRTH') events.push(...(await this.watchSuccessor(watcher, successor.licenceNumber)));
+        if (watcher.follow_successor && dateOfBirth !== null) events.push(...(await this.watchSuccessor(watcher, successor.licenceNumber, dateOfBirth)));
       }
     }
     await this.dispatcher.dispatch(await this.events.record(events, this.clock.now()));
@@ -242,7 +254,7 @@ export class LicenceMonitor implements OnModuleDestroy {
    * Watches the successor for the watcher with the same reference and holder, charged as a new number; without room
    * in the quota it is PAUSED, as a re-check would leave it. A successor already on the watchlist stays as it is.
    */
-  private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string): Promise<NewEvent[]> {
+  private async watchSuccessor(watcher: SuccessorWatcher, successorNumber: string, dateOfBirth: string): Promise<NewEvent[]> {
     const now = this.clock.now();
     const [count] = await this.dataSource.query<WatchlistCount[]>(WATCHLIST_COUNT, [watcher.user_id, [successorNumber]]);
     if (!watchlistHasRoom(count, this.config.get('WATCH_MAX_ENTRIES_PER_USER'))) {
@@ -266,7 +278,8 @@ export class LicenceMonitor implements OnModuleDestroy {
         charged ? 'ACTIVE' : 'PAUSED',
         charged ? null : 'QUOTA_EXCEEDED',
         watcher.holder,
-        watcher.date_of_birth_sealed,
+        // Sealed anew for the successor's row: a seal opens only in the row it was made for.
+        this.holderData.seal(dateOfBirth, holderDataRow.watchEntry(watcher.user_id, successorNumber)),
       ],
     );
     if (inserted.length === 0 || charged) return [];
@@ -282,7 +295,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     const watchers = await this.dataSource.query<Watcher[]>(
       `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
        FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1 AND u.disabled_at IS NULL`,
+       WHERE w.licence_number = $1 AND ${servedUser('u')}`,
       [licenceNumber],
     );
     const active: Watcher[] = [];

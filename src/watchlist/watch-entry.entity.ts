@@ -39,7 +39,7 @@ export class WatchEntry {
   @Column({ type: 'jsonb', nullable: true })
   holder!: { firstName: string; surname: string } | null;
 
-  /** the holder's date of birth, sealed under HOLDER_DATA_KEY; never stored in clear */
+  /** the holder's date of birth, sealed under the first key of HOLDER_DATA_KEYS and bound to its row; never stored in clear */
   @Column({ name: 'date_of_birth_sealed', type: 'text', nullable: true })
   dateOfBirthSealed!: string | null;
 

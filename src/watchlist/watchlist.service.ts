@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
-import { HolderDataProtection } from '../secrets/holder-data';
+import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
@@ -66,7 +66,7 @@ export class WatchlistService {
           licenceNumber,
           holder !== undefined,
           holder ? JSON.stringify({ firstName: holder.firstName, surname: holder.surname }) : null,
-          holder?.dateOfBirth === undefined ? null : this.holderData.seal(holder.dateOfBirth),
+          holder?.dateOfBirth === undefined ? null : this.holderData.seal(holder.dateOfBirth, holderDataRow.watchEntry(user.userId, licenceNumber)),
           followSuccessor ?? null,
         ],
       );

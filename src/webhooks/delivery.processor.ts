@@ -5,6 +5,7 @@ import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
+import { servedUser } from '../auth/served-user';
 import { AppConfig } from '../config/app-config';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
@@ -87,7 +88,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     const { deliveryId } = job.data;
     const [row] = await this.dataSource.query<DeliveryRow[]>(
       `SELECT w.user_id, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
-              u.disabled_at IS NOT NULL AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
+              NOT ${servedUser('u')} AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
          JOIN events e ON e.id = d.event_id

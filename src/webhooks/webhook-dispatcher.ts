@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { servedUser } from '../auth/served-user';
 import { AppConfig } from '../config/app-config';
 import type { StoredEvent } from '../events/events.service';
 import { DELIVER_JOB, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
@@ -52,7 +53,7 @@ export class WebhookDispatcher {
       `WITH resumable AS (
          SELECT d.id, d.held_at FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
-         WHERE d.held_at IS NOT NULL AND u.disabled_at IS NULL
+         WHERE d.held_at IS NOT NULL AND ${servedUser('u')}
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET held_at = NULL FROM resumable WHERE d.id = resumable.id

@@ -128,4 +128,35 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     const filtered = (await call(paused.key, 'GET', '/v1/watchlist?status=REVOKED')).body as { items: WatchEntry[] };
     expect(filtered.items).toEqual([]);
   });
+
+  it('keeps the per-number ledger LEDGER_RETENTION_MONTHS (25), the current month included, and the monthly totals for ever', async () => {
+    const { userId, key } = await t.createKey();
+    // 2029-03 is the current period: 2027-03 is the oldest of the 25 kept, 2027-02 the newest deleted.
+    t.clock.travelTo('2029-03-15T12:00:00Z');
+    const periods = ['2027-01', '2027-02', '2027-03', '2028-06', '2029-03'];
+    for (const period of periods) {
+      await t.db.query(`INSERT INTO quota_charges (user_id, period, licence_number) VALUES ($1, $2, '1000000000000001'), ($1, $2, '1000000000000002')`, [
+        userId,
+        period,
+      ]);
+      await t.db.query('INSERT INTO quota_usage (user_id, period, used) VALUES ($1, $2, 2)', [userId, period]);
+    }
+    const ledger = async () =>
+      (await t.db.query<{ period: string; n: number }>('SELECT period, count(*)::int AS n FROM quota_charges WHERE user_id = $1 GROUP BY period ORDER BY period', [userId]))
+        .rows;
+    await until(ledger, (rows) => rows.length === 3, 10_000);
+    expect(await ledger()).toEqual([
+      { period: '2027-03', n: 2 },
+      { period: '2028-06', n: 2 },
+      { period: '2029-03', n: 2 },
+    ]);
+    const totals = await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1 ORDER BY period', [userId]);
+    expect(totals.rows).toEqual(periods.map((period) => ({ period, used: 2 })));
+    // The history (24 months at most) reads the totals, untouched.
+    const history = await call(key, 'GET', '/v1/quota/history?months=24');
+    expect((history.body as { periods: { period: string; used: number }[] }).periods.filter((entry) => entry.used > 0)).toEqual([
+      { period: '2028-06', used: 2, quota: null },
+      { period: '2029-03', used: 2, quota: null },
+    ]);
+  });
 });

@@ -72,15 +72,16 @@ describe('deployment files', () => {
     }
   });
 
-  it('runs every role in production, requiring WEBHOOK_SECRET_KEY and HOLDER_DATA_KEY and passing an optional WEBHOOK_SECRET_KEYS and ADMIN_TOKEN', () => {
+  it('runs every role in production, requiring WEBHOOK_SECRET_KEY and HOLDER_DATA_KEY and passing an optional WEBHOOK_SECRET_KEYS, HOLDER_DATA_KEYS and ADMIN_TOKEN', () => {
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
       const environment = services[name].environment ?? {};
-      expect([name, environment.NODE_ENV, environment.WEBHOOK_SECRET_KEY, environment.HOLDER_DATA_KEY, environment.WEBHOOK_SECRET_KEYS, environment.ADMIN_TOKEN]).toEqual([
+      expect([name, environment.NODE_ENV, environment.WEBHOOK_SECRET_KEY, environment.HOLDER_DATA_KEY, environment.WEBHOOK_SECRET_KEYS, environment.HOLDER_DATA_KEYS, environment.ADMIN_TOKEN]).toEqual([
         name,
         'production',
         '${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY to 64 hex digits, e.g. openssl rand -hex 32}',
         '${HOLDER_DATA_KEY:?set HOLDER_DATA_KEY to 64 hex digits, e.g. openssl rand -hex 32}',
         '${WEBHOOK_SECRET_KEYS:-}',
+        '${HOLDER_DATA_KEYS:-}',
         '${ADMIN_TOKEN:-}',
       ]);
     }

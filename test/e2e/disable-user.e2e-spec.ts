@@ -3,7 +3,7 @@ import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
-import { SandboxAdmin } from '../support/sandbox-admin';
+import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -123,6 +123,53 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
       { status: 'DELIVERED', held: false, attempts: 2 },
       { status: 'DELIVERED', held: false, attempts: 1 },
     ]);
+  });
+
+  it('treats a user whose keys are all revoked as disabled: no re-check, charge or delivery until it holds a key again', async () => {
+    const keyless = await t.createKey({ name: 'keyless partner' });
+    const other = await t.createKey({ name: 'busy partner' });
+    const [api] = apis;
+    const [WATCHED, OTHERS] = ['1360000000000011', '1360000000000029'];
+    for (const licenceNumber of [WATCHED, OTHERS]) {
+      await sandbox.addLicence(sandboxPerson(licenceNumber, 'ALEX', `KEYLESS${licenceNumber.slice(-2)}`, '1980-01-01'));
+    }
+    expect((await call(api.baseUrl, keyless.key, 'PUT', `/v1/watchlist/${WATCHED}`)).status).toBe(201);
+    expect((await call(api.baseUrl, other.key, 'PUT', `/v1/watchlist/${OTHERS}`)).status).toBe(201);
+    const created = await call(api.baseUrl, keyless.key, 'POST', '/v1/webhooks', { url: `${receiver.url}/keyless` });
+    expect(created.status).toBe(201);
+    const endpoint = created.body as { id: string; secret: string };
+    receiver.useSecret('/keyless', endpoint.secret);
+    const checked = async (licenceNumber: string) =>
+      (await t.db.query('SELECT checked_at FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0]?.checked_at ?? null;
+    await until(async () => [await checked(WATCHED), await checked(OTHERS)], (times) => times.every((time) => time !== null));
+    receiver.script('/keyless', [500]);
+    expect((await call(api.baseUrl, keyless.key, 'POST', `/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
+    await until(() => receiver.to('/keyless'), (received) => received.length === 1);
+
+    // The partner revokes its only key with itself: nobody can read its results any more.
+    expect((await call(api.baseUrl, keyless.key, 'DELETE', `/v1/keys/${keyless.keyId}`)).status).toBe(204);
+    await sandbox.changeLicence(WATCHED, { status: 'Revoked', statusReason: 'Licence revoked' });
+    await sandbox.resetCounts();
+    const eventsBefore = await eventCount(keyless.userId);
+    const usageBefore = (await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1', [keyless.userId])).rows;
+    // Two re-checks of the other partner's number: the cycles ran, and never took the keyless partner's.
+    await until(() => sandbox.requestsFor(OTHERS), (requests) => requests >= 2, 15_000);
+    expect(await sandbox.requestsFor(WATCHED)).toBe(0);
+    expect(await eventCount(keyless.userId)).toBe(eventsBefore);
+    expect((await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1', [keyless.userId])).rows).toEqual(usageBefore);
+    expect(await until(() => deliveryRows(endpoint.id), (rows) => rows[0].held, 10_000)).toEqual([{ status: 'PENDING', held: true, attempts: 1 }]);
+    expect(receiver.to('/keyless')).toHaveLength(1);
+
+    // The operator issues a key again: the held ping goes out, and the re-check finds the revocation and sends it.
+    const again = await runKeysCli(t.env, 'create', '--name', 'again', '--user', keyless.userId);
+    expect(again.status).toBe(0);
+    const received = await until(
+      () => receiver.to('/keyless'),
+      (list) => list.some((hook) => hook.body.type === 'licence.status_changed') && list.filter((hook) => hook.body.type === 'ping').length === 2,
+      10_000,
+    );
+    expect(received.every((hook) => hook.verified)).toBe(true);
+    expect(await sandbox.requestsFor(WATCHED)).toBeGreaterThanOrEqual(1);
   });
 
   it('answers an unknown user with exit status 2 and changes nothing', async () => {

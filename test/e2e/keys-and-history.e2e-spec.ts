@@ -8,7 +8,7 @@ const KEY_NOT_FOUND = { code: 'KEY_NOT_FOUND', message: 'API key not found' };
 const invalid = (message: string) => ({ code: 'VALIDATION_ERROR', message });
 const MONTHS = 'months must be an integer from 1 to 24';
 const HISTORY_QUERY = 'Query may only contain months';
-const KEY_BODY = 'Request body must be {"name"} with a name of 1 to 100 characters';
+const KEY_BODY = 'Request body must be {"name"} with a name of 1 to 100 characters, and may add expiresAt';
 const KEY_LIMIT = 'A user may hold at most 10 active keys; revoke one first';
 
 /**

@@ -1,29 +1,12 @@
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
-import { SandboxAdmin } from '../support/sandbox-admin';
+import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const CYCLE_SECONDS = 2;
-
-/** A person added to the sandbox at run time, with one Active licence to watch. */
-function person(licenceNumber: string, firstName: string, surname: string, dateOfBirth: string) {
-  return {
-    licenceNumber,
-    firstName,
-    middleName: null,
-    surname,
-    dateOfBirth,
-    role: 'Front Line',
-    licenceSector: 'Door Supervision',
-    expiryDate: '2027-03-31',
-    status: 'Active',
-    statusReason: null,
-    additionalConditions: null,
-  };
-}
 
 interface WatchEntry {
   licenceNumber: string;
@@ -80,7 +63,7 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
     const OLD = '1320000000000011';
     const NEW = '1320000000000029';
     const BORN = '1991-02-03';
-    await sandbox.addLicence(person(OLD, 'PETRA', 'NOVAK', BORN));
+    await sandbox.addLicence(sandboxPerson(OLD, 'PETRA', 'NOVAK', BORN));
     const follower = await watcher('/follower', OLD, {
       reference: 'guard-7',
       holder: { firstName: 'Petra', surname: 'Novak', dateOfBirth: BORN },
@@ -91,7 +74,7 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
     await baseline(byName, OLD);
 
     // The card is replaced: a new Active licence for the same person, the old one Replaced.
-    await sandbox.addLicence(person(NEW, 'PETRA', 'NOVAK', BORN));
+    await sandbox.addLicence(sandboxPerson(NEW, 'PETRA', 'NOVAK', BORN));
     await sandbox.changeLicence(OLD, { status: 'Replaced', statusReason: 'Replaced by a new licence card' });
 
     const replaced = (path: string) => receiver.to(path).filter((webhook) => webhook.body.type === 'licence.replaced');
@@ -138,12 +121,12 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
   it('with two candidates sends no licence.replaced, and the status change goes out as before', async () => {
     const OLD = '1330000000000013';
     const BORN = '1984-06-07';
-    await sandbox.addLicence(person(OLD, 'IVAN', 'PETROV', BORN));
+    await sandbox.addLicence(sandboxPerson(OLD, 'IVAN', 'PETROV', BORN));
     const key = await watcher('/two', OLD, { holder: { firstName: 'Ivan', surname: 'Petrov', dateOfBirth: BORN }, followSuccessor: true });
     await baseline(key, OLD);
 
-    await sandbox.addLicence(person('1330000000000021', 'IVAN', 'PETROV', BORN));
-    await sandbox.addLicence(person('1330000000000039', 'IVAN', 'PETROV', BORN));
+    await sandbox.addLicence(sandboxPerson('1330000000000021', 'IVAN', 'PETROV', BORN));
+    await sandbox.addLicence(sandboxPerson('1330000000000039', 'IVAN', 'PETROV', BORN));
     await sandbox.changeLicence(OLD, { status: 'Expired' });
 
     await until(
@@ -159,14 +142,14 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
     const OLD = '1340000000000018';
     const NEW = '1340000000000026';
     const BORN = '1979-12-01';
-    await sandbox.addLicence(person(OLD, 'NINA', 'SOKOL', BORN));
+    await sandbox.addLicence(sandboxPerson(OLD, 'NINA', 'SOKOL', BORN));
     const key = await watcher('/full', OLD, { holder: { firstName: 'Nina', surname: 'Sokol', dateOfBirth: BORN }, followSuccessor: true });
     const [{ user_id: userId }] = (await t.db.query<{ user_id: string }>('SELECT user_id FROM watch_entries WHERE licence_number = $1', [OLD])).rows;
     // The cap is what the watchlist holds now: no room for the successor.
     expect((await runKeysCli(t.env, 'set-watch-limit', userId, '1')).status).toBe(0);
     await baseline(key, OLD);
 
-    await sandbox.addLicence(person(NEW, 'NINA', 'SOKOL', BORN));
+    await sandbox.addLicence(sandboxPerson(NEW, 'NINA', 'SOKOL', BORN));
     await sandbox.changeLicence(OLD, { status: 'Replaced', statusReason: 'Replaced by a new licence card' });
     const [event] = await until(
       () => receiver.to('/full').filter((webhook) => webhook.body.type === 'licence.replaced'),

@@ -1,5 +1,22 @@
 import type { FaultSetting, RequestCounts, RequestTimes } from '@lvs/register-sandbox';
 
+/** A person to add to the sandbox at run time (addLicence), with one Active Door Supervision licence. */
+export function sandboxPerson(licenceNumber: string, firstName: string, surname: string, dateOfBirth: string) {
+  return {
+    licenceNumber,
+    firstName,
+    middleName: null,
+    surname,
+    dateOfBirth,
+    role: 'Front Line',
+    licenceSector: 'Door Supervision',
+    expiryDate: '2027-03-31',
+    status: 'Active',
+    statusReason: null,
+    additionalConditions: null,
+  };
+}
+
 /** The sandbox register's admin API, over HTTP as a test or an operator would use it. */
 export class SandboxAdmin {
   constructor(private readonly sandboxUrl: string) {}

@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsString, Length } from 'class-validator';
+import { IsDate, IsOptional, IsString, Length } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
+import { parseExpiry } from '../key-expiry';
 
-const { keyBody } = FEATURE_VALIDATION_MESSAGES;
+const { keyBody, keyExpiry } = FEATURE_VALIDATION_MESSAGES;
 
-/** POST /v1/keys: {"name"}, the label that tells the new key apart in the list. */
+/** POST /v1/keys: {"name"}, the label that tells the new key apart in the list, and an optional expiry. */
 @UnknownFieldMessage(keyBody)
 export class CreateKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Rostering system', description: 'A label for the key, trimmed' })
@@ -14,6 +15,21 @@ export class CreateKeyDto {
   @IsString({ message: keyBody })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   name!: string;
+
+  @ApiProperty({
+    required: false,
+    type: String,
+    format: 'date-time',
+    example: '2027-01-31T00:00:00Z',
+    description:
+      'When the new key stops working: a future ISO-8601 date (midnight UTC), or date and time with its zone. ' +
+      'Never later than the key making this request: a later expiry, or none, becomes that key\'s expiry.',
+  })
+  @IsOptional()
+  @IsDate({ message: keyExpiry })
+  // Anything that does not parse stays as it came, so that IsDate refuses it.
+  @Transform(({ value }) => (typeof value === 'string' ? (parseExpiry(value) ?? value) : value))
+  expiresAt?: Date;
 }
 
 export class KeyDto {
@@ -34,6 +50,18 @@ export class KeyDto {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null, description: 'null: the key never expires' })
   expiresAt!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    example: null,
+    description: 'The key that issued this one through POST /v1/keys or the console; null for a key the operator issued',
+  })
+  createdBy!: string | null;
+
+  @ApiProperty({ description: 'true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued' })
+  revocable!: boolean;
 
   @ApiProperty({ description: 'true for the key this request was made with' })
   current!: boolean;

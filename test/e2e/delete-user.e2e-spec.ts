@@ -1,0 +1,181 @@
+import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { hashApiKey } from '../../src/auth/api-key-secret';
+import { request, TestResponse } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
+import { redisText } from '../support/stored-text';
+import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+
+/** Signs in to the console with a key, as a browser would, and keeps its cookies. */
+async function consoleSession(baseUrl: string, apiKey: string): Promise<string> {
+  const page = await fetch(`${baseUrl}/console/sign-in`);
+  const cookies = page.headers.getSetCookie().map((line) => line.split(';')[0]);
+  const _csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const signedIn = await fetch(`${baseUrl}/console/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl, cookie: cookies.join('; ') },
+    body: new URLSearchParams({ _csrf, apiKey }).toString(),
+  });
+  expect(signedIn.status).toBe(303);
+  return [...cookies, ...signedIn.headers.getSetCookie().map((line) => line.split(';')[0])].join('; ');
+}
+
+/**
+ * Offboarding a partner with `keys delete-user`, on the real app, worker and command: a user with rows in every
+ * table that holds a user's data and keys in Redis is deleted, and afterwards no column of any table and no Redis
+ * key or value under the test's prefix names it, while another user keeps everything.
+ */
+describe('keys delete-user', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startTestApp({ withWorker: true, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WATCH_RECHECK_SECONDS: '2' } });
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const call = (apiKey: string, method: string, path: string, body?: object, headers: Record<string, string> = {}): Promise<TestResponse> =>
+    request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey, ...headers }, body });
+
+  /** A user with data in every table a user's data goes to: keys, charges, usage, batches, watch entries, endpoints, events, deliveries. */
+  async function partnerWithEverything(path: string) {
+    const owner = await t.createKey({ quota: 100 });
+    const verified = await call(owner.key, 'POST', '/v1/licences/verify', { licenceNumber: SANDBOX_NUMBERS.active }, { 'idempotency-key': `${path}-verify` });
+    expect(verified.status).toBe(200);
+    const second = await call(owner.key, 'POST', '/v1/keys', { name: 'second' });
+    expect(second.status).toBe(201);
+    const batch = await call(owner.key, 'POST', '/v1/batches', {
+      items: [{ licenceNumber: SANDBOX_NUMBERS.renewedNew, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }],
+    });
+    expect([200, 202]).toContain(batch.status);
+    const watched = await call(owner.key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.expired}`, { reference: path });
+    expect(watched.status).toBe(201);
+    const endpoint = await call(owner.key, 'POST', '/v1/webhooks', { url: `${receiver.url}${path}` });
+    expect(endpoint.status).toBe(201);
+    receiver.useSecret(path, (endpoint.body as { secret: string }).secret);
+    const ping = await call(owner.key, 'POST', `/v1/webhooks/${(endpoint.body as { id: string }).id}/test`);
+    expect(ping.status).toBe(202);
+    await until(
+      async () => (await t.db.query<{ done: boolean }>(
+        `SELECT (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+                   JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.user_id = $1) > 0
+            AND (SELECT bool_and(status <> 'RUNNING') FROM batches WHERE user_id = $1) AS done`,
+        [owner.userId],
+      )).rows[0].done,
+      (done) => done,
+      20_000,
+    );
+    const session = await consoleSession(t.baseUrl, owner.key);
+    return { ...owner, secondKey: (second.body as { key: string }).key, session };
+  }
+
+  /** Every column of every table whose text names `needle`, as "table.column". */
+  async function columnsNaming(needle: string): Promise<string[]> {
+    const { rows: columns } = await t.db.query<{ table_name: string; column_name: string }>(
+      `SELECT c.table_name, c.column_name FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+          AND c.data_type IN ('uuid', 'text', 'character', 'character varying', 'json', 'jsonb', 'ARRAY')
+        ORDER BY 1, 2`,
+    );
+    expect(columns.map((column) => column.table_name)).toEqual(
+      expect.arrayContaining(['users', 'api_keys', 'quota_charges', 'quota_usage', 'batches', 'batch_items', 'watch_entries', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts']),
+    );
+    const naming: string[] = [];
+    for (const { table_name: table, column_name: column } of columns) {
+      const { rows } = await t.db.query<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM "${table}" WHERE strpos("${column}"::text, $1) > 0) AS found`,
+        [needle],
+      );
+      if (rows[0].found) naming.push(`${table}.${column}`);
+    }
+    return naming;
+  }
+
+  it('refuses without --confirm, saying what it would delete, and deletes nothing', async () => {
+    const { userId, key } = await t.createKey({ name: 'kept' });
+    const refused = await runKeysCli(t.env, 'delete-user', userId);
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `delete-user deletes user ${userId} for good, with apiKeys 1, batches 0, batchItems 0, watchEntries 0, webhookEndpoints 0, webhookDeliveries 0, webhookAttempts 0, events 0, quotaCharges 0, quotaUsage 0 and its Redis keys: export first, then add --confirm`,
+    );
+    expect((await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } })).status).toBe(200);
+    expect(await columnsNaming(userId)).toEqual(['api_keys.user_id', 'users.id']);
+  });
+
+  it('answers an unknown user with exit status 2, confirmed or not', async () => {
+    for (const args of [['00000000-0000-4000-8000-000000000000'], ['00000000-0000-4000-8000-000000000000', '--confirm']]) {
+      const result = await runKeysCli(t.env, 'delete-user', ...args);
+      expect([result.status, result.stdout, result.stderr.split('\n')[0]]).toEqual([2, '', 'No user 00000000-0000-4000-8000-000000000000']);
+    }
+  });
+
+  it('deletes a user and everything of theirs, leaving no row, column or Redis key naming it, and nothing of another user', async () => {
+    const leaving = await partnerWithEverything('/leaving');
+    const staying = await partnerWithEverything('/staying');
+    const { rows: keyRows } = await t.db.query<{ key_hash: string; id: string }>('SELECT key_hash, id FROM api_keys WHERE user_id = $1', [leaving.userId]);
+    expect(keyRows).toHaveLength(2);
+    const before = (await columnsNaming(leaving.userId)).sort();
+    // Every table a user's data lives in names it (those without a user column through the ids below).
+    expect(before).toEqual(expect.arrayContaining(['api_keys.user_id', 'batches.user_id', 'events.user_id', 'quota_charges.user_id', 'quota_usage.user_id', 'users.id', 'watch_entries.user_id', 'webhook_endpoints.user_id']));
+    expect(await redisText(t.redis, t.redisPrefix)).toContain(leaving.userId);
+    const stayingBefore = await columnsNaming(staying.userId);
+    const count = async (sql: string, userId: string) => (await t.db.query<{ n: number }>(sql, [userId])).rows[0].n;
+    const charges = await count('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = $1', leaving.userId);
+    expect(charges).toBeGreaterThanOrEqual(3); // the verified, batched and watched numbers
+    const stayingUsage = (await call(staying.key, 'GET', '/v1/quota/usage')).body;
+
+    const deleted = await runKeysCli(t.env, 'delete-user', leaving.userId, '--confirm');
+    expect([deleted.status, deleted.stderr]).toEqual([0, '']);
+    const report = JSON.parse(deleted.stdout) as { userId: string; deletedAt: string; deleted: Record<string, number> };
+    expect(report).toEqual({
+      userId: leaving.userId,
+      deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      deleted: {
+        apiKeys: 2,
+        batches: 1,
+        batchItems: 1,
+        watchEntries: 1,
+        webhookEndpoints: 1,
+        webhookDeliveries: expect.any(Number),
+        webhookAttempts: expect.any(Number),
+        events: expect.any(Number),
+        quotaCharges: charges,
+        quotaUsage: 1,
+        redisKeys: expect.any(Number),
+      },
+    });
+    expect(report.deleted.webhookDeliveries).toBeGreaterThanOrEqual(1);
+    expect(report.deleted.webhookAttempts).toBeGreaterThanOrEqual(1);
+    expect(report.deleted.events).toBeGreaterThanOrEqual(1);
+    expect(report.deleted.redisKeys).toBeGreaterThanOrEqual(1);
+
+    // No column of any table, and no key or value under the prefix, names the user or holds one of its keys.
+    for (const needle of [leaving.userId, ...keyRows.flatMap((row) => [row.id, row.key_hash])]) {
+      expect([needle, await columnsNaming(needle)]).toEqual([needle, []]);
+    }
+    const redis = await redisText(t.redis, t.redisPrefix);
+    for (const needle of [leaving.userId, ...keyRows.map((row) => row.key_hash)]) expect(redis).not.toContain(needle);
+
+    // Its keys and its console session are refused; the other user keeps everything and works.
+    for (const key of [leaving.key, leaving.secondKey]) {
+      const refused = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } });
+      expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+    }
+    const overview = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: leaving.session } });
+    expect([overview.status, overview.headers.get('location')]).toEqual([303, '/console/sign-in']);
+    expect(await columnsNaming(staying.userId)).toEqual(stayingBefore);
+    expect((await call(staying.key, 'GET', '/v1/quota/usage')).body).toEqual(stayingUsage);
+    const stayingOverview = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: staying.session } });
+    expect(stayingOverview.status).toBe(200);
+  }, 120_000);
+});

@@ -1,0 +1,209 @@
+import { request } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+const KEY_NOT_FOUND = { code: 'KEY_NOT_FOUND', message: 'API key not found' };
+const KEY_EXPIRY = { code: 'VALIDATION_ERROR', message: 'expiresAt must be a future ISO-8601 date, or date and time with its zone' };
+
+interface IssuedKey {
+  id: string;
+  key: string;
+  expiresAt: string | null;
+  createdBy: string | null;
+  revocable: boolean;
+}
+
+/**
+ * Key lineage on the real app and the real keys command: a key issued through POST /v1/keys never outlives the
+ * key that issued it, and a key revokes only itself and the keys descended from it. A leaked key can therefore
+ * neither outlast its issuer nor lock out the keys above it, while the operator still revokes any key.
+ */
+describe('key lineage', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const as = (key: string) => ({ headers: { 'x-api-key': key } });
+  const usage = async (key: string) => (await request(t.baseUrl, 'GET', '/v1/quota/usage', as(key))).status;
+  const revoke = (key: string, id: string) => request(t.baseUrl, 'DELETE', `/v1/keys/${id}`, as(key));
+  async function issue(key: string, body: object = {}): Promise<IssuedKey> {
+    const response = await request(t.baseUrl, 'POST', '/v1/keys', { ...as(key), body: { name: 'issued', ...body } });
+    expect([response.status, response.body]).toEqual([201, expect.objectContaining({ current: false })]);
+    return response.body as IssuedKey;
+  }
+  const storedExpiry = async (id: string) =>
+    (await t.db.query<{ expires_at: Date | null }>('SELECT expires_at FROM api_keys WHERE id = $1', [id])).rows[0].expires_at?.toISOString() ?? null;
+
+  describe('expiry', () => {
+    const operatorExpiry = () => new Date(Date.now() + 30 * 86_400_000);
+
+    it('caps a key asked never to expire to the expiry of the key that issued it, and shows the cap', async () => {
+      const expiresAt = operatorExpiry();
+      const root = await t.createKey({ expiresAt });
+      const child = await issue(root.key);
+      expect(child.expiresAt).toBe(expiresAt.toISOString());
+      expect(child.createdBy).toBe(root.keyId);
+      expect(await storedExpiry(child.id)).toBe(expiresAt.toISOString());
+      expect((await issue(root.key, { expiresAt: null })).expiresAt).toBe(expiresAt.toISOString());
+    });
+
+    it('caps a later expiry, and keeps an earlier one; a grandchild is capped to its own issuer', async () => {
+      const expiresAt = operatorExpiry();
+      const root = await t.createKey({ expiresAt });
+      const later = await issue(root.key, { expiresAt: '2099-01-01' });
+      expect(later.expiresAt).toBe(expiresAt.toISOString());
+      const earlierDate = new Date(expiresAt.getTime() - 7 * 86_400_000);
+      const earlier = await issue(root.key, { expiresAt: earlierDate.toISOString() });
+      expect(earlier.expiresAt).toBe(earlierDate.toISOString());
+      const grandchild = await issue(earlier.key);
+      expect(grandchild.expiresAt).toBe(earlierDate.toISOString());
+      expect(await storedExpiry(grandchild.id)).toBe(earlierDate.toISOString());
+      expect(grandchild.createdBy).toBe(earlier.id);
+    });
+
+    it('gives the asked expiry, or none, under a key that never expires', async () => {
+      const root = await t.createKey();
+      expect((await issue(root.key)).expiresAt).toBeNull();
+      expect((await issue(root.key, { expiresAt: '2030-06-01T12:00:00+01:00' })).expiresAt).toBe('2030-06-01T11:00:00.000Z');
+    });
+
+    it('stops the issued key when its issuer\'s expiry comes', async () => {
+      const expiresAt = new Date(Date.now() + 60_000);
+      const root = await t.createKey({ expiresAt });
+      const child = await issue(root.key);
+      expect(await usage(child.key)).toBe(200);
+      try {
+        t.clock.travelTo(new Date(expiresAt.getTime() + 1));
+        expect([await usage(root.key), await usage(child.key)]).toEqual([401, 401]);
+      } finally {
+        t.clock.set(null);
+      }
+    });
+
+    it.each([
+      ['a past date', '2001-01-01'],
+      ['a time without zone', '2099-01-01T10:00'],
+      ['a day that does not exist', '2099-02-30'],
+      ['a number', 4102444800000],
+    ])('refuses %s with 400 and issues nothing', async (_case, expiresAt) => {
+      const root = await t.createKey();
+      const response = await request(t.baseUrl, 'POST', '/v1/keys', { ...as(root.key), body: { name: 'x', expiresAt } });
+      expect([response.status, response.body]).toEqual([400, KEY_EXPIRY]);
+      const { rows } = await t.db.query('SELECT id FROM api_keys WHERE user_id = $1', [root.userId]);
+      expect(rows).toEqual([{ id: root.keyId }]);
+    });
+  });
+
+  describe('revocation', () => {
+    /** operator key → a → b → c, and a's sibling a2, with a second operator key of the same user. */
+    async function family() {
+      const root = await t.createKey({ name: 'root' });
+      const operatorSecond = await t.createKey({ name: 'operator second', userId: root.userId });
+      const a = await issue(root.key, { name: 'a' });
+      const a2 = await issue(root.key, { name: 'a2' });
+      const b = await issue(a.key, { name: 'b' });
+      const c = await issue(b.key, { name: 'c' });
+      return { root, operatorSecond, a, a2, b, c };
+    }
+
+    it('lets a key revoke neither its issuer, nor a key above it, nor a sibling, nor an operator key: 404 as for an unknown key', async () => {
+      const { root, operatorSecond, a, a2, b, c } = await family();
+      for (const [caller, target] of [
+        [a.key, root.keyId],
+        [a.key, a2.id],
+        [a.key, operatorSecond.keyId],
+        [c.key, b.id],
+        [c.key, a.id],
+        [c.key, root.keyId],
+        [a2.key, b.id],
+        [operatorSecond.key, root.keyId],
+        [operatorSecond.key, a.id],
+      ]) {
+        const response = await revoke(caller, target);
+        expect([target, response.status, response.body]).toEqual([target, 404, KEY_NOT_FOUND]);
+      }
+      const { rows } = await t.db.query('SELECT id FROM api_keys WHERE user_id = $1 AND revoked_at IS NOT NULL', [root.userId]);
+      expect(rows).toEqual([]);
+      for (const key of [root.key, operatorSecond.key, a.key, a2.key, b.key, c.key]) expect(await usage(key)).toBe(200);
+    });
+
+    it('lets a key revoke the keys it issued, directly and through them, and leaves the rest working', async () => {
+      const { root, operatorSecond, a, a2, b, c } = await family();
+      expect((await revoke(a.key, c.id)).status).toBe(204);
+      expect((await revoke(a.key, b.id)).status).toBe(204);
+      expect([await usage(b.key), await usage(c.key)]).toEqual([401, 401]);
+      expect([await usage(root.key), await usage(operatorSecond.key), await usage(a.key), await usage(a2.key)]).toEqual([200, 200, 200, 200]);
+      // The operator's key is above them all.
+      expect((await revoke(root.key, a2.id)).status).toBe(204);
+      expect(await usage(a2.key)).toBe(401);
+    });
+
+    it('keeps the lineage through a revoked key: its issuer still reaches the keys it issued', async () => {
+      const { root, a, b, c } = await family();
+      expect((await revoke(b.key, b.id)).status).toBe(204);
+      expect((await revoke(root.key, c.id)).status).toBe(204);
+      expect((await revoke(a.key, a.id)).status).toBe(204);
+      expect([await usage(a.key), await usage(b.key), await usage(c.key), await usage(root.key)]).toEqual([401, 401, 401, 200]);
+    });
+
+    it('lists each key with its issuer and whether the calling key may revoke it', async () => {
+      const { root, operatorSecond, a, a2, b, c } = await family();
+      const listed = await request(t.baseUrl, 'GET', '/v1/keys', as(b.key));
+      expect(listed.status).toBe(200);
+      const view = (listed.body as { keys: { id: string; createdBy: string | null; revocable: boolean; current: boolean }[] }).keys.map(
+        ({ id, createdBy, revocable, current }) => ({ id, createdBy, revocable, current }),
+      );
+      expect(view).toEqual([
+        { id: root.keyId, createdBy: null, revocable: false, current: false },
+        { id: operatorSecond.keyId, createdBy: null, revocable: false, current: false },
+        { id: a.id, createdBy: root.keyId, revocable: false, current: false },
+        { id: a2.id, createdBy: root.keyId, revocable: false, current: false },
+        { id: b.id, createdBy: a.id, revocable: true, current: true },
+        { id: c.id, createdBy: b.id, revocable: true, current: false },
+      ]);
+    });
+
+    it('rotates a key: the new key issued with the old one, then the old key revoked with itself', async () => {
+      const root = await t.createKey({ name: 'in service' });
+      const replacement = await issue(root.key, { name: 'replacement' });
+      const selfRevoked = await revoke(root.key, root.keyId);
+      expect([selfRevoked.status, selfRevoked.text]).toEqual([204, '']);
+      const refused = await request(t.baseUrl, 'GET', '/v1/quota/usage', as(root.key));
+      expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+      expect(await usage(replacement.key)).toBe(200);
+      const listed = await request(t.baseUrl, 'GET', '/v1/keys', as(replacement.key));
+      expect((listed.body as { keys: { id: string }[] }).keys.map((key) => key.id)).toEqual([replacement.id]);
+    });
+  });
+
+  describe('the keys command', () => {
+    it('lists who issued each key, and revokes any key, an operator key or one a partner issued', async () => {
+      const root = await t.createKey({ name: 'operator root' });
+      const child = await issue(root.key, { name: 'partner child' });
+      const grandchild = await issue(child.key, { name: 'partner grandchild' });
+
+      const listed = await runKeysCli(t.env, 'list');
+      expect([listed.status, listed.stderr]).toEqual([0, '']);
+      const lineage = (JSON.parse(listed.stdout) as { keyId: string; userId: string; createdByKeyId: string | null }[])
+        .filter((key) => key.userId === root.userId)
+        .map(({ keyId, createdByKeyId }) => ({ keyId, createdByKeyId }));
+      expect(lineage).toEqual([
+        { keyId: root.keyId, createdByKeyId: null },
+        { keyId: child.id, createdByKeyId: root.keyId },
+        { keyId: grandchild.id, createdByKeyId: child.id },
+      ]);
+
+      for (const keyId of [child.id, root.keyId]) {
+        const revoked = await runKeysCli(t.env, 'revoke', keyId);
+        expect([revoked.status, JSON.parse(revoked.stdout)]).toEqual([0, { keyId, revoked: true }]);
+      }
+      expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([401, 401, 200]);
+    });
+  });
+});
