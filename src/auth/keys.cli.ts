@@ -7,6 +7,7 @@ import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
 import { SecretReencryption } from '../signing-secrets/secret-reencryption';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
+import { newReceiptKey } from '../evidence/receipt-keys';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
@@ -15,7 +16,7 @@ import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-k
 @Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule] })
 class KeysCliModule {}
 
-async function execute(app: INestApplicationContext, command: KeysCommand): Promise<unknown> {
+async function execute(app: INestApplicationContext, command: Exclude<KeysCommand, { command: 'receipt-key' }>): Promise<unknown> {
   const apiKeys = app.get(ApiKeysService);
   switch (command.command) {
     case 'create':
@@ -59,6 +60,11 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${KEYS_USAGE}`);
     return 2;
+  }
+  // A receipt signing key needs no database: one line, in the form RECEIPT_SIGNING_KEYS takes.
+  if (command.command === 'receipt-key') {
+    console.log(newReceiptKey());
+    return 0;
   }
   const app = await NestFactory.createApplicationContext(KeysCliModule, { logger: ['error'] });
   try {

@@ -7,7 +7,8 @@ export type KeysCommand =
   | { command: 'set-quota'; userId: string; quota: number | null }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
-  | { command: 'reencrypt-webhook-secrets' };
+  | { command: 'reencrypt-webhook-secrets' }
+  | { command: 'receipt-key' };
 
 export class UsageError extends Error {}
 
@@ -19,7 +20,8 @@ export const KEYS_USAGE = `Usage:
   keys set-rate-limit USER_ID N|default
   keys disable-user USER_ID
   keys enable-user USER_ID
-  keys reencrypt-webhook-secrets`;
+  keys reencrypt-webhook-secrets
+  keys receipt-key`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A date (midnight UTC), or a date and time with its zone: a time without one would be read in
@@ -136,6 +138,10 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
     case 'reencrypt-webhook-secrets':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('reencrypt-webhook-secrets takes no arguments');
+      return { command };
+    case 'receipt-key':
+      onlyCreateOptions();
+      if (rest.length > 0) throw new UsageError('receipt-key takes no arguments');
       return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');

@@ -87,11 +87,13 @@ describe('validateEnvironment', () => {
         CACHE_TTL_NOT_FOUND_SECONDS: 600,
         IDEMPOTENCY_TTL_SECONDS: 86400,
         BATCH_RETENTION_DAYS: 30,
+        EVIDENCE_RETENTION_DAYS: 2190,
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WEBHOOK_SECRET_KEY: '',
         HOLDER_DATA_KEY: '',
         WEBHOOK_SECRET_KEYS: [],
+        RECEIPT_SIGNING_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
@@ -233,10 +235,23 @@ describe('validateEnvironment', () => {
   });
 
   describe('secrets in production', () => {
+    const receiptKey = 'A'.repeat(43);
+
+    it('refuses unset RECEIPT_SIGNING_KEYS with one line naming it, and reads a list', () => {
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).message).toBe(
+        'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+      );
+      expect(
+        validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, RECEIPT_SIGNING_KEYS: `${receiptKey}, ${'B'.repeat(43)}` })
+          .RECEIPT_SIGNING_KEYS,
+      ).toEqual([receiptKey, 'B'.repeat(43)]);
+      expect(namedVariables(errorOf({ RECEIPT_SIGNING_KEYS: 'short' }).message)).toEqual(['RECEIPT_SIGNING_KEYS']);
+    });
+
     const key = 'ab'.repeat(32);
 
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
+      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -244,7 +259,7 @@ describe('validateEnvironment', () => {
     });
 
     it('refuses an unset or empty HOLDER_DATA_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
+      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -252,29 +267,29 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${'cd'.repeat(32)}` }).WEBHOOK_SECRET_KEYS).toEqual([
         key,
         'cd'.repeat(32),
       ]);
-      expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
         'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)',
       );
     });
 
     it('tells a malformed key in production only its format', () => {
-      expect(namedVariables(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
+      expect(namedVariables(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
     });
 
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(32) }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
     });
 
     it('accepts both development values outside production', () => {
@@ -350,6 +365,8 @@ describe('validateEnvironment', () => {
       ['IDEMPOTENCY_TTL_SECONDS', '0'],
       ['BATCH_RETENTION_DAYS', '0'],
       ['BATCH_RETENTION_DAYS', '3651'],
+      ['EVIDENCE_RETENTION_DAYS', '0'],
+      ['EVIDENCE_RETENTION_DAYS', '36501'],
       ['DEPENDENCY_TIMEOUT_MS', '99'],
       ['REGISTER_BREAKER_FAILURES', '0'],
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '0'],

@@ -14,6 +14,16 @@ describe('describeProductionSecretProblem', () => {
     }
   });
 
+  it('refuses unset RECEIPT_SIGNING_KEYS in production only', () => {
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', '', production)).toBe(
+      'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', 'A'.repeat(43), production)).toBeNull();
+    for (const NODE_ENV of ['', 'development', 'test']) {
+      expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', '', { NODE_ENV, WEBHOOK_SECRET_KEYS: [] })).toBeNull();
+    }
+  });
+
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', production)).toBe(
       'WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',

@@ -2,7 +2,7 @@
 export const MIN_PRODUCTION_ADMIN_TOKEN_LENGTH = 32;
 
 /** The secrets whose development defaults must never reach production. */
-export type ProductionSecret = 'WEBHOOK_SECRET_KEY' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN';
+export type ProductionSecret = 'WEBHOOK_SECRET_KEY' | 'HOLDER_DATA_KEY' | 'ADMIN_TOKEN' | 'RECEIPT_SIGNING_KEYS';
 
 /** The settings the decision reads besides the value itself. */
 export interface ProductionContext {
@@ -17,13 +17,17 @@ export interface ProductionContext {
  * secrets with the development key published in the source, so anyone holding a database backup could
  * forge signed events. Either WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies the key. HOLDER_DATA_KEY
  * likewise: its development key would let anyone holding a copy of Redis or the database test guessed dates of
- * birth against the stored digests. An empty
+ * birth against the stored digests. RECEIPT_SIGNING_KEYS likewise: with the development key anyone could sign a
+ * receipt that verifies. An empty
  * ADMIN_TOKEN keeps the queue dashboard off, so only a short one is wrong.
  */
 export function describeProductionSecretProblem(setting: ProductionSecret, value: string, context: ProductionContext): string | null {
   if (context.NODE_ENV !== 'production') return null;
   if (setting === 'HOLDER_DATA_KEY') {
     return value === '' ? 'HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production' : null;
+  }
+  if (setting === 'RECEIPT_SIGNING_KEYS') {
+    return value === '' ? 'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production' : null;
   }
   if (setting === 'WEBHOOK_SECRET_KEY') {
     return value === '' && context.WEBHOOK_SECRET_KEYS.length === 0

@@ -177,7 +177,7 @@ export class ConsoleController {
     @Body() roster: RosterDto,
   ): Promise<FastifyReply | void> {
     const visit = await this.change(request, reply, token);
-    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster));
+    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster, request.id));
   }
 
   @Get('rosters/:id')

@@ -14,6 +14,7 @@ import { QuotaService } from '../quota/quota.service';
 import { VERIFICATION_ANSWERS, VerificationAnswer, VerificationOutcomes } from '../quota/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
+import { AnswerRecords } from '../verification/answer-records';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
 import { AppConfig } from '../config/app-config';
@@ -79,6 +80,7 @@ export class ConsoleService {
     private readonly outcomes: VerificationOutcomes,
     private readonly verifications: VerificationService,
     private readonly holders: HolderChecksService,
+    private readonly records: AnswerRecords,
     private readonly validation: RequestValidationPipe,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
@@ -115,7 +117,10 @@ export class ConsoleService {
     if (!isLicenceNumber(number)) return { ...shown, error: VALIDATION_MESSAGES.licenceNumber };
     try {
       const { verification, holderCheck } = await this.verifyOrCheckHolder(user, number, holder, form.idempotencyKey, requestId);
-      const { body } = verificationAnswer(verification.result);
+      const holderAsked = holder.firstName !== '' || holder.surname !== '' || holder.dateOfBirth !== '';
+      const answered = holderAsked ? { claim: { ...holder, dateOfBirth: holder.dateOfBirth || undefined }, check: holderCheck } : undefined;
+      const verificationId = await this.records.idOf(user, 'console', requestId, number, verification, answered);
+      const { body } = verificationAnswer(verification.result, verificationId);
       this.outcomes.count(user.userId, body.status);
       return {
         ...shown,
@@ -175,8 +180,8 @@ export class ConsoleService {
   }
 
   /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
-  async checkRoster(user: AuthenticatedUser, roster: RosterDto): Promise<{ id: string }> {
-    const batch = await this.batches.create(user, rosterEntries(roster));
+  async checkRoster(user: AuthenticatedUser, roster: RosterDto, requestId: string): Promise<{ id: string }> {
+    const batch = await this.batches.create(user, rosterEntries(roster), requestId);
     return { id: batch.id };
   }
 

@@ -20,6 +20,7 @@ import { ChargeIdsAndDataLifetime1764244800000 } from './migrations/176424480000
 import { HolderChecks1764331200000 } from './migrations/1764331200000-holder-checks';
 import { KeyLastUsed1764374400000 } from './migrations/1764374400000-key-last-used';
 import { CounterFirstCharges1764460800000 } from './migrations/1764460800000-counter-first-charges';
+import { VerificationRecords1764547200000 } from './migrations/1764547200000-verification-records';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -76,6 +77,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       HolderChecks1764331200000,
       KeyLastUsed1764374400000,
       CounterFirstCharges1764460800000,
+      VerificationRecords1764547200000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -9,8 +9,11 @@ import { WorkerProcess } from '../support/worker-process';
 const ENTRIES = { api: join(__dirname, '../../dist/src/main.js'), worker: join(__dirname, '../../dist/src/worker.js') };
 const KEY = 'ab'.repeat(32);
 const TOKEN = 't'.repeat(32);
+const RECEIPT_KEY = 'A'.repeat(43);
 const NO_KEY_LINE = 'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production';
 const NO_HOLDER_KEY_LINE = 'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production';
+const NO_RECEIPT_KEY_LINE =
+  'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
 const SHORT_TOKEN_LINE =
   'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
 const EVICTION_WARNING =
@@ -54,12 +57,24 @@ describe('start-up safety of the API and the worker', () => {
 
   describe('with NODE_ENV=production', () => {
     it.each([
-      ['api', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY }, NO_KEY_LINE],
-      ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY }, NO_KEY_LINE],
-      ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
-      ['worker', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
-      ['api', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
-      ['worker', 'a 31-character ADMIN_TOKEN', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: 't'.repeat(31) }, SHORT_TOKEN_LINE],
+      ['api', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
+      ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
+      ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_HOLDER_KEY_LINE],
+      ['worker', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_HOLDER_KEY_LINE],
+      ['api', 'RECEIPT_SIGNING_KEYS unset', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY }, NO_RECEIPT_KEY_LINE],
+      ['worker', 'RECEIPT_SIGNING_KEYS unset', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY }, NO_RECEIPT_KEY_LINE],
+      [
+        'api',
+        'a 31-character ADMIN_TOKEN',
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: 't'.repeat(31) },
+        SHORT_TOKEN_LINE,
+      ],
+      [
+        'worker',
+        'a 31-character ADMIN_TOKEN',
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: 't'.repeat(31) },
+        SHORT_TOKEN_LINE,
+      ],
     ] as const)('the %s refuses %s: exit 1 and exactly one line naming it', async (role, _case, secrets, line) => {
       const { code, output } = await runToExit(ENTRIES[role], { ...t.env, NODE_ENV: 'production', ...secrets });
       expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
@@ -69,7 +84,7 @@ describe('start-up safety of the API and the worker', () => {
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: KEY }],
       ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${'cd'.repeat(32)},${KEY}` }],
     ] as const)('both start with %s and a 32-character token, without the development-key warning', async (_case, keys) => {
-      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: KEY, ADMIN_TOKEN: TOKEN };
+      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: TOKEN };
       const api = await ApiProcess.start(env);
       started.push(api);
       const worker = await WorkerProcess.start(env);
@@ -79,6 +94,7 @@ describe('start-up safety of the API and the worker', () => {
         expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
         expect(service.log).not.toContain('HOLDER_DATA_KEY is not set');
       }
+      expect(api.log).not.toContain('RECEIPT_SIGNING_KEYS is not set');
     }, 45_000);
   });
 

@@ -59,7 +59,13 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active);
       expect(response.status).toBe(200);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence: SANDBOX_LICENCES.active, checkedAt: body.checkedAt });
+      expect(body).toEqual({
+        status: 'FOUND',
+        message: 'Licence found',
+        licence: SANDBOX_LICENCES.active,
+        checkedAt: body.checkedAt,
+        verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expectRecentIso(body.checkedAt, started);
       expect(response.headers.get('x-verification-source')).toBe('register');
       expect(response.headers.get('idempotency-key')).toMatch(/^auto-[0-9a-f]{40}$/);
@@ -77,7 +83,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, number);
       expect(response.status).toBe(status);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: name.split(' ')[0], message, licence: null, checkedAt: body.checkedAt });
+      expect(body).toEqual({ status: name.split(' ')[0], message, licence: null, checkedAt: body.checkedAt, verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       expect(typeof body.checkedAt).toBe('string');
       expect(await used(key)).toBe(1);
     });
