@@ -28,7 +28,7 @@ export class EvidenceRepository {
       `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
        SELECT (r ->> 'verificationId')::uuid, (r ->> 'userId')::uuid, (r ->> 'answeredAt')::timestamptz, r ->> 'licenceNumber',
               r ->> 'status', r ->> 'channel', r
-       FROM jsonb_array_elements($1::jsonb) AS r
+       FROM json_array_elements($1::json) AS r
        ON CONFLICT (verification_id) DO NOTHING`,
       [JSON.stringify(records)],
     );

@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * One record per final answer (issue 33): what we told whom, when, from which register answer. The record as
- * answered is kept whole in `record` (the receipt signs it as it is); the columns beside it are what the
- * history filters, pages and retention need. No foreign key to users: evidence outlives a key or an account,
+ * answered is kept whole in `record`, as json (not jsonb) so that its fields keep their order; the columns beside
+ * it are what the history filters, pages and retention need. No foreign key to users: evidence outlives a key or an account,
  * and only EVIDENCE_RETENTION_DAYS deletes it.
  *
  * A roster row's record is written by the statement that makes the row final (a trigger on batch_items), in
@@ -22,7 +22,7 @@ export class VerificationRecords1764547200000 implements MigrationInterface {
         licence_number char(16) NOT NULL,
         status text NOT NULL CHECK (status IN ('FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS')),
         channel text NOT NULL CHECK (channel IN ('api', 'console', 'batch')),
-        record jsonb NOT NULL
+        record json NOT NULL
       )`);
     await queryRunner.query(`CREATE INDEX verification_records_user_newest ON verification_records (user_id, answered_at DESC, verification_id DESC)`);
     await queryRunner.query(`CREATE INDEX verification_records_answered_at ON verification_records (answered_at)`);
@@ -37,7 +37,7 @@ export class VerificationRecords1764547200000 implements MigrationInterface {
         SELECT * INTO owner FROM batches WHERE id = NEW.batch_id;
         NEW.verification_id := gen_random_uuid();
         INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
-        VALUES (NEW.verification_id, owner.user_id, answered, NEW.licence_number, NEW.status, 'batch', jsonb_build_object(
+        VALUES (NEW.verification_id, owner.user_id, answered, NEW.licence_number, NEW.status, 'batch', json_build_object(
           'verificationId', NEW.verification_id,
           'userId', owner.user_id,
           'keyId', owner.key_id,
