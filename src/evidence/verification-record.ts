@@ -1,7 +1,15 @@
 import type { RegisterLicence } from '@lvs/register';
-import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
 
 export type RecordChannel = 'api' | 'console' | 'batch';
+
+export type RecordStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
+
+/** A final result as the lookups module caches and answers it. */
+export interface AnsweredResult {
+  status: RecordStatus;
+  licence: RegisterLicence | null;
+  checkedAt: string;
+}
 
 /** A holder check's outcome, as verify-holder answers it (the holders module decides it). */
 export interface HolderCheckOutcome {
@@ -17,7 +25,7 @@ export interface VerificationRecord {
   requestId: string | null;
   idempotencyKey: string | null;
   licenceNumber: string;
-  status: FinalStatus;
+  status: RecordStatus;
   licence: RegisterLicence | null;
   /** when the register was asked */
   checkedAt: string;
@@ -61,7 +69,7 @@ export interface RecordedAnswer {
   idempotencyKey: string;
   licenceNumber: string;
   channel: Exclude<RecordChannel, 'batch'>;
-  result: FinalResult;
+  result: AnsweredResult;
   source: 'register' | 'cache';
   /** a holder check's outcome; undefined for verify; null when the licence was not found */
   holderCheck?: HolderCheckOutcome | null;
