@@ -10,6 +10,7 @@ import { EventsModule } from '../events/events.module';
 import { HoldersModule } from '../holders/holders.module';
 import { ValidationModule } from '../validation/validation.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { VerificationRecordsModule } from '../verification-records/verification-records.module';
 import { ConsoleController } from './console.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
@@ -17,7 +18,7 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule],
+  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule, VerificationRecordsModule],
   controllers: [ConsoleController],
   providers: [ConsoleService, ConsoleSessions],
 })

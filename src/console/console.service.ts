@@ -15,6 +15,8 @@ import { VERIFICATION_ANSWERS, VerificationAnswer, VerificationOutcomes } from '
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { AnswerRecords } from '../verification/answer-records';
+import { VerificationsQuery, RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
+import { VerificationRecordsService } from '../verification-records/verification-records.service';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
 import { AppConfig } from '../config/app-config';
@@ -81,6 +83,7 @@ export class ConsoleService {
     private readonly verifications: VerificationService,
     private readonly holders: HolderChecksService,
     private readonly records: AnswerRecords,
+    private readonly history: VerificationRecordsService,
     private readonly validation: RequestValidationPipe,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
@@ -151,6 +154,32 @@ export class ConsoleService {
       { type: 'body', metatype: VerifyHolderDto },
     )) as VerifyHolderDto;
     return this.holders.verifyHolder(user, claim, idempotencyKey, requestId);
+  }
+
+  /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown in the API's words. */
+  async historyPage(user: AuthenticatedUser, query: Record<string, unknown>) {
+    // A GET form sends its empty fields too: they filter nothing.
+    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '')) as Record<string, string>;
+    try {
+      const checked = (await this.validation.transform(filters, { type: 'query', metatype: VerificationsQuery })) as VerificationsQuery;
+      return { filters, ...(await this.history.list(user.userId, checked)), error: null };
+    } catch (error) {
+      if (error instanceof ApiError) return { filters, verifications: [], nextCursor: null, error: error.publicMessage };
+      throw error;
+    }
+  }
+
+  /** The History page's CSV download: the API's export of the period. */
+  async historyCsv(user: AuthenticatedUser, query: Record<string, unknown>): Promise<NodeJS.ReadableStream> {
+    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+    const period = (await this.validation.transform(filters, { type: 'query', metatype: RecordsExportQuery })) as RecordsExportQuery;
+    return this.history.exportCsv(user.userId, period);
+  }
+
+  /** A record's receipt, as GET /v1/verifications/{id}/receipt signs it. */
+  historyReceipt(user: AuthenticatedUser, verificationId: string, issuer: string): Promise<string> {
+    if (!isUuid(verificationId)) throw new ApiError('VERIFICATION_NOT_FOUND');
+    return this.history.receipt(user.userId, verificationId, issuer);
   }
 
   async keyList(user: AuthenticatedUser) {

@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
@@ -11,7 +10,6 @@ import { serverUrl } from '../http/server-url';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { VerificationListDto, VerificationRecordDto } from './dto/verification-record.dto';
 import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
-import { ReceiptSigner } from './receipt-signer';
 import { VerificationRecordsService } from './verification-records.service';
 
 const { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel, verificationsQuery, exportQuery } =
@@ -30,8 +28,6 @@ export class VerificationRecordsController {
 
   constructor(
     private readonly records: VerificationRecordsService,
-    private readonly signer: ReceiptSigner,
-    private readonly clock: Clock,
     config: AppConfig,
   ) {
     this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
@@ -100,8 +96,8 @@ export class VerificationRecordsController {
     @Param('id', RECORD_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const record = await this.records.get(user.userId, id);
+    const receipt = await this.records.receipt(user.userId, id, serverUrl(this.publicBaseUrl, reply.request));
     void reply.header('Content-Type', 'application/jose').header('Content-Disposition', `attachment; filename="receipt-${id}.jws"`);
-    return this.signer.sign(record, serverUrl(this.publicBaseUrl, reply.request), this.clock.now());
+    return receipt;
   }
 }

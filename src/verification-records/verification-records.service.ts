@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../clock/clock';
 import { stringify } from 'csv-stringify';
 import { pipeline, Transform } from 'node:stream';
 import { ApiError } from '../errors/api-error';
@@ -6,12 +7,17 @@ import { EvidenceRepository } from '../evidence/evidence.repository';
 import type { VerificationRecord } from '../evidence/verification-record';
 import { pageRequest, writeNewestFirstCursor } from '../validation/paging';
 import { recordFilters, RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
+import { ReceiptSigner } from './receipt-signer';
 import { RECORD_CSV_COLUMNS, recordCsvCells } from './record-csv';
 
-/** The caller's verification records: pages, one record, the CSV export. */
+/** The caller's verification records: pages, one record, its receipt, the CSV export (for the API and the console). */
 @Injectable()
 export class VerificationRecordsService {
-  constructor(private readonly repository: EvidenceRepository) {}
+  constructor(
+    private readonly repository: EvidenceRepository,
+    private readonly signer: ReceiptSigner,
+    private readonly clock: Clock,
+  ) {}
 
   async list(userId: string, query: VerificationsQuery): Promise<{ verifications: VerificationRecord[]; nextCursor: string | null }> {
     const page = pageRequest(query);
@@ -27,6 +33,11 @@ export class VerificationRecordsService {
     const record = await this.repository.findOwned(userId, verificationId);
     if (!record) throw new ApiError('VERIFICATION_NOT_FOUND');
     return record;
+  }
+
+  /** The user's record signed as a receipt (a compact JWS) by the service at `issuer`. */
+  async receipt(userId: string, verificationId: string, issuer: string): Promise<string> {
+    return this.signer.sign(await this.get(userId, verificationId), issuer, this.clock.now());
   }
 
   /** The export as a CSV stream (BOM and CRLF, as the roster results), fed row by row from the database cursor. */

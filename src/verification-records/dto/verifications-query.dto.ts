@@ -52,12 +52,17 @@ export class VerificationsQuery extends RecordPeriodQuery {
   channel?: string;
 }
 
+/** A validated time as an instant: a date alone is midnight UTC, whatever the database session's zone. */
+function instant(text: string | undefined): string | null {
+  return text === undefined ? null : new Date(text).toISOString();
+}
+
 /** What the repository filters by, from a validated query. */
 export function recordFilters(query: RecordPeriodQuery & Partial<VerificationsQuery>): RecordFilters {
   return {
     licenceNumber: query.licenceNumber ?? null,
-    from: query.from ?? null,
-    to: query.to ?? null,
+    from: instant(query.from),
+    to: instant(query.to),
     status: query.status ?? null,
     channel: query.channel ?? null,
   };
