@@ -1,18 +1,7 @@
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
 import { RECORD_FIELDS, recordOf } from './verification-record';
 
-const LICENCE = {
-  licenceNumber: '1011001544208079',
-  firstName: 'JANE',
-  surname: 'DOE',
-  dateOfBirth: null,
-  licenceType: null,
-  role: 'Front Line',
-  licenceSector: 'Door Supervision',
-  expiryDate: '2027-06-06',
-  status: 'Active',
-  statusReason: null,
-  additionalConditions: null,
-};
+const LICENCE = SANDBOX_LICENCES.active;
 const ANSWER = {
   userId: 'u1',
   keyId: 'k1',

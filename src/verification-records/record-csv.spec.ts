@@ -1,3 +1,4 @@
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
 import { RECORD_CSV_COLUMNS, recordCsvCells } from './record-csv';
 import type { VerificationRecord } from '../evidence/verification-record';
 
@@ -9,19 +10,7 @@ const RECORD: VerificationRecord = {
   idempotencyKey: '=HYPERLINK("x")',
   licenceNumber: '1011001544208079',
   status: 'FOUND',
-  licence: {
-    licenceNumber: '1011001544208079',
-    firstName: 'JANE',
-    surname: '-DOE',
-    dateOfBirth: null,
-    licenceType: null,
-    role: 'Front Line',
-    licenceSector: 'Door Supervision',
-    expiryDate: '2027-06-06',
-    status: 'Active',
-    statusReason: null,
-    additionalConditions: null,
-  },
+  licence: { ...SANDBOX_LICENCES.active, surname: '-DOE' },
   checkedAt: '2026-11-22T10:00:00.000Z',
   answeredAt: '2026-11-22T10:00:01.000Z',
   source: 'register',

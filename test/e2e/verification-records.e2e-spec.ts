@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { parse } from 'csv-parse/sync';
+import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
-import { runKeysCli } from '../support/keys-cli';
+import { CliResult, runCli, runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until, unknownNumber } from '../support/until';
@@ -15,24 +15,6 @@ import { until, unknownNumber } from '../support/until';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const RECEIPTS_CLI = join(__dirname, '../../dist/src/evidence/receipts.cli.js');
-const RECORD_KEYS = [
-  'verificationId',
-  'userId',
-  'keyId',
-  'requestId',
-  'idempotencyKey',
-  'licenceNumber',
-  'status',
-  'licence',
-  'checkedAt',
-  'answeredAt',
-  'source',
-  'nameCheck',
-  'dateOfBirthCheck',
-  'batchId',
-  'row',
-  'channel',
-];
 
 interface VerificationRecord {
   verificationId: string;
@@ -40,16 +22,8 @@ interface VerificationRecord {
   [field: string]: unknown;
 }
 
-function runReceiptsCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RECEIPTS_CLI, ...args], { env: { PATH: process.env.PATH ?? '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function runReceiptsCli(...args: string[]): Promise<CliResult> {
+  return runCli(RECEIPTS_CLI, {}, ...args);
 }
 
 /** One new receipt signing key from `npm run keys -- receipt-key`. */
@@ -100,7 +74,7 @@ describe('verification records: one per final answer, history, export and signed
     expect(body.verificationId).toMatch(UUID);
     const derivedKey = first.headers.get('idempotency-key')!;
     const record = await recordOf(key, body.verificationId);
-    expect(Object.keys(record)).toEqual(RECORD_KEYS);
+    expect(Object.keys(record)).toEqual([...RECORD_FIELDS]);
     expect(record).toEqual({
       verificationId: body.verificationId,
       userId,
