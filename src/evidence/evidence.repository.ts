@@ -17,6 +17,9 @@ export interface RecordFilters {
   channel: string | null;
 }
 
+/** How long one export may take to download. */
+const EXPORT_DEADLINE_MS = 3_600_000;
+
 /** Every statement on verification_records. */
 @Injectable()
 export class EvidenceRepository {
@@ -73,15 +76,16 @@ export class EvidenceRepository {
    */
   async streamPeriod(userId: string, filters: Pick<RecordFilters, 'from' | 'to'>): Promise<Readable> {
     const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
-    const rows = client.query(
-      new QueryStream(
-        `SELECT record FROM verification_records
-         WHERE user_id = $1 AND ($2::timestamptz IS NULL OR answered_at >= $2) AND ($3::timestamptz IS NULL OR answered_at < $3)
-         ORDER BY answered_at, verification_id`,
-        [userId, filters.from, filters.to],
-        { batchSize: 500 },
-      ),
+    const query = new QueryStream(
+      `SELECT record FROM verification_records
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR answered_at >= $2) AND ($3::timestamptz IS NULL OR answered_at < $3)
+       ORDER BY answered_at, verification_id`,
+      [userId, filters.from, filters.to],
+      { batchSize: 500 },
     );
+    // pg gives a query DATABASE_STATEMENT_TIMEOUT_MS until its last row, read from the query's own query_timeout
+    // first: an export is read at the client's pace, so it gets an hour instead.
+    const rows = client.query(Object.assign(query, { query_timeout: EXPORT_DEADLINE_MS }));
     let ended = false;
     rows.once('end', () => (ended = true));
     rows.once('close', () => client.release(ended ? undefined : true));
