@@ -8,6 +8,7 @@ import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { verifyWithJose } from '../support/jose-verify';
+import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
@@ -321,6 +322,11 @@ describe('the partner console', () => {
       );
       const consoleIds = all.verifications.filter((record) => record.channel === 'console').map((record) => record.verificationId);
       expect(consoleIds.length).toBeGreaterThanOrEqual(2);
+      // The first verification of the Verify page, recorded with exactly the record's fields.
+      const first = (await api(`/v1/verifications/${consoleIds.at(-1)}`)).body as Record<string, unknown>;
+      expect(Object.keys(first)).toEqual([...RECORD_FIELDS]);
+      expect(first).toMatchObject({ userId: owner.userId, keyId: owner.keyId, licenceNumber: FOUND, status: 'FOUND', channel: 'console', source: 'register' });
+      expect(first).toMatchObject({ nameCheck: null, dateOfBirthCheck: null, batchId: null, row: null });
 
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await page.getByRole('main').getByRole('link', { name: 'History', exact: true }).click();
