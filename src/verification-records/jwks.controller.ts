@@ -44,7 +44,7 @@ export class JwksController {
     security: [],
   })
   @ApiOkResponse({ type: JwksDto, description: 'The key set' })
-  @ApiErrorResponses('INTERNAL_ERROR')
+  @ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR')
   jwks(): JwksDto {
     return this.signer.jwks();
   }
