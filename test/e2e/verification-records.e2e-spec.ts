@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
@@ -116,6 +117,23 @@ describe('verification records: one per final answer, history, export and signed
     expect(await recordOf(key, notFoundId)).toMatchObject({ status: 'NOT_FOUND', licence: null, licenceNumber: unknownNumber(33, 1), source: 'register' });
     await drained();
     expect(await countRecords(userId)).toBe(3);
+  });
+
+  it("keeps a replay's id only while its idempotency record lives: after it expires the same key is a new check", async () => {
+    const api = await ApiProcess.start({ ...t.env, IDEMPOTENCY_TTL_SECONDS: '2' });
+    try {
+      const { key, userId } = await t.createKey({ quota: 5 });
+      const idOf = async () => ((await verify(api.baseUrl, key, SANDBOX_NUMBERS.nonFrontLine, 'short-lived')).body as { verificationId: string }).verificationId;
+      const first = await idOf();
+      expect(await idOf()).toBe(first); // remembered by the process
+      await sleep(2_500);
+      const after = await idOf();
+      expect(after).toMatch(UUID);
+      expect(after).not.toBe(first);
+      await until(() => countRecords(userId), (count) => count === 2, 5_000);
+    } finally {
+      await api.stop();
+    }
   });
 
   it('makes no record for PENDING, a refused request or a failed lookup; the final answer after PENDING makes one', async () => {
