@@ -17,6 +17,7 @@ import { OperatorRoutesModule } from './operator/operator-routes.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
+import { VerificationRecordsModule } from './verification-records/verification-records.module';
 import { HoldersModule } from './holders/holders.module';
 import { WatchlistModule } from './watchlist/watchlist.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -35,6 +36,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     QuotaModule,
     LookupsModule,
     VerificationModule,
+    VerificationRecordsModule,
     HoldersModule,
     BatchesModule,
     WatchlistModule,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
+import { EvidenceWorkerModule } from './evidence/evidence-worker.module';
 import { WorkerHealthModule } from './health/worker-health.module';
 import { LookupsWorkerModule } from './lookups/lookups-worker.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -24,6 +25,7 @@ import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
     LookupsWorkerModule,
     WatchlistWorkerModule,
     WebhooksWorkerModule,
+    EvidenceWorkerModule,
   ],
 })
 export class WorkerModule {}

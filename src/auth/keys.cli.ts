@@ -11,6 +11,7 @@ import { holderDataProtection } from '../secrets/holder-data.provider';
 import { HolderDataReseal } from '../secrets/holder-data-reseal';
 import { SecretReencryption } from '../signing-secrets/secret-reencryption';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
+import { newReceiptKey } from '../evidence/receipt-keys';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { UserDeletion, UserDeletionReport } from './user-deletion';
@@ -23,7 +24,7 @@ import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-k
 })
 class KeysCliModule {}
 
-async function execute(app: INestApplicationContext, command: KeysCommand): Promise<unknown> {
+async function execute(app: INestApplicationContext, command: Exclude<KeysCommand, { command: 'receipt-key' }>): Promise<unknown> {
   const apiKeys = app.get(ApiKeysService);
   switch (command.command) {
     case 'create':
@@ -92,6 +93,11 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${KEYS_USAGE}`);
     return 2;
+  }
+  // A receipt signing key needs no database: one line, in the form RECEIPT_SIGNING_KEYS takes.
+  if (command.command === 'receipt-key') {
+    console.log(newReceiptKey());
+    return 0;
   }
   const app = await NestFactory.createApplicationContext(KeysCliModule, { logger: ['error'] });
   try {

@@ -163,6 +163,14 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('receipt-key', () => {
+    it('parses receipt-key, which takes nothing else', () => {
+      expect(parseKeysCommand(['receipt-key'])).toEqual({ command: 'receipt-key' });
+      expect(() => parseKeysCommand(['receipt-key', 'now'])).toThrow(new UsageError('receipt-key takes no arguments'));
+      expect(() => parseKeysCommand(['receipt-key', '--name', 'x'])).toThrow(new UsageError('"receipt-key" takes no options'));
+    });
+  });
+
   describe('set-quota', () => {
     it('parses set-quota USER_ID N', () => {
       expect(parseKeysCommand(['set-quota', USER_ID, '250'])).toEqual({

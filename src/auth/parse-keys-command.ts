@@ -10,7 +10,8 @@ export type KeysCommand =
   | { command: 'set-watch-limit'; userId: string; watchLimit: number | null }
   | { command: 'disable-user' | 'enable-user'; userId: string }
   | { command: 'delete-user'; userId: string; confirmed: boolean }
-  | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' };
+  | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
+  | { command: 'receipt-key' };
 
 export class UsageError extends Error {}
 
@@ -25,7 +26,8 @@ export const KEYS_USAGE = `Usage:
   keys enable-user USER_ID
   keys delete-user USER_ID [--confirm]
   keys reencrypt-webhook-secrets
-  keys reseal-holder-data`;
+  keys reseal-holder-data
+  keys receipt-key`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -146,6 +148,10 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
     case 'reseal-holder-data':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
+      return { command };
+    case 'receipt-key':
+      onlyCreateOptions();
+      if (rest.length > 0) throw new UsageError('receipt-key takes no arguments');
       return { command };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');

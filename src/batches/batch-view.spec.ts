@@ -1,4 +1,4 @@
-import { batchAnswer, BatchView, countsOf, isBatchId, itemResult, readBatchesCursor, readItemsCursor, retryAfterSeconds, writeBatchesCursor } from './batch-view';
+import { batchAnswer, BatchView, countsOf, isBatchId, itemResult, readItemsCursor, retryAfterSeconds } from './batch-view';
 
 const ID = '0b6f3f8e-5c1d-4f7a-9e2b-3c4d5e6f7a8b';
 
@@ -57,19 +57,6 @@ describe('readItemsCursor', () => {
   });
 });
 
-describe('readBatchesCursor', () => {
-  it('reads back the cursor it wrote', () => {
-    const cursor = writeBatchesCursor({ createdAt: '2026-11-22T10:00:00.123Z', id: ID });
-    expect(readBatchesCursor(cursor)).toEqual({ createdAt: '2026-11-22T10:00:00.123Z', id: ID });
-  });
-
-  it('refuses a cursor it did not write', () => {
-    expect(readBatchesCursor('bogus')).toBeNull();
-    expect(readBatchesCursor(Buffer.from(`2026-11-22|not-a-uuid`).toString('base64url'))).toBeNull();
-    expect(readBatchesCursor(Buffer.from(`2026-11-22|${ID}|x`).toString('base64url'))).toBeNull();
-    expect(readBatchesCursor('x'.repeat(201))).toBeNull();
-  });
-});
 
 describe('retryAfterSeconds', () => {
   it('is the time the register needs for what is pending, from 1 to 60 s', () => {

@@ -18,6 +18,8 @@ export interface BatchItemView {
   errorCode: string | null;
   licence: RegisterLicence | null;
   checkedAt: string | null;
+  /** The row's verification record, once its answer is final; null before and on ERROR. */
+  verificationId: string | null;
   /** Present only on a row that names a holder: null until the check is made. */
   holderCheck?: HolderCheck | null;
 }
@@ -68,25 +70,6 @@ export function isBatchId(value: string): boolean {
 /** The `cursor` of a batch's items: the index after which the page starts. */
 export function readItemsCursor(text: string): number | null {
   return /^[0-9]{1,4}$/.test(text) ? Number(text) : null;
-}
-
-/** Where a page of the batch list ends: the last batch shown, newest first. */
-export interface BatchesCursor {
-  createdAt: string;
-  id: string;
-}
-
-export function writeBatchesCursor(cursor: BatchesCursor): string {
-  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
-}
-
-/** The `cursor` of the caller's batches, as writeBatchesCursor wrote it. */
-export function readBatchesCursor(text: string): BatchesCursor | null {
-  if (text.length > 200) return null;
-  const [createdAt, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  const time = Date.parse(createdAt);
-  if (rest.length > 0 || id === undefined || !isBatchId(id) || Number.isNaN(time)) return null;
-  return { createdAt: new Date(time).toISOString(), id };
 }
 
 /** How long a client should wait before asking again: about the time the register needs for what is left. */

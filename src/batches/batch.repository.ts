@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BatchItemStatus } from './batch-item.entity';
 import { BatchStatus } from './batch.entity';
-import type { PageRequest } from '../validation/paging';
-import { BatchCounts, BatchesCursor, BatchItemView, countsOf, ItemResult } from './batch-view';
+import type { NewestFirstCursor, PageRequest } from '../validation/paging';
+import { BatchCounts, BatchItemView, countsOf, ItemResult } from './batch-view';
 import { RosterEntry } from './roster';
 import type { RegisterLicence } from '@lvs/register';
 import type { HolderCheck } from '../holders/holder-check';
@@ -45,6 +45,7 @@ interface ItemRow {
   checked_at: Date | null;
   holder: HolderName | null;
   holder_check: HolderCheck | null;
+  verification_id: string | null;
 }
 
 /** A found row whose holder is still to be checked. */
@@ -60,6 +61,12 @@ export interface UncheckedHolder {
 
 /** batch_items.index of the row at `position` (from 0) of a roster: rows count from 1, as the insert's ORDINALITY does. */
 export const batchItemIndex = (position: number): number => position + 1;
+/** Who made a batch: its rows' verification records name them. */
+export interface BatchOrigin {
+  userId: string;
+  keyId: string;
+  requestId: string | null;
+}
 
 /** What insert stores of each row: its entry, and its date of birth sealed (never the date itself). */
 export interface StoredRow {
@@ -97,6 +104,7 @@ function toItemView(row: ItemRow): BatchItemView {
     errorCode: row.error_code,
     licence: row.licence,
     checkedAt: row.checked_at?.toISOString() ?? null,
+    verificationId: row.verification_id,
     // Only a row that names a holder has a holder check (null until it is made).
     ...(row.holder === null ? {} : { holderCheck: row.holder_check }),
   };
@@ -124,14 +132,17 @@ export class BatchRepository {
     return rows[0] && toStoredBatch(rows[0]);
   }
 
-  /** A running batch and its pending items, in one transaction; returns its id. */
-  insert(id: string, userId: string, rows: StoredRow[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<void> {
+  /**
+   * A running batch (its id chosen by the caller) and its pending items, in one transaction. The key and request
+   * that made it go into each row's verification record (written as the row becomes final).
+   */
+  insert(id: string, origin: BatchOrigin, rows: StoredRow[], idempotencyKey: string | null, requestHash: string, createdAt: Date): Promise<void> {
     const entries = rows.map((row) => row.entry);
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO batches (id, user_id, status, total, idempotency_key, request_hash, created_at)
-         VALUES ($1, $2, 'RUNNING', $3, $4, $5, $6)`,
-        [id, userId, entries.length, idempotencyKey, requestHash, createdAt],
+        `INSERT INTO batches (id, user_id, status, total, idempotency_key, request_hash, created_at, key_id, request_id)
+         VALUES ($1, $2, 'RUNNING', $3, $4, $5, $6, $7, $8)`,
+        [id, origin.userId, entries.length, idempotencyKey, requestHash, createdAt, origin.keyId, origin.requestId],
       );
       await manager.query(
         `INSERT INTO batch_items (batch_id, index, licence_number, reference, status, holder, date_of_birth_sealed)
@@ -188,17 +199,21 @@ export class BatchRepository {
   async settleJob(jobId: string, result: ItemResult): Promise<string[]> {
     // An UPDATE answers [rows, count].
     const [settled] = await this.dataSource.query<[{ batch_id: string }[], number]>(
-      `UPDATE batch_items SET status = $2, error_code = $3, licence = $4, checked_at = $5
+      `UPDATE batch_items SET status = $2, error_code = $3, licence = $4, checked_at = $5, answer_source = 'register'
        WHERE job_id = $1 AND status = 'PENDING' RETURNING batch_id`,
       [jobId, result.status, result.errorCode, result.licence, result.checkedAt],
     );
     return [...new Set(settled.map((row) => row.batch_id))];
   }
 
-  /** Writes a result into the batch's pending items of one number. */
+  /**
+   * Writes a result into the batch's pending items of one number. An item that never had a lookup job was
+   * answered from the cache; one with a job, by the register through it.
+   */
   async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<void> {
     await this.dataSource.query(
-      `UPDATE batch_items SET status = $3, error_code = $4, licence = $5, checked_at = $6
+      `UPDATE batch_items SET status = $3, error_code = $4, licence = $5, checked_at = $6,
+              answer_source = CASE WHEN job_id IS NULL THEN 'cache' ELSE 'register' END
        WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
       [batchId, licenceNumber, result.status, result.errorCode, result.licence, result.checkedAt],
     );
@@ -311,12 +326,12 @@ export class BatchRepository {
   }
 
   /** The user's batches, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */
-  async listPage(userId: string, page: PageRequest<BatchesCursor>): Promise<StoredBatch[]> {
+  async listPage(userId: string, page: PageRequest<NewestFirstCursor>): Promise<StoredBatch[]> {
     const rows = await this.dataSource.query<BatchRow[]>(
       `SELECT ${BATCH_COLUMNS} FROM batches
        WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [userId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit + 1],
+      [userId, page.after?.at ?? null, page.after?.id ?? null, page.limit + 1],
     );
     return rows.map(toStoredBatch);
   }
@@ -333,7 +348,7 @@ export class BatchRepository {
   /** The batch's items in order, after the index `page.after`, up to `page.limit`. */
   async items(batchId: string, page: PageRequest<number>): Promise<BatchItemView[]> {
     const rows = await this.dataSource.query<ItemRow[]>(
-      `SELECT index, licence_number, reference, status, error_code, licence, checked_at, holder, holder_check FROM batch_items
+      `SELECT index, licence_number, reference, status, error_code, licence, checked_at, holder, holder_check, verification_id FROM batch_items
        WHERE batch_id = $1 AND index > $2 ORDER BY index LIMIT $3`,
       [batchId, page.after ?? 0, Math.min(page.limit, 1_000_000)],
     );

@@ -130,7 +130,7 @@ export class BatchesController {
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }
-    return sendBatch(reply, await this.batches.create(user, rosterEntries(roster), idempotencyKey), this.lookupsPerSecond);
+    return sendBatch(reply, await this.batches.create(user, rosterEntries(roster), reply.request.id, idempotencyKey), this.lookupsPerSecond);
   }
 
   @Get()
@@ -176,7 +176,7 @@ export class BatchesController {
     summary: "A batch's results as CSV, one row per item, in request order",
     description:
       'Columns: reference, licenceNumber, result, errorCode, name, role, sector, expiryDate, licenceStatus, statusReason, ' +
-      'checkedAt. Items still PENDING are listed as such; download again once the batch is COMPLETED.',
+      'checkedAt, nameCheck, dateOfBirthCheck, verificationId (empty until the row is final, and on ERROR). Items still PENDING are listed as such; download again once the batch is COMPLETED.',
   })
   @ApiParam(ID_PARAM)
   @ApiResponse(CSV_DOWNLOAD)

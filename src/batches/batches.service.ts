@@ -11,14 +11,12 @@ import { BatchDispatch } from './batch-dispatch';
 import { BatchSettlement } from './batch-settlement';
 import {
   BatchCounts,
-  BatchesCursor,
   BatchSummaryView,
   BatchView,
   isBatchId,
-  writeBatchesCursor,
 } from './batch-view';
 import { BatchRepository, batchItemIndex, isUniqueViolation, StoredBatch } from './batch.repository';
-import type { PageRequest } from '../validation/paging';
+import { NewestFirstCursor, PageRequest, writeNewestFirstCursor } from '../validation/paging';
 import { distinctNumbers, RosterEntry, rosterHash } from './roster';
 import { ResultRow } from './roster-csv';
 
@@ -57,7 +55,7 @@ export class BatchesService {
    * Creates a batch: charges its distinct new numbers all or nothing, answers cached numbers at
    * once, enqueues the rest, and waits up to VERIFY_TIMEOUT_MS for every item to be final.
    */
-  async create(user: AuthenticatedUser, entries: RosterEntry[], idempotencyKey?: string): Promise<BatchView> {
+  async create(user: AuthenticatedUser, entries: RosterEntry[], requestId: string, idempotencyKey?: string): Promise<BatchView> {
     const deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS');
     const requestHash = rosterHash(entries, (dateOfBirth) => this.holderData.digest(dateOfBirth));
     if (idempotencyKey !== undefined) {
@@ -78,7 +76,7 @@ export class BatchesService {
               ? null
               : this.holderData.seal(entry.holder.dateOfBirth, holderDataRow.batchItem(batchId, batchItemIndex(position))),
         }));
-        await this.repository.insert(batchId, user.userId, rows, idempotencyKey ?? null, requestHash, this.clock.now());
+        await this.repository.insert(batchId, { userId: user.userId, keyId: user.keyId, requestId }, rows, idempotencyKey ?? null, requestHash, this.clock.now());
       } catch (error) {
         for (const charge of charges) await this.quota.refund(charge);
         if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
@@ -121,13 +119,13 @@ export class BatchesService {
     return this.render(batch, page);
   }
 
-  async list(userId: string, page: PageRequest<BatchesCursor>): Promise<{ batches: BatchSummaryView[]; nextCursor: string | null }> {
+  async list(userId: string, page: PageRequest<NewestFirstCursor>): Promise<{ batches: BatchSummaryView[]; nextCursor: string | null }> {
     const rows = await this.repository.listPage(userId, page);
     const shown = rows.slice(0, page.limit);
     const counts = await this.repository.counts(shown.map((batch) => batch.id));
     const batches = shown.map((batch) => summaryView(batch, counts.get(batch.id)!));
     const last = shown.at(-1);
-    const nextCursor = rows.length > page.limit && last ? writeBatchesCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null;
+    const nextCursor = rows.length > page.limit && last ? writeNewestFirstCursor({ at: last.createdAt.toISOString(), id: last.id }) : null;
     return { batches, nextCursor };
   }
 
@@ -135,7 +133,7 @@ export class BatchesService {
   async resultRows(userId: string, batchId: string): Promise<ResultRow[]> {
     await this.findBatch(userId, batchId);
     const items = await this.repository.items(batchId, { limit: Number.MAX_SAFE_INTEGER, after: null });
-    return items.map(({ reference, licenceNumber, status, errorCode, licence, checkedAt, holderCheck }) => ({
+    return items.map(({ reference, licenceNumber, status, errorCode, licence, checkedAt, holderCheck, verificationId }) => ({
       reference,
       licenceNumber,
       status,
@@ -143,6 +141,7 @@ export class BatchesService {
       licence,
       checkedAt,
       holderCheck: holderCheck ?? null,
+      verificationId,
     }));
   }
 

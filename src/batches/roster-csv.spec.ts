@@ -88,6 +88,7 @@ describe('writeResultsCsv', () => {
     licence: { licenceNumber: A, firstName: 'AHMED', surname: 'KHAN', role: 'Front Line', licenceSector: 'CCTV' } as never,
     checkedAt: '2026-11-22T10:00:00.000Z',
     holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' },
+    verificationId: '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11',
   };
   const failed: ResultRow = {
     reference: '=cmd',
@@ -97,19 +98,20 @@ describe('writeResultsCsv', () => {
     licence: null,
     checkedAt: null,
     holderCheck: null,
+    verificationId: null,
   };
 
   it('starts with a UTF-8 BOM and ends records with CRLF', () => {
     const csv = writeResultsCsv([found]);
-    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck\r\n')).toBe(true);
+    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck,verificationId\r\n')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
       [...RESULT_COLUMNS], // spelled out by the test above
-      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED'],
-      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', ''],
+      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED', '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11'],
+      ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', '', ''],
     ]);
     expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');
   });

@@ -79,6 +79,8 @@ export interface ResultRow {
   checkedAt: string | null;
   /** null for a row that names no holder, or whose check is not made yet */
   holderCheck: HolderCheck | null;
+  /** null until the row's answer is final, and on ERROR */
+  verificationId: string | null;
 }
 
 export const RESULT_COLUMNS = [
@@ -95,6 +97,7 @@ export const RESULT_COLUMNS = [
   'checkedAt',
   'nameCheck',
   'dateOfBirthCheck',
+  'verificationId',
 ] as const;
 
 /**
@@ -122,6 +125,7 @@ function cellsOf(row: ResultRow): string[] {
     row.checkedAt ?? '',
     row.holderCheck?.name ?? '',
     row.holderCheck?.dateOfBirth ?? '',
+    row.verificationId ?? '',
   ].map(neutraliseFormula);
 }
 

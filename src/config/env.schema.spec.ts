@@ -1,4 +1,4 @@
-import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_RECEIPT_KEY, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
 import { operatorsHost, validateEnvironment } from './env.schema';
 
 /** The Error validateEnvironment throws for `raw`. */
@@ -91,6 +91,7 @@ describe('validateEnvironment', () => {
         IDEMPOTENCY_TTL_SECONDS: 86400,
         BATCH_RETENTION_DAYS: 30,
         LEDGER_RETENTION_MONTHS: 25,
+        EVIDENCE_RETENTION_DAYS: 2190,
         WATCH_RECHECK_SECONDS: 86400,
         WATCH_MAX_REGISTER_SHARE: 0.5,
         WATCH_MAX_ENTRIES_PER_USER: 10000,
@@ -98,6 +99,7 @@ describe('validateEnvironment', () => {
         HOLDER_DATA_KEY: '',
         HOLDER_DATA_KEYS: [],
         WEBHOOK_SECRET_KEYS: [],
+        RECEIPT_SIGNING_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
@@ -240,9 +242,22 @@ describe('validateEnvironment', () => {
     const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
     const otherKey = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
     const token = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
+    const receiptKey = 'Qm9uZWQgcmVjZWlwdCBrZXkgZm9yIHRoZSBzcGVjczA';
+
+    it('refuses unset RECEIPT_SIGNING_KEYS with one line naming it, and reads a list', () => {
+      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).message).toBe(
+        'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+      );
+      expect(
+        validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, RECEIPT_SIGNING_KEYS: `${receiptKey}, ${'B'.repeat(43)}` })
+          .RECEIPT_SIGNING_KEYS,
+      ).toEqual([receiptKey, 'B'.repeat(43)]);
+      expect(namedVariables(errorOf({ RECEIPT_SIGNING_KEYS: 'short' }).message)).toEqual(['RECEIPT_SIGNING_KEYS']);
+    });
+
 
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
+      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -250,7 +265,7 @@ describe('validateEnvironment', () => {
     });
 
     it('refuses an unset or empty HOLDER_DATA_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
+      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -258,34 +273,34 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}` }).WEBHOOK_SECRET_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}` }).WEBHOOK_SECRET_KEYS).toEqual([
         key,
         otherKey,
       ]);
-      expect(errorOf({ NODE_ENV: 'production', HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 
     it('starts in production with HOLDER_DATA_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: ` ${key} , ${otherKey}` }).HOLDER_DATA_KEYS).toEqual([
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: ` ${key} , ${otherKey}` }).HOLDER_DATA_KEYS).toEqual([
         key,
         otherKey,
       ]);
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message).toBe(
         'Invalid configuration: HOLDER_DATA_KEYS: HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits',
       );
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
         'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)',
       );
     });
 
     it('tells a malformed key in production only its format', () => {
-      expect(namedVariables(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
-      expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
+      expect(namedVariables(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
     });
 
     it('refuses weak keys, a repetitive ADMIN_TOKEN and WEBHOOK_ALLOW_PRIVATE_URLS, one line each naming the setting', () => {
@@ -294,12 +309,14 @@ describe('validateEnvironment', () => {
         WEBHOOK_SECRET_KEY: '00'.repeat(32),
         WEBHOOK_SECRET_KEYS: `${key},${DEVELOPMENT_WEBHOOK_KEY_HEX}`,
         HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX,
+        RECEIPT_SIGNING_KEYS: DEVELOPMENT_RECEIPT_KEY,
         ADMIN_TOKEN: 't'.repeat(32),
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       };
       expect(errorOf(raw).message.split('\n').sort()).toEqual([
         'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)',
         'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must not be a development key published in the source when NODE_ENV is production',
+        'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production',
         'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses',
         'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must not be one byte repeated (such as all zeros) when NODE_ENV is production',
         'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must not be a development key published in the source when NODE_ENV is production',
@@ -307,8 +324,8 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: otherKey, ADMIN_TOKEN: token }).NODE_ENV).toBe('production');
-      expect(validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: otherKey, ADMIN_TOKEN: token }).NODE_ENV).toBe('production');
+      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
     });
 
     it('accepts both development values outside production', () => {
@@ -384,6 +401,8 @@ describe('validateEnvironment', () => {
       ['IDEMPOTENCY_TTL_SECONDS', '0'],
       ['BATCH_RETENTION_DAYS', '0'],
       ['BATCH_RETENTION_DAYS', '3651'],
+      ['EVIDENCE_RETENTION_DAYS', '0'],
+      ['EVIDENCE_RETENTION_DAYS', '36501'],
       ['DEPENDENCY_TIMEOUT_MS', '99'],
       ['REGISTER_BREAKER_FAILURES', '0'],
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '0'],

@@ -352,6 +352,9 @@ export class EnvironmentVariables {
   /** Months of the per-number ledger (quota_charges) kept, the current one included; the monthly totals stay. */
   @Transform(toInteger) @Min(1) @Max(1200) @IsInt()
   LEDGER_RETENTION_MONTHS = 25;
+  /** How long verification records are kept (by answeredAt); six years by default, as assessors ask. */
+  @Transform(toInteger) @Min(1) @Max(36500) @IsInt()
+  EVIDENCE_RETENTION_DAYS = 2190;
 
   /** Every watched number is re-checked at least this often (if the register share allows). */
   @Transform(toInteger) @Min(1) @Max(31 * 86400) @IsInt()
@@ -393,6 +396,16 @@ export class EnvironmentVariables {
   @Validate(SafeInProduction)
   @Matches(/^[0-9a-fA-F]{64}$/, { each: true, message: 'WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits' })
   WEBHOOK_SECRET_KEYS: string[] = [];
+
+  /**
+   * Ed25519 keys that sign verification receipts, comma-separated, each the base64url of its 32-byte seed
+   * (`npm run keys -- receipt-key` makes one): the first signs, every one stays published in the JWKS. Empty: a
+   * fixed development key, with a warning; refused in production.
+   */
+  @Validate(SafeInProduction)
+  @Transform(toList)
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { each: true, message: 'RECEIPT_SIGNING_KEYS must be comma-separated keys of 43 base64url characters (32 bytes)' })
+  RECEIPT_SIGNING_KEYS: string[] = [];
 
   /** Seconds to wait before each delivery attempt; its length is the number of attempts. */
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })

@@ -1,4 +1,4 @@
-import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_RECEIPT_KEY, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
 import { describeApiProductionProblem, describeProductionSecretProblem } from './production-secrets';
 
 describe('describeProductionSecretProblem', () => {
@@ -12,6 +12,17 @@ describe('describeProductionSecretProblem', () => {
     );
     expect(describeProductionSecretProblem('HOLDER_DATA_KEY', key, production)).toBeNull();
     for (const context of elsewhere) expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', context)).toBeNull();
+  });
+
+  it('refuses RECEIPT_SIGNING_KEYS unset, or listing the development key, in production only', () => {
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [], production)).toBe(
+      'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', ['A'.repeat(43), DEVELOPMENT_RECEIPT_KEY], production)).toBe(
+      'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production',
+    );
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', ['A'.repeat(43)], production)).toBeNull();
+    for (const context of elsewhere) expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [], context)).toBeNull();
   });
 
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {

@@ -1,4 +1,4 @@
-import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_RECEIPT_KEY, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
 
 /** Shortest ADMIN_TOKEN production accepts: 32 characters, as many as a 128-bit token written in hex. */
 export const MIN_PRODUCTION_ADMIN_TOKEN_LENGTH = 32;
@@ -11,6 +11,7 @@ export type ProductionSetting =
   | 'WEBHOOK_SECRET_KEYS'
   | 'HOLDER_DATA_KEY'
   | 'HOLDER_DATA_KEYS'
+  | 'RECEIPT_SIGNING_KEYS'
   | 'ADMIN_TOKEN'
   | 'WEBHOOK_ALLOW_PRIVATE_URLS';
 
@@ -41,6 +42,8 @@ function weakKeyProblem(setting: string, keyHex: string): string | null {
  *   open webhook secrets and forge signed events (WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies it);
  * - HOLDER_DATA_KEY likewise (or HOLDER_DATA_KEYS, its ring) would let anyone holding a copy of Redis or the
  *   database test guessed dates of birth against the stored digests;
+ * - RECEIPT_SIGNING_KEYS missing, or listing the published development key, would let anyone sign a receipt
+ *   that verifies;
  * - an ADMIN_TOKEN that is short or made of few characters can be guessed; an empty one keeps the queue
  *   dashboard off, so it is accepted;
  * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off.
@@ -53,6 +56,13 @@ export function describeProductionSecretProblem(
   if (context.NODE_ENV !== 'production') return null;
   if (setting === 'WEBHOOK_ALLOW_PRIVATE_URLS') {
     return value === true ? 'WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses' : null;
+  }
+  if (setting === 'RECEIPT_SIGNING_KEYS') {
+    const keys = value as readonly string[];
+    if (keys.length === 0) return 'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
+    return keys.includes(DEVELOPMENT_RECEIPT_KEY)
+      ? 'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production'
+      : null;
   }
   if (setting === 'WEBHOOK_SECRET_KEYS' || setting === 'HOLDER_DATA_KEYS') {
     return (value as readonly string[]).map((key) => weakKeyProblem(setting, key)).find((problem) => problem !== null) ?? null;

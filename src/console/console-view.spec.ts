@@ -158,6 +158,7 @@ describe('rosterRows', () => {
     errorCode: null,
     licence,
     checkedAt: null,
+    verificationId: null,
   });
   const items = [item(1, 'FOUND', LICENCE), item(2, 'NOT_FOUND', null)];
 

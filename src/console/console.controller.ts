@@ -2,7 +2,9 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res 
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
+import { serverUrl } from '../http/server-url';
 import { RosterDto } from '../batches/dto/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
@@ -32,6 +34,7 @@ export class ConsoleController {
     private readonly sessions: ConsoleSessions,
     private readonly console: ConsoleService,
     private readonly rates: UserRateLimiter,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -197,7 +200,7 @@ export class ConsoleController {
     @Body() roster: RosterDto,
   ): Promise<FastifyReply | void> {
     const visit = await this.change(request, reply, token);
-    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster));
+    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster, request.id));
   }
 
   @Get('rosters/:id')
@@ -221,6 +224,36 @@ export class ConsoleController {
       .header('content-disposition', `attachment; filename="batch-${batchId}.csv"`)
       .header('cache-control', 'no-store')
       .send(csv);
+  }
+
+  @Get('history')
+  async historyPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (visit) return this.render(reply, 'history', visit, await this.console.historyPage(visit.user, query));
+  }
+
+  @Get('history/export.csv')
+  async historyCsv(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (!visit) return;
+    const csv = await this.console.historyCsv(visit.user, query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="verifications.csv"')
+      .header('cache-control', 'no-store')
+      .send(csv);
+  }
+
+  @Get('history/:id/receipt')
+  async historyReceipt(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<FastifyReply | void> {
+    const visit = await this.visit(request, reply);
+    if (!visit) return;
+    const receipt = await this.console.historyReceipt(visit.user, id, serverUrl(this.config.get('PUBLIC_BASE_URL'), request));
+    return reply
+      .header('content-type', 'application/jose')
+      .header('content-disposition', `attachment; filename="receipt-${id}.jws"`)
+      .header('cache-control', 'no-store')
+      .send(receipt);
   }
 
   @Get('watchlist')

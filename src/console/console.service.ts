@@ -15,6 +15,9 @@ import { QuotaService } from '../quota/quota.service';
 import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../quota/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
+import { AnswerRecords } from '../verification/answer-records';
+import { VerificationsQuery, RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
+import { VerificationRecordsService } from '../verification-records/verification-records.service';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
 import { EventsService } from '../events/events.service';
@@ -78,6 +81,8 @@ export class ConsoleService {
     private readonly outcomes: VerificationOutcomes,
     private readonly verifications: VerificationService,
     private readonly holders: HolderChecksService,
+    private readonly records: AnswerRecords,
+    private readonly history: VerificationRecordsService,
     private readonly validation: RequestValidationPipe,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
@@ -116,7 +121,10 @@ export class ConsoleService {
     if (!isLicenceNumber(number)) return { ...shown, error: VALIDATION_MESSAGES.licenceNumber };
     try {
       const { verification, holderCheck } = await this.verifyOrCheckHolder(user, number, holder, form.idempotencyKey, requestId);
-      const { body } = verificationAnswer(verification.result);
+      const holderAsked = holder.firstName !== '' || holder.surname !== '' || holder.dateOfBirth !== '';
+      const answered = holderAsked ? { claim: { ...holder, dateOfBirth: holder.dateOfBirth || undefined }, check: holderCheck } : undefined;
+      const verificationId = await this.records.idOf(user, 'console', requestId, number, verification, answered);
+      const { body } = verificationAnswer(verification.result, verificationId);
       this.outcomes.count(user.userId, body.status);
       return {
         ...shown,
@@ -149,6 +157,32 @@ export class ConsoleService {
     return this.holders.verifyHolder(user, claim, idempotencyKey, requestId);
   }
 
+  /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown in the API's words. */
+  async historyPage(user: AuthenticatedUser, query: Record<string, unknown>) {
+    // A GET form sends its empty fields too: they filter nothing.
+    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '')) as Record<string, string>;
+    try {
+      const checked = (await this.validation.transform(filters, { type: 'query', metatype: VerificationsQuery })) as VerificationsQuery;
+      return { filters, ...(await this.history.list(user.userId, checked)), error: null };
+    } catch (error) {
+      if (error instanceof ApiError) return { filters, verifications: [], nextCursor: null, error: error.publicMessage };
+      throw error;
+    }
+  }
+
+  /** The History page's CSV download: the API's export of the period. */
+  async historyCsv(user: AuthenticatedUser, query: Record<string, unknown>): Promise<NodeJS.ReadableStream> {
+    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
+    const period = (await this.validation.transform(filters, { type: 'query', metatype: RecordsExportQuery })) as RecordsExportQuery;
+    return this.history.exportCsv(user.userId, period);
+  }
+
+  /** A record's receipt, as GET /v1/verifications/{id}/receipt signs it. */
+  historyReceipt(user: AuthenticatedUser, verificationId: string, issuer: string): Promise<string> {
+    if (!isUuid(verificationId)) throw new ApiError('VERIFICATION_NOT_FOUND');
+    return this.history.receipt(user.userId, verificationId, issuer);
+  }
+
   async keyList(user: AuthenticatedUser) {
     const keys = await this.keys.userKeys(user.userId, user.keyId);
     return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
@@ -176,8 +210,8 @@ export class ConsoleService {
   }
 
   /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
-  async checkRoster(user: AuthenticatedUser, roster: RosterDto): Promise<{ id: string }> {
-    const batch = await this.batches.create(user, rosterEntries(roster));
+  async checkRoster(user: AuthenticatedUser, roster: RosterDto, requestId: string): Promise<{ id: string }> {
+    const batch = await this.batches.create(user, rosterEntries(roster), requestId);
     return { id: batch.id };
   }
 

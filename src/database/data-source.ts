@@ -23,6 +23,7 @@ import { CounterFirstCharges1764460800000 } from './migrations/1764460800000-cou
 import { UserWatchLimit1764547200000 } from './migrations/1764547200000-user-watch-limit';
 import { KeyLineage1764590400000 } from './migrations/1764590400000-key-lineage';
 import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-retention';
+import { VerificationRecords1764720000000 } from './migrations/1764720000000-verification-records';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -82,6 +83,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       UserWatchLimit1764547200000,
       KeyLineage1764590400000,
       LedgerRetention1764633600000,
+      VerificationRecords1764720000000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   TOO_MANY_RESULTS: { status: 409, message: 'Too many search results; refine the search' },
   WATCHLIST_FULL: { status: 409, message: 'Watchlist is full; remove entries or ask for a larger limit' },
   KEY_NOT_FOUND: { status: 404, message: 'API key not found' },
+  VERIFICATION_NOT_FOUND: { status: 404, message: 'Verification record not found' },
   QUOTA_EXCEEDED: {
     status: 429,
     message: 'Monthly verification quota exceeded; upgrade the plan to continue',
@@ -90,6 +91,14 @@ export const FEATURE_VALIDATION_MESSAGES = {
   keyLimit: 'A user may hold at most 10 active keys; revoke one first',
   formContentType: 'Content-Type must be application/x-www-form-urlencoded',
   consoleForm: 'Form may only contain the fields of its console page',
+  verificationsLimit: 'limit must be an integer from 1 to 1000',
+  verificationsLicenceNumber: 'licenceNumber must be 16 digits',
+  verificationsFrom: 'from must be a date-time such as 2026-11-01T00:00:00Z',
+  verificationsTo: 'to must be a date-time such as 2026-12-01T00:00:00Z',
+  verificationsStatus: 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS',
+  verificationsChannel: 'channel must be api, console or batch',
+  verificationsQuery: 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel',
+  exportQuery: 'Query may only contain from and to',
 } as const;
 
 export type ValidationMessage =

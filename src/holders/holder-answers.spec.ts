@@ -8,9 +8,9 @@ const CHECK = { name: 'MATCH', dateOfBirth: 'CONFIRMED' } as const;
 
 describe('holderCheckAnswer', () => {
   it("is verify's FOUND answer with the holder check", () => {
-    expect(holderCheckAnswer({ status: 'FOUND', licence: LICENCE, checkedAt: CHECKED_AT }, CHECK)).toEqual({
+    expect(holderCheckAnswer({ status: 'FOUND', licence: LICENCE, checkedAt: CHECKED_AT }, CHECK, 'v-1')).toEqual({
       httpStatus: 200,
-      body: { status: 'FOUND', message: 'Licence found', licence: LICENCE, checkedAt: CHECKED_AT, holderCheck: CHECK },
+      body: { status: 'FOUND', message: 'Licence found', licence: LICENCE, checkedAt: CHECKED_AT, verificationId: 'v-1', holderCheck: CHECK },
     });
   });
 

@@ -26,8 +26,12 @@ const SEARCH_MESSAGES: Record<SearchStatus, string> = {
 const SEARCH_HTTP_STATUS: Record<SearchStatus, number> = { FOUND: 200, NOT_FOUND: 404, PENDING: 202 };
 
 /** verify-holder answers as verify does, with the holder check beside it (null unless the licence was found). */
-export function holderCheckAnswer(result: FinalResult | 'PENDING', check: HolderCheck | null): { httpStatus: number; body: HolderCheckBody } {
-  const { httpStatus, body } = verificationAnswer(result);
+export function holderCheckAnswer(
+  result: FinalResult | 'PENDING',
+  check: HolderCheck | null,
+  verificationId?: string | null,
+): { httpStatus: number; body: HolderCheckBody } {
+  const { httpStatus, body } = verificationAnswer(result, verificationId);
   return { httpStatus, body: { ...body, holderCheck: body.status === 'FOUND' ? check : null } };
 }
 

@@ -8,6 +8,7 @@ import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/erro
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
 import { VerificationOutcomes } from '../quota/verification-outcomes';
+import { AnswerRecords } from '../verification/answer-records';
 import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
@@ -36,6 +37,7 @@ export class HoldersController {
     private readonly holders: HolderChecksService,
     private readonly metrics: Metrics,
     private readonly outcomes: VerificationOutcomes,
+    private readonly records: AnswerRecords,
   ) {}
 
   @Post('verify-holder')
@@ -59,7 +61,9 @@ export class HoldersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HolderCheckBody> {
     const { verification, holderCheck } = await this.holders.verifyHolder(user, claim, checkedIdempotencyKey(clientKey), reply.request.id);
-    const { httpStatus, body } = holderCheckAnswer(verification.result, holderCheck);
+    const answered = { claim, check: holderCheck };
+    const verificationId = await this.records.idOf(user, 'api', reply.request.id, claim.licenceNumber, verification, answered);
+    const { httpStatus, body } = holderCheckAnswer(verification.result, holderCheck, verificationId);
     this.metrics.countVerification(body.status, verification.source);
     this.outcomes.count(user.userId, body.status);
     void reply.header('Idempotency-Key', verification.idempotencyKey).header('X-Verification-Source', verification.source);

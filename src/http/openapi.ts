@@ -33,6 +33,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Watchlists re-checked against the register, signed webhooks (Standard Webhooks) when a licence changes or ' +
         'nears expiry, and the events feed',
     )
+    .addTag('verifications', 'A record of every final answer: history, CSV export, and receipts signed with Ed25519 that anyone can verify offline')
     .addTag('keys', "The API keys of the calling user: list, issue and revoke them")
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
     // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.

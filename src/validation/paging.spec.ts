@@ -1,9 +1,8 @@
-import { writeBatchesCursor } from '../batches/batch-view';
 import { BatchesQuery, BatchItemsQuery } from '../batches/dto/batch-query.dto';
 import { EventsQuery } from '../events/dto/events-query.dto';
 import { RequestValidationPipe } from './request-validation.pipe';
 import { WatchlistQueryDto } from '../watchlist/dto/watchlist-query.dto';
-import { pageRequest } from './paging';
+import { pageRequest, readNewestFirstCursor, writeNewestFirstCursor } from './paging';
 
 const ID = '0b6f3f8e-5c1d-4f7a-9e2b-3c4d5e6f7a8b';
 const pipe = new RequestValidationPipe();
@@ -29,11 +28,11 @@ describe.each([
 
 describe('cursors', () => {
   it('decode to what each list pages from', async () => {
-    const batchesCursor = writeBatchesCursor({ createdAt: '2026-11-22T10:00:00.123Z', id: ID });
+    const batchesCursor = writeNewestFirstCursor({ at: '2026-11-22T10:00:00.123Z', id: ID });
     expect(pageRequest(await (read(BatchItemsQuery, { limit: '2', cursor: '40' }) as Promise<BatchItemsQuery>))).toEqual({ limit: 2, after: 40 });
     expect(pageRequest(await (read(BatchesQuery, { cursor: batchesCursor }) as Promise<BatchesQuery>))).toEqual({
       limit: 20,
-      after: { createdAt: '2026-11-22T10:00:00.123Z', id: ID },
+      after: { at: '2026-11-22T10:00:00.123Z', id: ID },
     });
     expect(pageRequest(await (read(BatchesQuery, {}) as Promise<BatchesQuery>))).toEqual({ limit: 20, after: null });
     await expect(read(WatchlistQueryDto, { cursor: '1011001544208079' })).resolves.toMatchObject({ cursor: '1011001544208079' });
@@ -77,5 +76,19 @@ describe('other query fields', () => {
     await expect(read(WatchlistQueryDto, { expiringWithinDays: '3651' })).rejects.toEqual(
       refusal('expiringWithinDays must be an integer from 0 to 3650'),
     );
+  });
+});
+
+describe('readNewestFirstCursor', () => {
+  it('reads back the cursor it wrote', () => {
+    const cursor = writeNewestFirstCursor({ at: '2026-11-22T10:00:00.123Z', id: ID });
+    expect(readNewestFirstCursor(cursor)).toEqual({ at: '2026-11-22T10:00:00.123Z', id: ID });
+  });
+
+  it('refuses a cursor it did not write', () => {
+    expect(readNewestFirstCursor('bogus')).toBeNull();
+    expect(readNewestFirstCursor(Buffer.from(`2026-11-22|not-a-uuid`).toString('base64url'))).toBeNull();
+    expect(readNewestFirstCursor(Buffer.from(`2026-11-22|${ID}|x`).toString('base64url'))).toBeNull();
+    expect(readNewestFirstCursor('x'.repeat(201))).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { NotEquals, ValidateIf } from 'class-validator';
 import { QueryInteger } from './query-integer.decorator';
+import { isUuid } from './uuid';
 
 /** One page of a list: how many rows, and where the previous page ended (null: from the start). */
 export interface PageRequest<Cursor> {
@@ -44,4 +45,23 @@ export function PageCursor<Cursor>(
 /** The page a validated query asks for. */
 export function pageRequest<Cursor>({ limit, cursor }: { limit: number; cursor?: Cursor }): PageRequest<Cursor> {
   return { limit, after: cursor ?? null };
+}
+
+/** Where a page of a newest-first list ends: the last row shown, by its time (created, answered) and its id. */
+export interface NewestFirstCursor {
+  at: string;
+  id: string;
+}
+
+export function writeNewestFirstCursor(cursor: NewestFirstCursor): string {
+  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+/** The `cursor` of a newest-first list (batches, verification records), as writeNewestFirstCursor wrote it. */
+export function readNewestFirstCursor(text: string): NewestFirstCursor | null {
+  if (text.length > 200) return null;
+  const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  const time = Date.parse(at);
+  if (rest.length > 0 || id === undefined || !isUuid(id) || Number.isNaN(time)) return null;
+  return { at: new Date(time).toISOString(), id };
 }

@@ -108,7 +108,8 @@ export class IdempotencyStore {
     await this.redis.client.hset(this.recordKey(userId, idempotencyKey), 'jobId', jobId);
   }
 
-  private recordKey(userId: string, idempotencyKey: string): string {
+  /** The key's record: a verification record's id is kept in it too, so that a replay answers the same one (EvidenceRecorder). */
+  recordKey(userId: string, idempotencyKey: string): string {
     return this.redis.key('idempotency', userId, idempotencyRecordId(idempotencyKey));
   }
 }

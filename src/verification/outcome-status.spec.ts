@@ -72,6 +72,12 @@ describe('verificationAnswer', () => {
     expect(Object.keys(verificationAnswer('PENDING').body).sort()).toEqual(['checkedAt', 'licence', 'message', 'status']);
   });
 
+  it("adds a final answer's verificationId after its other fields", () => {
+    const answer = verificationAnswer({ status: 'NOT_FOUND', licence: null, checkedAt: CHECKED_AT_ISO }, 'v-1');
+    expect(Object.keys(answer.body)).toEqual(['status', 'message', 'licence', 'checkedAt', 'verificationId']);
+    expect(answer.body.verificationId).toBe('v-1');
+  });
+
   it('round-trips a found lookup outcome to 200 with the licence', () => {
     const answer = verificationAnswer(toFinalResult({ kind: 'found', licence: LICENCE }, CHECKED_AT));
     expect([answer.httpStatus, answer.body.status, answer.body.licence]).toEqual([200, 'FOUND', LICENCE]);

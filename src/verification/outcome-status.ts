@@ -8,6 +8,8 @@ export interface VerificationBody {
   message: string;
   licence: RegisterLicence | null;
   checkedAt: string | null;
+  /** the answer's verification record; final answers only */
+  verificationId?: string;
 }
 
 const STATUS_MESSAGES: Record<VerificationStatus, string> = {
@@ -24,8 +26,8 @@ const HTTP_STATUS: Record<VerificationStatus, number> = {
   PENDING: 202,
 };
 
-/** The one place that maps a verification to its HTTP status and body. */
-export function verificationAnswer(result: FinalResult | 'PENDING'): { httpStatus: number; body: VerificationBody } {
+/** The one place that maps a verification to its HTTP status and body; a final answer carries its record's id. */
+export function verificationAnswer(result: FinalResult | 'PENDING', verificationId?: string | null): { httpStatus: number; body: VerificationBody } {
   if (result === 'PENDING') {
     return {
       httpStatus: HTTP_STATUS.PENDING,
@@ -39,6 +41,7 @@ export function verificationAnswer(result: FinalResult | 'PENDING'): { httpStatu
       message: STATUS_MESSAGES[result.status],
       licence: result.status === 'FOUND' ? result.licence : null,
       checkedAt: result.checkedAt,
+      ...(verificationId ? { verificationId } : {}),
     },
   };
 }

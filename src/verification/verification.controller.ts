@@ -10,6 +10,7 @@ import { Metrics } from '../metrics/metrics';
 import { VerificationOutcomes } from '../quota/verification-outcomes';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { isValidIdempotencyKey } from './idempotency-key';
+import { AnswerRecords } from './answer-records';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
 import { VerificationService } from './verification.service';
@@ -22,6 +23,7 @@ export class VerificationController {
     private readonly verifications: VerificationService,
     private readonly metrics: Metrics,
     private readonly outcomes: VerificationOutcomes,
+    private readonly records: AnswerRecords,
   ) {}
 
   @Post('verify')
@@ -54,7 +56,8 @@ export class VerificationController {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
     }
     const verification = await this.verifications.verify(user, licenceNumber, idempotencyKey, reply.request.id);
-    const { httpStatus, body } = verificationAnswer(verification.result);
+    const verificationId = await this.records.idOf(user, 'api', reply.request.id, licenceNumber, verification);
+    const { httpStatus, body } = verificationAnswer(verification.result, verificationId);
     this.metrics.countVerification(body.status, verification.source);
     this.outcomes.count(user.userId, body.status);
     void reply

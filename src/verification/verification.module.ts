@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
+import { EvidenceModule } from '../evidence/evidence.module';
+import { AnswerRecords } from './answer-records';
 import { IdempotencyStore } from './idempotency-store';
 import { VerificationController } from './verification.controller';
 import { VerificationService } from './verification.service';
 
 /** POST /v1/licences/verify: it asks the lookups module and never runs a lookup itself. */
 @Module({
-  imports: [AuthModule, QuotaModule, LookupsModule],
+  imports: [AuthModule, QuotaModule, LookupsModule, EvidenceModule],
   controllers: [VerificationController],
-  providers: [VerificationService, IdempotencyStore],
-  exports: [VerificationService],
+  providers: [VerificationService, IdempotencyStore, AnswerRecords],
+  exports: [VerificationService, AnswerRecords],
 })
 export class VerificationModule {}

@@ -19,6 +19,7 @@ interface Item {
   errorCode: string | null;
   licence: Record<string, unknown> | null;
   checkedAt: string | null;
+  verificationId: string | null;
 }
 
 interface Batch {
@@ -273,7 +274,9 @@ describe('batches: roster checks through the lookup queue', () => {
       checkedAt: batch.items[0].checkedAt,
       nameCheck: '',
       dateOfBirthCheck: '',
+      verificationId: batch.items[0].verificationId,
     });
+    expect(batch.items[0].verificationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(parsed[2]).toMatchObject({ result: 'NOT_FOUND', name: '', checkedAt: batch.items[2].checkedAt });
 
     const byAccept = await get(key, `/v1/batches/${batch.id}`, { accept: 'text/csv' });

@@ -8,6 +8,8 @@ import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
+import { verifyWithJose } from '../support/jose-verify';
+import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
@@ -117,7 +119,7 @@ describe('the partner console', () => {
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('0');
       await expect(page.locator('[data-figure="quota"]').innerText()).resolves.toBe('50');
       await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('50');
-      for (const name of ['Overview', 'Verify', 'Rosters', 'Watchlist', 'Webhooks', 'Keys']) {
+      for (const name of ['Overview', 'Verify', 'History', 'Rosters', 'Watchlist', 'Webhooks', 'Keys']) {
         await expect(page.getByRole('navigation').getByRole('link', { name, exact: true }).count()).resolves.toBe(1);
       }
       // The key is in no cookie and nowhere in the page.
@@ -278,6 +280,49 @@ describe('the partner console', () => {
       } finally {
         await sandbox.clearFaults();
       }
+    });
+
+    it('lists every answer on the History page, reached from the Overview, with filters, the CSV download and each receipt', async () => {
+      const api = (path: string) => apiRequest(t.baseUrl, 'GET', path, { headers: { 'x-api-key': owner.key } });
+      type Listed = { verifications: { verificationId: string; channel: string }[] };
+      // The console's verifications and the roster's five rows, each with its record.
+      const all = await until(
+        async () => (await api('/v1/verifications?limit=1000')).body as Listed,
+        (listed) => listed.verifications.filter((record) => record.channel === 'batch').length === 5,
+        5_000,
+      );
+      const consoleIds = all.verifications.filter((record) => record.channel === 'console').map((record) => record.verificationId);
+      expect(consoleIds.length).toBeGreaterThanOrEqual(2);
+      // The first verification of the Verify page, recorded with exactly the record's fields.
+      const first = (await api(`/v1/verifications/${consoleIds.at(-1)}`)).body as Record<string, unknown>;
+      expect(Object.keys(first)).toEqual([...RECORD_FIELDS]);
+      expect(first).toMatchObject({ userId: owner.userId, keyId: owner.keyId, licenceNumber: FOUND, status: 'FOUND', channel: 'console', source: 'register' });
+      expect(first).toMatchObject({ nameCheck: null, dateOfBirthCheck: null, batchId: null, row: null });
+
+      await page.getByRole('link', { name: 'Overview', exact: true }).click();
+      await page.getByRole('main').getByRole('link', { name: 'History', exact: true }).click();
+      await page.waitForURL(`${t.baseUrl}/console/history`);
+      const shown = await page.locator('tr[data-verification-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-verification-id')));
+      expect(shown).toEqual(all.verifications.map((record) => record.verificationId));
+      await checkPage('history');
+
+      await page.getByLabel('Channel').selectOption('batch');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(/channel=batch/);
+      await expect(page.locator('tr[data-verification-id]').count()).resolves.toBe(5);
+      await page.getByLabel('Channel').selectOption('console');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(/channel=console/);
+      const consoleShown = await page.locator('tr[data-verification-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-verification-id')));
+      expect(consoleShown).toEqual(consoleIds);
+
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the period as CSV' }).click()]);
+      const fromApi = await api('/v1/verifications/export');
+      expect(readFileSync((await csv.path())!, 'utf8')).toBe(`\uFEFF${fromApi.text}`);
+
+      const [receipt] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Receipt/ }).first().click()]);
+      const verified = await verifyWithJose(readFileSync((await receipt.path())!, 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
+      expect(verified).toMatchObject({ ok: true, payload: { verificationId: consoleIds[0], channel: 'console', iss: t.baseUrl } });
     });
 
     it('names the CSV row of a bad roster, as the API does, and charges nothing', async () => {

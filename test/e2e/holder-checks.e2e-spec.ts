@@ -52,8 +52,9 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
 
   function expectFound(response: { status: number; body: unknown }, licence: object, holderCheck: object): void {
     expect(response.status).toBe(200);
-    const body = response.body as { checkedAt: string };
-    expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence, checkedAt: body.checkedAt, holderCheck });
+    const body = response.body as { checkedAt: string; verificationId: string };
+    expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence, checkedAt: body.checkedAt, verificationId: body.verificationId, holderCheck });
+    expect(body.verificationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   }
 
   describe('names', () => {
@@ -97,7 +98,14 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
       const response = await verifyHolder(t.baseUrl, key, { licenceNumber: SANDBOX_NUMBERS.notFound, firstName: 'Jane', surname: 'Doe', dateOfBirth: OLIVIA_BORN });
       expect(response.status).toBe(404);
       const body = response.body as { checkedAt: string };
-      expect(body).toEqual({ status: 'NOT_FOUND', message: 'No licence matches the number', licence: null, checkedAt: body.checkedAt, holderCheck: null });
+      expect(body).toEqual({
+        status: 'NOT_FOUND',
+        message: 'No licence matches the number',
+        licence: null,
+        checkedAt: body.checkedAt,
+        verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        holderCheck: null,
+      });
       expect(await registerRequests()).toEqual({ byLicence: { [SANDBOX_NUMBERS.notFound]: 1 }, bySurname: {}, total: 1 });
     });
   });

@@ -110,7 +110,13 @@ describe('npm run demo, then npm start against another register', () => {
       expect(await verify(apiUrl, startKey, JANE_DOE)).toEqual({
         status: 404,
         source: 'register',
-        body: { status: 'NOT_FOUND', message: 'No licence matches the number', licence: null, checkedAt: expect.any(String) },
+        body: {
+          status: 'NOT_FOUND',
+          message: 'No licence matches the number',
+          licence: null,
+          checkedAt: expect.any(String),
+          verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        },
       });
       expect(await admin.requestsFor(JANE_DOE)).toBe(1);
       expect(await usage(apiUrl, startKey)).toMatchObject({ used: 1, quota: 5, remaining: 4 });

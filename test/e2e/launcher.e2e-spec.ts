@@ -82,6 +82,7 @@ describe('npm run demo', () => {
       message: 'No licence matches the number',
       licence: null,
       checkedAt: expect.any(String),
+      verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
   });
 

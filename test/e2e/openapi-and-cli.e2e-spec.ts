@@ -88,7 +88,10 @@ describe('OpenAPI document and the key command', () => {
         expect(schema.properties.status).toMatchObject({ type: 'string', enum: [status] });
         expect(schema.properties.licence).toMatchObject(licence);
         expect(schema.properties.checkedAt).toMatchObject(checkedAt);
-        expect([...schema.required].sort()).toEqual(['checkedAt', 'licence', 'message', 'status']);
+        // A final answer names its verification record; PENDING is no answer yet.
+        expect([...schema.required].sort()).toEqual(
+          status === 'PENDING' ? ['checkedAt', 'licence', 'message', 'status'] : ['checkedAt', 'licence', 'message', 'status', 'verificationId'],
+        );
         expect(Object.keys(responses[httpStatus].headers).sort()).toEqual(
           httpStatus === '202'
             ? ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Verification-Source']
@@ -140,7 +143,7 @@ describe('OpenAPI document and the key command', () => {
         contact: { name: 'Licence Verification Service support' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       });
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'keys']);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'verifications', 'keys']);
       expect(document.components.securitySchemes).toEqual({
         'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },

@@ -57,7 +57,12 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       const answer = await verify(t.baseUrl, key, licenceNumber);
       expect([answer.status, answer.body]).toEqual([
         Number(code),
-        { ...example, checkedAt: example.checkedAt === null ? null : expect.any(String) },
+        {
+          ...example,
+          checkedAt: example.checkedAt === null ? null : expect.any(String),
+          // Each answer has its own record; the example shows the form of its id.
+          ...(example.verificationId && { verificationId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) }),
+        },
       ]);
     }
     const badNumber = await verify(t.baseUrl, key, '123');
@@ -92,7 +97,13 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       headers: answerHeaders,
       text: JSON.stringify(body),
     });
-    const notFound = { status: 'NOT_FOUND', message: 'No licence matches the number', licence: null, checkedAt: '2026-11-22T10:15:00.000Z' };
+    const notFound = {
+      status: 'NOT_FOUND',
+      message: 'No licence matches the number',
+      licence: null,
+      checkedAt: '2026-11-22T10:15:00.000Z',
+      verificationId: '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11',
+    };
 
     beforeAll(() => {
       contract = new OpenApiContract(document as never);
@@ -107,6 +118,7 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       ['a status that belongs to another HTTP status', 404, { ...notFound, status: 'FOUND' }, verifyHeaders, 'must be equal to one of the allowed values'],
       ['a field the document does not list', 404, { ...notFound, extra: 1 }, verifyHeaders, 'must NOT have additional properties'],
       ['a checkedAt that is not a date-time', 404, { ...notFound, checkedAt: 'yesterday' }, verifyHeaders, 'must match format "date-time"'],
+      ['a final answer without its verificationId', 404, { ...notFound, verificationId: undefined }, verifyHeaders, "must have required property 'verificationId'"],
       ['a missing required header', 404, notFound, headers({ 'idempotency-key': 'k' }), 'header X-Verification-Source is required but missing'],
       ['a header outside its enum', 404, notFound, headers({ 'idempotency-key': 'k', 'x-verification-source': 'disk' }), 'header X-Verification-Source'],
       ['an undocumented status', 418, notFound, verifyHeaders, 'status is not documented'],

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_WEBHOOK_KEY_HEX } from '../../src/config/development-keys';
+import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_RECEIPT_KEY, DEVELOPMENT_WEBHOOK_KEY_HEX } from '../../src/config/development-keys';
 import { ApiProcess } from '../support/api-process';
 import { PrivateRedis } from '../support/private-redis';
 import { ServiceProcess } from '../support/service-process';
@@ -11,13 +11,16 @@ const ENTRIES = { api: join(__dirname, '../../dist/src/main.js'), worker: join(_
 const KEY = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
 const OTHER_KEY = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
 const TOKEN = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
+const RECEIPT_KEY = 'Qm9uZWQgcmVjZWlwdCBrZXkgZm9yIHRoZSBzcGVjczA';
 /** Everything production needs, so that each case below breaks exactly one setting (OPERATOR_PORT matters to the API only). */
-const SOUND = { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, OPERATOR_PORT: '0' };
+const SOUND = { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, OPERATOR_PORT: '0' };
 const refusal = (setting: string, problem: string) => `Invalid configuration: ${setting}: ${setting} ${problem} when NODE_ENV is production`;
 const DEVELOPMENT_KEY = 'must not be a development key published in the source';
 const ONE_BYTE = 'must not be one byte repeated (such as all zeros)';
 const NO_KEY_LINE = 'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production';
 const NO_HOLDER_KEY_LINE = 'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production';
+const NO_RECEIPT_KEY_LINE =
+  'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
 const SHORT_TOKEN_LINE =
   'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
 const EVICTION_WARNING =
@@ -61,10 +64,12 @@ describe('start-up safety of the API and the worker', () => {
 
   describe('with NODE_ENV=production', () => {
     it.each([
-      ['api', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY }, NO_KEY_LINE],
-      ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY }, NO_KEY_LINE],
-      ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
-      ['worker', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY }, NO_HOLDER_KEY_LINE],
+      ['api', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
+      ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
+      ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_HOLDER_KEY_LINE],
+      ['worker', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_HOLDER_KEY_LINE],
+      ['api', 'RECEIPT_SIGNING_KEYS unset', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, OPERATOR_PORT: '0' }, NO_RECEIPT_KEY_LINE],
+      ['worker', 'RECEIPT_SIGNING_KEYS unset', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY }, NO_RECEIPT_KEY_LINE],
       ['api', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
       ['worker', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
       ...(['api', 'worker'] as const).flatMap((role) => [
@@ -74,12 +79,13 @@ describe('start-up safety of the API and the worker', () => {
         [role, 'the development HOLDER_DATA_KEY', { ...SOUND, HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX }, refusal('HOLDER_DATA_KEY', DEVELOPMENT_KEY)],
         [role, 'an HOLDER_DATA_KEY of one repeated byte', { ...SOUND, HOLDER_DATA_KEY: 'ab'.repeat(32) }, refusal('HOLDER_DATA_KEY', ONE_BYTE)],
         [role, 'an ADMIN_TOKEN of one repeated letter', { ...SOUND, ADMIN_TOKEN: 't'.repeat(32) }, `${refusal('ADMIN_TOKEN', 'must have at least 8 different characters')} (openssl rand -hex 24 makes one)`],
+        [role, 'the development receipt key', { ...SOUND, RECEIPT_SIGNING_KEYS: DEVELOPMENT_RECEIPT_KEY }, refusal('RECEIPT_SIGNING_KEYS', 'must not list the development key published in the source')],
         [role, 'WEBHOOK_ALLOW_PRIVATE_URLS=true', { ...SOUND, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses'],
       ] as const),
       [
         'api',
         'no OPERATOR_PORT',
-        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY },
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY },
         'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
       ],
     ] as const)('the %s refuses %s: exit 1 and exactly one line naming it', async (role, _case, secrets, line) => {
@@ -91,7 +97,7 @@ describe('start-up safety of the API and the worker', () => {
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: KEY }],
       ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${KEY}` }],
     ] as const)('both start with %s and a 32-character token, without the development-key warning (the worker without OPERATOR_PORT)', async (_case, keys) => {
-      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, ADMIN_TOKEN: TOKEN };
+      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: TOKEN };
       const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
       started.push(api);
       const worker = await WorkerProcess.start(env);
@@ -103,6 +109,7 @@ describe('start-up safety of the API and the worker', () => {
         expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
         expect(service.log).not.toContain('HOLDER_DATA_KEY is not set');
       }
+      expect(api.log).not.toContain('RECEIPT_SIGNING_KEYS is not set');
     }, 45_000);
   });
 

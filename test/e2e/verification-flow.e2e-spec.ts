@@ -61,7 +61,13 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active);
       expect(response.status).toBe(200);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence: SANDBOX_LICENCES.active, checkedAt: body.checkedAt });
+      expect(body).toEqual({
+        status: 'FOUND',
+        message: 'Licence found',
+        licence: SANDBOX_LICENCES.active,
+        checkedAt: body.checkedAt,
+        verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expectRecentIso(body.checkedAt, started);
       expect(response.headers.get('x-verification-source')).toBe('register');
       expect(response.headers.get('idempotency-key')).toMatch(/^auto-[0-9a-f]{40}$/);
@@ -79,7 +85,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, number);
       expect(response.status).toBe(status);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: name.split(' ')[0], message, licence: null, checkedAt: body.checkedAt });
+      expect(body).toEqual({ status: name.split(' ')[0], message, licence: null, checkedAt: body.checkedAt, verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       expect(typeof body.checkedAt).toBe('string');
       expect(await used(key)).toBe(1);
     });
@@ -94,7 +100,11 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const fromCache = await verify(t.baseUrl, second.key, SANDBOX_NUMBERS.expired);
       expect(fromCache.status).toBe(200);
       expect(fromCache.headers.get('x-verification-source')).toBe('cache');
-      expect(fromCache.body).toEqual(fromRegister.body);
+      // The same answer, each its own record: another user's check is another verification.
+      const { verificationId: cachedId, ...cachedAnswer } = fromCache.body as { verificationId: string };
+      const { verificationId: registerId, ...registerAnswer } = fromRegister.body as { verificationId: string };
+      expect(cachedAnswer).toEqual(registerAnswer);
+      expect(cachedId).not.toBe(registerId);
       expect((fromCache.body as { licence: { surname: string; licenceSector: null } }).licence).toMatchObject({
         surname: "O'BRIEN",
         licenceSector: null,
@@ -155,7 +165,12 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
-      expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
+      // One answer; one record per user (each user's plain repeats share its derived key, so its id).
+      const answers = responses.map((response) => response.body as { verificationId: string });
+      expect(new Set(answers.map(({ verificationId: _id, ...answer }) => JSON.stringify(answer))).size).toBe(1);
+      expect(new Set(answers.filter((_, index) => index % 2 === 0).map((answer) => answer.verificationId)).size).toBe(1);
+      expect(new Set(answers.filter((_, index) => index % 2 === 1).map((answer) => answer.verificationId)).size).toBe(1);
+      expect(answers[0].verificationId).not.toBe(answers[1].verificationId);
       expect(await sandbox.requestsFor(SANDBOX_NUMBERS.revoked)).toBe(1);
       expect(await chargeRows(alice.userId)).toEqual([SANDBOX_NUMBERS.revoked]);
       expect(await chargeRows(bob.userId)).toEqual([SANDBOX_NUMBERS.revoked]);

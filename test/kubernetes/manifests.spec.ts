@@ -269,7 +269,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       ),
     );
     for (const { variable, secret, key } of references) expect([secret, key]).toEqual(['lvs-secrets', variable]);
-    const secretNames = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEYS', 'HOLDER_DATA_KEY', 'HOLDER_DATA_KEYS', 'ADMIN_TOKEN'];
+    const secretNames = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEYS', 'HOLDER_DATA_KEY', 'HOLDER_DATA_KEYS', 'RECEIPT_SIGNING_KEYS', 'ADMIN_TOKEN'];
     expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(secretNames));
     for (const secretName of secretNames) {
       expect(Object.keys(configMap.data)).not.toContain(secretName);

@@ -14,8 +14,13 @@ export interface CliResult {
  * synchronously, so that an app running in the spec's own process keeps answering meanwhile.
  */
 export function runKeysCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCli(KEYS_CLI, env, ...args);
+}
+
+/** Any of the service's commands (a built `dist/` entry), as runKeysCli runs the keys command. */
+export function runCli(entry: string, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [KEYS_CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -1,7 +1,7 @@
-import { PageCursor, PageLimit, PageSize } from '../../validation/paging';
+import { NewestFirstCursor, PageCursor, PageLimit, PageSize, readNewestFirstCursor } from '../../validation/paging';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
-import { BatchesCursor, readBatchesCursor, readItemsCursor } from '../batch-view';
+import { readItemsCursor } from '../batch-view';
 
 const { itemsLimit, batchesLimit, cursor, batchesQuery } = FEATURE_VALIDATION_MESSAGES;
 
@@ -24,6 +24,6 @@ export class BatchesQuery {
   @PageLimit(BATCHES_PAGE)
   limit: number = BATCHES_PAGE.fallback;
 
-  @PageCursor(readBatchesCursor, cursor)
-  cursor?: BatchesCursor;
+  @PageCursor(readNewestFirstCursor, cursor)
+  cursor?: NewestFirstCursor;
 }

@@ -50,6 +50,16 @@ export class BatchItemDto {
   @ApiProperty({ type: String, nullable: true, example: '2026-11-22T10:15:00.000Z', description: 'When the register was asked' })
   checkedAt!: string | null;
 
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    example: '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11',
+    description:
+      "The row's verification record (GET /v1/verifications/{id}), once its answer is final (with its holder check, if it names a holder); null while PENDING and on ERROR",
+  })
+  verificationId!: string | null;
+
   @ApiPropertyOptional({
     type: HolderCheckDto,
     nullable: true,

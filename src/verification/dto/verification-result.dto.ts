@@ -4,6 +4,7 @@ import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
 import { verificationAnswer, VerificationBody, VerificationStatus } from '../outcome-status';
 
 const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
+export const EXAMPLE_VERIFICATION_ID = '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11';
 
 /** The licence object (interface 2.3), plus two fields the register shows; examples: the sandbox's FOUND licence. */
 export class LicenceDto implements RegisterLicence {
@@ -64,6 +65,13 @@ abstract class VerificationResultFields {
 abstract class FinishedVerificationFields extends VerificationResultFields {
   @ApiProperty({ format: 'date-time', description: 'When the register was asked (the cached answer keeps its time)' })
   checkedAt!: string;
+
+  @ApiProperty({
+    format: 'uuid',
+    example: EXAMPLE_VERIFICATION_ID,
+    description: 'The verification record of this answer (GET /v1/verifications/{id}, its signed receipt at /receipt); a replay with the same Idempotency-Key answers the same id',
+  })
+  verificationId!: string;
 }
 
 const ApiNullLicence = () => ApiProperty({ type: 'null', description: 'Filled only when status is FOUND' });
@@ -117,5 +125,5 @@ export function exampleLicence(): RegisterLicence {
 export function exampleVerificationAnswer(status: VerificationStatus): { httpStatus: number; body: VerificationBody } {
   if (status === 'PENDING') return verificationAnswer('PENDING');
   const licence = status === 'FOUND' ? exampleLicence() : null;
-  return verificationAnswer({ status, licence, checkedAt: EXAMPLE_CHECKED_AT });
+  return verificationAnswer({ status, licence, checkedAt: EXAMPLE_CHECKED_AT }, EXAMPLE_VERIFICATION_ID);
 }

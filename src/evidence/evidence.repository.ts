@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { NewestFirstCursor, PageRequest } from '../validation/paging';
+import type { VerificationRecord } from './verification-record';
+
+/** What the history is filtered by; null: no filter. `from` is inclusive, `to` exclusive (answeredAt). */
+export interface RecordFilters {
+  licenceNumber: string | null;
+  from: string | null;
+  to: string | null;
+  status: string | null;
+  channel: string | null;
+}
+
+/** How long one export may take to download. */
+const EXPORT_DEADLINE_MS = 3_600_000;
+
+/** Every statement on verification_records. */
+@Injectable()
+export class EvidenceRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Writes records drained from Redis; one already written (a drain that ran twice) is left as it is. */
+  async insertMany(records: readonly VerificationRecord[]): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
+       SELECT (r ->> 'verificationId')::uuid, (r ->> 'userId')::uuid, (r ->> 'answeredAt')::timestamptz, r ->> 'licenceNumber',
+              r ->> 'status', r ->> 'channel', r
+       FROM json_array_elements($1::json) AS r
+       ON CONFLICT (verification_id) DO NOTHING`,
+      [JSON.stringify(records)],
+    );
+  }
+
+  /** The user's records, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */
+  async listPage(userId: string, filters: RecordFilters, page: PageRequest<NewestFirstCursor>): Promise<VerificationRecord[]> {
+    const rows = await this.dataSource.query<{ record: VerificationRecord }[]>(
+      `SELECT record FROM verification_records
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (answered_at, verification_id) < ($2::timestamptz, $3::uuid))
+         AND ($4::text IS NULL OR licence_number = $4) AND ($5::timestamptz IS NULL OR answered_at >= $5)
+         AND ($6::timestamptz IS NULL OR answered_at < $6) AND ($7::text IS NULL OR status = $7) AND ($8::text IS NULL OR channel = $8)
+       ORDER BY answered_at DESC, verification_id DESC LIMIT $9`,
+      [
+        userId,
+        page.after?.at ?? null,
+        page.after?.id ?? null,
+        filters.licenceNumber,
+        filters.from,
+        filters.to,
+        filters.status,
+        filters.channel,
+        page.limit + 1,
+      ],
+    );
+    return rows.map((row) => row.record);
+  }
+
+  /** The user's record; another user's is as unknown as one that never was. */
+  async findOwned(userId: string, verificationId: string): Promise<VerificationRecord | undefined> {
+    const rows = await this.dataSource.query<{ record: VerificationRecord }[]>(
+      `SELECT record FROM verification_records WHERE verification_id = $1 AND user_id = $2`,
+      [verificationId, userId],
+    );
+    return rows[0]?.record;
+  }
+
+  /**
+   * The user's records of a period, oldest first, as a stream of records read through a cursor, a few hundred
+   * rows at a time: a year of records takes the memory of one batch. Its connection goes back to the pool when
+   * the stream ends, and is closed if the stream is abandoned (the client went away) with the cursor open.
+   */
+  async streamPeriod(userId: string, filters: Pick<RecordFilters, 'from' | 'to'>): Promise<Readable> {
+    const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
+    const query = new QueryStream(
+      `SELECT record FROM verification_records
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR answered_at >= $2) AND ($3::timestamptz IS NULL OR answered_at < $3)
+       ORDER BY answered_at, verification_id`,
+      [userId, filters.from, filters.to],
+      { batchSize: 500 },
+    );
+    // pg gives a query DATABASE_STATEMENT_TIMEOUT_MS until its last row, read from the query's own query_timeout
+    // first: an export is read at the client's pace, so it gets an hour instead.
+    const rows = client.query(Object.assign(query, { query_timeout: EXPORT_DEADLINE_MS }));
+    let ended = false;
+    rows.once('end', () => (ended = true));
+    rows.once('close', () => client.release(ended ? undefined : true));
+    return rows;
+  }
+
+  /** Deletes the records answered before `cutoff`; returns how many. */
+  async deleteAnsweredBefore(cutoff: Date): Promise<number> {
+    const [, deleted] = await this.dataSource.query<[unknown[], number]>('DELETE FROM verification_records WHERE answered_at < $1', [cutoff]);
+    return deleted;
+  }
+}

@@ -1,0 +1,84 @@
+import { DEVELOPMENT_RECEIPT_KEY } from '../config/development-keys';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign, verify } from 'node:crypto';
+
+/** RFC 8410's PKCS #8 wrapping of an Ed25519 seed: these 16 bytes, then the 32 of the seed. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** The development signing key when RECEIPT_SIGNING_KEYS is empty (published in the source, so refused in production). */
+export { DEVELOPMENT_RECEIPT_KEY };
+
+/** A public key as the JWKS publishes it (RFC 7517, RFC 8037). */
+export interface ReceiptJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  use: 'sig';
+  alg: 'EdDSA';
+}
+
+export interface ReceiptKey {
+  privateKey: KeyObject;
+  jwk: ReceiptJwk;
+}
+
+/** A key of RECEIPT_SIGNING_KEYS: the base64url of a 32-byte Ed25519 seed. */
+export function readReceiptKey(seed: string): ReceiptKey {
+  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(seed, 'base64url')]), format: 'der', type: 'pkcs8' });
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' }) as { x: string };
+  return { privateKey, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x), use: 'sig', alg: 'EdDSA' } };
+}
+
+/** RFC 7638: SHA-256 of the required members in lexical order, without spaces. */
+export function jwkThumbprint(x: string): string {
+  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+}
+
+/** A new key in the form RECEIPT_SIGNING_KEYS takes. */
+export function newReceiptKey(): string {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  return (privateKey.export({ format: 'der', type: 'pkcs8' }) as Buffer).subarray(ED25519_PKCS8_PREFIX.length).toString('base64url');
+}
+
+export const RECEIPT_TYPE = 'lvs-receipt+jwt';
+
+/** A compact JWS (RFC 7515) of `claims`, signed with EdDSA by `key`. */
+export function signReceipt(claims: object, key: ReceiptKey): string {
+  const header = encode({ alg: 'EdDSA', kid: key.jwk.kid, typ: RECEIPT_TYPE });
+  const payload = encode(claims);
+  const signature = sign(null, Buffer.from(`${header}.${payload}`), key.privateKey).toString('base64url');
+  return `${header}.${payload}.${signature}`;
+}
+
+/** A receipt checked against a key set: its claims, or why it does not verify. */
+export type ReceiptCheck = { valid: true; claims: Record<string, unknown> } | { valid: false; reason: string };
+
+/** Checks a compact JWS as signReceipt writes it against the keys of a JWKS. */
+export function checkReceipt(receipt: string, jwks: { keys?: unknown }): ReceiptCheck {
+  const parts = receipt.trim().split('.');
+  if (parts.length !== 3) return { valid: false, reason: 'not a compact JWS (three base64url parts)' };
+  const [header, payload, signature] = parts;
+  const protectedHeader = decode(header);
+  if (protectedHeader === null || protectedHeader.alg !== 'EdDSA') return { valid: false, reason: 'the protected header is not EdDSA' };
+  const jwk = (Array.isArray(jwks.keys) ? (jwks.keys as ReceiptJwk[]) : []).find((key) => key.kid === protectedHeader.kid);
+  if (!jwk || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') return { valid: false, reason: `no Ed25519 key with kid ${String(protectedHeader.kid)} in the key set` };
+  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
+  if (!verify(null, Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))) {
+    return { valid: false, reason: 'the signature does not match the header and payload' };
+  }
+  const claims = decode(payload);
+  return claims === null ? { valid: false, reason: 'the payload is not a JSON object' } : { valid: true, claims };
+}
+
+function encode(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function decode(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,49 @@
+import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { RECORD_FIELDS, recordOf } from './verification-record';
+
+const LICENCE = SANDBOX_LICENCES.active;
+const ANSWER = {
+  userId: 'u1',
+  keyId: 'k1',
+  requestId: 'r1',
+  idempotencyKey: 'key-1',
+  licenceNumber: '1011001544208079',
+  channel: 'api' as const,
+  source: 'cache' as const,
+};
+
+describe('recordOf', () => {
+  it('records a found verify answer with every field, holder and roster fields null', () => {
+    const record = recordOf({ ...ANSWER, result: { status: 'FOUND', licence: LICENCE, checkedAt: '2026-11-22T10:00:00.000Z' } }, 'v1', new Date('2026-11-22T10:00:01.000Z'));
+    expect(Object.keys(record)).toEqual([...RECORD_FIELDS]);
+    expect(record).toEqual({
+      verificationId: 'v1',
+      userId: 'u1',
+      keyId: 'k1',
+      requestId: 'r1',
+      idempotencyKey: 'key-1',
+      licenceNumber: '1011001544208079',
+      status: 'FOUND',
+      licence: LICENCE,
+      checkedAt: '2026-11-22T10:00:00.000Z',
+      answeredAt: '2026-11-22T10:00:01.000Z',
+      source: 'cache',
+      nameCheck: null,
+      dateOfBirthCheck: null,
+      batchId: null,
+      row: null,
+      channel: 'api',
+    });
+  });
+
+  it("records a holder check's outcome, and no licence when none was found", () => {
+    const found = recordOf(
+      { ...ANSWER, channel: 'console', result: { status: 'FOUND', licence: LICENCE, checkedAt: 'c' }, holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' } },
+      'v2',
+      new Date(0),
+    );
+    expect(found).toMatchObject({ nameCheck: 'PARTIAL', dateOfBirthCheck: 'CONFIRMED', channel: 'console' });
+    const notFound = recordOf({ ...ANSWER, result: { status: 'NOT_FOUND', licence: LICENCE, checkedAt: 'c' }, holderCheck: null }, 'v3', new Date(0));
+    expect(notFound).toMatchObject({ status: 'NOT_FOUND', licence: null, nameCheck: null, dateOfBirthCheck: null });
+  });
+});

@@ -1,0 +1,99 @@
+import type { RegisterLicence } from '@lvs/register';
+
+export type RecordChannel = 'api' | 'console' | 'batch';
+
+export type RecordStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
+
+/** A final result as the lookups module caches and answers it. */
+export interface AnsweredResult {
+  status: RecordStatus;
+  licence: RegisterLicence | null;
+  checkedAt: string;
+}
+
+/** A holder check's outcome, as verify-holder answers it (the holders module decides it). */
+export interface HolderCheckOutcome {
+  name: 'MATCH' | 'PARTIAL' | 'MISMATCH';
+  dateOfBirth: 'CONFIRMED' | 'NOT_CONFIRMED' | 'UNDETERMINED' | 'NOT_CHECKED';
+}
+
+/** What we answered, to whom, when and from what: one per final answer, never changed (issue 33). */
+export interface VerificationRecord {
+  verificationId: string;
+  userId: string;
+  keyId: string | null;
+  requestId: string | null;
+  idempotencyKey: string | null;
+  licenceNumber: string;
+  status: RecordStatus;
+  licence: RegisterLicence | null;
+  /** when the register was asked */
+  checkedAt: string;
+  /** when we answered */
+  answeredAt: string;
+  source: 'register' | 'cache';
+  /** holder checks only; the date of birth itself is never recorded */
+  nameCheck: HolderCheckOutcome['name'] | null;
+  dateOfBirthCheck: HolderCheckOutcome['dateOfBirth'] | null;
+  /** roster rows only: the batch, and the row (from 1) as in its results */
+  batchId: string | null;
+  row: number | null;
+  channel: RecordChannel;
+}
+
+/** The fields of a record, in the order the API, the export and the receipt show them. */
+export const RECORD_FIELDS = [
+  'verificationId',
+  'userId',
+  'keyId',
+  'requestId',
+  'idempotencyKey',
+  'licenceNumber',
+  'status',
+  'licence',
+  'checkedAt',
+  'answeredAt',
+  'source',
+  'nameCheck',
+  'dateOfBirthCheck',
+  'batchId',
+  'row',
+  'channel',
+] as const satisfies readonly (keyof VerificationRecord)[];
+
+/** A final answer of verify or verify-holder (API or console), as it left us. */
+export interface RecordedAnswer {
+  userId: string;
+  keyId: string;
+  requestId: string;
+  idempotencyKey: string;
+  licenceNumber: string;
+  channel: Exclude<RecordChannel, 'batch'>;
+  result: AnsweredResult;
+  source: 'register' | 'cache';
+  /** a holder check's outcome; undefined for verify; null when the licence was not found */
+  holderCheck?: HolderCheckOutcome | null;
+}
+
+/** The record of an answer, its fields in RECORD_FIELDS order. */
+export function recordOf(answer: RecordedAnswer, verificationId: string, answeredAt: Date): VerificationRecord {
+  const { result } = answer;
+  return {
+    verificationId,
+    userId: answer.userId,
+    keyId: answer.keyId,
+    requestId: answer.requestId,
+    idempotencyKey: answer.idempotencyKey,
+    licenceNumber: answer.licenceNumber,
+    status: result.status,
+    licence: result.status === 'FOUND' ? result.licence : null,
+    checkedAt: result.checkedAt,
+    answeredAt: answeredAt.toISOString(),
+    source: answer.source,
+    nameCheck: answer.holderCheck?.name ?? null,
+    dateOfBirthCheck: answer.holderCheck?.dateOfBirth ?? null,
+    batchId: null,
+    row: null,
+    channel: answer.channel,
+  };
+}

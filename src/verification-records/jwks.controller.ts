@@ -1,0 +1,51 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { ReceiptJwk } from '../evidence/receipt-keys';
+import { ApiErrorResponses } from '../http/api-error-responses';
+import { ReceiptSigner } from './receipt-signer';
+
+class ReceiptJwkDto implements ReceiptJwk {
+  @ApiProperty({ enum: ['OKP'] })
+  kty!: 'OKP';
+
+  @ApiProperty({ enum: ['Ed25519'] })
+  crv!: 'Ed25519';
+
+  @ApiProperty({ description: 'The public key, base64url', pattern: '^[A-Za-z0-9_-]{43}$' })
+  x!: string;
+
+  @ApiProperty({ description: "The key's RFC 7638 JWK thumbprint, as receipts name it in their kid", pattern: '^[A-Za-z0-9_-]{43}$' })
+  kid!: string;
+
+  @ApiProperty({ enum: ['sig'] })
+  use!: 'sig';
+
+  @ApiProperty({ enum: ['EdDSA'] })
+  alg!: 'EdDSA';
+}
+
+class JwksDto {
+  @ApiProperty({ type: [ReceiptJwkDto], minItems: 1, description: 'The key signing receipts now first, then every earlier one' })
+  keys!: ReceiptJwkDto[];
+}
+
+/** The receipts' public keys (RFC 7517), for anyone: no API key needed. */
+@ApiTags('verifications')
+@Controller('.well-known')
+export class JwksController {
+  constructor(private readonly signer: ReceiptSigner) {}
+
+  @Get('jwks.json')
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({
+    operationId: 'getReceiptKeys',
+    summary: 'The public keys that verify receipts (JWKS)',
+    description: 'Needs no API key. Every key that ever signed a receipt stays listed while it is configured.',
+    security: [],
+  })
+  @ApiOkResponse({ type: JwksDto, description: 'The key set' })
+  @ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR')
+  jwks(): JwksDto {
+    return this.signer.jwks();
+  }
+}

@@ -1,0 +1,103 @@
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { AppConfig } from '../config/app-config';
+import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
+import { serverUrl } from '../http/server-url';
+import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { VerificationListDto, VerificationRecordDto } from './dto/verification-record.dto';
+import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
+import { VerificationRecordsService } from './verification-records.service';
+
+const { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel, verificationsQuery, exportQuery } =
+  FEATURE_VALIDATION_MESSAGES;
+const LIST_TEXTS = { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel, verificationsQuery };
+const EXPORT_TEXTS = { verificationsFrom, verificationsTo, exportQuery };
+
+const RECORD_ID = new ResourceIdPipe('VERIFICATION_NOT_FOUND');
+const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: { type: 'string', format: 'uuid' } };
+
+@ApiTags('verifications')
+@Controller('v1/verifications')
+@UseGuards(ApiKeyGuard)
+export class VerificationRecordsController {
+  private readonly publicBaseUrl: string;
+
+  constructor(
+    private readonly records: VerificationRecordsService,
+    config: AppConfig,
+  ) {
+    this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listVerifications',
+    summary: "The caller's verification records, newest first",
+    description:
+      'One record per final answer (verify, verify-holder, each roster row, the console), readable within 5 s of it. ' +
+      'Filters combine; from is inclusive and to exclusive, by answeredAt. Pass nextCursor as cursor for the next page.',
+  })
+  @ApiOkResponse({ type: VerificationListDto, description: 'One page of records, newest first' })
+  @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  list(@CurrentUser() user: AuthenticatedUser, @Query() query: VerificationsQuery): Promise<VerificationListDto> {
+    return this.records.list(user.userId, query);
+  }
+
+  @Get('export')
+  @ApiOperation({
+    operationId: 'exportVerifications',
+    summary: "The caller's verification records of a period as CSV, oldest first",
+    description:
+      "A header row, then one row per record: the record's fields as columns, the licence's flattened as licence.<field>. " +
+      'UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe. Streamed: any period, in constant memory.',
+  })
+  @ApiResponse({ status: 200, description: 'The records as CSV', content: { 'text/csv': { schema: { type: 'string' } } } })
+  @ApiErrorResponsesWith(EXPORT_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  async export(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: RecordsExportQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<NodeJS.ReadableStream> {
+    const csv = await this.records.exportCsv(user.userId, query);
+    void reply.header('Content-Type', 'text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="verifications.csv"');
+    return csv;
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getVerification', summary: 'One verification record', description: "Another user's id is 404, as an unknown one." })
+  @ApiParam(ID_PARAM)
+  @ApiOkResponse({ type: VerificationRecordDto, description: 'The record' })
+  @ApiErrorResponses('UNAUTHORIZED', 'VERIFICATION_NOT_FOUND', 'INTERNAL_ERROR')
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id', RECORD_ID) id: string): Promise<VerificationRecordDto> {
+    return this.records.get(user.userId, id);
+  }
+
+  @Get(':id/receipt')
+  @ApiOperation({
+    operationId: 'getVerificationReceipt',
+    summary: 'A signed receipt of a verification record',
+    description:
+      'A compact JWS (RFC 7515) signed with Ed25519 (alg EdDSA); its protected header names the key (kid, its RFC 7638 thumbprint, ' +
+      'published at /.well-known/jwks.json) and typ; its payload is the record, plus iss (this service) and iat. Anyone can verify it offline.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiResponse({
+    status: 200,
+    description: 'The receipt',
+    content: { 'application/jose': { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' } } },
+  })
+  @ApiErrorResponses('UNAUTHORIZED', 'VERIFICATION_NOT_FOUND', 'INTERNAL_ERROR')
+  async receipt(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', RECORD_ID) id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const receipt = await this.records.receipt(user.userId, id, serverUrl(this.publicBaseUrl, reply.request));
+    void reply.header('Content-Type', 'application/jose').header('Content-Disposition', `attachment; filename="receipt-${id}.jws"`);
+    return receipt;
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { EvidenceRecorder } from '../evidence/evidence-recorder';
+import type { HolderCheckOutcome, RecordChannel } from '../evidence/verification-record';
+import { ApiError } from '../errors/api-error';
+import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { HolderDataProtection } from '../secrets/holder-data';
+import { IdempotencyStore } from './idempotency-store';
+import type { Verification } from './verification.service';
+
+/** The holder a verify-holder answer was asked about: which claim the answer is for, and what its check found. */
+export interface AnsweredHolder {
+  claim: { firstName: string; surname: string; dateOfBirth?: string };
+  check: HolderCheckOutcome | null;
+}
+
+/**
+ * The verification id of a final answer (verify, verify-holder, the console's), recorded before the answer
+ * leaves; null for PENDING, which is no answer yet. A replay of the same idempotency key, channel and question
+ * (verify, or the same holder claim) gets the id it got first. An answer whose record Redis could not take is not
+ * sent: it is SERVICE_UNAVAILABLE, and a retry with the same key answers it (and records it) then.
+ */
+@Injectable()
+export class AnswerRecords {
+  constructor(
+    private readonly recorder: EvidenceRecorder,
+    private readonly idempotency: IdempotencyStore,
+    private readonly holderData: HolderDataProtection,
+  ) {}
+
+  async idOf(
+    user: AuthenticatedUser,
+    channel: Exclude<RecordChannel, 'batch'>,
+    requestId: string,
+    licenceNumber: string,
+    verification: Verification,
+    holder?: AnsweredHolder,
+  ): Promise<string | null> {
+    const { result, source, idempotencyKey } = verification;
+    if (result === 'PENDING') return null;
+    const { claim } = holder ?? {};
+    // The claim keyed, never in clear: the field names the question without showing the date of birth.
+    const question = claim ? `holder:${this.holderData.digest(JSON.stringify([claim.firstName, claim.surname, claim.dateOfBirth ?? null]))}` : 'verify';
+    const answer = { userId: user.userId, keyId: user.keyId, requestId, idempotencyKey, licenceNumber, channel, result, source };
+    const slot = { recordKey: this.idempotency.recordKey(user.userId, idempotencyKey), field: `evidence:${channel}:${question}` };
+    try {
+      return await this.recorder.record(holder ? { ...answer, holderCheck: holder.check } : answer, slot);
+    } catch (error) {
+      throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
+    }
+  }
+}

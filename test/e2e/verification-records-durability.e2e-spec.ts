@@ -1,0 +1,114 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { ApiProcess } from '../support/api-process';
+import { request, verify } from '../support/http';
+import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
+
+const MIB = 1024 * 1024;
+const EXPORTED = 100_000;
+
+/** The kernel's peak resident memory of a process (VmHWM), in bytes. */
+function peakResidentBytes(pid: number): number {
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmHWM for process ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+/** Counts the lines of a download as it streams in, without holding it. */
+async function countLines(response: Response): Promise<number> {
+  let lines = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for (const byte of chunk) if (byte === 0x0a) lines++;
+  }
+  return lines;
+}
+
+describe('verification records on real processes: nothing lost, export in constant memory', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ withWorker: true });
+  });
+  afterAll(() => t.close());
+
+  it('keeps a record for every verificationId a client received when the API is killed with SIGKILL mid-load', async () => {
+    const { key } = await t.createKey({ quota: 10 });
+    const api = await ApiProcess.start(t.env);
+    // A cached number: every request with a new key is answered at once, and recorded.
+    expect((await verify(api.baseUrl, key, SANDBOX_NUMBERS.active)).status).toBe(200);
+    const received: string[] = [];
+    let sent = 0;
+    let stop = false;
+    const client = async (lane: number) => {
+      for (let index = 0; !stop && index < 2_000; index++) {
+        sent++;
+        try {
+          const response = await fetch(`${api.baseUrl}/v1/licences/verify`, {
+            method: 'POST',
+            headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': `kill-${lane}-${index}` },
+            body: JSON.stringify({ licenceNumber: SANDBOX_NUMBERS.active }),
+          });
+          const body = (await response.json()) as { verificationId?: string };
+          if (response.status === 200 && body.verificationId) received.push(body.verificationId);
+        } catch {
+          return; // the API is gone: this client got no answer
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 16 }, (_, lane) => client(lane)));
+    await until(() => received.length, (count) => count >= 300, 20_000);
+    await api.kill();
+    stop = true;
+    await load;
+    expect(received.length).toBeGreaterThanOrEqual(300);
+    expect(sent).toBeGreaterThan(received.length); // requests were in flight when it died
+
+    const restarted = await ApiProcess.start(t.env);
+    try {
+      await until(() => t.redis.xlen(`${t.redisPrefix}:evidence:records`), (length) => length === 0, 10_000);
+      const { rows } = await t.db.query<{ verification_id: string }>('SELECT verification_id FROM verification_records WHERE verification_id = ANY ($1::uuid[])', [
+        received,
+      ]);
+      expect(rows.length).toBe(new Set(received).size);
+      // And each is readable through the restarted API.
+      for (const id of received.slice(-5)) {
+        expect((await request(restarted.baseUrl, 'GET', `/v1/verifications/${id}`, { headers: { 'x-api-key': key } })).status).toBe(200);
+      }
+    } finally {
+      await restarted.stop();
+    }
+  }, 90_000);
+
+  it(`streams an export of ${EXPORTED.toLocaleString('en-GB')} records with the API's peak memory under 20 MiB above idle`, async () => {
+    const { key, keyId, userId } = await t.createKey();
+    await t.db.query(
+      `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
+       SELECT id, $1::uuid, at, $3::text, 'FOUND', 'api', json_build_object(
+         'verificationId', id, 'userId', $1::uuid, 'keyId', $2::uuid, 'requestId', 'req-' || n, 'idempotencyKey', 'export-' || n,
+         'licenceNumber', $3::text, 'status', 'FOUND', 'licence', $4::json, 'checkedAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+         'answeredAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'source', 'cache', 'nameCheck', null, 'dateOfBirthCheck', null,
+         'batchId', null, 'row', null, 'channel', 'api')
+       FROM (SELECT n, gen_random_uuid() AS id, timestamptz '2025-01-01T00:00:00Z' + n * interval '5 minutes' AS at
+             FROM generate_series(1, $5::int) AS n) AS made`,
+      [userId, keyId, SANDBOX_NUMBERS.active, JSON.stringify(SANDBOX_LICENCES.active), EXPORTED],
+    );
+    const api = await ApiProcess.start(t.env);
+    try {
+      // Warm: the route's modules and the pool's connections, as on any API that has served an export.
+      const warm = await request(api.baseUrl, 'GET', '/v1/verifications/export?to=2025-01-02T00:00:00Z', { headers: { 'x-api-key': key } });
+      expect(warm.status).toBe(200);
+      // Reset the kernel's peak to the current resident size, then take that as idle.
+      writeFileSync(`/proc/${api.pid}/clear_refs`, '5');
+      const idle = api.residentBytes();
+      const response = await fetch(`${api.baseUrl}/v1/verifications/export`, { headers: { 'x-api-key': key } });
+      expect(response.status).toBe(200);
+      expect(await countLines(response)).toBe(EXPORTED + 1);
+      const peak = peakResidentBytes(api.pid);
+      console.log(`export of ${EXPORTED} records: idle ${(idle / MIB).toFixed(1)} MiB, peak ${(peak / MIB).toFixed(1)} MiB, +${((peak - idle) / MIB).toFixed(1)} MiB`);
+      expect(peak - idle).toBeLessThan(20 * MIB);
+    } finally {
+      await api.stop();
+    }
+  }, 120_000);
+});
