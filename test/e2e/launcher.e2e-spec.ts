@@ -56,12 +56,12 @@ describe('npm run demo', () => {
     expect(before.length).toBeLessThanOrEqual(22);
     // One line explains the warnings before the first of them, and every warning is one it explains.
     const explained = before.findIndex((line) =>
-      /^lvs +\| Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys \(HOLDER_DATA_KEY and WEBHOOK_SECRET_KEY unset\)\.$/.test(line),
+      /^lvs +\| Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys \(HOLDER_DATA_KEY, WEBHOOK_SECRET_KEY and RECEIPT_SIGNING_KEYS unset\)\.$/.test(line),
     );
     const warnings = before.filter((line) => / WARN: /.test(line));
     expect(explained).toBeGreaterThanOrEqual(0);
     expect(explained).toBeLessThan(before.indexOf(warnings[0]));
-    expect(warnings.filter((line) => !/ WARN: (\((HolderData|Webhooks|Register)\) )?(HOLDER_DATA_KEY|WEBHOOK_SECRET_KEY|REGISTER_URL) /.test(line))).toEqual([]);
+    expect(warnings.filter((line) => !/ WARN: (\((HolderData|Webhooks|Register|Receipts)\) )?(HOLDER_DATA_KEY|WEBHOOK_SECRET_KEY|RECEIPT_SIGNING_KEYS|REGISTER_URL) /.test(line))).toEqual([]);
     // Nothing of any process comes between the banner and its last line.
     expect(log.slice(bannerAt).split('\n').filter((line) => /^[\w-]+ +\| /.test(line))).toEqual([]);
   });

@@ -119,16 +119,16 @@ describe('demoBanner', () => {
 
 describe('demoWarningsLine', () => {
   it('names the sandbox and the development keys left unset', () => {
-    expect(demoWarningsLine({ WEBHOOK_SECRET_KEY: 'ab'.repeat(32) })).toBe(
+    expect(demoWarningsLine({ WEBHOOK_SECRET_KEY: 'ab'.repeat(32), RECEIPT_SIGNING_KEYS: 'A'.repeat(43) })).toBe(
       'Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys (HOLDER_DATA_KEY unset).',
     );
     expect(demoWarningsLine({})).toBe(
-      'Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys (HOLDER_DATA_KEY and WEBHOOK_SECRET_KEY unset).',
+      'Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys (HOLDER_DATA_KEY, WEBHOOK_SECRET_KEY and RECEIPT_SIGNING_KEYS unset).',
     );
   });
 
-  it('names the sandbox alone when both keys are set', () => {
-    expect(demoWarningsLine({ HOLDER_DATA_KEY: 'cd'.repeat(32), WEBHOOK_SECRET_KEY: 'ab'.repeat(32) })).toBe(
+  it('names the sandbox alone when every key is set', () => {
+    expect(demoWarningsLine({ HOLDER_DATA_KEY: 'cd'.repeat(32), WEBHOOK_SECRET_KEY: 'ab'.repeat(32), RECEIPT_SIGNING_KEYS: 'A'.repeat(43) })).toBe(
       'Expected in a demo, so warned about below: a sandbox register, not the real one.',
     );
   });

@@ -33,12 +33,17 @@ export function startBanner(apiUrl: string, operatorsUrl: string, registerUrl: s
 }
 
 /** The keys a demo may leave unset: each process then warns that it uses a public development key. */
-const DEVELOPMENT_KEY_SETTINGS = ['HOLDER_DATA_KEY', 'WEBHOOK_SECRET_KEY'];
+const DEVELOPMENT_KEY_SETTINGS = ['HOLDER_DATA_KEY', 'WEBHOOK_SECRET_KEY', 'RECEIPT_SIGNING_KEYS'];
+
+/** Names in words: "A", "A and B", "A, B and C". */
+function listInWords(names: string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
 
 /** Said before the demo's processes start: the WARN lines they print are expected, and why, in one line. */
 export function demoWarningsLine(environment: Record<string, string | undefined>): string {
   const unset = DEVELOPMENT_KEY_SETTINGS.filter((name) => !environment[name]);
-  const keys = unset.length === 0 ? '' : `, and public development keys (${unset.join(' and ')} unset)`;
+  const keys = unset.length === 0 ? '' : `, and public development keys (${listInWords(unset)} unset)`;
   return `Expected in a demo, so warned about below: a sandbox register, not the real one${keys}.`;
 }
 
