@@ -17,6 +17,7 @@ export interface UserFootprint {
   events: number;
   quotaCharges: number;
   quotaUsage: number;
+  verificationRecords: number;
 }
 
 export interface UserDeletionReport {
@@ -36,7 +37,8 @@ const FOOTPRINT = `
                                 JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.user_id = $1) AS "webhookAttempts",
          (SELECT count(*)::int FROM events WHERE user_id = $1) AS "events",
          (SELECT count(*)::int FROM quota_charges WHERE user_id = $1) AS "quotaCharges",
-         (SELECT count(*)::int FROM quota_usage WHERE user_id = $1) AS "quotaUsage"`;
+         (SELECT count(*)::int FROM quota_usage WHERE user_id = $1) AS "quotaUsage",
+         (SELECT count(*)::int FROM verification_records WHERE user_id = $1) AS "verificationRecords"`;
 
 /**
  * `keys delete-user USER_ID --confirm`: removes a user and everything of theirs. PostgreSQL first, in one
@@ -71,6 +73,8 @@ export class UserDeletion {
       const watched = (await manager.query<{ licence_number: string }[]>('SELECT licence_number FROM watch_entries WHERE user_id = $1', [userId])).map(
         (row) => row.licence_number,
       );
+      // Records name their user but do not hang on the users row (they are written from a stream that may outlive it).
+      await manager.query('DELETE FROM verification_records WHERE user_id = $1', [userId]);
       await manager.query('DELETE FROM users WHERE id = $1', [userId]);
       // A number nobody watches any more starts its retention, as when its last watcher removes it.
       await manager.query(
@@ -104,11 +108,23 @@ export class UserDeletion {
           if (type === 'set') await client.srem(key, userId);
           else if (type === 'zset') await client.zrem(key, userId);
           else if (type === 'list') await client.lrem(key, 0, userId);
+          else if (type === 'stream') await forgetInStream(client, key, userId);
           else if (type === 'string' && (await stringNames(client, key, keyHashes))) deleted += await client.del(key);
         }
       }
     }
     return deleted;
+  }
+}
+
+/** Deletes the entries of a stream (verification records not yet drained) any field of which names the user. */
+async function forgetInStream(client: Redis | Cluster, key: string, userId: string): Promise<void> {
+  for (let after = '-'; ; ) {
+    const entries = await client.xrange(key, after, '+', 'COUNT', 1000);
+    const naming = entries.filter(([, fields]) => fields.some((field) => field.includes(userId))).map(([id]) => id);
+    if (naming.length > 0) await client.xdel(key, ...naming);
+    if (entries.length < 1000) return;
+    after = `(${entries[entries.length - 1][0]}`;
   }
 }
 
