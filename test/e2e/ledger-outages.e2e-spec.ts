@@ -81,9 +81,13 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
       expect(duringOutage.status).toBe(200);
       expect(duringOutage.headers.get('x-verification-source')).toBe('cache');
       expect(duringOutage.body).toEqual(first.body);
+      // A new Idempotency-Key is a new check: the same answer, with a verification id of its own.
       const withItsOwnKey = await verify(api.baseUrl, key, SANDBOX_NUMBERS.active, 'outage-1');
       expect(withItsOwnKey.status).toBe(200);
-      expect(withItsOwnKey.body).toEqual(first.body);
+      const { verificationId: ownId, ...ownAnswer } = withItsOwnKey.body as { verificationId: string };
+      const { verificationId: firstId, ...firstAnswer } = first.body as { verificationId: string };
+      expect(ownAnswer).toEqual(firstAnswer);
+      expect(ownId).not.toBe(firstId);
 
       const startedAt = Date.now();
       const newNumber = await verify(api.baseUrl, key, SANDBOX_NUMBERS.expired);

@@ -80,9 +80,9 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
     const paths = document.paths;
-    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].put)).toEqual(['200', '201', '400', '401', '429', '500', '503']);
+    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].put)).toEqual(['200', '201', '400', '401', '409', '429', '500', '503']);
     expect(statuses(paths['/v1/watchlist/{licenceNumber}'].delete)).toEqual(['204', '400', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/watchlist:batchAdd'].post)).toEqual(['200', '400', '401', '429', '500', '503']);
+    expect(statuses(paths['/v1/watchlist:batchAdd'].post)).toEqual(['200', '400', '401', '409', '429', '500', '503']);
     expect(statuses(paths['/v1/watchlist'].get)).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(statuses(paths['/v1/webhooks'].post)).toEqual(['201', '400', '401', '429', '500', '503']);
     expect(statuses(paths['/v1/webhooks'].get)).toEqual(['200', '401', '429', '500', '503']);
