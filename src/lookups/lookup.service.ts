@@ -260,8 +260,11 @@ export class LookupService {
       if (!charge.isNew) await this.payers.dropIntent(planned).catch(() => undefined);
       return charge;
     } catch (error) {
-      // Nothing was committed: the intent has nothing to refund.
-      await this.payers.dropIntent(planned).catch(() => undefined);
+      // A refused charge committed nothing. Any other failure (a deadline, a lost connection) may have committed it, or
+      // may yet: it is refunded now, and the intent stays for the sweep, which refunds one committed later (a refund of
+      // a charge id that no row carries changes nothing).
+      if (error instanceof ApiError && error.code === 'QUOTA_EXCEEDED') await this.payers.dropIntent(planned).catch(() => undefined);
+      else await this.quota.refund(planned).catch(() => undefined);
       throw error;
     }
   }

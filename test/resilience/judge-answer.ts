@@ -9,6 +9,8 @@ const FIXED_MESSAGES = new Set<string>([
   ...Object.values(VALIDATION_MESSAGES),
 ]);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const RESULT_STATUS: Record<string, number> = { FOUND: 200, PENDING: 202, NOT_FOUND: 404, TOO_MANY_RESULTS: 409 };
 
 function parseJson(text: string): unknown {
@@ -39,8 +41,12 @@ export function judgeAnswer(answer: RawAnswer): string | null {
     if (!FIXED_MESSAGES.has(body.message as string)) return `message not from the table: ${JSON.stringify(body.message)}`;
     return null;
   }
-  // Random paths and raw request lines reach the real routes too, so results are judged by their shape.
-  if (hasExactKeys(body, ['status', 'message', 'licence', 'checkedAt'])) {
+  // Random paths and raw request lines reach the real routes too, so results are judged by their shape. A final
+  // result names its verification record; PENDING has none yet.
+  const pending = hasExactKeys(body, ['status', 'message', 'licence', 'checkedAt']) && body.status === 'PENDING';
+  const final = hasExactKeys(body, ['status', 'message', 'licence', 'checkedAt', 'verificationId']) && body.status !== 'PENDING';
+  if (pending || final) {
+    if (final && !UUID.test(String(body.verificationId))) return `verificationId ${String(body.verificationId)} is not a UUID`;
     return RESULT_STATUS[body.status as string] === answer.status ? null : `result ${String(body.status)} with ${answer.status}`;
   }
   if (answer.status === 200 && hasExactKeys(body, ['period', 'used', 'quota', 'remaining'])) {
