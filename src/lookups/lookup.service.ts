@@ -261,10 +261,11 @@ export class LookupService {
       return charge;
     } catch (error) {
       // A refused charge committed nothing. Any other failure (a deadline, a lost connection) may have committed it, or
-      // may yet: it is refunded now, and the intent stays for the sweep, which refunds one committed later (a refund of
-      // a charge id that no row carries changes nothing).
+      // may yet: a refund is started without waiting for it (the database may be the thing that is stuck), and the
+      // intent stays for the sweep, which refunds one committed later (a refund of a charge id no row carries changes
+      // nothing).
       if (error instanceof ApiError && error.code === 'QUOTA_EXCEEDED') await this.payers.dropIntent(planned).catch(() => undefined);
-      else await this.quota.refund(planned).catch(() => undefined);
+      else void this.quota.refund(planned).catch(() => undefined);
       throw error;
     }
   }

@@ -3,6 +3,7 @@ import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { EvidenceRecorder } from '../evidence/evidence-recorder';
 import type { HolderCheckOutcome, RecordChannel } from '../evidence/verification-record';
 import { ApiError } from '../errors/api-error';
+import { QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { HolderDataProtection } from '../secrets/holder-data';
 import { IdempotencyStore } from './idempotency-store';
@@ -18,7 +19,8 @@ export interface AnsweredHolder {
  * The verification id of a final answer (verify, verify-holder, the console's), recorded before the answer
  * leaves; null for PENDING, which is no answer yet. A replay of the same idempotency key, channel and question
  * (verify, or the same holder claim) gets the id it got first. An answer whose record Redis could not take is not
- * sent: it is SERVICE_UNAVAILABLE, and a retry with the same key answers it (and records it) then.
+ * sent: it is SERVICE_UNAVAILABLE, with the charge this request made refunded (a client never pays for a 503), and a
+ * retry with the same key answers it (and records it) then.
  */
 @Injectable()
 export class AnswerRecords {
@@ -26,6 +28,7 @@ export class AnswerRecords {
     private readonly recorder: EvidenceRecorder,
     private readonly idempotency: IdempotencyStore,
     private readonly holderData: HolderDataProtection,
+    private readonly quota: QuotaService,
   ) {}
 
   async idOf(
@@ -46,6 +49,7 @@ export class AnswerRecords {
     try {
       return await this.recorder.record(holder ? { ...answer, holderCheck: holder.check } : answer, slot);
     } catch (error) {
+      if (verification.newCharge) await this.quota.refund(verification.newCharge);
       throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     }
   }
