@@ -172,20 +172,22 @@ describe('processes killed, stopped and missing, under steady load: every answer
     await rig.untilSettled();
   }, 60_000);
 
-  it('200 concurrent new numbers against a quota of 50: exactly 50 charged, 150 refused with 429', async () => {
-    const user = await rig.createKey(50);
+  // 100 at once, as many as one user's live lookups may wait (USER_MAX_LIVE_LOOKUPS): past it the bound answers 503
+  // before the quota is asked (one-road.e2e-spec.ts), and this test is about the quota.
+  it('100 concurrent new numbers against a quota of 25: exactly 25 charged, 75 refused with 429', async () => {
+    const user = await rig.createKey(25);
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 200 }, () => verifyOnce(rig.baseUrl, user, newNumber(), true, started)));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => verifyOnce(rig.baseUrl, user, newNumber(), true, started)));
     await rig.untilSettled();
     const { charged, used } = await rig.ledger(user.userId);
     const answered = answers.filter((answer) => answer.status !== 429).map((answer) => answer.licenceNumber).sort();
-    report('quota-200-vs-50', { requests: 200, byStatus: countByStatus(answers), answerMs: timing(answers), charges: { expected: 50, found: charged.length }, used });
+    report('quota-100-vs-25', { requests: 100, byStatus: countByStatus(answers), answerMs: timing(answers), charges: { expected: 25, found: charged.length }, used });
     expect(answers.filter((answer) => answer.problem !== null).map((answer) => answer.problem)).toEqual([]);
     expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body)).toEqual(
-      Array(150).fill(JSON.stringify({ code: 'QUOTA_EXCEEDED', message: ERROR_CODES.QUOTA_EXCEEDED.message })),
+      Array(75).fill(JSON.stringify({ code: 'QUOTA_EXCEEDED', message: ERROR_CODES.QUOTA_EXCEEDED.message })),
     );
-    expect(answers.filter((answer) => [200, 202, 404].includes(answer.status as number))).toHaveLength(50);
-    expect([charged.length, used]).toEqual([50, 50]);
+    expect(answers.filter((answer) => [200, 202, 404].includes(answer.status as number))).toHaveLength(25);
+    expect([charged.length, used]).toEqual([25, 25]);
     expect(charged).toEqual(answered);
   }, 60_000);
 });
