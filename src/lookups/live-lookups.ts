@@ -82,12 +82,6 @@ export class LiveLookups {
     await Promise.all(userIds.map((userId) => this.redis.client.zrem(this.placesKey(userId), jobId)));
   }
 
-  /** How many live lookups the user has waiting now. */
-  async waiting(userId: string): Promise<number> {
-    await this.redis.client.zremrangebyscore(this.placesKey(userId), '-inf', Date.now());
-    return this.redis.client.zcard(this.placesKey(userId));
-  }
-
   private placesKey(userId: string): string {
     return this.redis.key('live', `{u${userId}}`);
   }
