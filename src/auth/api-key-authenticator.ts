@@ -89,7 +89,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
     const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null; live: boolean })[]>(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
               u.rate_limit_per_second AS "rateLimitPerSecond", (k.revoked_at IS NULL AND u.disabled_at IS NULL) AS live
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1`,

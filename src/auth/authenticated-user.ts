@@ -1,9 +1,12 @@
+import { KeyMode } from './key-mode';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
 /** Who is calling, as established by ApiKeyGuard. */
 export interface AuthenticatedUser {
   userId: string;
   keyId: string;
+  /** the side of the user the key works on: decided by the key alone */
+  mode: KeyMode;
   /** null for an unlimited plan */
   monthlyQuota: number | null;
 }

@@ -1,3 +1,4 @@
+import { KeyMode } from './key-mode';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** The account whose quota its API keys spend. */
@@ -24,6 +25,13 @@ export class User {
   /** Set while the user is stopped (keys disable-user): keys refused, monitoring and webhooks held. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt!: Date | null;
+
+  /** 'test': the test side of the live user live_user_id, reached only with its lvs_test_ keys (docs/api.md, Test mode). */
+  @Column({ type: 'text', default: 'live' })
+  mode!: KeyMode;
+
+  @Column({ name: 'live_user_id', type: 'uuid', nullable: true })
+  liveUserId!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

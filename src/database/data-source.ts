@@ -24,6 +24,7 @@ import { UserWatchLimit1764547200000 } from './migrations/1764547200000-user-wat
 import { KeyLineage1764590400000 } from './migrations/1764590400000-key-lineage';
 import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-retention';
 import { VerificationRecords1764720000000 } from './migrations/1764720000000-verification-records';
+import { TestMode1764806400000 } from './migrations/1764806400000-test-mode';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -84,6 +85,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       KeyLineage1764590400000,
       LedgerRetention1764633600000,
       VerificationRecords1764720000000,
+      TestMode1764806400000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

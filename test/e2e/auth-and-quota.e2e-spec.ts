@@ -143,7 +143,7 @@ describe('API keys and the monthly quota', () => {
     it('charges exactly min(N, Q) of 60 concurrent charges of distinct numbers', async () => {
       const { userId } = await t.createKey({ quota: 25 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', monthlyQuota: 25 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 25 };
       const outcomes = await Promise.allSettled(
         Array.from({ length: 60 }, (_, index) => quota.chargeOnce(user, unknownNumber(100 + index))),
       );
@@ -162,7 +162,7 @@ describe('API keys and the monthly quota', () => {
     it('charges 1 for 50 concurrent charges of the same new number', async () => {
       const { userId } = await t.createKey({ quota: 5 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', monthlyQuota: 5 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 };
       const charges = await Promise.all(Array.from({ length: 50 }, () => quota.chargeOnce(user, unknownNumber(300))));
       expect(charges.filter((charge) => charge.isNew)).toHaveLength(1);
       const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
@@ -174,7 +174,7 @@ describe('API keys and the monthly quota', () => {
       const limit = 9;
       for (let pass = 0; pass < 8; pass++) {
         const users = await Promise.all(
-          Array.from({ length: 6 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', monthlyQuota: limit })),
+          Array.from({ length: 6 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: limit })),
         );
         const numbersOf = (userIndex: number, from: number, to: number) =>
           Array.from({ length: to - from }, (_, offset) => unknownNumber(2000 + pass * 1000 + userIndex * 20 + from + offset));
@@ -215,7 +215,7 @@ describe('API keys and the monthly quota', () => {
       const quota = t.app.get(QuotaService);
       const limit = 40;
       const users = await Promise.all(
-        Array.from({ length: 5 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', monthlyQuota: limit })),
+        Array.from({ length: 5 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: limit })),
       );
       const numberOf = (userIndex: number, index: number) => unknownNumber(20_000 + userIndex * 100 + index);
       const work: Promise<unknown>[] = [];
@@ -251,7 +251,7 @@ describe('API keys and the monthly quota', () => {
         code: 'QUOTA_EXCEEDED',
       });
       await expect(
-        quota.chargeMany({ userId: small.userId, keyId: 'n/a', monthlyQuota: 2 }, [unknownNumber(601), unknownNumber(602), unknownNumber(603)]),
+        quota.chargeMany({ userId: small.userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 2 }, [unknownNumber(601), unknownNumber(602), unknownNumber(603)]),
       ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
       const counters = await t.db.query('SELECT count(*)::int AS n FROM quota_usage WHERE user_id = ANY($1)', [[noPlan.userId, small.userId]]);
       const charges = await t.db.query('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = ANY($1)', [[noPlan.userId, small.userId]]);
@@ -275,7 +275,7 @@ describe('API keys and the monthly quota', () => {
     it('a refund undoes exactly one new charge, and a second refund changes nothing', async () => {
       const { userId } = await t.createKey({ quota: 5 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', monthlyQuota: 5 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 };
       const charge = await quota.chargeOnce(user, unknownNumber(400));
       await quota.chargeOnce(user, unknownNumber(401));
       await Promise.all([quota.refund(charge), quota.refund(charge)]);
