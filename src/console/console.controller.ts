@@ -19,7 +19,6 @@ import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions'
 import { ConsoleService } from './console.service';
 
 const FORM = { requestBody: FORM_BODY };
-// A form whose only field is its CSRF token is still taken as its DTO (`_form`): the pipe refuses unknown fields.
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
 const CONSOLE_ROSTER = { requestBody: CSV_ROSTER_BODY, bodyGate: ConsoleSessionBodyGate };
 const WEBHOOKS_PAGE = '/console/webhooks';
@@ -29,7 +28,10 @@ const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
 const CSV = 'text/csv; charset=utf-8';
 
-/** A form that changes something, then back to a page (Post/Redirect/Get, so a reload sends nothing twice). */
+/**
+ * A form that changes something, then back to a page (Post/Redirect/Get, so a reload sends nothing twice). A form
+ * whose only field is its CSRF token is still taken as its DTO (`_form`), so the pipe refuses unknown fields.
+ */
 const FormThenShow = (path: string, page: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect(page, 303));
 
 /** A file the browser saves rather than shows. */
