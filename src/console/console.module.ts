@@ -13,6 +13,7 @@ import { ValidationModule } from '../validation/validation.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { VerificationRecordsModule } from '../verification-records/verification-records.module';
 import { ConsoleController } from './console.controller';
+import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
 import { mountConsole } from './mount-console';
@@ -20,7 +21,7 @@ import { mountConsole } from './mount-console';
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
   imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule, VerificationRecordsModule],
-  controllers: [ConsoleController],
+  controllers: [ConsoleSignInController, ConsoleController],
   providers: [
     ConsoleService,
     ConsoleSessions,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { BatchesService } from '../batches/batches.service';
@@ -171,9 +172,7 @@ export class ConsoleService {
   }
 
   /** The History page's CSV download: the API's export of the period. */
-  async historyCsv(user: AuthenticatedUser, query: Record<string, unknown>): Promise<NodeJS.ReadableStream> {
-    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
-    const period = (await this.validation.transform(filters, { type: 'query', metatype: RecordsExportQuery })) as RecordsExportQuery;
+  historyCsv(user: AuthenticatedUser, period: RecordsExportQuery): Promise<Readable> {
     return this.history.exportCsv(user.userId, period);
   }
 
@@ -252,8 +251,8 @@ export class ConsoleService {
     return this.watchlist.watchMany(user, rosterEntries(roster));
   }
 
-  /** The user's endpoints, each with its newest deliveries, and the newest events. */
-  async webhooks(user: AuthenticatedUser) {
+  /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
+  async webhooksPage(user: AuthenticatedUser, shown: { secret?: string; url?: string; error?: string }) {
     const endpoints = await this.endpoints.list(user.userId);
     const withLogs = await Promise.all(
       endpoints.map(async (endpoint) => ({
@@ -262,7 +261,7 @@ export class ConsoleService {
       })),
     );
     const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map(eventView);
-    return { endpoints: withLogs, events };
+    return { endpoints: withLogs, events, shown };
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
