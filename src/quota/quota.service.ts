@@ -13,6 +13,7 @@ import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
+import { markCharged } from '../redis/scripts/charged-markers';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { billingPeriod, recentPeriods, remainingQuota } from './billing-period';
 import { QuotaHistoryDto } from './dto/quota-history.dto';
@@ -80,13 +81,6 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 const LEDGER_DELETIONS_PER_RUN = 10_000;
 
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
-// KEYS: the charged markers of each charge (a hash per user and period). ARGV: the TTL, then each charge's number.
-const MARK_CHARGED_SCRIPT = `
-for i = 1, #KEYS do
-  redis.call('HSET', KEYS[i], ARGV[i + 1], '1')
-  redis.call('EXPIRE', KEYS[i], ARGV[1])
-end
-`;
 
 /**
  * PostgreSQL is the ledger of record. Redis holds a marker per user, period and number that
@@ -127,7 +121,6 @@ export class QuotaService {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
     this.ledgerRetentionMonths = config.get('LEDGER_RETENTION_MONTHS');
     this.chargeTimeoutMs = config.get('DATABASE_CHARGE_TIMEOUT_MS');
-    redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
   currentPeriod(): string {
@@ -248,14 +241,10 @@ export class QuotaService {
 
   /** The markers of one turn in one script call: one command, and every key written keeps its TTL. */
   private async markAll(charges: readonly Charge[]): Promise<undefined[]> {
-    const client = this.redis.client as unknown as {
-      lvsMarkCharged(keyCount: number, ...args: (string | number)[]): Promise<null>;
-    };
-    await client.lvsMarkCharged(
-      charges.length,
-      ...charges.map((charge) => this.chargedMarkersKey(charge.userId, charge.period)),
-      CHARGED_MARKER_TTL_SECONDS,
-      ...charges.map((charge) => charge.licenceNumber),
+    await markCharged.run(
+      this.redis.client,
+      charges.map((charge) => this.chargedMarkersKey(charge.userId, charge.period)),
+      [CHARGED_MARKER_TTL_SECONDS, ...charges.map((charge) => charge.licenceNumber)],
     );
     return charges.map(() => undefined);
   }
