@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isDisabledUser } from '../auth/users-sql';
 import { BatchItemStatus } from './batch-item.entity';
 import { BatchStatus } from './batch.entity';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
@@ -293,7 +294,7 @@ export class BatchRepository {
   /** Running batches whose owner is disabled: BatchSettlement stops them. */
   async runningOfDisabledUsers(): Promise<{ id: string; userId: string }[]> {
     const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(
-      `SELECT b.id, b.user_id FROM batches b JOIN users u ON u.id = b.user_id WHERE b.status = 'RUNNING' AND u.disabled_at IS NOT NULL`,
+      `SELECT b.id, b.user_id FROM batches b WHERE b.status = 'RUNNING' AND ${isDisabledUser('b.user_id')}`,
     );
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }
