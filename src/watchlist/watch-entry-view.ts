@@ -1,7 +1,8 @@
 import type { RegisterLicence } from '@lvs/register';
 import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
 import { daysUntil } from './expiry-warnings';
-import type { WatchState } from './watch-entry.entity';
+
+export type WatchState = 'ACTIVE' | 'PAUSED';
 
 /** How long a number's state (holder names included) is kept after its last watcher left. */
 export const UNWATCHED_STATE_RETENTION_DAYS = 30;

@@ -3,7 +3,7 @@ import { Clock } from '../clock/clock';
 import { EventsService, NewEvent } from '../events/events.service';
 import { QuotaService } from '../quota/quota.service';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
-import type { WatchState } from './watch-entry.entity';
+import type { WatchState } from './watch-entry-view';
 import { Watcher, WatchlistRepository } from './watchlist.repository';
 
 /** What each re-check costs its watchers, and the pauses and resumptions that follow from it. */

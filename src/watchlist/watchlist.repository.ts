@@ -4,8 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { lockUser, servedUsers, userWatchLimit } from '../auth/users-sql';
 import type { FinalResult } from '../lookups/lookup-outcome';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
-import type { WatchState } from './watch-entry.entity';
-import type { WatchEntryRow } from './watch-entry-view';
+import type { WatchEntryRow, WatchState } from './watch-entry-view';
 import type { WatchlistCount } from './watchlist-room';
 
 /** A served user watching a number, as a re-check charges it. */
