@@ -9,6 +9,7 @@ import { RECHECK_LOOKUP_WAIT_MS } from './recheck.queue';
 /** The lookups of re-checks and successor searches: bounded in time, and given up when the worker stops. */
 @Injectable()
 export class RecheckLookups implements OnModuleDestroy {
+  // The monitor's log context, as before its steps became classes of their own.
   private readonly logger = new Logger('LicenceMonitor');
   /** aborted at shutdown: re-checks stop waiting for lookups the closing worker will not finish */
   private readonly stopping = new AbortController();

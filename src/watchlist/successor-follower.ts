@@ -20,6 +20,7 @@ import { SuccessorWatcher, WatchlistRepository } from './watchlist.repository';
 /** Finds the licence that replaced one that stopped being Active, tells its watchers, and watches it for those who asked. */
 @Injectable()
 export class SuccessorFollower {
+  // The monitor's log context, as before its steps became classes of their own.
   private readonly logger = new Logger('LicenceMonitor');
 
   constructor(
