@@ -5,13 +5,29 @@ import { LookupsModule } from '../lookups/lookups.module';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
 import { QuotaModule } from '../quota/quota.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ChangeRecorder } from './change-recorder';
+import { DueNumbers } from './due-numbers';
 import { LicenceMonitor } from './licence-monitor';
+import { RecheckLookups } from './recheck-lookups';
 import { RecheckProcessor } from './recheck.processor';
 import { WATCH_RECHECK_QUEUE } from './recheck.queue';
+import { SuccessorFollower } from './successor-follower';
+import { WatcherCharges } from './watcher-charges';
+import { WatchlistRepository } from './watchlist.repository';
 
 /** Worker only: the re-check cycle (its scheduler and processor) and the monitor that turns answers into events. */
 @Module({
   imports: [LookupsModule, QuotaModule, EventsModule, WebhooksModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
-  providers: [LicenceMonitor, RecheckProcessor, NameSearchSubjects],
+  providers: [
+    LicenceMonitor,
+    DueNumbers,
+    WatcherCharges,
+    RecheckLookups,
+    ChangeRecorder,
+    SuccessorFollower,
+    WatchlistRepository,
+    RecheckProcessor,
+    NameSearchSubjects,
+  ],
 })
 export class WatchlistWorkerModule {}

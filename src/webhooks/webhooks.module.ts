@@ -10,6 +10,7 @@ import { ManualSendLimit } from './manual-send-limit';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WEBHOOK_DOCS } from './webhook-docs';
 import { WebhookUrlCheck } from './webhook-url-check';
+import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
 
 const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
@@ -19,7 +20,7 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
   imports: [AuthModule, EventsModule, SigningSecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   // The webhooks section of the OpenAPI document (src/http/openapi.ts) describes what this module sends.
-  providers: [EndpointsService, WebhookDispatcher, ManualSendLimit, WebhookUrlCheck, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
-  exports: [EndpointsService, WebhookDispatcher, WebhookUrlCheck, SigningSecretsModule, DELIVERY_QUEUE],
+  providers: [EndpointsService, WebhookDispatcher, WebhookRepository, ManualSendLimit, WebhookUrlCheck, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
+  exports: [EndpointsService, WebhookDispatcher, WebhookRepository, WebhookUrlCheck, SigningSecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}
