@@ -1,17 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { pageRequest } from '../validation/paging';
-import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ApiRequestContent } from '../http/api-request-content';
+import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
-import { isValidIdempotencyKey } from '../verification/idempotency-key';
 import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
 import { BatchDto, BatchListDto } from './dto/batch.dto';
@@ -105,11 +104,6 @@ export class BatchesController {
     },
     example: CSV_ROSTER_EXAMPLE,
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description: '1-255 visible ASCII characters: the same key returns the same batch; with other rows it is 400',
-  })
   @ApiOkResponse({ type: BatchDto, description: 'Every item is final' })
   @ApiResponse({
     status: 202,
@@ -124,12 +118,9 @@ export class BatchesController {
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() roster: RosterDto,
-    @Headers('idempotency-key') idempotencyKey: unknown,
+    @IdempotencyKey('The same key returns the same batch; with other rows it is 400.') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView> {
-    if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
-      throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
-    }
     return sendBatch(reply, await this.batches.create(user, rosterEntries(roster), reply.request.id, idempotencyKey), this.lookupsPerSecond);
   }
 
