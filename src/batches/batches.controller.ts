@@ -11,6 +11,7 @@ import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-resp
 import { ApiRequestContent } from '../http/api-request-content';
 import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
 import { BatchDto, BatchListDto } from './dto/batch.dto';
@@ -19,11 +20,9 @@ import { RosterDto } from './dto/roster.dto';
 import { rosterEntries } from './roster';
 import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
 
-// The VALIDATION_ERROR texts each route really sends, for the document's examples.
+// The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the header's, the DTOs'.
 const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
-const { batchesLimit, cursor, itemsLimit, batchesQuery } = FEATURE_VALIDATION_MESSAGES;
-const { batchIdempotencyKeyReused, batchContentType, batchTooLarge, batchShape, batchSize, csvEncoding, csvHeader } =
-  FEATURE_VALIDATION_MESSAGES;
+const { batchIdempotencyKeyReused, batchContentType, batchTooLarge, csvEncoding, csvHeader } = FEATURE_VALIDATION_MESSAGES;
 const CREATE_BATCH_TEXTS = {
   notJson,
   invalidJson,
@@ -32,15 +31,12 @@ const CREATE_BATCH_TEXTS = {
   batchIdempotencyKeyReused,
   batchContentType,
   batchTooLarge,
-  batchShape,
-  batchSize,
+  ...dtoValidationTexts(RosterDto),
   csvEncoding,
   csvHeader,
   badRow: rowMessage(17, 'licenceNumber'),
   badCsvRecord: rowMessage(3, 'csvRecord'),
 };
-const LIST_BATCHES_TEXTS = { batchesLimit, cursor, batchesQuery };
-const BATCH_ITEMS_TEXTS = { itemsLimit, cursor, batchesQuery };
 
 /** POST /v1/batches takes a roster as JSON or as CSV, read into the same RosterDto. */
 
@@ -131,7 +127,7 @@ export class BatchesController {
     description: 'Pages through every batch the caller created (kept as long as the retention allows); pass nextCursor as cursor for the next page.',
   })
   @ApiOkResponse({ type: BatchListDto, description: 'One page of batches, newest first' })
-  @ApiErrorResponsesWith(LIST_BATCHES_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(BatchesQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: BatchesQuery): Promise<BatchListDto> {
     return this.batches.list(user.userId, pageRequest(query));
   }
@@ -149,7 +145,7 @@ export class BatchesController {
     description: 'The batch, or with Accept: text/csv the same download as results.csv',
     content: { 'application/json': { schema: { $ref: getSchemaPath(BatchDto) } }, ...CSV_DOWNLOAD.content },
   })
-  @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(BatchItemsQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', BATCH_ID) id: string,

@@ -3,23 +3,21 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
 import { VerificationOutcomes } from '../quota/verification-outcomes';
 import { IdempotencyKey } from '../validation/idempotency-key.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { AnswerRecords } from '../verification/answer-records';
 import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
 import { ApiHolderCheckAnswers, ApiSearchAnswers } from './holder-answers.decorator';
 import { HolderChecksService } from './holder-checks.service';
 
-// The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { licenceNumber, notJson, invalidJson, idempotencyKey, idempotencyKeyReused } = VALIDATION_MESSAGES;
-const { holderBody, searchBody, surname, firstName, middleName, role, licenceSector, dateOfBirth } = FEATURE_VALIDATION_MESSAGES;
-const COMMON_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReused, surname, firstName, dateOfBirth };
-const HOLDER_TEXTS = { licenceNumber, holderBody, ...COMMON_TEXTS };
-const SEARCH_TEXTS = { searchBody, ...COMMON_TEXTS, middleName, role, licenceSector };
+// The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the DTO's, the header's.
+const { notJson, invalidJson, idempotencyKey, idempotencyKeyReused } = VALIDATION_MESSAGES;
+const REQUEST_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReused };
 
 @ApiTags('holders')
 @Controller('v1/licences')
@@ -44,7 +42,7 @@ export class HoldersController {
   })
   @ApiBody({ type: VerifyHolderDto })
   @ApiHolderCheckAnswers()
-  @ApiErrorResponsesWith(HOLDER_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith({ ...dtoValidationTexts(VerifyHolderDto), ...REQUEST_TEXTS }, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
   async verifyHolder(
     @CurrentUser() user: AuthenticatedUser,
     @Body() claim: VerifyHolderDto,
@@ -75,7 +73,7 @@ export class HoldersController {
   @ApiBody({ type: NameSearchDto })
   @ApiSearchAnswers()
   @ApiErrorResponsesWith(
-    SEARCH_TEXTS,
+    { ...dtoValidationTexts(NameSearchDto), ...REQUEST_TEXTS },
     'VALIDATION_ERROR',
     'UNAUTHORIZED',
     'TOO_MANY_RESULTS',
