@@ -12,7 +12,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
-import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../quota/verification-outcomes';
+import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../verification/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { AnswerRecords } from '../verification/answer-records';

@@ -5,12 +5,11 @@ import { QuotaCharge } from './quota-charge.entity';
 import { QuotaUsage } from './quota-usage.entity';
 import { QuotaController } from './quota.controller';
 import { QuotaService } from './quota.service';
-import { VerificationOutcomes } from './verification-outcomes';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([QuotaUsage, QuotaCharge])],
   controllers: [QuotaController],
-  providers: [QuotaService, VerificationOutcomes],
-  exports: [QuotaService, VerificationOutcomes],
+  providers: [QuotaService],
+  exports: [QuotaService],
 })
 export class QuotaModule {}

@@ -5,12 +5,12 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
-import { VerificationOutcomes } from '../quota/verification-outcomes';
 import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { AnswerRecords } from './answer-records';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
+import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationService } from './verification.service';
 
 @ApiTags('verification')
