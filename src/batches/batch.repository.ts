@@ -5,7 +5,7 @@ import { BatchItemStatus } from './batch-item.entity';
 import { BatchStatus } from './batch.entity';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import { BatchCounts, BatchItemView, countsOf, ItemResult } from './batch-view';
-import { RosterEntry } from './roster';
+import { RosterEntry } from '../common/roster';
 import type { RegisterLicence } from '@lvs/register';
 import type { HolderCheck } from '../holders/holder-check';
 import type { HolderName } from '../holders/match-holder-name';

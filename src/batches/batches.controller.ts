@@ -16,8 +16,8 @@ import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
 import { BatchDto, BatchListDto } from './dto/batch.dto';
 import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
-import { RosterDto } from './dto/roster.dto';
-import { rosterEntries } from './roster';
+import { RosterDto } from '../common/roster.dto';
+import { rosterEntries } from '../common/roster';
 import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the header's, the DTOs'.

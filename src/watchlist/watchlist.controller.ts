@@ -4,8 +4,8 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { RosterDto } from '../batches/dto/roster.dto';
-import { rosterEntries } from '../batches/roster';
+import { RosterDto } from '../common/roster.dto';
+import { rosterEntries } from '../common/roster';
 import { rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { JSON_ROSTER_BODY } from '../http/decode-request-body';
