@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** A user's webhook receiver; secrets are stored encrypted (AES-256-GCM, src/signing-secrets). */
+/** A user's webhook receiver; secrets are stored encrypted (AES-256-GCM, src/secrets). */
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpoint {
   @PrimaryGeneratedColumn('uuid')
