@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ReadinessProbe } from '../health/readiness-probe';
 import { QuotaModule } from '../quota/quota.module';
-import { LookupReadiness } from './lookup-readiness';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -13,10 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule, QuotaModule],
-  providers: [
-    LookupService,
-    { provide: ReadinessProbe, useClass: LookupReadiness },
-  ],
-  exports: [LookupService, ReadinessProbe],
+  providers: [LookupService],
+  exports: [LookupService],
 })
 export class LookupsModule {}
