@@ -11,6 +11,7 @@ import { ErrorsModule } from './errors/errors.module';
 import { ValidationModule } from './validation/validation.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { LookupReadinessModule } from './lookups/lookup-readiness.module';
 import { LookupsModule } from './lookups/lookups.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OperatorRoutesModule } from './operator/operator-routes.module';
@@ -44,7 +45,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     EventsModule,
     // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
     ConditionalModule.registerWhen(ConsoleModule, 'CONSOLE_ENABLED'),
-    HealthModule.forRoot({ imports: [LookupsModule] }),
+    HealthModule.forRoot({ imports: [LookupReadinessModule] }),
     // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
     ConditionalModule.registerWhen(OperatorRoutesModule, (env) => validateEnvironment(env).OPERATOR_PORT === null),
   ],

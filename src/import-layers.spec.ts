@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  * infrastructure imports no feature. The roots (files directly in src/) may import anything.
  */
 const SRC = __dirname;
-const INFRASTRUCTURE = new Set(['config', 'errors', 'clock', 'database', 'redis', 'logging', 'metrics', 'http', 'health', 'validation']);
+const INFRASTRUCTURE = new Set(['config', 'errors', 'clock', 'database', 'redis', 'logging', 'metrics', 'http', 'health', 'validation', 'common', 'secrets']);
 const ALLOWED = [
   // The DataSource lists every table for the API, the worker and the command-line tools alike.
   { from: 'database/data-source.ts', to: /\.entity$/ },

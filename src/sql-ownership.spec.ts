@@ -42,7 +42,7 @@ const NOT_YET_MOVED: Record<string, string[]> = {
     'webhook_endpoints',
   ],
   'secrets/holder-data-reseal.ts': ['batch_items', 'watch_entries'],
-  'signing-secrets/secret-reencryption.ts': ['webhook_endpoints'],
+  'secrets/secret-reencryption.ts': ['webhook_endpoints'],
 };
 
 const SRC = __dirname;

@@ -3,14 +3,11 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
-import { AppConfig } from '../config/app-config';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
-import { HolderDataProtection } from '../secrets/holder-data';
-import { holderDataProtection } from '../secrets/holder-data.provider';
 import { HolderDataReseal } from '../secrets/holder-data-reseal';
-import { SecretReencryption } from '../signing-secrets/secret-reencryption';
-import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
+import { SecretReencryption } from '../secrets/secret-reencryption';
+import { SecretsModule } from '../secrets/secrets.module';
 import { newReceiptKey } from '../evidence/receipt-keys';
 import { ApiKeysService, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
@@ -19,8 +16,7 @@ import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-k
 
 // Redis: revocations, disabled users, quota and rate changes are announced to every API process.
 @Module({
-  imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule],
-  providers: [{ provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection }, HolderDataReseal],
+  imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
 })
 class KeysCliModule {}
 

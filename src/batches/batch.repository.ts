@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { isDisabledUser } from '../auth/users-sql';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import { BatchCounts, BatchItemStatus, BatchItemView, BatchStatus, countsOf, ItemResult } from './batch-view';
-import { RosterEntry } from './roster';
+import { RosterEntry } from '../common/roster';
 import type { RegisterLicence } from '@lvs/register';
 import type { HolderCheck } from '../holders/holder-check';
 import type { HolderName } from '../holders/match-holder-name';

@@ -3,6 +3,7 @@ import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { IDEMPOTENCY_KEY_PATTERN } from '../validation/idempotency-key';
 import { IsReference } from '../validation/reference.decorator';
 import { UnknownFieldMessage } from '../validation/request-dto.decorators';
 
@@ -53,7 +54,7 @@ export class VerifyForm extends ConsoleForm {
 
   /** the key of a PENDING answer, sent again to pick up the same lookup */
   @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,255}$/, { message: consoleForm })
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: consoleForm })
   idempotencyKey?: string;
 }
 

@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { serverUrl } from '../http/server-url';
-import { RosterDto } from '../batches/dto/roster.dto';
+import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { FORM_BODY } from '../http/decode-request-body';

@@ -5,12 +5,11 @@ import { QuotaUsage } from './quota-usage.entity';
 import { QuotaController } from './quota.controller';
 import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
-import { VerificationOutcomes } from './verification-outcomes';
 
 @Module({
   imports: [AuthModule, TypeOrmModule.forFeature([QuotaUsage])],
   controllers: [QuotaController],
-  providers: [QuotaService, QuotaRepository, VerificationOutcomes],
-  exports: [QuotaService, VerificationOutcomes],
+  providers: [QuotaService, QuotaRepository],
+  exports: [QuotaService],
 })
 export class QuotaModule {}

@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { neutraliseFormula } from '../batches/roster-csv';
+import { neutraliseFormula } from '../common/csv-cells';
 import { RECORD_FIELDS, VerificationRecord } from '../evidence/verification-record';
 
 const LICENCE_FIELDS = [

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../auth/authenticated-user';
-import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
+import { distinctNumbers, RosterEntry, RosterHolder } from '../common/roster';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';

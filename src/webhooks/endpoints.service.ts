@@ -4,7 +4,7 @@ import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { EventsService } from '../events/events.service';
-import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
+import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
 import { ManualSendLimit } from './manual-send-limit';
 import { newSigningSecret } from './sign-payload';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
-import { QuotaService } from './quota.service';
+import { QuotaService } from '../quota/quota.service';
 
 /** What a verification (verify or verify-holder) answered, as its body's status says; in the Overview's order. */
 export const VERIFICATION_ANSWERS = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING'] as const;

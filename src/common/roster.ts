@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** Who the partner says holds a row's licence; checked as verify-holder checks it. */
 export interface RosterHolder {
   firstName: string;
@@ -37,17 +35,4 @@ export function rosterEntries(roster: { items?: RosterRow[]; licenceNumbers?: Ro
 /** Each number once, in a stable order (charging takes its row locks in this order). */
 export function distinctNumbers(entries: RosterEntry[]): string[] {
   return [...new Set(entries.map((entry) => entry.licenceNumber))].sort();
-}
-
-/**
- * Identifies a request's rows, so that an Idempotency-Key replayed with other rows is refused. A date of birth
- * enters it only as `digest` makes it (a keyed HMAC): a plain hash of a roster would let a date be guessed back.
- */
-export function rosterHash(entries: RosterEntry[], digest: (dateOfBirth: string) => string): string {
-  const rows = entries.map(({ licenceNumber, reference, holder }) => [
-    licenceNumber,
-    reference,
-    ...(holder ? [holder.firstName, holder.surname, holder.dateOfBirth === undefined ? null : digest(holder.dateOfBirth)] : []),
-  ]);
-  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
 }

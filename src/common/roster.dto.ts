@@ -2,14 +2,14 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
-import { EXAMPLE_LICENCE_NUMBER, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
-import { IsLicenceNumber } from '../../validation/licence-number.decorator';
-import { IsReference } from '../../validation/reference.decorator';
-import { IsDateOfBirth, IsHolderName } from '../../validation/holder-fields.decorator';
-import { FEATURE_VALIDATION_MESSAGES, ROW_MESSAGES } from '../../errors/error-codes';
-import { numberRows, rowNumbersOf } from '../../validation/numbered-rows';
-import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
-import { MAX_BATCH_ITEMS } from '../roster';
+import { EXAMPLE_LICENCE_NUMBER, LICENCE_NUMBER_PATTERN } from '../validation/licence-number';
+import { IsLicenceNumber } from '../validation/licence-number.decorator';
+import { IsReference } from '../validation/reference.decorator';
+import { IsDateOfBirth, IsHolderName } from '../validation/holder-fields.decorator';
+import { FEATURE_VALIDATION_MESSAGES, ROW_MESSAGES } from '../errors/error-codes';
+import { numberRows, rowNumbersOf } from '../validation/numbered-rows';
+import { UnknownFieldMessage } from '../validation/request-dto.decorators';
+import { MAX_BATCH_ITEMS } from './roster';
 
 const { batchShape, batchSize } = FEATURE_VALIDATION_MESSAGES;
 

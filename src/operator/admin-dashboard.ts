@@ -1,14 +1,16 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors/error-codes';
+import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { isAdminAuthorized } from './admin-authorization';
-import { DASHBOARD_QUEUES, DashboardQueues } from './dashboard-queues';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
 /**
  * Bull Board at /admin/queues of `target` (the partner app, or the operators' listener when there is one),
- * showing the queues `source` provides, only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
+ * showing the lookup queue of `source` (the partner app), only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
  * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
  * Bull Board is loaded only then: an API without the dashboard does not carry it in memory. Unless `writable`
  * (ADMIN_DASHBOARD_WRITE), every queue is read-only: a leaked token shows jobs but cannot pause, empty, retry or
@@ -27,7 +29,7 @@ export async function mountAdminDashboard(
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({
-    queues: source.get<DashboardQueues>(DASHBOARD_QUEUES, { strict: false }).map((queue) => new BullMQAdapter(queue, { readOnlyMode: !writable })),
+    queues: [new BullMQAdapter(source.get<Queue>(getQueueToken(REGISTER_LOOKUP_QUEUE), { strict: false }), { readOnlyMode: !writable })],
     serverAdapter: board,
   });
   await target.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {

@@ -1,7 +1,5 @@
-import { ApiError } from '../../errors/api-error';
-import { CsvText } from '../../http/decode-request-body';
-import { RequestValidationPipe } from '../../validation/request-validation.pipe';
-import { readRosterCsv } from '../roster-csv';
+import { ApiError } from '../errors/api-error';
+import { RequestValidationPipe } from '../validation/request-validation.pipe';
 import { RosterDto } from './roster.dto';
 
 const A = '1011001544208079';
@@ -97,53 +95,22 @@ describe('RosterDto', () => {
   });
 });
 
-describe('RosterDto from CSV', () => {
-  const readCsv = (text: string) => read(new CsvText(text, readRosterCsv));
+describe('RosterDto rows that name a holder', () => {
+  const HOLDER = 'firstName and surname must come together, each 1 to 50 letters, spaces, hyphens or apostrophes';
+  const DATE = 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname';
 
-  it('reads the same rows as JSON', async () => {
-    expect((await readCsv(`licenceNumber,reference\r\n${A},g-1\r\n${B},\r\n`)).items).toEqual([
-      { licenceNumber: A, reference: 'g-1' },
-      { licenceNumber: B, reference: '' },
-    ]);
+  it('reads rows that name a holder, with or without a date of birth, beside rows that do not', async () => {
+    const items = [{ licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }, { licenceNumber: B, firstName: 'J', surname: 'Doe' }, { licenceNumber: A }];
+    expect((await read({ items })).items).toEqual(items);
   });
 
-  it('names rows as a spreadsheet does, the header being row 1 and blank lines counted', async () => {
-    const error = await readCsv(`licenceNumber\n${A}\n\n${B}\n123\n`).catch((thrown: ApiError) => thrown);
-    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', publicMessage: 'Row 5: licence number must be 16 digits' });
-  });
-
-  it('refuses a header alone as an empty batch, and a bad header or record with their own texts', async () => {
-    await expect(readCsv('licenceNumber\r\n')).rejects.toMatchObject({ publicMessage: SIZE });
-    await expect(readCsv(`number\r\n${A}\r\n`)).rejects.toMatchObject({
-      publicMessage: 'CSV header must have a licenceNumber, licence_number or Licence number column',
-    });
-    await expect(readCsv(`licenceNumber,reference\n${A},"open\n`)).rejects.toMatchObject({
-      publicMessage: 'Row 2: CSV could not be read (check quotes and separators)',
-    });
-  });
-
-  describe('holder columns', () => {
-    const HOLDER = 'firstName and surname must come together, each 1 to 50 letters, spaces, hyphens or apostrophes';
-    const DATE = 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname';
-
-    it('reads rows that name a holder, with or without a date of birth, beside rows that do not', async () => {
-      const items = [{ licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }, { licenceNumber: B, firstName: 'J', surname: 'Doe' }, { licenceNumber: A }];
-      expect((await read({ items })).items).toEqual(items);
-    });
-
-    it.each([
-      ['a first name alone', { licenceNumber: A, firstName: 'Olivia' }, HOLDER],
-      ['a surname alone', { licenceNumber: A, surname: 'Hughes' }, HOLDER],
-      ['a name with digits', { licenceNumber: A, firstName: 'Olivia2', surname: 'Hughes' }, HOLDER],
-      ['a date without names', { licenceNumber: A, dateOfBirth: '1990-04-12' }, DATE],
-      ['a date that is no day', { licenceNumber: A, firstName: 'O', surname: 'H', dateOfBirth: '1990-02-30' }, DATE],
-    ])('refuses %s, naming the row', async (_what, item, message) => {
-      expect(await problemOf({ items: [{ licenceNumber: B }, item] })).toBe(`Row 2: ${message}`);
-    });
-
-    it('names the CSV row of a holder with a first name only', async () => {
-      const csv = readRosterCsv(`licenceNumber,firstName,surname\n${A},Olivia,Hughes\n${B},Jane,\n`);
-      expect(await problemOf(csv)).toBe(`Row 3: ${HOLDER}`);
-    });
+  it.each([
+    ['a first name alone', { licenceNumber: A, firstName: 'Olivia' }, HOLDER],
+    ['a surname alone', { licenceNumber: A, surname: 'Hughes' }, HOLDER],
+    ['a name with digits', { licenceNumber: A, firstName: 'Olivia2', surname: 'Hughes' }, HOLDER],
+    ['a date without names', { licenceNumber: A, dateOfBirth: '1990-04-12' }, DATE],
+    ['a date that is no day', { licenceNumber: A, firstName: 'O', surname: 'H', dateOfBirth: '1990-02-30' }, DATE],
+  ])('refuses %s, naming the row', async (_what, item, message) => {
+    expect(await problemOf({ items: [{ licenceNumber: B }, item] })).toBe(`Row 2: ${message}`);
   });
 });
