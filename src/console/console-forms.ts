@@ -4,9 +4,9 @@ import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-vali
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { IsReference } from '../validation/reference.decorator';
 import { IsDateOfBirth, IsHolderName } from '../validation/holder-fields.decorator';
 import { IsLicenceNumber } from '../validation/licence-number.decorator';
-import { IsReference } from '../validation/reference.decorator';
 import { UnknownFieldMessage } from '../validation/request-dto.decorators';
 import { VerificationsQuery } from '../verification-records/dto/verifications-query.dto';
 
@@ -60,11 +60,6 @@ const holderAsked = (form: object) => {
  */
 @UnknownFieldMessage(consoleForm)
 export class VerifyForm extends ConsoleForm {
-  /** the key of a PENDING answer, sent again to pick up the same lookup */
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,255}$/, { message: consoleForm })
-  idempotencyKey?: string;
-
   @Trimmed()
   @IsLicenceNumber()
   @FormText(100)
@@ -84,6 +79,11 @@ export class VerifyForm extends ConsoleForm {
   @IsDateOfBirth(dateOfBirth, 'YYYY-MM-DD')
   @PresentFormText(100)
   dateOfBirth?: string;
+
+  /** the key of a PENDING answer, sent again to pick up the same lookup */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,255}$/, { message: consoleForm })
+  idempotencyKey?: string;
 }
 
 @UnknownFieldMessage(consoleForm)
