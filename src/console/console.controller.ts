@@ -8,12 +8,14 @@ import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { FORM_BODY } from '../http/decode-request-body';
-import { ConsoleForm, CreateKeyForm, VerifyForm, WatchForm, WebhookForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm } from './console-forms';
 import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleAnswerFilter } from './console-answer.filter';
 import { ConsolePage } from './console-answers';
 import { ConsolePageInterceptor } from './console-page.interceptor';
+import { ShowsRefusal } from './console-refusal';
+import { refusedHistory, refusedVerify } from './form-pages';
 import { ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
@@ -42,7 +44,8 @@ const download = (content: string, type: string, filename: string) =>
  * The console's pages behind a session (see docs/console.md). ConsoleSessionGuard opens every request: session,
  * rate limit, and for a change its origin and CSRF token. A page is `@Render()`ed; a form that changes something
  * goes back to its page (`@FormThenShow`, Nest's `@Redirect()`), and a refused one is its page again, thrown as a
- * ConsolePage with its status.
+ * ConsolePage with its status. Verify and History show the API's refusal of what they ask on the page itself
+ * (`@ShowsRefusal`), the global pipe's included.
  */
 @ApiExcludeController()
 @Controller('console')
@@ -83,6 +86,7 @@ export class ConsoleController {
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('verify')
+  @ShowsRefusal('body', refusedVerify)
   async verify(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() form: VerifyForm) {
     return { outcome: await this.console.verify(visit.user, form, request.id) };
   }
@@ -144,7 +148,8 @@ export class ConsoleController {
 
   @Get('history')
   @Render('history')
-  historyPage(@ConsoleSession() visit: ConsoleVisit, @Query() query: Record<string, unknown>) {
+  @ShowsRefusal('query', refusedHistory)
+  historyPage(@ConsoleSession() visit: ConsoleVisit, @Query() query: HistoryQuery) {
     return this.console.historyPage(visit.user, query);
   }
 
