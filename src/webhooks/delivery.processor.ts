@@ -1,5 +1,4 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -7,11 +6,9 @@ import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
 import { servedUser } from '../auth/served-user';
 import { AppConfig } from '../config/app-config';
-import { AppSettings } from '../config/env.schema';
-import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
 import type { EventType } from '../events/event-types';
-import { blockingConnection } from '../redis/redis-clients';
+import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { UndecryptableSecretError } from '../signing-secrets/secret-box';
 import { WebhookSecrets } from '../signing-secrets/webhook-secrets';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
@@ -43,10 +40,10 @@ interface DeliveryRow {
 const DELIVERY_CONCURRENCY = 16;
 
 /** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
-function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
-  const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
+function deliveryWorkerOptions(config: AppConfig): WorkerOptions {
+  const schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
   return {
-    connection: blockingConnection(settings),
+    ...workerConnection(config),
     concurrency: DELIVERY_CONCURRENCY,
     settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
   };
@@ -56,9 +53,8 @@ function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
  * Sends one delivery attempt per job attempt (provided only by WebhooksWorkerModule; the retry
  * schedule is its backoff strategy), and records what judgeAttempt makes of it.
  */
-// Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
-@Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(readSettings()))
-export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
+@Injectable()
+export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implements OnModuleDestroy {
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;
   private readonly agent: Agent;
@@ -70,7 +66,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     private readonly leases: EndpointLeases,
     config: AppConfig,
   ) {
-    super();
+    super(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(config));
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
     this.agent = new Agent({
