@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { AppSettings } from '../config/env.schema';
 import { sendErrorAnswer } from '../errors/api-error.filter';
 import { ApiError } from '../errors/api-error';
-import { createClientErrorHandler } from '../errors/client-error.handler';
+import { AnswersInProgress, createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
 import { ApiKeyBodyGate, BodyGate } from './body-gates';
@@ -30,7 +30,8 @@ export const HTTP_APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /** Fastify-specific setup, shared by main.ts and the e2e tests. */
 export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
-  return new FastifyAdapter({
+  const answers = new AnswersInProgress();
+  const adapter = new FastifyAdapter({
     trustProxy: settings.TRUST_PROXY,
     genReqId: (request: IncomingMessage) => chooseRequestId(request.headers['x-request-id'], randomUUID),
     // Idle keep-alive sockets close at once on shutdown; requests still arriving on busy ones get our
@@ -45,11 +46,13 @@ export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
       // Node would answer an HTTP/1.1 request without Host with an empty 400; our hook answers it instead.
       requireHostHeader: false,
     },
-    clientErrorHandler: createClientErrorHandler(new Logger('HTTP')),
+    clientErrorHandler: createClientErrorHandler(new Logger('HTTP'), answers),
     // The router rejects an undecodable path before any hook or filter runs.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       sendErrorAnswer(reply, toErrorAnswer(mapFrameworkError(error.statusCode, error.code) ?? { code: 'INTERNAL_ERROR' })),
   });
+  answers.follow(adapter.getInstance().server);
+  return adapter;
 }
 
 /** What a route's @RouteConfig may say about its body. */
