@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
   if (productionProblem) throw new Error(`Invalid configuration: OPERATOR_PORT: ${productionProblem}`);
   process.title = 'lvs-api';
   const logger = createLogger(settings, 'api');
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(settings), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     logger,
     ...HTTP_APP_OPTIONS,
   });

@@ -1,18 +1,11 @@
-import { Global, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from './app-config';
-import { validateEnvironment } from './env.schema';
+import { AppSettings } from './env.schema';
 
-@Global()
-@Module({
-  imports: [
-    ConfigModule.forRoot({
-      ignoreEnvFile: true,
-      cache: true,
-      validate: (raw) => ({ ...validateEnvironment(raw) }),
-    }),
-  ],
-  providers: [AppConfig],
-  exports: [AppConfig],
-})
-export class AppConfigModule {}
+/** Serves the settings its process validated once at start-up (readSettings) to every module, as AppConfig. */
+@Module({})
+export class AppConfigModule {
+  static forRoot(settings: AppSettings): DynamicModule {
+    return { module: AppConfigModule, global: true, providers: [{ provide: AppConfig, useValue: new AppConfig(settings) }], exports: [AppConfig] };
+  }
+}

@@ -1,13 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { AppSettings } from './env.schema';
 
-/** Typed, read-only access to the validated settings; the only way code reads configuration. */
-@Injectable()
+/** Typed, read-only access to the settings validated once at start-up; the only way code reads configuration. */
 export class AppConfig {
-  constructor(private readonly config: ConfigService<AppSettings, true>) {}
+  constructor(private readonly settings: AppSettings) {}
 
   get<K extends keyof AppSettings>(name: K): AppSettings[K] {
-    return this.config.get(name, { infer: true });
+    return this.settings[name];
   }
 }

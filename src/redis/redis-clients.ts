@@ -81,6 +81,11 @@ export function failFastConnection(settings: RedisConnectionSettings): Connectio
   return bullConnection(settings, failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS));
 }
 
+/** The key prefix of every BullMQ queue, worker and queue-events object, beside our own keys under REDIS_PREFIX. */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
+}
+
 /** BullMQ connection for workers and queue events, which block on Redis and must ride out outages. */
 export function blockingConnection(settings: RedisConnectionSettings): ConnectionOptions {
   // BullMQ refuses a client (as opposed to options) that limits retries for blocking commands.

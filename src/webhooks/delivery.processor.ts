@@ -1,13 +1,10 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
-import { AppSettings } from '../config/env.schema';
-import { readSettings } from '../config/read-settings';
 import { webhookBody } from '../events/event-view';
-import { blockingConnection } from '../redis/redis-clients';
+import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { UndecryptableSecretError } from '../secrets/secret-box';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
@@ -23,10 +20,10 @@ import { DeliveryToSend, WebhookRepository } from './webhook.repository';
 const DELIVERY_CONCURRENCY = 16;
 
 /** Delivery attempts follow WEBHOOK_RETRY_SCHEDULE_SECONDS: the "schedule" backoff every delivery job names. */
-function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
-  const schedule = parseRetrySchedule(settings.WEBHOOK_RETRY_SCHEDULE_SECONDS);
+function deliveryWorkerOptions(config: AppConfig): WorkerOptions {
+  const schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
   return {
-    connection: blockingConnection(settings),
+    ...workerConnection(config),
     concurrency: DELIVERY_CONCURRENCY,
     settings: { backoffStrategy: (attemptsMade: number) => delayBeforeNextAttemptMs(schedule, attemptsMade) ?? 0 },
   };
@@ -36,9 +33,8 @@ function deliveryWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
  * Sends one delivery attempt per job attempt (provided only by WebhooksWorkerModule; the retry
  * schedule is its backoff strategy), and records what judgeAttempt makes of it.
  */
-// Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
-@Processor(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(readSettings()))
-export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
+@Injectable()
+export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implements OnModuleDestroy {
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;
   private readonly agent: Agent;
@@ -50,7 +46,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     private readonly leases: EndpointLeases,
     config: AppConfig,
   ) {
-    super();
+    super(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(config));
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
     this.agent = new Agent({
