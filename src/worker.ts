@@ -12,7 +12,9 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger(settings, 'worker');
   // Loaded only after the check above: the processors take their worker options from the
   // environment as their files load, and a bad setting must be reported like any other.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { WorkerModule } = require('./worker.module') as typeof import('./worker.module');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { LookupProcessor } = require('./lookups/lookup.processor') as typeof import('./lookups/lookup.processor');
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
   await app.init();

@@ -111,7 +111,7 @@ export class HoldersController {
 
 function checkedIdempotencyKey(clientKey: unknown): string | undefined {
   if (clientKey !== undefined && !isValidIdempotencyKey(clientKey)) throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
-  return clientKey as string | undefined;
+  return clientKey;
 }
 
 function answerStatus(reply: FastifyReply, httpStatus: number, pending: boolean): void {

@@ -29,7 +29,7 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
     },
   };
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
+    if (error) throw error as Error;
   });
   return headers;
 }

@@ -62,7 +62,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   /** QueueEvents also emits `completed:<jobId>` and `failed:<jobId>`, which its typings do not list. */
   private get jobEvents(): NodeJS.EventEmitter {
-    return this.events as unknown as NodeJS.EventEmitter;
+    return this.events;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -119,7 +119,7 @@ export class LookupProcessor extends WorkerHost {
             : (error as Error).stack ?? String(error);
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
-      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
+      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
   }

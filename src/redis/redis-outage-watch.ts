@@ -19,7 +19,7 @@ export class RedisOutageWatch implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const { instance } of this.discovery.getProviders()) {
       if (instance instanceof QueueBase) this.outages.watchQueue(instance);
-      if (instance instanceof WorkerHost) this.outages.watchQueue(instance.worker);
+      if (instance instanceof WorkerHost) this.outages.watchQueue((instance as WorkerHost).worker);
     }
   }
 }
