@@ -81,7 +81,7 @@ export class RosterDto {
   })
   @Rows()
   @Type(() => RosterItemDto)
-  @Transform(({ value, obj }) => (Array.isArray(value) ? numberRows(value, rowNumbersOf((obj as { items?: unknown }).items)) : value))
+  @Transform(({ value, obj }: { value: unknown; obj: unknown }) => (Array.isArray(value) ? numberRows(value, rowNumbersOf((obj as { items?: unknown }).items)) : value))
   @OneShape()
   items?: RosterItemDto[];
 
@@ -95,6 +95,6 @@ export class RosterDto {
     description: 'The numbers alone; send this or items',
   })
   @Rows()
-  @Transform(({ value }) => (Array.isArray(value) ? numberRows(value.map(rosterItem)) : value))
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? numberRows(value.map(rosterItem)) : value))
   licenceNumbers?: RosterItemDto[];
 }

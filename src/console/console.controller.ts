@@ -27,6 +27,7 @@ const WEBHOOKS_PAGE = '/console/webhooks';
 const WATCHLIST_PAGE = '/console/watchlist';
 const KEYS_PAGE = '/console/keys';
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
+// eslint-disable-next-line no-useless-assignment -- read by a parameter decorator, which the rule does not see
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
 const CSV = 'text/csv; charset=utf-8';
 

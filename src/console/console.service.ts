@@ -31,7 +31,6 @@ import {
   ANSWER_WORDS,
   batchProgress,
   CHART,
-  HolderCheckLine,
   holderCheckLines,
   recheckWords,
   ROSTER_OUTCOMES,
@@ -39,7 +38,6 @@ import {
   usageChart,
   usageWords,
   usedPercent,
-  VerificationView,
   verificationView,
   watchRow,
 } from './console-view';

@@ -116,7 +116,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
             : (error as Error).stack ?? String(error);
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
-      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
+      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
   }

@@ -23,9 +23,11 @@ export async function mountAdminDashboard(
   writable: boolean,
 ): Promise<void> {
   if (token === '') return;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only here, as the comment above says */
   const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
   const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
   const { FastifyAdapter: BullBoardFastifyAdapter } = require('@bull-board/fastify') as typeof import('@bull-board/fastify');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({

@@ -51,7 +51,7 @@ export class UserRateLimiter {
       if (indexes) indexes.push(index);
       else groups.set(group, [index]);
     });
-    const decisions: (RateDecision | Error)[] = new Array(requests.length);
+    const decisions: (RateDecision | Error)[] = new Array<RateDecision | Error>(requests.length);
     await Promise.all(
       [...groups.values()].map(async (indexes) => {
         const { userId, policy } = requests[indexes[0]];

@@ -2,7 +2,7 @@ import type { RegisterLicence } from '@lvs/register';
 import { changeEvents } from './change-events';
 
 const licence = { licenceNumber: '1234567890123456', status: 'Active' } as RegisterLicence;
-const revoked = { ...licence, status: 'Revoked' } as RegisterLicence;
+const revoked = { ...licence, status: 'Revoked' };
 
 describe('changeEvents', () => {
   it('makes one event per change for the watcher, with its reference', () => {

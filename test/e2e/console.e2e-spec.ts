@@ -269,7 +269,7 @@ describe('the partner console', () => {
 
         const batchId = page.url().split('/').at(-1)!.split('?')[0];
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
-        const downloaded = readFileSync((await download.path())!, 'utf8');
+        const downloaded = readFileSync((await download.path()), 'utf8');
         const fromApi = await apiRequest(t.baseUrl, 'GET', `/v1/batches/${batchId}/results.csv`, { headers: { 'x-api-key': owner.key } });
         expect(fromApi.status).toBe(200);
         // The same file byte for byte: its BOM (for spreadsheets) too, which fetch drops when it decodes the text.
@@ -320,10 +320,10 @@ describe('the partner console', () => {
 
       const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the period as CSV' }).click()]);
       const fromApi = await api('/v1/verifications/export');
-      expect(readFileSync((await csv.path())!, 'utf8')).toBe(`\uFEFF${fromApi.text}`);
+      expect(readFileSync((await csv.path()), 'utf8')).toBe(`\uFEFF${fromApi.text}`);
 
       const [receipt] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Receipt/ }).first().click()]);
-      const verified = await verifyWithJose(readFileSync((await receipt.path())!, 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
+      const verified = await verifyWithJose(readFileSync((await receipt.path()), 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
       expect(verified).toMatchObject({ ok: true, payload: { verificationId: consoleIds[0], channel: 'console', iss: t.baseUrl } });
     });
 

@@ -164,7 +164,7 @@ describe('OpenAPI document and the key command', () => {
       for (const [path, method] of [['/v1/licences/verify', 'post'], ['/v1/quota/usage', 'get']]) {
         const operation = document.paths[path][method];
         expect(operation.description).toEqual(expect.any(String));
-        for (const answer of Object.values(operation.responses) as Array<{ description: string }>) {
+        for (const answer of Object.values<{ description: string }>(operation.responses)) {
           expect(answer.description.length).toBeGreaterThan(10);
         }
       }

@@ -39,7 +39,7 @@ describe('re-checks and the worker shutdown signal', () => {
     await worker.get(RecheckProcessor).worker.pause();
     const monitor = worker.get(LicenceMonitor);
     // Private on purpose (nothing but shutdown may abort it); read here only to count its listeners.
-    const { signal } = (worker.get(RecheckLookups) as unknown as { stopping: AbortController }).stopping;
+    const { signal } = worker.get<RecheckLookups, { stopping: AbortController }>(RecheckLookups).stopping;
     const before = getEventListeners(signal, 'abort').length;
     const sandbox = new SandboxAdmin(t.sandbox.url);
     const asked = await sandbox.requestsFor(SANDBOX_NUMBERS.active);
