@@ -68,7 +68,7 @@ const CASES: { name: string; probe: Probe; findings: Finding[] }[] = [
   },
   {
     name: 'infrastructure imports a feature of a lower layer',
-    probe: { filePath: 'src/health/probe.ts', code: "import { keyring } from '../signing-secrets/keyring';\nexport { keyring };\n" },
+    probe: { filePath: 'src/health/probe.ts', code: "import { ipv6Groups } from '../network/ipv6';\nexport { ipv6Groups };\n" },
     findings: [{ ruleId: RESTRICTED, line: 1 }],
   },
   {
