@@ -59,7 +59,8 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
    * lookups are withdrawn with their charges refunded, and the batches complete. A row whose lookup answers first
    * keeps its answer and its charge. Several processes (and overlapping runs of one) may do it at once: a row ends
    * once, and whichever run withdrew a job's charges refunds them unless the rows hold the job's answer, whoever
-   * ended them. A row tied to its job after the jobs were read is left to the next run.
+   * ended them. A row tied to its job after the jobs were read is left to the next run; one whose job comes later
+   * still is BatchDispatch's to refund.
    */
   async stopDisabled(): Promise<void> {
     for (const { id, userId } of await this.repository.runningOfDisabledUsers()) {
@@ -91,8 +92,8 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
       if (standing.state === 'failed' && jobId) {
         await this.lookups.refundFailed(jobId);
       }
-      if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
-      await this.dispatch.lookUp(userId, batchId, licenceNumber);
+      if (standing.state !== 'missing') await this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
+      else await this.dispatch.lookUp(userId, batchId, licenceNumber);
     });
     await this.completeIfDone(batchId);
   }

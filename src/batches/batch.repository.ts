@@ -179,12 +179,13 @@ export class BatchRepository {
     });
   }
 
-  /** Ties the pending items of a number to the lookup job that answers them. */
-  async attachJob(batchId: string, licenceNumber: string, jobId: string): Promise<void> {
-    await this.dataSource.query(
+  /** Ties the pending items of a number to the lookup job that answers them; answers whether any was still pending. */
+  async attachJob(batchId: string, licenceNumber: string, jobId: string): Promise<boolean> {
+    const [, attached] = await this.dataSource.query<[unknown[], number]>(
       `UPDATE batch_items SET job_id = $3 WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
       [batchId, licenceNumber, jobId],
     );
+    return attached > 0;
   }
 
   async anyPendingOnJob(jobId: string): Promise<boolean> {
@@ -207,15 +208,16 @@ export class BatchRepository {
 
   /**
    * Writes a result into the batch's pending items of one number. An item that never had a lookup job was
-   * answered from the cache; one with a job, by the register through it.
+   * answered from the cache; one with a job, by the register through it. Answers whether any was still pending.
    */
-  async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<void> {
-    await this.dataSource.query(
+  async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<boolean> {
+    const [, settled] = await this.dataSource.query<[unknown[], number]>(
       `UPDATE batch_items SET status = $3, error_code = $4, licence = $5, checked_at = $6,
               answer_source = CASE WHEN job_id IS NULL THEN 'cache' ELSE 'register' END
        WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
       [batchId, licenceNumber, result.status, result.errorCode, result.licence, result.checkedAt],
     );
+    return settled > 0;
   }
 
   /**
