@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LookupService } from '../lookups/lookup.service';
-import { Charge } from '../quota/quota.service';
+import { Charge, QuotaService } from '../quota/quota.service';
 import { itemResult } from './batch-view';
 import { BatchRepository } from './batch.repository';
 import { forEachLimited } from './for-each-limited';
@@ -17,6 +17,7 @@ export class BatchDispatch {
   constructor(
     private readonly repository: BatchRepository,
     private readonly lookups: LookupService,
+    private readonly quota: QuotaService,
   ) {}
 
   /**
@@ -54,8 +55,21 @@ export class BatchDispatch {
       admitted: true,
       cache: fromCache ? 'use' : 'skip',
       payer: charge ?? null,
-      onQueued: (jobId) => this.repository.attachJob(batchId, licenceNumber, jobId),
+      onQueued: async (jobId) => {
+        if (!(await this.repository.attachJob(batchId, licenceNumber, jobId))) await this.refundIfEnded(batchId, licenceNumber, charge);
+      },
     });
-    if (answer.state === 'answered') await this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: answer.result }));
+    if (answer.state !== 'answered') return;
+    const settled = await this.repository.settleNumber(batchId, licenceNumber, itemResult({ state: 'completed', result: answer.result }));
+    if (!settled) await this.refundIfEnded(batchId, licenceNumber, charge);
+  }
+
+  /**
+   * The number's rows ended before this lookup reached them (their batch was stopped, its user disabled): no
+   * withdrawal saw the charge on a row, so it is refunded here, unless another lookup answered the rows first.
+   * The job may finish meanwhile and forget its payers; a refund of a charge refunded already changes nothing.
+   */
+  private async refundIfEnded(batchId: string, licenceNumber: string, charge: Charge | undefined): Promise<void> {
+    if (charge && !(await this.repository.holdsAnswer(batchId, { licenceNumber }))) await this.quota.refund(charge);
   }
 }

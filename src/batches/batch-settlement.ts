@@ -57,13 +57,15 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
   /**
    * A disabled user's running batches stop: the rows still waiting end as ERROR (SERVICE_UNAVAILABLE), their
    * lookups are withdrawn with their charges refunded, and the batches complete. A row whose lookup answers first
-   * keeps its answer and its charge. Several processes may do it at once: a row ends once, and refunds are
-   * idempotent.
+   * keeps its answer and its charge. Several processes (and overlapping runs of one) may do it at once: a row ends
+   * once, and whichever run withdrew a job's charges refunds them unless the rows hold the job's answer, whoever
+   * ended them. A row tied to its job after the jobs were read is left to the next run; one whose job comes later
+   * still is BatchDispatch's to refund.
    */
   async stopDisabled(): Promise<void> {
     for (const { id, userId } of await this.repository.runningOfDisabledUsers()) {
       const jobIds = await this.repository.pendingJobs(id);
-      for (const jobId of jobIds) await this.lookups.withdraw(userId, jobId, () => this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE', jobId));
+      for (const jobId of jobIds) await this.lookups.withdraw(userId, jobId, () => this.endUnanswered(id, jobId));
       await this.repository.failWaiting(id, 'SERVICE_UNAVAILABLE');
       await this.completeIfDone(id);
       this.logger.log(`Stopped batch ${id} of a disabled user: its lookups on ${jobIds.length} job(s) withdrawn`);
@@ -90,8 +92,8 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
       if (standing.state === 'failed' && jobId) {
         await this.lookups.refundFailed(jobId);
       }
-      if (standing.state !== 'missing') return this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
-      await this.dispatch.lookUp(userId, batchId, licenceNumber);
+      if (standing.state !== 'missing') await this.repository.settleNumber(batchId, licenceNumber, itemResult(standing));
+      else await this.dispatch.lookUp(userId, batchId, licenceNumber);
     });
     await this.completeIfDone(batchId);
   }
@@ -110,6 +112,12 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
     const standing = await this.lookups.standing(jobId);
     if (standing.state !== 'completed' && standing.state !== 'failed') return;
     for (const batchId of await this.repository.settleJob(jobId, itemResult(standing))) await this.completeIfDone(batchId);
+  }
+
+  /** Ends the batch's rows waiting on the job; answers whether they are left without its answer. */
+  private async endUnanswered(batchId: string, jobId: string): Promise<boolean> {
+    await this.repository.failWaiting(batchId, 'SERVICE_UNAVAILABLE', jobId);
+    return !(await this.repository.holdsAnswer(batchId, { jobId }));
   }
 
   /** Makes the holder checks that can be made, then marks the batch COMPLETED once nothing is pending, and tells whoever waits here. */

@@ -179,12 +179,13 @@ export class BatchRepository {
     });
   }
 
-  /** Ties the pending items of a number to the lookup job that answers them. */
-  async attachJob(batchId: string, licenceNumber: string, jobId: string): Promise<void> {
-    await this.dataSource.query(
+  /** Ties the pending items of a number to the lookup job that answers them; answers whether any was still pending. */
+  async attachJob(batchId: string, licenceNumber: string, jobId: string): Promise<boolean> {
+    const [, attached] = await this.dataSource.query<[unknown[], number]>(
       `UPDATE batch_items SET job_id = $3 WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
       [batchId, licenceNumber, jobId],
     );
+    return attached > 0;
   }
 
   async anyPendingOnJob(jobId: string): Promise<boolean> {
@@ -207,15 +208,28 @@ export class BatchRepository {
 
   /**
    * Writes a result into the batch's pending items of one number. An item that never had a lookup job was
-   * answered from the cache; one with a job, by the register through it.
+   * answered from the cache; one with a job, by the register through it. Answers whether any was still pending.
    */
-  async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<void> {
-    await this.dataSource.query(
+  async settleNumber(batchId: string, licenceNumber: string, result: ItemResult): Promise<boolean> {
+    const [, settled] = await this.dataSource.query<[unknown[], number]>(
       `UPDATE batch_items SET status = $3, error_code = $4, licence = $5, checked_at = $6,
               answer_source = CASE WHEN job_id IS NULL THEN 'cache' ELSE 'register' END
        WHERE batch_id = $1 AND licence_number = $2 AND status = 'PENDING'`,
       [batchId, licenceNumber, result.status, result.errorCode, result.licence, result.checkedAt],
     );
+    return settled > 0;
+  }
+
+  /**
+   * Whether an item of the batch, of the number or on the job, holds an answer: the charge made for it then stands,
+   * whoever wrote the answer and whatever ended the other items.
+   */
+  async holdsAnswer(batchId: string, on: { licenceNumber: string } | { jobId: string }): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM batch_items WHERE batch_id = $1 AND (licence_number = $2 OR job_id = $3) AND status NOT IN ('PENDING', 'ERROR') LIMIT 1`,
+      [batchId, 'licenceNumber' in on ? on.licenceNumber : null, 'jobId' in on ? on.jobId : null],
+    );
+    return rows.length > 0;
   }
 
   /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is. */
@@ -307,16 +321,16 @@ export class BatchRepository {
   }
 
   /**
-   * Ends the items still waiting, for their lookup (of job `jobId` only, when given) or their holder check, as an
-   * ERROR with `errorCode` (POST …/retry looks them up again). Answers whether it ended any.
+   * Ends items still waiting as an ERROR with `errorCode` (POST …/retry looks them up again): those waiting on job
+   * `jobId` when given, else those whose lookup has no job yet and those waiting for their holder check. An item
+   * waiting on a job is ended only by the job's id, so that the charges waiting on that job are withdrawn first.
    */
-  async failWaiting(batchId: string, errorCode: string, jobId: string | null = null): Promise<boolean> {
-    const [, ended] = await this.dataSource.query<[unknown[], number]>(
+  async failWaiting(batchId: string, errorCode: string, jobId: string | null = null): Promise<void> {
+    await this.dataSource.query(
       `UPDATE batch_items i SET status = 'ERROR', error_code = $2, licence = NULL, checked_at = NULL, holder_job_id = NULL
-       WHERE i.batch_id = $1 AND CASE WHEN $3::text IS NULL THEN i.status = 'PENDING' OR ${HOLDER_UNCHECKED} ELSE i.status = 'PENDING' AND i.job_id = $3 END`,
+       WHERE i.batch_id = $1 AND CASE WHEN $3::text IS NULL THEN (i.status = 'PENDING' AND i.job_id IS NULL) OR ${HOLDER_UNCHECKED} ELSE i.status = 'PENDING' AND i.job_id = $3 END`,
       [batchId, errorCode, jobId],
     );
-    return ended > 0;
   }
 
   async running(): Promise<{ id: string; userId: string }[]> {

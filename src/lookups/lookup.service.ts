@@ -167,8 +167,9 @@ export class LookupService {
   /**
    * Withdraws a user's part in a job that is no longer wanted (the user was disabled). The user's charges waiting
    * on it are taken out of its payers first, so that no settlement forgets or refunds them meanwhile; then
-   * `endWaiting` ends what waited on the job and answers whether it ended anything. The charges are refunded when it
-   * did, or when the job failed; otherwise the job's answer reached its waiters and the charges stand. A job not yet
+   * `endWaiting` ends what waited on the job and answers whether it is left without the job's answer (whoever ended
+   * it: another process may have taken no charges and ended it first). The charges are refunded then, or when the job
+   * failed; otherwise the job's answer reached its waiters and the charges stand. A job not yet
    * started (parked, or waiting out a retry) is removed, so that it never reaches the register; one some other
    * request joined is left to that request's reconciliation, which asks again.
    */
