@@ -20,7 +20,7 @@ import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
 import { daysUntil, dueExpiryWarning } from './expiry-warnings';
 import { nextCheckAt, recheckClaimLimit } from './recheck-pace';
-import { RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
+import { LIVE_WORLD, RECHECK_LOOKUP_WAIT_MS, SuccessorJobData, TICK_INTERVAL_MS } from './recheck.queue';
 import type { WatchState } from './watch-entry.entity';
 import { UNWATCHED_STATE_RETENTION_DAYS } from './watch-entry-view';
 import { WATCHLIST_COUNT, WatchlistCount, watchlistHasRoom } from './watchlist-room';
@@ -90,12 +90,12 @@ export class LicenceMonitor implements OnModuleDestroy {
    * watches are due: a disabled user's watching asks the register nothing, and its numbers, left due,
    * are claimed at the first tick after the user is enabled again.
    */
-  async claimDue(): Promise<string[]> {
+  async claimDue(): Promise<{ licenceNumber: string; world: string }[]> {
     const now = this.clock.now();
     // Before anything else: data is deleted on time whether or not anything is watched.
     await this.deleteExpired(now);
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
-      `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
+      `SELECT count(DISTINCT (w.world, w.licence_number))::int AS watched FROM watch_entries w
        JOIN users u ON u.id = w.user_id AND ${servedUser('u')}`,
     );
     if (watched === 0) return [];
@@ -109,31 +109,31 @@ export class LicenceMonitor implements OnModuleDestroy {
     // Users take turns: each user's due numbers are ranked by how long they have been due, and a number goes by its
     // best rank among its watchers, so that one user's backlog never holds up another's few numbers. TypeORM answers
     // an UPDATE with [rows, affected count].
-    const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
+    const [rows] = await this.dataSource.query<[{ licence_number: string; world: string }[], number]>(
       `WITH watchers AS (
          SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND ${servedUser('u')}
        ),
        turns AS (
-         SELECT due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
+         SELECT due.world, due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
          FROM watchers CROSS JOIN LATERAL (
-           SELECT s.licence_number, s.next_check_at FROM watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+           SELECT s.world, s.licence_number, s.next_check_at FROM watch_entries w JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
            WHERE w.user_id = watchers.user_id AND s.next_check_at <= $1
            ORDER BY s.next_check_at LIMIT $2
          ) due
        ),
        chosen AS (
-         SELECT licence_number FROM turns GROUP BY licence_number ORDER BY min(turn), min(next_check_at) LIMIT $2
+         SELECT world, licence_number FROM turns GROUP BY world, licence_number ORDER BY min(turn), min(next_check_at) LIMIT $2
        ),
        due AS (
-         SELECT s.licence_number FROM licence_states s JOIN chosen c ON c.licence_number = s.licence_number
+         SELECT s.world, s.licence_number FROM licence_states s JOIN chosen c ON c.world = s.world AND c.licence_number = s.licence_number
          WHERE s.next_check_at <= $1 FOR UPDATE OF s SKIP LOCKED
        )
        UPDATE licence_states s SET next_check_at = $1::timestamptz + make_interval(secs => $3)
-       FROM due WHERE s.licence_number = due.licence_number
-       RETURNING s.licence_number`,
+       FROM due WHERE s.world = due.world AND s.licence_number = due.licence_number
+       RETURNING s.licence_number, s.world`,
       [now, limit, this.cycleSeconds],
     );
-    return rows.map((row) => row.licence_number);
+    return rows.map((row) => ({ licenceNumber: row.licence_number, world: row.world }));
   }
 
   /**
@@ -146,21 +146,21 @@ export class LicenceMonitor implements OnModuleDestroy {
     await this.dataSource.query(
       `DELETE FROM licence_states s
        WHERE s.unwatched_since < $1::timestamptz - make_interval(days => $2)
-         AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
+         AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
       [now, UNWATCHED_STATE_RETENTION_DAYS],
     );
   }
 
   /**
-   * One re-check of one number for every user watching it. Returns the successor search to make when the licence
+   * One re-check of one number in one world (the live one, or a test user's) for every user watching it there. Returns the successor search to make when the licence
    * stopped being Active (its status events wait for that search's answer), else null.
    */
-  async recheck(licenceNumber: string): Promise<SuccessorJobData | null> {
-    const active = await this.settleQuota(licenceNumber);
+  async recheck(licenceNumber: string, world: string = LIVE_WORLD): Promise<SuccessorJobData | null> {
+    const active = await this.settleQuota(licenceNumber, world);
     if (active.length === 0) return null; // every watcher is paused: no lookup, no charge
     // The lookup takes the first paying watcher's turn: one user's many watched numbers wait in their own list.
     const result = await this.currentResult(licenceNumber, active[0].user_id, active[0].monthly_quota, active[0].checked_at);
-    return result ? this.record(licenceNumber, result, active) : null;
+    return result ? this.record(licenceNumber, world, result, active) : null;
   }
 
   /**
@@ -170,12 +170,12 @@ export class LicenceMonitor implements OnModuleDestroy {
    * followSuccessor and a date of birth the successor is watched with the same reference. Anything else (no
    * candidate, several, a failed search) sends the held-back events as any re-check would.
    */
-  async followSuccessor({ licenceNumber, previous, current, withheld }: SuccessorJobData): Promise<void> {
+  async followSuccessor({ licenceNumber, world = LIVE_WORLD, previous, current, withheld }: SuccessorJobData): Promise<void> {
     const watchers = await this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
        FROM watch_entries w JOIN users u ON u.id = w.user_id
-       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND ${servedUser('u')}`,
-      [licenceNumber],
+       WHERE w.licence_number = $1 AND w.world = $2 AND w.state = 'ACTIVE' AND ${servedUser('u')}`,
+      [licenceNumber, world],
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
     for (const watcher of watchers) {
@@ -262,10 +262,10 @@ export class LicenceMonitor implements OnModuleDestroy {
       return [];
     }
     const charged = (await this.quota.tryChargeOnce(watcher.user_id, watcher.monthly_quota, successorNumber)) !== null;
-    await this.dataSource.query(`INSERT INTO licence_states (licence_number, next_check_at) VALUES ($1, $2) ON CONFLICT (licence_number) DO NOTHING`, [
-      successorNumber,
-      now,
-    ]);
+    await this.dataSource.query(
+      `INSERT INTO licence_states (world, licence_number, next_check_at) VALUES (licence_world($3), $1, $2) ON CONFLICT (world, licence_number) DO NOTHING`,
+      [successorNumber, now, watcher.user_id],
+    );
     const inserted = await this.dataSource.query<unknown[]>(
       `INSERT INTO watch_entries (user_id, licence_number, reference, added_at, state, paused_reason, holder, date_of_birth_sealed, follow_successor)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true)
@@ -291,12 +291,12 @@ export class LicenceMonitor implements OnModuleDestroy {
    * pauses or resumes their entries accordingly. Returns the watchers left active. A disabled user is not
    * a watcher here: not charged, its entry's state untouched, and no event of this re-check is its.
    */
-  private async settleQuota(licenceNumber: string): Promise<Watcher[]> {
+  private async settleQuota(licenceNumber: string, world: string): Promise<Watcher[]> {
     const watchers = await this.dataSource.query<Watcher[]>(
       `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
-       FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1 AND ${servedUser('u')}`,
-      [licenceNumber],
+       FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
+       WHERE w.licence_number = $1 AND w.world = $2 AND ${servedUser('u')}`,
+      [licenceNumber, world],
     );
     const active: Watcher[] = [];
     const transitions: NewEvent[] = [];
@@ -312,7 +312,7 @@ export class LicenceMonitor implements OnModuleDestroy {
            paused_checked_at = CASE WHEN $3 = 'PAUSED' THEN s.checked_at END,
            paused_last_changed_at = CASE WHEN $3 = 'PAUSED' THEN s.last_changed_at END
          FROM licence_states s
-         WHERE w.user_id = $1 AND w.licence_number = $2 AND s.licence_number = w.licence_number`,
+         WHERE w.user_id = $1 AND w.licence_number = $2 AND s.world = w.world AND s.licence_number = w.licence_number`,
         [watcher.user_id, licenceNumber, next, charged ? null : 'QUOTA_EXCEEDED'],
       );
       transitions.push({
@@ -343,12 +343,12 @@ export class LicenceMonitor implements OnModuleDestroy {
    * Compares with the last known answer, stores the new one, and records an event per change per watcher. When an
    * Active licence stopped being so, its status events are held back for the successor search, which it returns.
    */
-  private async record(licenceNumber: string, current: FinalResult, watchers: Watcher[]): Promise<SuccessorJobData | null> {
+  private async record(licenceNumber: string, world: string, current: FinalResult, watchers: Watcher[]): Promise<SuccessorJobData | null> {
     const now = this.clock.now();
     const { stored, followUp } = await this.dataSource.transaction(async (manager) => {
       const [state] = await manager.query<{ result: FinalResult | null; expiry_warnings: number[] }[]>(
-        'SELECT result, expiry_warnings FROM licence_states WHERE licence_number = $1 FOR UPDATE',
-        [licenceNumber],
+        'SELECT result, expiry_warnings FROM licence_states WHERE world = $2 AND licence_number = $1 FOR UPDATE',
+        [licenceNumber, world],
       );
       const previous = state?.result ?? null;
       const changes = detectChanges(previous, current);
@@ -362,12 +362,12 @@ export class LicenceMonitor implements OnModuleDestroy {
       await manager.query(
         `UPDATE licence_states SET result = $2, checked_at = $3, expiry_warnings = $4,
            last_changed_at = CASE WHEN $5 THEN $6 ELSE last_changed_at END, next_check_at = $7
-         WHERE licence_number = $1`,
-        [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now, nextCheckAt(now, this.cycleSeconds)],
+         WHERE world = $8 AND licence_number = $1`,
+        [licenceNumber, current, current.checkedAt, expiry.sent, changes.length > 0, now, nextCheckAt(now, this.cycleSeconds), world],
       );
       const followUp: SuccessorJobData | null =
         previousLicence !== null && stoppedBeingActive(previousLicence, current)
-          ? { licenceNumber, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
+          ? { licenceNumber, world, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
           : null;
       const announced = followUp === null ? changes : changes.filter((change) => change.type === 'licence.details_changed');
       const events: NewEvent[] = watchers.flatMap((watcher) => [

@@ -10,7 +10,7 @@ export const UNWATCHED_STATE_RETENTION_DAYS = 30;
  * The columns of a watch entry as shown, from watch_entries w joined with licence_states s. A paused entry shows
  * its state as of its pause (e), not what later re-checks for other watchers found.
  */
-export const ENTRY_SOURCE = `watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+export const ENTRY_SOURCE = `watch_entries w JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
   CROSS JOIN LATERAL (SELECT CASE WHEN w.state = 'PAUSED' THEN w.paused_result ELSE s.result END AS result,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_checked_at ELSE s.checked_at END AS checked_at,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_last_changed_at ELSE s.last_changed_at END AS last_changed_at) e`;

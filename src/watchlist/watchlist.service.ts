@@ -98,15 +98,16 @@ export class WatchlistService {
    */
   async unwatch(userId: string, licenceNumber: string): Promise<void> {
     const removed = await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT 1 FROM licence_states WHERE licence_number = $1 FOR UPDATE', [licenceNumber]);
+      await manager.query('SELECT 1 FROM licence_states WHERE world = licence_world($2) AND licence_number = $1 FOR UPDATE', [licenceNumber, userId]);
       const [, affected] = await manager.query<[unknown, number]>('DELETE FROM watch_entries WHERE user_id = $1 AND licence_number = $2', [
         userId,
         licenceNumber,
       ]);
       await manager.query(
         `UPDATE licence_states s SET unwatched_since = $2
-         WHERE s.licence_number = $1 AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
-        [licenceNumber, this.clock.now()],
+         WHERE s.world = licence_world($3) AND s.licence_number = $1
+           AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
+        [licenceNumber, this.clock.now(), userId],
       );
       return affected;
     });
@@ -168,10 +169,10 @@ export class WatchlistService {
       await manager.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
       await this.ensureRoom(manager, userId, numbers);
       await manager.query(
-        `INSERT INTO licence_states (licence_number, next_check_at)
-         SELECT number, $2 FROM unnest($1::text[]) AS number ORDER BY number
-         ON CONFLICT (licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
-        [numbers, now],
+        `INSERT INTO licence_states (world, licence_number, next_check_at)
+         SELECT licence_world($3), number, $2 FROM unnest($1::text[]) AS number ORDER BY number
+         ON CONFLICT (world, licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
+        [numbers, now, userId],
       );
       const rows = await manager.query<{ created: boolean }[]>(
         `INSERT INTO watch_entries (user_id, licence_number, reference, added_at)

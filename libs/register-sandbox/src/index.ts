@@ -5,3 +5,6 @@ export type { ShownLicence } from './sandbox-licences';
 export { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from './sandbox-numbers';
 export { startSandbox } from './sandbox-server';
 export type { RequestCounts, RequestTimes, RunningSandbox, SandboxOptions } from './sandbox-server';
+export { loadSandboxData } from './sandbox-data';
+export type { SandboxData, SandboxLicence } from './sandbox-data';
+export { searchSandboxByName } from './sandbox-name-search';
