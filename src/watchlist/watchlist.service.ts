@@ -114,6 +114,16 @@ export class WatchlistService {
     if (removed === 0) throw new ApiError('WATCH_NOT_FOUND');
   }
 
+  /** Makes these numbers of the user's watchlist due now (a test user's simulated change): the next tick re-checks them. */
+  async recheckNow(userId: string, licenceNumbers: string[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE licence_states s SET next_check_at = $3
+       WHERE s.world = licence_world($1) AND s.licence_number = ANY ($2)
+         AND EXISTS (SELECT 1 FROM watch_entries w WHERE w.user_id = $1 AND w.world = s.world AND w.licence_number = s.licence_number)`,
+      [userId, licenceNumbers, this.clock.now()],
+    );
+  }
+
   async list(userId: string, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
     const now = this.clock.now();
     const rows = await this.dataSource.query<WatchEntryRow[]>(
