@@ -193,11 +193,16 @@ export class LookupService {
   }
 
   /**
-   * The subject as the user's world names it. A test user's lookups are its own: their own cache entries and single
-   * flight (never joined with a live lookup or another user's), and a job its test register answers.
+   * The subject as the user's world names it, for callers that read its cache key themselves (verify's claim). A test
+   * user's lookups are its own: their own cache entries and single flight (never joined with a live lookup or another
+   * user's), and a job its test register answers. lookup() does the same to every subject.
    */
+  forUser(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): LookupSubject {
+    return this.inWorld(subject, user.userId, user.mode);
+  }
+
   private inWorld(subject: LookupSubject, userId: string, mode: KeyMode): LookupSubject {
-    if (mode === 'live') return subject;
+    if (mode === 'live' || subject.job.testUserId === userId) return subject;
     const id = subjectId(subject.job);
     return {
       ...subject,

@@ -30,8 +30,10 @@ export function newTestLicence(licenceNumber: string, today: Date): SandboxLicen
  * newTestLicence says) with the change's fields. The successor is not a field of the card: it is another licence.
  */
 export function applySimulatedChange(licenceNumber: string, current: SandboxLicence | null, change: SimulatedChange, today: Date): SandboxLicence {
-  const { successorLicenceNumber: _successor, ...fields } = change;
-  return { ...(current ?? newTestLicence(licenceNumber, today)), ...fields };
+  const { status, statusReason, expiryDate } = change;
+  // A field left out (or undefined, as a DTO instance holds it) keeps its value; null clears only the status reason.
+  const given = Object.fromEntries(Object.entries({ status, statusReason, expiryDate }).filter(([, value]) => value !== undefined));
+  return { ...(current ?? newTestLicence(licenceNumber, today)), ...given };
 }
 
 /**
