@@ -13,7 +13,7 @@ const { licenceNumber, notJson, invalidJson } = VALIDATION_MESSAGES;
 const CHANGE_TEXTS = { licenceNumber, notJson, invalidJson, simulateBody: FEATURE_VALIDATION_MESSAGES.simulateBody };
 
 /** Test mode's simulated licence changes, for test keys only (docs/api.md, Test mode). */
-@ApiTags('test mode')
+@ApiTags('test')
 @Controller('v1/test/licences')
 @UseGuards(ApiKeyGuard, TestKeyGuard)
 export class TestLicencesController {
