@@ -192,6 +192,7 @@ describe('OpenAPI document and the key command', () => {
       expect(bodies.map(([name]) => name)).toEqual([
         'post /v1/keys', 'post /v1/licences/verify', 'post /v1/licences/verify-holder', 'post /v1/licences/search',
         'post /v1/batches', 'put /v1/watchlist/{licenceNumber}', 'post /v1/watchlist:batchAdd', 'post /v1/webhooks',
+        'post /v1/test/licences/{licenceNumber}',
       ]);
       for (const [name, schema] of bodies) visit(schema, name);
       expect(open).toEqual([]);
