@@ -84,13 +84,12 @@ export class LookupProcessor extends WorkerHost {
   }
 
   /**
-   * The test register's slow number answers a while after its job was queued. Until then the job waits delayed, not
+   * The test register's slow numbers answer a while after their job was queued. Until then the job waits delayed, not
    * in a worker's slot: it runs again when its time comes (its clients wait on it as on any job).
    */
   private async holdBackSlowAnswer(job: Job<LookupJobData, LookupJobResult>, testUserId: string, token: string | undefined): Promise<void> {
     if (job.data.kind === 'name') return;
-    const answer = await this.testRegisters.answer(testUserId, job.data.licenceNumber);
-    const answerAt = job.timestamp + (answer.kind === 'found' ? answer.delayMs : 0);
+    const answerAt = job.timestamp + (await this.testRegisters.delayMs(testUserId, job.data.licenceNumber));
     if (Date.now() >= answerAt) return;
     await job.moveToDelayed(answerAt, token);
     throw new DelayedError();

@@ -4,7 +4,7 @@ import { LookupOutcome, nameSearchForm, NameSearch, NameSearchOutcome, RegisterP
 import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/register-sandbox';
 import { DataSource } from 'typeorm';
 import { ResultCache } from './result-cache';
-import { TestAnswer, testAnswer, TestWorld, testWorldLicences } from './test-world';
+import { TestAnswer, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
 
 /** The part of RegisterClient a lookup job uses: what the built-in test register offers too. */
 export type RegisterSurface = {
@@ -43,9 +43,14 @@ export class TestRegisters {
     };
   }
 
-  /** What the user's test register answers for the number, and after how long (the slow number). */
+  /** What the user's test register answers for the number. */
   async answer(testUserId: string, licenceNumber: string): Promise<TestAnswer> {
     return testAnswer(licenceNumber, await this.world(testUserId, licenceNumber));
+  }
+
+  /** How long after its lookup was queued the user's test register answers the number (the slow numbers). */
+  async delayMs(testUserId: string, licenceNumber: string): Promise<number> {
+    return testAnswerDelayMs(licenceNumber, await this.world(testUserId, licenceNumber));
   }
 
   /** The data set and the user's changed licences (only the one number's, when a lookup needs no more). */

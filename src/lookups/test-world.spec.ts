@@ -1,5 +1,5 @@
 import { loadSandboxData, SANDBOX_NUMBERS, SandboxData } from '@lvs/register-sandbox';
-import { MAGIC_NUMBERS, SLOW_ANSWER_MS, testAnswer, TestWorld, testWorldLicences, isCachedTestAnswer } from './test-world';
+import { isCachedTestAnswer, MAGIC_NUMBERS, SLOW_ANSWER_MS, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
 
 describe('the test register world', () => {
   let sandbox: SandboxData;
@@ -24,9 +24,8 @@ describe('the test register world', () => {
     [MAGIC_NUMBERS.replaced, 'REPLACED', 'Replaced', '1985-05-05'],
     [MAGIC_NUMBERS.replacedSuccessor, 'REPLACED', 'Active', '1985-05-05'],
   ])('%s is FOUND: TEST %s, %s, born %s, at once', (licenceNumber, surname, status, dateOfBirth) => {
-    const { licence, delayMs } = found(licenceNumber);
-    expect(licence).toMatchObject({ licenceNumber, firstName: 'TEST', surname, status, dateOfBirth });
-    expect(delayMs).toBe(0);
+    expect(found(licenceNumber).licence).toMatchObject({ licenceNumber, firstName: 'TEST', surname, status, dateOfBirth });
+    expect(testAnswerDelayMs(licenceNumber, world)).toBe(0);
   });
 
   it.each([
@@ -39,10 +38,19 @@ describe('the test register world', () => {
   });
 
   it('answers the slow number after 8 s, and never caches it', () => {
-    expect(found(MAGIC_NUMBERS.slow).delayMs).toBe(SLOW_ANSWER_MS);
+    expect(found(MAGIC_NUMBERS.slow).licence).toMatchObject({ surname: 'PENDING', status: 'Active' });
+    expect(testAnswerDelayMs(MAGIC_NUMBERS.slow, world)).toBe(SLOW_ANSWER_MS);
     expect(SLOW_ANSWER_MS).toBe(8000);
     expect(isCachedTestAnswer(MAGIC_NUMBERS.slow)).toBe(false);
     expect(isCachedTestAnswer(MAGIC_NUMBERS.active)).toBe(true);
+  });
+
+  it("answers the demo's slow numbers after 8 s, and a changed slow number at once", () => {
+    expect(testAnswerDelayMs('1077123456789012', world)).toBe(8000);
+    expect(testAnswer('1077123456789012', world)).toEqual({ kind: 'not_found' });
+    expect(testAnswerDelayMs(SANDBOX_NUMBERS.active, world)).toBe(0);
+    const changed: TestWorld = { sandbox, changed: new Map([[MAGIC_NUMBERS.slow, found(MAGIC_NUMBERS.slow).licence]]) };
+    expect(testAnswerDelayMs(MAGIC_NUMBERS.slow, changed)).toBe(0);
   });
 
   it("answers any other number as the demo's data set does, its faults as the register client would read them", () => {
@@ -61,7 +69,7 @@ describe('the test register world', () => {
   it('answers a changed number from its change, whatever it answered before, and lets the name search find it', () => {
     const changed = { ...found(MAGIC_NUMBERS.active).licence, status: 'Revoked' };
     const own: TestWorld = { sandbox, changed: new Map([[MAGIC_NUMBERS.active, changed], [MAGIC_NUMBERS.unavailable, { ...changed, licenceNumber: MAGIC_NUMBERS.unavailable }]]) };
-    expect(testAnswer(MAGIC_NUMBERS.active, own)).toEqual({ kind: 'found', licence: changed, delayMs: 0 });
+    expect(testAnswer(MAGIC_NUMBERS.active, own)).toEqual({ kind: 'found', licence: changed });
     expect(testAnswer(MAGIC_NUMBERS.unavailable, own)).toMatchObject({ kind: 'found' });
     const actives = testWorldLicences(own).filter((licence) => licence.surname === 'ACTIVE');
     expect(actives.map((licence) => [licence.licenceNumber, licence.status])).toEqual([

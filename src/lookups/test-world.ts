@@ -1,11 +1,12 @@
+import { DEMO_SLOW_NUMBERS } from '@lvs/register-sandbox';
 import type { FaultName, SandboxData, SandboxLicence } from '@lvs/register-sandbox';
 
 /**
  * What the built-in test register answers for a number: a licence (with the date of birth the name search filters
- * on), no licence, too many, or one of the register's failures. `delayMs` keeps the answer back (the slow number).
+ * on), no licence, too many, or one of the register's failures.
  */
 export type TestAnswer =
-  | { kind: 'found'; licence: SandboxLicence; delayMs: number }
+  | { kind: 'found'; licence: SandboxLicence }
   | { kind: 'not_found' }
   | { kind: 'too_many_results' }
   | { kind: 'unavailable' }
@@ -73,7 +74,7 @@ export interface TestWorld {
  */
 export function testAnswer(licenceNumber: string, world: TestWorld): TestAnswer {
   const changed = world.changed.get(licenceNumber);
-  if (changed) return { kind: 'found', licence: changed, delayMs: 0 };
+  if (changed) return { kind: 'found', licence: changed };
   switch (licenceNumber) {
     case MAGIC_NUMBERS.notFound:
       return { kind: 'not_found' };
@@ -85,14 +86,21 @@ export function testAnswer(licenceNumber: string, world: TestWorld): TestAnswer 
       return { kind: 'unexpected_page' };
   }
   const magic = MAGIC_BY_NUMBER.get(licenceNumber);
-  if (magic) return { kind: 'found', licence: magic, delayMs: licenceNumber === MAGIC_NUMBERS.slow ? SLOW_ANSWER_MS : 0 };
+  if (magic) return { kind: 'found', licence: magic };
   if (world.sandbox.tooManyResults.has(licenceNumber)) return { kind: 'too_many_results' };
   const fault = world.sandbox.reservedFaults.get(licenceNumber);
   if (fault) return { kind: UNAVAILABLE_FAULTS.has(fault) ? 'unavailable' : 'unexpected_page' };
   const cards = world.sandbox.licencesByNumber.get(licenceNumber) ?? [];
   // As the register client reads them: several cards under one number are as unusable as too many results.
   if (cards.length > 1) return { kind: 'too_many_results' };
-  return cards.length === 1 ? { kind: 'found', licence: cards[0], delayMs: 0 } : { kind: 'not_found' };
+  return cards.length === 1 ? { kind: 'found', licence: cards[0] } : { kind: 'not_found' };
+}
+
+/** How long the test register keeps its answer back: the slow magic number, and the demo's slow numbers, unless changed. */
+export function testAnswerDelayMs(licenceNumber: string, world: TestWorld): number {
+  if (world.changed.has(licenceNumber)) return 0;
+  if (licenceNumber === MAGIC_NUMBERS.slow) return SLOW_ANSWER_MS;
+  return licenceNumber.startsWith(DEMO_SLOW_NUMBERS.prefix) ? DEMO_SLOW_NUMBERS.latencyMs : 0;
 }
 
 /** Every licence a name search may find in the world: the data set's, the magic ones, each replaced by its change. */

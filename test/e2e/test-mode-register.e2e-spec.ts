@@ -101,6 +101,15 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
     }
   }, 40_000);
 
+  it("answers the demo's slow numbers after 8 s too: 202 first, then what the data set says", async () => {
+    const started = Date.now();
+    const pending = await verify(t.baseUrl, side.key, '1077000000000001', 'demo-slow');
+    expect([pending.status, (pending.body as { status: string }).status]).toEqual([202, 'PENDING']);
+    const retry = await verify(t.baseUrl, side.key, '1077000000000001', 'demo-slow');
+    expect([retry.status, (retry.body as { status: string }).status]).toEqual([404, 'NOT_FOUND']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
+  }, 20_000);
+
   it('confirms a holder, searches by name, checks a roster and watches a number in the test world', async () => {
     const holder = await verifyHolder(t.baseUrl, side.key, { licenceNumber: '4000000000000001', firstName: 'Test', surname: 'Active', dateOfBirth: '1990-01-01' });
     expect([holder.status, found(holder)]).toEqual([200, magic('4000000000000001', 'ACTIVE', 'Active')]);
