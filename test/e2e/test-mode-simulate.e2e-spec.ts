@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
@@ -176,7 +177,8 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
     expect((await verify(t.baseUrl, theirs.key, NEW)).status).toBe(404);
   }, 30_000);
 
-  it('refuses a live key 403 TEST_MODE_ONLY, whatever its body, with no charge and nothing written', async () => {
+  it('refuses a live key 403 TEST_MODE_ONLY, whatever its body, with no charge, no job and nothing written', async () => {
+    const jobsBefore = await lookupJobs();
     for (const [method, body] of [
       ['POST', { status: 'Revoked' }],
       ['POST', { colour: 'blue' }],
@@ -192,9 +194,12 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
     expect(await used(liveKey)).toBe(0);
     expect((await t.db.query('SELECT count(*)::int AS count FROM test_licences WHERE user_id = $1', [mine.liveUserId])).rows[0].count).toBe(0);
     expect((await sandbox.counts()).total).toBe(0);
+    expect(await lookupJobs()).toBe(jobsBefore);
   });
 
-  it('answers a bad body 400 VALIDATION_ERROR, with nothing changed', async () => {
+  it('answers a bad body 400 VALIDATION_ERROR, with nothing changed, charged or queued', async () => {
+    const usedBefore = await used(mine.key);
+    const jobsBefore = await lookupJobs();
     const before = (await t.db.query('SELECT count(*)::int AS count FROM test_licences')).rows[0].count as number;
     for (const body of [
       { colour: 'blue' },
@@ -213,7 +218,19 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
     expect((await simulate(mine.key, ACTIVE, '{not json')).body).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.invalidJson });
     expect((await simulate(mine.key, '123', { status: 'Revoked' })).body).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.licenceNumber });
     expect((await t.db.query('SELECT count(*)::int AS count FROM test_licences')).rows[0].count).toBe(before);
+    expect(await used(mine.key)).toBe(usedBefore);
+    expect(await lookupJobs()).toBe(jobsBefore);
   });
+
+  /** Every lookup job the queue holds, finished ones included. */
+  async function lookupJobs(): Promise<number> {
+    const queue = new Queue('register-lookup', { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
+    try {
+      return await queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
+    } finally {
+      await queue.close();
+    }
+  }
 
   async function used(key: string): Promise<number> {
     return ((await quotaUsage(t.baseUrl, key)).body as { used: number }).used;
