@@ -177,6 +177,22 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
     expect((await verify(t.baseUrl, theirs.key, NEW)).status).toBe(404);
   }, 30_000);
 
+  it('sends licence.expiring within 5 s when a simulated change brings the expiry date near', async () => {
+    const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const started = Date.now();
+    const changed = await simulate(theirs.key, ACTIVE, { expiryDate: soon });
+    expect([changed.status, changed.body]).toEqual([200, { status: 'FOUND', licence: active({ expiryDate: soon }) }]);
+    const [event] = await until(
+      () => of('/theirs', 'licence.expiring'),
+      (events) => events.length > 0,
+      10_000,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(event.verified).toBe(true);
+    expect(event.body.data).toEqual({ licenceNumber: ACTIVE, reference: '/theirs', previous: active(), current: active({ expiryDate: soon }), daysLeft: 10 });
+    expect(of('/mine', 'licence.expiring')).toEqual([]);
+  }, 30_000);
+
   it('refuses a live key 403 TEST_MODE_ONLY, whatever its body, with no charge, no job and nothing written', async () => {
     const jobsBefore = await lookupJobs();
     for (const [method, body] of [
