@@ -80,10 +80,9 @@ function folderCycles(edges: Map<string, Map<string, Import>>): string[] {
 
 /**
  * What the rest of src/ may import of the lookup road: its module and service, and the types of what they answer. The
- * queue, pending lists, live places, payers, settlement, cache and breaker stay inside src/lookups/. The test register
- * is a face too: test mode's simulate calls read the licences it answers (src/test-mode).
+ * queue, pending lists, live places, payers, settlement, cache and breaker stay inside src/lookups/.
  */
-const LOOKUPS_FACES = new Set(['lookups.module', 'lookups-worker.module', 'lookup.service', 'lookup-subject', 'lookup-outcome', 'lookups.queue', 'production-register-warning', 'test-register']);
+const LOOKUPS_FACES = new Set(['lookups.module', 'lookups-worker.module', 'lookup.service', 'lookup-subject', 'lookup-outcome', 'lookups.queue', 'production-register-warning']);
 
 const isAllowed = ({ file, target }: Import) => ALLOWED.some((allowed) => allowed.from === file && allowed.to.test(target));
 

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { SandboxLicence } from '@lvs/register-sandbox';
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
+import { UserModes } from '../auth/user-modes';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
@@ -17,7 +19,7 @@ import { LOOKUP_PRIORITY, LookupJobResult, livePriority, subjectId } from './loo
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
-import { UserModes } from './user-modes';
+import { TestRegisters } from './test-register';
 import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
 
 /** Who pays for a lookup, and whose turn and bounds it takes. */
@@ -90,6 +92,7 @@ export class LookupService {
     private readonly breaker: RegisterBreaker,
     private readonly quota: QuotaService,
     private readonly userModes: UserModes,
+    private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
     this.limits = {
@@ -190,6 +193,21 @@ export class LookupService {
   /** Refunds what waits on a failed job (at most once, whoever asks); for callers that found the failure themselves. */
   refundFailed(jobId: string): Promise<void> {
     return this.settlement.refund(jobId);
+  }
+
+  /** What a test user's built-in register now answers for a number (test mode's simulate calls). */
+  testAnswer(testUserId: string, licenceNumber: string) {
+    return this.testRegisters.answer(testUserId, licenceNumber);
+  }
+
+  /** Stores a test user's changed licences, and drops its cached answers for them so that its next lookup sees them. */
+  changeTestLicences(testUserId: string, licences: SandboxLicence[], changedAt: Date): Promise<void> {
+    return this.testRegisters.change(testUserId, licences, changedAt);
+  }
+
+  /** Forgets a test user's change of a number: its register answers from its own data again. */
+  restoreTestLicence(testUserId: string, licenceNumber: string): Promise<void> {
+    return this.testRegisters.restore(testUserId, licenceNumber);
   }
 
   /**

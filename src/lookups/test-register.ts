@@ -14,7 +14,8 @@ export type RegisterSurface = {
 
 /**
  * The built-in sandbox register of test mode, one world per test user: the demo's data set, the magic numbers, and
- * the user's simulated changes (table test_licences, written by src/test-mode). It never makes a network request.
+ * the user's simulated changes (table test_licences, which src/test-mode changes through LookupService). It never
+ * makes a network request.
  */
 @Injectable()
 export class TestRegisters {
@@ -25,9 +26,21 @@ export class TestRegisters {
     private readonly cache: ResultCache,
   ) {}
 
-  /** After a simulated change: the user's cached answers for these numbers are dropped, so its next lookup sees it. */
-  forget(testUserId: string, licenceNumbers: string[]): Promise<void> {
-    return this.cache.forgetTest(testUserId, licenceNumbers);
+  /** Stores the user's changed licences (test_licences), then drops its cached answers for them. */
+  async change(testUserId: string, licences: SandboxLicence[], changedAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO test_licences (user_id, licence_number, licence, changed_at)
+       SELECT $1, licence->>'licenceNumber', licence, $3 FROM jsonb_array_elements($2::jsonb) AS licence
+       ON CONFLICT (user_id, licence_number) DO UPDATE SET licence = excluded.licence, changed_at = excluded.changed_at`,
+      [testUserId, JSON.stringify(licences), changedAt],
+    );
+    await this.cache.forgetTest(testUserId, licences.map((licence) => licence.licenceNumber));
+  }
+
+  /** Forgets the user's change of a number, then drops its cached answer for it. */
+  async restore(testUserId: string, licenceNumber: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM test_licences WHERE user_id = $1 AND licence_number = $2', [testUserId, licenceNumber]);
+    await this.cache.forgetTest(testUserId, [licenceNumber]);
   }
 
   /** The test register of one test user, with RegisterClient's lookup and searchByName. */

@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Test worlds. test_licences holds each test user's simulated licence changes (src/test-mode writes them, the test
- * register answers from them). A watched number's state belongs to a world: the live one (the nil uuid), shared by
+ * Test worlds. test_licences holds each test user's simulated licence changes (the test register of src/lookups keeps
+ * and answers them; src/test-mode's simulate calls make them). A watched number's state belongs to a world: the live one (the nil uuid), shared by
  * every live watcher as before, or one test user's, so that a simulated change is re-checked and announced to that
  * user only. licence_world() names a user's world; watch_entries.world is filled from it on insert.
  */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { KeyMode } from '../auth/key-mode';
+import type { KeyMode } from './key-mode';
 
 /** Enough for every user a process serves at once; past it the memory starts again (a miss costs one query). */
 const MAX_REMEMBERED = 10_000;
