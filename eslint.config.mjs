@@ -26,7 +26,7 @@ export const LAYERS = [
   ['operator', 'verification'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
-  ['console'],
+  ['console', 'test-mode'],
 ];
 
 /** Folders that serve every feature and so import none: where they need a feature, they define a token it provides. */

@@ -20,6 +20,7 @@ import { VerificationModule } from './verification/verification.module';
 import { VerificationRecordsModule } from './verification-records/verification-records.module';
 import { HoldersModule } from './holders/holders.module';
 import { WatchlistModule } from './watchlist/watchlist.module';
+import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** API root: infrastructure, then the feature modules; it produces lookup jobs and never runs them. */
@@ -45,6 +46,7 @@ export class AppModule {
         BatchesModule,
         WatchlistModule,
         WebhooksModule,
+        TestModeModule,
         EventsModule,
         // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
         ...(settings.CONSOLE_ENABLED ? [ConsoleModule] : []),

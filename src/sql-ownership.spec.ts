@@ -20,6 +20,7 @@ const OWNERS: Record<string, string> = {
   webhook_deliveries: 'webhooks',
   webhook_attempts: 'webhooks',
   verification_records: 'evidence',
+  test_licences: 'lookups',
 };
 
 /**

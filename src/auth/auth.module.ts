@@ -11,6 +11,7 @@ import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
 import { UserDeletion } from './user-deletion';
+import { UserModes } from './user-modes';
 import { User } from './user.entity';
 
 @Module({
@@ -23,9 +24,10 @@ import { User } from './user.entity';
     KeyChanges,
     KeyUseRecorder,
     UserDeletion,
+    UserModes,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion, UserModes],
 })
 export class AuthModule {}

@@ -73,16 +73,21 @@ export class UserDeletion {
       const watched = (await manager.query<{ licence_number: string }[]>('SELECT licence_number FROM watch_entries WHERE user_id = $1', [userId])).map(
         (row) => row.licence_number,
       );
+      // The test side goes with the user (its rows cascade), and with it its own world of watched numbers' states.
+      const worlds = (await manager.query<{ id: string }[]>(`SELECT id FROM users WHERE live_user_id = $1 OR (id = $1 AND mode = 'test')`, [userId])).map(
+        (row) => row.id,
+      );
       // Records name their user but do not hang on the users row (they are written from a stream that may outlive it).
       await manager.query('DELETE FROM verification_records WHERE user_id = $1', [userId]);
       await manager.query('DELETE FROM users WHERE id = $1', [userId]);
       // A number nobody watches any more starts its retention, as when its last watcher removes it.
       await manager.query(
         `UPDATE licence_states s SET unwatched_since = now()
-          WHERE s.licence_number = ANY ($1) AND s.unwatched_since IS NULL
-            AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
+          WHERE s.world = '00000000-0000-0000-0000-000000000000' AND s.licence_number = ANY ($1) AND s.unwatched_since IS NULL
+            AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
         [watched],
       );
+      await manager.query('DELETE FROM licence_states WHERE world = ANY ($1)', [worlds]);
       return { footprint, keyHashes };
     });
     if (deleted === null) return null;

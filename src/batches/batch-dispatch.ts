@@ -28,7 +28,7 @@ export class BatchDispatch {
    */
   admit(userId: string, numbers: string[]): Promise<() => Promise<void>> {
     return this.lookups.reserve(
-      userId,
+      { userId, monthlyQuota: null },
       numbers.map((licenceNumber) => this.lookups.numberSubject(licenceNumber)),
     );
   }

@@ -17,6 +17,7 @@ import { KeyLineage1764590400000 } from './migrations/1764590400000-key-lineage'
 import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-retention';
 import { VerificationRecords1764720000000 } from './migrations/1764720000000-verification-records';
 import { TestMode1764806400000 } from './migrations/1764806400000-test-mode';
+import { TestWorlds1764892800000 } from './migrations/1764892800000-test-worlds';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -67,6 +68,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       LedgerRetention1764633600000,
       VerificationRecords1764720000000,
       TestMode1764806400000,
+      TestWorlds1764892800000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

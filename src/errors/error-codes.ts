@@ -3,6 +3,7 @@ export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
   FORBIDDEN: { status: 403, message: 'The request did not come from a console page; reload the page and try again' },
+  TEST_MODE_ONLY: { status: 403, message: 'This operation needs a test key' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
   BATCH_NOT_FOUND: { status: 404, message: 'Batch not found' },
@@ -78,6 +79,8 @@ export const FEATURE_VALIDATION_MESSAGES = {
   eventsQuery: 'Query may only contain after and limit',
   holderBody: 'Request body may only contain licenceNumber, firstName, surname and dateOfBirth',
   searchBody: 'Request body may only contain surname, firstName, middleName, dateOfBirth, role and licenceSector',
+  simulateBody:
+    'Request body may only contain status (1 to 40 letters and spaces), statusReason (at most 200 characters, or null), expiryDate (a real YYYY-MM-DD date) and successorLicenceNumber (16 digits, not the licence itself)',
   surname: 'surname must be 1 to 50 letters, spaces, hyphens or apostrophes',
   firstName: 'firstName must be 1 to 50 letters, spaces, hyphens or apostrophes',
   middleName: 'middleName must be 1 to 50 letters, spaces, hyphens or apostrophes',

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NameSearch, RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
-import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
@@ -10,8 +10,10 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId } from './lookups.queue';
 import { ResultCache } from './result-cache';
+import { RegisterSurface, TestRegisters } from './test-register';
+import { isCachedTestAnswer } from './test-world';
 
 /** The lookup worker's options from the settings; the limiter is global, shared by every worker through Redis. */
 function lookupWorkerOptions(config: AppConfig): WorkerOptions {
@@ -43,28 +45,51 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly metrics: Metrics,
     private readonly breaker: RegisterBreaker,
     private readonly holderData: HolderDataProtection,
+    private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
     super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config));
   }
 
-  async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
+  async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
     const { data } = job;
+    const { testUserId } = data;
+    // A test user's lookup never reaches REGISTER_URL: its own test register answers, into its own cache.
+    const register: RegisterSurface = testUserId ? this.testRegisters.of(testUserId) : this.register;
+    const cacheKey = testUserId
+      ? this.cache.testKey(testUserId, subjectId(data))
+      : data.kind === 'name'
+        ? this.cache.nameSearchKey(data.searchKey)
+        : this.cache.key(data.licenceNumber);
+    const store = (result: LookupJobResult) => this.cache.write(cacheKey, result);
     if (data.kind === 'name') {
       // A name search's log lines say "a name search" and nothing of the names or the date asked.
       return this.ask(job, 'Name search', {
-        cached: () => this.cache.getNameSearch(data.searchKey),
+        cached: () => this.cache.getByKey(cacheKey),
         register: async (askedAt) =>
-          toNameSearchResult(await this.register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch), askedAt),
-        store: (result) => this.cache.putNameSearch(data.searchKey, result),
+          toNameSearchResult(await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch), askedAt),
+        store,
       });
     }
     const { licenceNumber, refresh } = data;
+    if (testUserId) await this.holdBackSlowAnswer(job, testUserId, token);
     return this.ask(job, `Lookup of ${maskLicenceNumber(licenceNumber)}`, {
-      cached: () => (refresh ? Promise.resolve(null) : this.cache.get(licenceNumber)),
-      register: async (askedAt) => toFinalResult(await this.register.lookup(licenceNumber), askedAt),
-      store: (result) => this.cache.put(licenceNumber, result),
+      cached: () => (refresh ? Promise.resolve(null) : this.cache.getByKey(cacheKey)),
+      register: async (askedAt) => toFinalResult(await register.lookup(licenceNumber), askedAt),
+      store: (result) => (testUserId && !isCachedTestAnswer(licenceNumber) ? Promise.resolve() : store(result)),
     });
+  }
+
+  /**
+   * The test register's slow numbers answer a while after their job was queued. Until then the job waits delayed, not
+   * in a worker's slot: it runs again when its time comes (its clients wait on it as on any job).
+   */
+  private async holdBackSlowAnswer(job: Job<LookupJobData, LookupJobResult>, testUserId: string, token: string | undefined): Promise<void> {
+    if (job.data.kind === 'name') return;
+    const answerAt = job.timestamp + (await this.testRegisters.delayMs(testUserId, job.data.licenceNumber));
+    if (Date.now() >= answerAt) return;
+    await job.moveToDelayed(answerAt, token);
+    throw new DelayedError();
   }
 
   /** One lookup of either kind: the cache first, then the register, its outcome measured, logged and cached. */
@@ -75,6 +100,8 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
   ): Promise<Result> {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
+    // A test lookup is no register traffic: it feeds neither the breaker, the outage log nor the register's metrics.
+    const test = job.data.testUserId !== undefined;
     // A lookup enqueued just after another one finished: its answer is already here.
     // An unreachable cache is a miss (the Redis outage is logged once elsewhere): the register still answers.
     const cached = await steps.cached().catch(() => null);
@@ -84,13 +111,15 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     const started = performance.now();
     const observe = (outcome: LookupOutcomeLabel) => {
       const seconds = (performance.now() - started) / 1000;
-      this.metrics.observeLookup(outcome, seconds);
+      if (!test) this.metrics.observeLookup(outcome, seconds);
       return seconds;
     };
     try {
       const result = await steps.register(askedAt);
-      this.recordForBreaker('answered');
-      this.outages.answered();
+      if (!test) {
+        this.recordForBreaker('answered');
+        this.outages.answered();
+      }
       const seconds = observe(result.status);
       this.logger.log(`${subject}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
       // Not cached, the result still answers this job's clients; the next lookup asks again.
@@ -104,11 +133,11 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
             ? LOOKUP_FAILURE.unexpectedPage
             : LOOKUP_FAILURE.internal;
       observe(failure);
-      if (failure === LOOKUP_FAILURE.unavailable) this.recordForBreaker('unavailable');
+      if (failure === LOOKUP_FAILURE.unavailable && !test) this.recordForBreaker('unavailable');
       if (error instanceof RegisterUnreachableError) {
         this.outages.unreachable(error);
       } else {
-        if (error instanceof RegisterError) this.outages.answered();
+        if (error instanceof RegisterError && !test) this.outages.answered();
         const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
         const detail =
           error instanceof RegisterError
@@ -116,7 +145,8 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
             : (error as Error).stack ?? String(error);
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
-      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure, { cause: error });
+      // The test register's failures are its answer, every time: retrying them would only delay it.
+      if (failure === LOOKUP_FAILURE.unavailable && !test) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
   }

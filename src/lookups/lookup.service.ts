@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { SandboxLicence } from '@lvs/register-sandbox';
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
+import type { KeyMode } from '../auth/key-mode';
+import { UserModes } from '../auth/user-modes';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
@@ -12,14 +15,18 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
 import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, LookupJobResult, livePriority } from './lookups.queue';
+import { LOOKUP_PRIORITY, LookupJobResult, livePriority, subjectId } from './lookups.queue';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
+import { TestRegisters } from './test-register';
 import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
 
 /** Who pays for a lookup, and whose turn and bounds it takes. */
-export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'>;
+export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'> & {
+  /** The user's side; read from its row (UserModes) when the caller has no key in hand (roster rows, re-checks). */
+  mode?: AuthenticatedUser['mode'];
+};
 
 /**
  * Who waits for the answer: a partner's request (live), a roster's row or a watchlist's re-check (background). Live
@@ -84,6 +91,8 @@ export class LookupService {
     private readonly cache: ResultCache,
     private readonly breaker: RegisterBreaker,
     private readonly quota: QuotaService,
+    private readonly userModes: UserModes,
+    private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
     this.limits = {
@@ -126,14 +135,16 @@ export class LookupService {
    * whole past the user's or the queue's bound or while the breaker is open; subjects in the cache need no place.
    * Its lookups then pass `admitted`; the caller releases the hold once they are queued.
    */
-  async reserve(userId: string, subjects: LookupSubject[]): Promise<() => Promise<void>> {
-    const count = await this.cache.countMissing(subjects.map((subject) => subject.cacheKey));
+  async reserve(user: LookupUser, subjects: LookupSubject[]): Promise<() => Promise<void>> {
+    const { userId } = user;
+    const mode = await this.modeOf(user);
+    const count = await this.cache.countMissing(subjects.map((subject) => this.inWorld(subject, userId, mode).cacheKey));
     if (count === 0) return async () => undefined;
     const release = await this.pending.reserve(userId, count, this.limits.userMax);
     if (!release) throw new ApiError('SERVICE_UNAVAILABLE');
     try {
       if (exceedsQueueBound('background', await this.queue.waitingCounts(), this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
-      if (!(await this.breaker.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!(await this.admitToRegister(mode))) throw new ApiError('SERVICE_UNAVAILABLE');
       return release;
     } catch (error) {
       await release();
@@ -150,8 +161,8 @@ export class LookupService {
   }
 
   /** A cached result, for callers that settle rows from the cache before anything else. */
-  cached<Result extends LookupJobResult = FinalResult>(subject: LookupSubject): Promise<Result | null> {
-    return this.cache.getByKey<Result>(subject.cacheKey);
+  async cached<Result extends LookupJobResult = FinalResult>(subject: LookupSubject, user: LookupUser): Promise<Result | null> {
+    return this.cache.getByKey<Result>(this.inWorld(subject, user.userId, await this.modeOf(user)).cacheKey);
   }
 
   /** Where a job that a `pending` answer named stands now, read once. */
@@ -185,7 +196,56 @@ export class LookupService {
     return this.settlement.refund(jobId);
   }
 
+  /** What a test user's built-in register now answers for a number (test mode's simulate calls). */
+  testAnswer(testUserId: string, licenceNumber: string) {
+    return this.testRegisters.answer(testUserId, licenceNumber);
+  }
+
+  /** Stores a test user's changed licences, and drops its cached answers for them so that its next lookup sees them. */
+  changeTestLicences(testUserId: string, licences: SandboxLicence[], changedAt: Date): Promise<void> {
+    return this.testRegisters.change(testUserId, licences, changedAt);
+  }
+
+  /** Forgets a test user's change of a number: its register answers from its own data again. */
+  restoreTestLicence(testUserId: string, licenceNumber: string): Promise<void> {
+    return this.testRegisters.restore(testUserId, licenceNumber);
+  }
+
+  /**
+   * The subject as the user's world names it, for callers that read its cache key themselves (verify's claim). A test
+   * user's lookups are its own: their own cache entries and single flight (never joined with a live lookup or another
+   * user's), and a job its test register answers. lookup() does the same to every subject.
+   */
+  forUser(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): LookupSubject {
+    return this.inWorld(subject, user.userId, user.mode);
+  }
+
+  private inWorld(subject: LookupSubject, userId: string, mode: KeyMode): LookupSubject {
+    if (mode === 'live' || subject.job.testUserId === userId) return subject;
+    const id = subjectId(subject.job);
+    return {
+      ...subject,
+      cacheKey: this.cache.testKey(userId, id),
+      flightId: `test:${userId}:${id}`,
+      job: { ...subject.job, testUserId: userId },
+    };
+  }
+
+  private modeOf(user: LookupUser): Promise<KeyMode> {
+    return user.mode ? Promise.resolve(user.mode) : this.userModes.of(user.userId);
+  }
+
+  /** The register breaker admits live lookups only: a test lookup never reaches the register, nor its breaker. */
+  private admitToRegister(mode: KeyMode): Promise<boolean> {
+    return mode === 'test' ? Promise.resolve(true) : this.breaker.admit();
+  }
+
   private async lookupOrThrow<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
+    const mode = await this.modeOf(request.user);
+    return this.lookupInWorld({ ...request, user: { ...request.user, mode }, subject: this.inWorld(request.subject, request.user.userId, mode) });
+  }
+
+  private async lookupInWorld<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
     const cached = await this.fromCache(request);
     if (cached) return { state: 'answered', result: cached, source: 'cache', newCharge: null };
     if (request.joinJob && (await this.queue.isInFlight(request.joinJob))) return this.awaitJob(request, request.joinJob, null);
@@ -224,7 +284,7 @@ export class LookupService {
    */
   private async admit<Result extends LookupJobResult>(request: LookupRequest<Result>, jobId: string): Promise<LivePlace | null> {
     if (request.kind !== 'live') {
-      if (!request.admitted && !(await this.breaker.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!request.admitted && !(await this.admitToRegister(request.user.mode!))) throw new ApiError('SERVICE_UNAVAILABLE');
       return null;
     }
     const { userId } = request.user;
@@ -232,7 +292,7 @@ export class LookupService {
     if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
     const place = await this.live.take(userId, jobId, this.limits.liveMax);
     if (!place) throw new ApiError('SERVICE_UNAVAILABLE');
-    if (await this.breaker.admit()) return place;
+    if (await this.admitToRegister(request.user.mode!)) return place;
     await this.live.release(place);
     throw new ApiError('SERVICE_UNAVAILABLE');
   }

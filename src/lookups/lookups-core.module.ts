@@ -10,8 +10,9 @@ import { LookupSettlement } from './lookup-settlement';
 import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
 import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
+import { TestRegisters } from './test-register';
 
-const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker];
+const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters];
 
 /**
  * The parts of the lookup road, one instance each per process, for LookupsModule's LookupService and, in the

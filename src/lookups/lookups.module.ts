@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
@@ -10,7 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  * worker.
  */
 @Module({
-  imports: [LookupsCoreModule, QuotaModule],
+  imports: [LookupsCoreModule, QuotaModule, AuthModule],
   providers: [LookupService],
   exports: [LookupService],
 })

@@ -32,6 +32,8 @@ export interface LicenceLookupJobData {
   requestId?: string;
   /** ask the register even when the cache holds an answer (a watchlist re-check wants today's) */
   refresh?: boolean;
+  /** A test user's lookup: answered by that user's built-in test register, never by REGISTER_URL. */
+  testUserId?: string;
 }
 
 /**
@@ -43,11 +45,21 @@ export interface NameSearchJobData {
   searchKey: string;
   sealedSearch: string;
   requestId?: string;
+  /** A test user's search: answered by that user's built-in test register, never by REGISTER_URL. */
+  testUserId?: string;
 }
 
 export type LookupJobData = LicenceLookupJobData | NameSearchJobData;
 
 export type LookupJobResult = FinalResult | NameSearchResult;
+
+/**
+ * What a job asks, as single flight and the cache name it: the licence number, or `name:` and the search's digest
+ * (a digest so never meets a number). A test user's lookups are named apart again (see LookupService).
+ */
+export function subjectId(job: LookupJobData): string {
+  return job.kind === 'name' ? `name:${job.searchKey}` : job.licenceNumber;
+}
 
 /**
  * Failure reasons a lookup job ends with; the API maps them to the contract's error codes.

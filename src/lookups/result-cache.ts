@@ -32,6 +32,19 @@ export class ResultCache {
     return this.redis.key('name-result', this.register, searchKey);
   }
 
+  /**
+   * A test user's own result for a subject (subjectId): kept apart from the register's and from every other user's,
+   * so that a simulated change reaches only that user, at its next lookup (forget).
+   */
+  testKey(testUserId: string, subjectId: string): string {
+    return this.redis.key('test-result', testUserId, subjectId);
+  }
+
+  /** Drops a test user's cached results for these numbers, after a simulated change of them. */
+  async forgetTest(testUserId: string, licenceNumbers: string[]): Promise<void> {
+    if (licenceNumbers.length > 0) await this.redis.client.del(...licenceNumbers.map((licenceNumber) => this.testKey(testUserId, licenceNumber)));
+  }
+
   get(licenceNumber: string): Promise<FinalResult | null> {
     return this.getByKey<FinalResult>(this.key(licenceNumber));
   }
@@ -61,7 +74,8 @@ export class ResultCache {
     return this.write(this.nameSearchKey(searchKey), result);
   }
 
-  private async write(key: string, result: { status: FinalStatus }): Promise<void> {
+  /** Stores a result under a key that key(), nameSearchKey() or testKey() made. */
+  async write(key: string, result: { status: FinalStatus }): Promise<void> {
     await this.redis.client.set(key, JSON.stringify(result), 'EX', cacheTtlSeconds(result.status, this.ttl));
   }
 }

@@ -76,11 +76,13 @@ export class VerificationService {
 
   private async answerOrThrow<Result extends LookupJobResult>(
     user: AuthenticatedUser,
-    subject: LookupSubject,
+    asked: LookupSubject,
     clientKey: string | undefined,
     requestId: string,
     { deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS'), markCachedCharge = true }: VerifyOptions,
   ): Promise<Verification<Result>> {
+    // The claim reads the cache itself: under the key of the caller's world (a test key's answers are its own).
+    const subject = this.lookups.forUser(asked, user);
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, subject.unit);
     const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), subject.cacheKey);
     if (claim.licenceNumber !== subject.unit) {

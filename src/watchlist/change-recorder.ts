@@ -28,13 +28,13 @@ export class ChangeRecorder {
   }
 
   /**
-   * Compares with the last known answer, stores the new one, and records an event per change per watcher. When an
+   * Compares with the last known answer in the number's world, stores the new one, and records an event per change per watcher. When an
    * Active licence stopped being so, its status events are held back for the successor search, which it returns.
    */
-  async record(licenceNumber: string, current: FinalResult, watchers: Watcher[]): Promise<SuccessorJobData | null> {
+  async record(licenceNumber: string, world: string, current: FinalResult, watchers: Watcher[]): Promise<SuccessorJobData | null> {
     const now = this.clock.now();
     const { stored, followUp } = await this.repository.transaction(async (manager) => {
-      const state = await this.repository.lockState(manager, licenceNumber);
+      const state = await this.repository.lockState(manager, licenceNumber, world);
       const previous = state?.result ?? null;
       const changes = detectChanges(previous, current);
       const previousLicence = previous?.status === 'FOUND' ? previous.licence : null;
@@ -43,7 +43,7 @@ export class ChangeRecorder {
       const sameExpiry = previousLicence?.expiryDate === currentLicence?.expiryDate;
       const daysLeft = currentLicence ? daysUntil(currentLicence.expiryDate, now) : null;
       const expiry = daysLeft === null ? { warnAt: null, sent: [] } : dueExpiryWarning(daysLeft, sameExpiry ? (state?.expiryWarnings ?? []) : []);
-      await this.repository.storeState(manager, licenceNumber, {
+      await this.repository.storeState(manager, licenceNumber, world, {
         result: current,
         expiryWarnings: expiry.sent,
         changed: changes.length > 0,
@@ -52,7 +52,7 @@ export class ChangeRecorder {
       });
       const followUp: SuccessorJobData | null =
         previousLicence !== null && stoppedBeingActive(previousLicence, current)
-          ? { licenceNumber, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
+          ? { licenceNumber, world, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
           : null;
       const announced = followUp === null ? changes : changes.filter((change) => change.type === 'licence.details_changed');
       const events: NewEvent[] = watchers.flatMap((watcher) => [

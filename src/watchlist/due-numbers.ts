@@ -6,7 +6,7 @@ import { QuotaService } from '../quota/quota.service';
 import { recheckClaimLimit } from './recheck-pace';
 import { TICK_INTERVAL_MS } from './recheck.queue';
 import { UNWATCHED_STATE_RETENTION_DAYS } from './watch-entry-view';
-import { WatchlistRepository } from './watchlist.repository';
+import { DueNumber, WatchlistRepository } from './watchlist.repository';
 
 /** Each tick's claim of the numbers due for a re-check, and the deletions that are due with it. */
 @Injectable()
@@ -30,7 +30,7 @@ export class DueNumbers {
    * watches are due: a disabled user's watching asks the register nothing, and its numbers, left due,
    * are claimed at the first tick after the user is enabled again.
    */
-  async claim(): Promise<string[]> {
+  async claim(): Promise<DueNumber[]> {
     const now = this.clock.now();
     // Before anything else: data is deleted on time whether or not anything is watched.
     await this.deleteExpired(now);

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ChangeRecorder } from './change-recorder';
 import { DueNumbers } from './due-numbers';
 import { RecheckLookups } from './recheck-lookups';
-import type { SuccessorJobData } from './recheck.queue';
+import { LIVE_WORLD, SuccessorJobData } from './recheck.queue';
 import { SuccessorFollower } from './successor-follower';
 import { WatcherCharges } from './watcher-charges';
+import type { DueNumber } from './watchlist.repository';
 
 /**
  * The worker's side of monitoring, as the re-check queue's jobs ask it: claims the numbers due for a re-check,
@@ -21,22 +22,23 @@ export class LicenceMonitor {
     private readonly successors: SuccessorFollower,
   ) {}
 
-  /** The numbers due now, each leased for a cycle (DueNumbers). */
-  claimDue(): Promise<string[]> {
+  /** The numbers due now in their worlds, each leased for a cycle (DueNumbers). */
+  claimDue(): Promise<DueNumber[]> {
     return this.dueNumbers.claim();
   }
 
   /**
-   * One re-check of one number for every user watching it. Returns the successor search to make when the licence
-   * stopped being Active (its status events wait for that search's answer), else null.
+   * One re-check of one number in one world (the live one, or a test user's) for every user watching it there.
+   * Returns the successor search to make when the licence stopped being Active (its status events wait for that
+   * search's answer), else null.
    */
-  async recheck(licenceNumber: string): Promise<SuccessorJobData | null> {
-    const active = await this.charges.settle(licenceNumber);
+  async recheck(licenceNumber: string, world: string = LIVE_WORLD): Promise<SuccessorJobData | null> {
+    const active = await this.charges.settle(licenceNumber, world);
     if (active.length === 0) return null; // every watcher is paused: no lookup, no charge
     // The lookup takes the first paying watcher's turn: one user's many watched numbers wait in their own list.
     const [first] = active;
     const result = await this.recheckLookups.currentResult(licenceNumber, { userId: first.userId, monthlyQuota: first.monthlyQuota }, first.checkedAt);
-    return result ? this.recorder.record(licenceNumber, result, active) : null;
+    return result ? this.recorder.record(licenceNumber, world, result, active) : null;
   }
 
   /** After a watched licence stopped being Active: its successor search and what follows (SuccessorFollower). */

@@ -15,6 +15,7 @@ import {
   TICK_JOB,
   TICK_SCHEDULER_ID,
   WATCH_RECHECK_QUEUE,
+  LIVE_WORLD,
 } from './recheck.queue';
 
 /**
@@ -63,9 +64,9 @@ export class RecheckProcessor extends QueueWorker<RecheckJobData | SuccessorJobD
       const due = await this.monitor.claimDue();
       const delays = delaysOverTick(due.length, TICK_INTERVAL_MS);
       await this.queue.addBulk(
-        due.map((licenceNumber, index) => ({
+        due.map(({ licenceNumber, world }, index) => ({
           name: RECHECK_JOB,
-          data: { licenceNumber },
+          data: { licenceNumber, world },
           // Behind ticks (which have no priority), so a busy cycle never delays the next claim.
           opts: { priority: 1, delay: delays[index], removeOnComplete: true, removeOnFail: { age: 86_400, count: 1000 } },
         })),
@@ -73,7 +74,8 @@ export class RecheckProcessor extends QueueWorker<RecheckJobData | SuccessorJobD
       return;
     }
     if (job.name === RECHECK_JOB) {
-      const followUp = await this.monitor.recheck((job.data as RecheckJobData).licenceNumber);
+      const { licenceNumber, world = LIVE_WORLD } = job.data as RecheckJobData;
+      const followUp = await this.monitor.recheck(licenceNumber, world);
       if (followUp) {
         // The job carries the status events it held back: a failed run (a database blip) is run again, not lost.
         await this.queue.add(SUCCESSOR_JOB, followUp, {

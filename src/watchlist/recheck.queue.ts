@@ -10,8 +10,13 @@ export const TICK_INTERVAL_MS = 1000;
 /** One claimed number: re-check it and tell its watchers what changed. */
 export const RECHECK_JOB = 'recheck';
 
+/** The world whose state of a number a re-check settles: the live one (LIVE_WORLD), or one test user's id. */
+export const LIVE_WORLD = '00000000-0000-0000-0000-000000000000';
+
+/** A number claimed in a world (jobs queued before worlds existed carry none: the live one). */
 export interface RecheckJobData {
   licenceNumber: string;
+  world?: string;
 }
 
 /**
@@ -23,6 +28,7 @@ export const SUCCESSOR_JOB = 'successor';
 /** What the re-check found, and the change events it held back until the successor search has answered. */
 export interface SuccessorJobData {
   licenceNumber: string;
+  world?: string;
   previous: RegisterLicence;
   current: RegisterLicence | null;
   withheld: LicenceChange[];

@@ -12,7 +12,7 @@ import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { changeEvents } from './change-events';
 import { RecheckLookups } from './recheck-lookups';
-import type { SuccessorJobData } from './recheck.queue';
+import { LIVE_WORLD, SuccessorJobData } from './recheck.queue';
 import { SuccessorConfidence, successorOf } from './successor';
 import { watchlistHasRoom } from './watchlist-room';
 import { SuccessorWatcher, WatchlistRepository } from './watchlist.repository';
@@ -42,8 +42,8 @@ export class SuccessorFollower {
    * successor is watched with the same reference. Anything else (no candidate, several, a failed search) sends the
    * held-back events as any re-check would.
    */
-  async follow({ licenceNumber, previous, current, withheld }: SuccessorJobData): Promise<void> {
-    const watchers = await this.repository.successorWatchers(licenceNumber);
+  async follow({ licenceNumber, world = LIVE_WORLD, previous, current, withheld }: SuccessorJobData): Promise<void> {
+    const watchers = await this.repository.successorWatchers(licenceNumber, world);
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
     for (const watcher of watchers) {
       // A date no key of the ring opens (its key removed before the reseal) leaves a search by name alone: the held-back events still go out.

@@ -19,11 +19,11 @@ export class WatcherCharges {
 
   /**
    * Charges each served watcher for the number in the current period (free after the first time) and
-   * pauses or resumes their entries accordingly. Returns the watchers left active. A disabled user is not
+   * pauses or resumes their entries accordingly (the watchers of the number in this world). Returns the watchers left active. A disabled user is not
    * a watcher here: not charged, its entry's state untouched, and no event of this re-check is its.
    */
-  async settle(licenceNumber: string): Promise<Watcher[]> {
-    const watchers = await this.repository.watchers(licenceNumber);
+  async settle(licenceNumber: string, world: string): Promise<Watcher[]> {
+    const watchers = await this.repository.watchers(licenceNumber, world);
     const active: Watcher[] = [];
     const transitions: NewEvent[] = [];
     for (const watcher of watchers) {

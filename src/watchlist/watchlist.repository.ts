@@ -59,7 +59,7 @@ export interface SuccessorEntry {
  * A watch entry joined with its number's last known state. A paused entry shows its state as of its pause (e), not
  * what later re-checks for other watchers found.
  */
-const ENTRY_SOURCE = `watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+const ENTRY_SOURCE = `watch_entries w JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
   CROSS JOIN LATERAL (SELECT CASE WHEN w.state = 'PAUSED' THEN w.paused_result ELSE s.result END AS result,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_checked_at ELSE s.checked_at END AS checked_at,
                              CASE WHEN w.state = 'PAUSED' THEN w.paused_last_changed_at ELSE s.last_changed_at END AS last_changed_at) e`;
@@ -73,7 +73,16 @@ const WATCHLIST_COUNT = `
            WHERE NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.user_id = $1 AND w.licence_number = asked.number)) AS adding,
          ${userWatchLimit('$1')} AS "userLimit"`;
 
-/** Every statement on watch_entries and licence_states. */
+/** A number claimed in a world: the live one (LIVE_WORLD), or one test user's. */
+export interface DueNumber {
+  licenceNumber: string;
+  world: string;
+}
+
+/**
+ * Every statement on watch_entries and licence_states. A number's state belongs to a world (see migration
+ * 1764892800000-test-worlds): statements on one number name its world, and a user's world is licence_world(user).
+ */
 @Injectable()
 export class WatchlistRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -129,15 +138,16 @@ export class WatchlistRepository {
    */
   unwatch(userId: string, licenceNumber: string, now: Date): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT 1 FROM licence_states WHERE licence_number = $1 FOR UPDATE', [licenceNumber]);
+      await manager.query('SELECT 1 FROM licence_states WHERE world = licence_world($2) AND licence_number = $1 FOR UPDATE', [licenceNumber, userId]);
       const [, affected] = await manager.query<[unknown, number]>('DELETE FROM watch_entries WHERE user_id = $1 AND licence_number = $2', [
         userId,
         licenceNumber,
       ]);
       await manager.query(
         `UPDATE licence_states s SET unwatched_since = $2
-         WHERE s.licence_number = $1 AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
-        [licenceNumber, now],
+         WHERE s.world = licence_world($3) AND s.licence_number = $1
+           AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
+        [licenceNumber, now, userId],
       );
       return affected;
     });
@@ -191,10 +201,10 @@ export class WatchlistRepository {
       await lockUser(manager, userId, 'NO KEY UPDATE');
       ensureRoom(await this.count(userId, numbers, manager));
       await manager.query(
-        `INSERT INTO licence_states (licence_number, next_check_at)
-         SELECT number, $2 FROM unnest($1::text[]) AS number ORDER BY number
-         ON CONFLICT (licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
-        [numbers, now],
+        `INSERT INTO licence_states (world, licence_number, next_check_at)
+         SELECT licence_world($3), number, $2 FROM unnest($1::text[]) AS number ORDER BY number
+         ON CONFLICT (world, licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
+        [numbers, now, userId],
       );
       const rows = await manager.query<{ created: boolean }[]>(
         `INSERT INTO watch_entries (user_id, licence_number, reference, added_at)
@@ -207,10 +217,10 @@ export class WatchlistRepository {
     });
   }
 
-  /** How many distinct numbers served users watch. */
+  /** How many distinct numbers (in their worlds) served users watch. */
   async watchedNumbers(): Promise<number> {
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
-      `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
+      `SELECT count(DISTINCT (w.world, w.licence_number))::int AS watched FROM watch_entries w
        JOIN ${servedUsers('u')} ON u.id = w.user_id`,
     );
     return watched;
@@ -222,33 +232,33 @@ export class WatchlistRepository {
    * due numbers are ranked by how long they have been due, and a number goes by its best rank among its watchers,
    * so that one user's backlog never holds up another's few numbers.
    */
-  async claimDue(now: Date, limit: number, cycleSeconds: number): Promise<string[]> {
+  async claimDue(now: Date, limit: number, cycleSeconds: number): Promise<DueNumber[]> {
     // TypeORM answers an UPDATE with [rows, affected count].
-    const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
+    const [rows] = await this.dataSource.query<[DueNumber[], number]>(
       `WITH watchers AS (
          SELECT DISTINCT w.user_id FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id
        ),
        turns AS (
-         SELECT due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
+         SELECT due.world, due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
          FROM watchers CROSS JOIN LATERAL (
-           SELECT s.licence_number, s.next_check_at FROM watch_entries w JOIN licence_states s ON s.licence_number = w.licence_number
+           SELECT s.world, s.licence_number, s.next_check_at FROM watch_entries w JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
            WHERE w.user_id = watchers.user_id AND s.next_check_at <= $1
            ORDER BY s.next_check_at LIMIT $2
          ) due
        ),
        chosen AS (
-         SELECT licence_number FROM turns GROUP BY licence_number ORDER BY min(turn), min(next_check_at) LIMIT $2
+         SELECT world, licence_number FROM turns GROUP BY world, licence_number ORDER BY min(turn), min(next_check_at) LIMIT $2
        ),
        due AS (
-         SELECT s.licence_number FROM licence_states s JOIN chosen c ON c.licence_number = s.licence_number
+         SELECT s.world, s.licence_number FROM licence_states s JOIN chosen c ON c.world = s.world AND c.licence_number = s.licence_number
          WHERE s.next_check_at <= $1 FOR UPDATE OF s SKIP LOCKED
        )
        UPDATE licence_states s SET next_check_at = $1::timestamptz + make_interval(secs => $3)
-       FROM due WHERE s.licence_number = due.licence_number
-       RETURNING s.licence_number`,
+       FROM due WHERE s.world = due.world AND s.licence_number = due.licence_number
+       RETURNING s.licence_number AS "licenceNumber", s.world`,
       [now, limit, cycleSeconds],
     );
-    return rows.map((row) => row.licence_number);
+    return rows;
   }
 
   /** Deletes the states of numbers nobody has watched for `retentionDays` before `now`. */
@@ -256,18 +266,18 @@ export class WatchlistRepository {
     await this.dataSource.query(
       `DELETE FROM licence_states s
        WHERE s.unwatched_since < $1::timestamptz - make_interval(days => $2)
-         AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.licence_number = s.licence_number)`,
+         AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
       [now, retentionDays],
     );
   }
 
-  /** The served users watching the number, with its last check. */
-  watchers(licenceNumber: string): Promise<Watcher[]> {
+  /** The served users watching the number in this world, with its last check there. */
+  watchers(licenceNumber: string, world: string): Promise<Watcher[]> {
     return this.dataSource.query<Watcher[]>(
       `SELECT w.user_id AS "userId", w.reference, w.state, u.monthly_quota AS "monthlyQuota", s.checked_at AS "checkedAt"
-       FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1`,
-      [licenceNumber],
+       FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
+       WHERE w.licence_number = $1 AND w.world = $2`,
+      [licenceNumber, world],
     );
   }
 
@@ -279,37 +289,47 @@ export class WatchlistRepository {
          paused_checked_at = CASE WHEN $3 = 'PAUSED' THEN s.checked_at END,
          paused_last_changed_at = CASE WHEN $3 = 'PAUSED' THEN s.last_changed_at END
        FROM licence_states s
-       WHERE w.user_id = $1 AND w.licence_number = $2 AND s.licence_number = w.licence_number`,
+       WHERE w.user_id = $1 AND w.licence_number = $2 AND s.world = w.world AND s.licence_number = w.licence_number`,
       [userId, licenceNumber, state, pausedReason],
     );
   }
 
   /** The number's recorded state, locked until the caller's transaction ends (undefined: no state). */
-  async lockState(manager: EntityManager, licenceNumber: string): Promise<RecordedState | undefined> {
+  async lockState(manager: EntityManager, licenceNumber: string, world: string): Promise<RecordedState | undefined> {
     const [state] = await manager.query<RecordedState[]>(
-      'SELECT result, expiry_warnings AS "expiryWarnings" FROM licence_states WHERE licence_number = $1 FOR UPDATE',
-      [licenceNumber],
+      'SELECT result, expiry_warnings AS "expiryWarnings" FROM licence_states WHERE world = $2 AND licence_number = $1 FOR UPDATE',
+      [licenceNumber, world],
     );
     return state;
   }
 
-  async storeState(manager: EntityManager, licenceNumber: string, update: StateUpdate): Promise<void> {
+  async storeState(manager: EntityManager, licenceNumber: string, world: string, update: StateUpdate): Promise<void> {
     await manager.query(
       `UPDATE licence_states SET result = $2, checked_at = $3, expiry_warnings = $4,
          last_changed_at = CASE WHEN $5 THEN $6 ELSE last_changed_at END, next_check_at = $7
-       WHERE licence_number = $1`,
-      [licenceNumber, update.result, update.result.checkedAt, update.expiryWarnings, update.changed, update.at, update.nextCheckAt],
+       WHERE world = $8 AND licence_number = $1`,
+      [licenceNumber, update.result, update.result.checkedAt, update.expiryWarnings, update.changed, update.at, update.nextCheckAt, world],
     );
   }
 
-  /** The served users actively watching the number, with what following a successor needs. */
-  successorWatchers(licenceNumber: string): Promise<SuccessorWatcher[]> {
+  /** The served users actively watching the number in this world, with what following a successor needs. */
+  successorWatchers(licenceNumber: string, world: string): Promise<SuccessorWatcher[]> {
     return this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id AS "userId", w.reference, w.holder, w.date_of_birth_sealed AS "dateOfBirthSealed",
               w.follow_successor AS "followSuccessor", u.monthly_quota AS "monthlyQuota"
        FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id
-       WHERE w.licence_number = $1 AND w.state = 'ACTIVE'`,
-      [licenceNumber],
+       WHERE w.licence_number = $1 AND w.world = $2 AND w.state = 'ACTIVE'`,
+      [licenceNumber, world],
+    );
+  }
+
+  /** Makes these numbers of the user's watchlist due at `now` in the user's world (a test user's simulated change). */
+  async makeDue(userId: string, licenceNumbers: string[], now: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE licence_states s SET next_check_at = $3
+       WHERE s.world = licence_world($1) AND s.licence_number = ANY ($2)
+         AND EXISTS (SELECT 1 FROM watch_entries w WHERE w.user_id = $1 AND w.world = s.world AND w.licence_number = s.licence_number)`,
+      [userId, licenceNumbers, now],
     );
   }
 
@@ -326,10 +346,10 @@ export class WatchlistRepository {
    * whether the entry is new.
    */
   async insertSuccessorEntry(entry: SuccessorEntry): Promise<boolean> {
-    await this.dataSource.query(`INSERT INTO licence_states (licence_number, next_check_at) VALUES ($1, $2) ON CONFLICT (licence_number) DO NOTHING`, [
-      entry.licenceNumber,
-      entry.addedAt,
-    ]);
+    await this.dataSource.query(
+      `INSERT INTO licence_states (world, licence_number, next_check_at) VALUES (licence_world($3), $1, $2) ON CONFLICT (world, licence_number) DO NOTHING`,
+      [entry.licenceNumber, entry.addedAt, entry.userId],
+    );
     const inserted = await this.dataSource.query<unknown[]>(
       `INSERT INTO watch_entries (user_id, licence_number, reference, added_at, state, paused_reason, holder, date_of_birth_sealed, follow_successor)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, true)

@@ -81,6 +81,11 @@ export class WatchlistService {
     if ((await this.repository.unwatch(userId, licenceNumber, this.clock.now())) === 0) throw new ApiError('WATCH_NOT_FOUND');
   }
 
+  /** Makes these numbers of the user's watchlist due now (a test user's simulated change): the next tick re-checks them. */
+  async recheckNow(userId: string, licenceNumbers: string[]): Promise<void> {
+    await this.repository.makeDue(userId, licenceNumbers, this.clock.now());
+  }
+
   async list(userId: string, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
     const now = this.clock.now();
     const rows = await this.repository.listPage(userId, query, now.toISOString().slice(0, 10));

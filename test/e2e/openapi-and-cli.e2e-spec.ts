@@ -155,7 +155,7 @@ describe('OpenAPI document and the key command', () => {
         contact: { name: 'Licence Verification Service support' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       });
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'verifications', 'keys']);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'verifications', 'keys', 'test']);
       expect(document.components.securitySchemes).toEqual({
         'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },
@@ -176,12 +176,14 @@ describe('OpenAPI document and the key command', () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item: any) => Object.values(item));
       const ids = operations.map((operation: any) => operation.operationId);
-      expect(operations).toHaveLength(30 + EVENT_TYPES.length);
+      expect(operations).toHaveLength(32 + EVENT_TYPES.length);
       expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
       expect(ids.filter((id) => /Controller_/.test(id))).toEqual([]);
       expect(new Set(ids).size).toBe(ids.length);
       expect(document.paths['/v1/batches'].post.operationId).toBe('createBatch');
       expect(document.paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post.operationId).toBe('retryDelivery');
+      expect(document.paths['/v1/test/licences/{licenceNumber}'].post.operationId).toBe('simulateLicenceChange');
+      expect(document.paths['/v1/test/licences/{licenceNumber}'].delete.operationId).toBe('restoreLicence');
     });
 
     it('closes every request schema, as the validation pipe refuses unknown fields', async () => {
@@ -202,6 +204,7 @@ describe('OpenAPI document and the key command', () => {
       expect(bodies.map(([name]) => name)).toEqual([
         'post /v1/keys', 'post /v1/licences/verify', 'post /v1/licences/verify-holder', 'post /v1/licences/search',
         'post /v1/batches', 'put /v1/watchlist/{licenceNumber}', 'post /v1/watchlist:batchAdd', 'post /v1/webhooks',
+        'post /v1/test/licences/{licenceNumber}',
       ]);
       for (const [name, schema] of bodies) visit(schema, name);
       expect(open).toEqual([]);

@@ -1,6 +1,8 @@
+import { DEMO_SLOW_NUMBERS } from '@lvs/register-sandbox';
+
 /** Numbers the demo's sandbox answers slowly: `1077` then 12 digits, so each paste asks a new number. */
-export const DEMO_SLOW_PREFIX = '1077';
-export const DEMO_SLOW_LATENCY_MS = 8000;
+export const DEMO_SLOW_PREFIX = DEMO_SLOW_NUMBERS.prefix;
+export const DEMO_SLOW_LATENCY_MS = DEMO_SLOW_NUMBERS.latencyMs;
 const DEMO_FOUND = '1011001544208079';
 const DEMO_NOT_FOUND = '1888000000000000';
 /** ANNA-MARIE D'ARCY, Active: the monitoring walk-through revokes her licence, not the FOUND example's. */

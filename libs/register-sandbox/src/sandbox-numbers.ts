@@ -60,3 +60,10 @@ export const FOUND_SANDBOX_NUMBERS: readonly string[] = [
   SANDBOX_NUMBERS.withConditions,
   SANDBOX_NUMBERS.nonFrontLine,
 ];
+
+/**
+ * The demo's slow numbers: every number starting with the prefix is answered after the latency, longer than verify's
+ * 5 s wait, so that a 202 and its retry can be shown (the launcher starts the sandbox so; the test register does
+ * the same for test keys).
+ */
+export const DEMO_SLOW_NUMBERS = { prefix: '1077', latencyMs: 8000 } as const;

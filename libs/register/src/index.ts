@@ -1,4 +1,5 @@
 export { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
+export { nameSearchForm } from './name-search-form';
 export { PRODUCTION_REGISTER_URL } from './production-url';
 export { RegisterClient } from './register-client';
 export type { RegisterClientOptions } from './register-client';
