@@ -14,7 +14,7 @@ import type { LookupJobResult } from '../lookups/lookups.queue';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import type { RegisterLicence } from '@lvs/register';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
-import { servedUser } from '../auth/served-user';
+import { monthlyQuotaOf, servedUser } from '../auth/served-user';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { detectChanges, LicenceChange } from './detect-changes';
 import { stoppedBeingActive, SuccessorConfidence, successorOf } from './successor';
@@ -63,6 +63,10 @@ export class LicenceMonitor implements OnModuleDestroy {
   /** aborted at shutdown: re-checks stop waiting for lookups the closing worker will not finish */
   private readonly stopping = new AbortController();
   private readonly cycleSeconds: number;
+  /** SQL: the watch_entries' user `u` is served (servedUser) */
+  private readonly userServed: string;
+  /** SQL: the monthly quota of user `u` */
+  private readonly userQuota: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -76,6 +80,8 @@ export class LicenceMonitor implements OnModuleDestroy {
     private readonly config: AppConfig,
   ) {
     this.cycleSeconds = config.get('WATCH_RECHECK_SECONDS');
+    this.userServed = servedUser('u', config.get('TEST_MODE_ENABLED'));
+    this.userQuota = monthlyQuotaOf('u', config.get('TEST_MODE_QUOTA'));
   }
 
   onModuleDestroy(): void {
@@ -96,7 +102,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     await this.deleteExpired(now);
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
       `SELECT count(DISTINCT w.licence_number)::int AS watched FROM watch_entries w
-       JOIN users u ON u.id = w.user_id AND ${servedUser('u')}`,
+       JOIN users u ON u.id = w.user_id AND ${this.userServed}`,
     );
     if (watched === 0) return [];
     const limit = recheckClaimLimit({
@@ -111,7 +117,7 @@ export class LicenceMonitor implements OnModuleDestroy {
     // an UPDATE with [rows, affected count].
     const [rows] = await this.dataSource.query<[{ licence_number: string }[], number]>(
       `WITH watchers AS (
-         SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND ${servedUser('u')}
+         SELECT DISTINCT w.user_id FROM watch_entries w JOIN users u ON u.id = w.user_id AND ${this.userServed}
        ),
        turns AS (
          SELECT due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
@@ -172,9 +178,9 @@ export class LicenceMonitor implements OnModuleDestroy {
    */
   async followSuccessor({ licenceNumber, previous, current, withheld }: SuccessorJobData): Promise<void> {
     const watchers = await this.dataSource.query<SuccessorWatcher[]>(
-      `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, u.monthly_quota
+      `SELECT w.user_id, w.reference, w.holder, w.date_of_birth_sealed, w.follow_successor, ${this.userQuota} AS monthly_quota
        FROM watch_entries w JOIN users u ON u.id = w.user_id
-       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND ${servedUser('u')}`,
+       WHERE w.licence_number = $1 AND w.state = 'ACTIVE' AND ${this.userServed}`,
       [licenceNumber],
     );
     const byDateOfBirth = new Map<string | null, SuccessorWatcher[]>();
@@ -293,9 +299,9 @@ export class LicenceMonitor implements OnModuleDestroy {
    */
   private async settleQuota(licenceNumber: string): Promise<Watcher[]> {
     const watchers = await this.dataSource.query<Watcher[]>(
-      `SELECT w.user_id, w.reference, w.state, u.monthly_quota, s.checked_at
+      `SELECT w.user_id, w.reference, w.state, ${this.userQuota} AS monthly_quota, s.checked_at
        FROM watch_entries w JOIN users u ON u.id = w.user_id JOIN licence_states s ON s.licence_number = w.licence_number
-       WHERE w.licence_number = $1 AND ${servedUser('u')}`,
+       WHERE w.licence_number = $1 AND ${this.userServed}`,
       [licenceNumber],
     );
     const active: Watcher[] = [];

@@ -62,6 +62,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;
   private readonly agent: Agent;
+  private readonly userServed: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -73,6 +74,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     super();
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+    this.userServed = servedUser('u', config.get('TEST_MODE_ENABLED'));
     this.agent = new Agent({
       connect: { timeout: DELIVERY_TIMEOUT_MS, ...(this.allowPrivate ? {} : { lookup: guardedLookup(config.get('WEBHOOK_DNS_SERVERS')) }) },
       headersTimeout: DELIVERY_TIMEOUT_MS,
@@ -88,7 +90,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleDestroy {
     const { deliveryId } = job.data;
     const [row] = await this.dataSource.query<DeliveryRow[]>(
       `SELECT w.user_id, d.endpoint_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, w.disabled_at,
-              NOT ${servedUser('u')} AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
+              NOT ${this.userServed} AS user_disabled, e.id AS event_id, e.type, e.data, e.created_at,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
          JOIN events e ON e.id = d.event_id

@@ -17,6 +17,7 @@ import { parseRetrySchedule } from './retry-schedule';
 @Injectable()
 export class WebhookDispatcher {
   private readonly schedule: number[];
+  private readonly userServed: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -24,6 +25,7 @@ export class WebhookDispatcher {
     config: AppConfig,
   ) {
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
+    this.userServed = servedUser('u', config.get('TEST_MODE_ENABLED'));
   }
 
   /** Delivers each event to every matching endpoint, or only to `endpointId` (a test ping). */
@@ -53,7 +55,7 @@ export class WebhookDispatcher {
       `WITH resumable AS (
          SELECT d.id, d.held_at FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
-         WHERE d.held_at IS NOT NULL AND ${servedUser('u')}
+         WHERE d.held_at IS NOT NULL AND ${this.userServed}
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET held_at = NULL FROM resumable WHERE d.id = resumable.id
