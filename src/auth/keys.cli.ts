@@ -12,7 +12,7 @@ import { HolderDataReseal } from '../secrets/holder-data-reseal';
 import { SecretReencryption } from '../signing-secrets/secret-reencryption';
 import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
 import { newReceiptKey } from '../evidence/receipt-keys';
-import { ApiKeysService, UnknownUserError } from './api-keys.service';
+import { ApiKeysService, TestSideError, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { UserDeletion, UserDeletionReport } from './user-deletion';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
@@ -33,6 +33,7 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
         quota: command.quota,
         expiresAt: command.expiresAt,
         userId: command.userId ?? undefined,
+        testModeQuota: command.test ? app.get(AppConfig).get('TEST_MODE_QUOTA') : undefined,
       });
     case 'list':
       return apiKeys.listKeys();
@@ -105,7 +106,7 @@ async function main(): Promise<number> {
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof UnknownUserError) {
+    if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {
       console.error(error.message);
       return 2;
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
 import { AuthenticatedUser } from '../auth/authenticated-user';
+import { issuedKeyMode, KeyMode } from '../auth/key-mode';
 import { BatchesService } from '../batches/batches.service';
 import { ITEM_STATUSES } from '../batches/batch-view';
 import { RosterDto } from '../batches/dto/roster.dto';
@@ -189,9 +190,11 @@ export class ConsoleService {
   }
 
   /** A new key for the user, shown once; or the API's words for why not. */
-  async createKey(user: AuthenticatedUser, name: string): Promise<{ key: string; name: string } | { error: string }> {
+  async createKey(user: AuthenticatedUser, name: string, requestedMode?: KeyMode): Promise<{ key: string; name: string } | { error: string }> {
+    const mode = issuedKeyMode(user.mode, requestedMode);
+    if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null });
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
