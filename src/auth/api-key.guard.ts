@@ -11,6 +11,9 @@ import { hashApiKey, readApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator, KeyHolder } from './api-key-authenticator';
 import { RequestWithUser } from './authenticated-user';
 
+/** Marks every answer to a test key (docs/api.md, Test mode); answers to live keys go without it. */
+export const VERIFICATION_MODE_HEADER = 'Verification-Mode';
+
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
   void reply.header('Retry-After', String(retryAfterSeconds));
   return new ApiError('RATE_LIMITED');
@@ -40,6 +43,8 @@ export class ApiKeyGuard implements CanActivate {
     const recalled = keyHash === null ? null : this.authenticator.recall(keyHash);
     const holder = recalled ?? (await this.authenticateOrCount(request.ip, reply, keyHash, recalled, exempt));
     request.authenticatedUser = holder.user;
+    // Set on the reply now, so that every answer from here on carries it, errors (ApiErrorFilter) included.
+    if (holder.user.mode === 'test') void reply.header(VERIFICATION_MODE_HEADER, 'test');
     if (!exempt) await this.takeToken(holder, reply);
     return true;
   }
