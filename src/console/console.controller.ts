@@ -46,7 +46,7 @@ export class ConsoleController {
       .status(status)
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'same-origin')
-      .view(template, { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null });
+      .view(template, { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null });
   }
 
   /**
@@ -160,7 +160,7 @@ export class ConsoleController {
   async createKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: CreateKeyForm): Promise<FastifyReply | void> {
     const visit = await this.change(request, reply, form._csrf);
     if (!visit) return;
-    const created = await this.console.createKey(visit.user, form.name);
+    const created = await this.console.createKey(visit.user, form.name, form.mode);
     const keys = await this.console.keyList(visit.user);
     if ('error' in created) return this.render(reply, 'keys', visit, { keys, created: null, error: created.error }, 400);
     return this.render(reply, 'keys', visit, { keys, created, error: null }, 201);
