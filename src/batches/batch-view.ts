@@ -5,6 +5,7 @@ import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { BatchItemStatus } from './batch-item.entity';
 import type { BatchStatus } from './batch.entity';
 import type { HolderCheck } from '../holders/holder-check';
+import type { KeyMode } from '../auth/key-mode';
 
 export const ITEM_STATUSES: readonly BatchItemStatus[] = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
 
@@ -31,6 +32,7 @@ export interface BatchSummaryView {
   completedAt: string | null;
   total: number;
   counts: BatchCounts;
+  mode: KeyMode;
 }
 
 export interface BatchView extends BatchSummaryView {

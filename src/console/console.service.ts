@@ -164,7 +164,7 @@ export class ConsoleService {
     const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '')) as Record<string, string>;
     try {
       const checked = (await this.validation.transform(filters, { type: 'query', metatype: VerificationsQuery })) as VerificationsQuery;
-      return { filters, ...(await this.history.list(user.userId, checked)), error: null };
+      return { filters, ...(await this.history.list(user, checked)), error: null };
     } catch (error) {
       if (error instanceof ApiError) return { filters, verifications: [], nextCursor: null, error: error.publicMessage };
       throw error;
@@ -209,7 +209,7 @@ export class ConsoleService {
 
   /** The user's batches, newest first. */
   async rosterList(user: AuthenticatedUser) {
-    return (await this.batches.list(user.userId, { limit: 50, after: null })).batches;
+    return (await this.batches.list(user, { limit: 50, after: null })).batches;
   }
 
   /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
@@ -220,7 +220,7 @@ export class ConsoleService {
 
   /** A batch with its progress and its rows, of one outcome when asked (another user's id: BATCH_NOT_FOUND). */
   async roster(user: AuthenticatedUser, batchId: string, outcome: string | undefined) {
-    const batch = await this.batches.view(user.userId, batchId, { limit: 1000, after: null });
+    const batch = await this.batches.view(user, batchId, { limit: 1000, after: null });
     const shown = outcome !== undefined && (ITEM_STATUSES as readonly string[]).includes(outcome) ? outcome : null;
     return { batch, progress: batchProgress(batch), outcomes: ROSTER_OUTCOMES, outcome: shown, rows: rosterRows(batch.items, shown) };
   }
@@ -232,7 +232,7 @@ export class ConsoleService {
   /** One page of the watchlist, 50 numbers, after the last number of the previous page (an unreadable one: the start). */
   async watchPage(user: AuthenticatedUser, after: string | undefined) {
     const start = after !== undefined && isLicenceNumber(after) ? after : null;
-    const page = await this.watchlist.list(user.userId, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
+    const page = await this.watchlist.list(user, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
     return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null, recheckEvery: this.recheckEvery };
   }
 
@@ -257,21 +257,21 @@ export class ConsoleService {
 
   /** The user's endpoints, each with its newest deliveries, and the newest events. */
   async webhooks(user: AuthenticatedUser) {
-    const endpoints = await this.endpoints.list(user.userId);
+    const endpoints = await this.endpoints.list(user);
     const withLogs = await Promise.all(
       endpoints.map(async (endpoint) => ({
         endpoint,
         deliveries: (await this.endpoints.deliveries(user.userId, endpoint.id)).slice(0, DELIVERIES_SHOWN),
       })),
     );
-    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map(eventView);
+    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map((event) => eventView(event, user.mode));
     return { endpoints: withLogs, events };
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
   async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
     if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
-    const created = await this.endpoints.create(user.userId, webhook);
+    const created = await this.endpoints.create(user, webhook);
     return { secret: created.secret, url: created.url };
   }
 

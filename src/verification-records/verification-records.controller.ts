@@ -44,7 +44,7 @@ export class VerificationRecordsController {
   @ApiOkResponse({ type: VerificationListDto, description: 'One page of records, newest first' })
   @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: VerificationsQuery): Promise<VerificationListDto> {
-    return this.records.list(user.userId, query);
+    return this.records.list(user, query);
   }
 
   @Get('export')
@@ -73,7 +73,7 @@ export class VerificationRecordsController {
   @ApiOkResponse({ type: VerificationRecordDto, description: 'The record' })
   @ApiErrorResponses('UNAUTHORIZED', 'VERIFICATION_NOT_FOUND', 'INTERNAL_ERROR')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id', RECORD_ID) id: string): Promise<VerificationRecordDto> {
-    return this.records.get(user.userId, id);
+    return this.records.get(user, id);
   }
 
   @Get(':id/receipt')

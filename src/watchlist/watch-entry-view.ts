@@ -2,6 +2,7 @@ import type { RegisterLicence } from '@lvs/register';
 import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
 import { daysUntil } from './expiry-warnings';
 import type { WatchState } from './watch-entry.entity';
+import type { KeyMode } from '../auth/key-mode';
 
 /** How long a number's state (holder names included) is kept after its last watcher left. */
 export const UNWATCHED_STATE_RETENTION_DAYS = 30;
@@ -44,9 +45,10 @@ export interface WatchEntryView {
   pausedReason: string | null;
   /** only once a successor is known */
   successorLicenceNumber?: string;
+  mode: KeyMode;
 }
 
-export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
+export function watchEntryView(row: WatchEntryRow, now: Date, mode: KeyMode): WatchEntryView {
   const licence = row.result?.status === 'FOUND' ? row.result.licence : null;
   return {
     licenceNumber: row.licence_number,
@@ -60,5 +62,6 @@ export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
     state: row.state,
     pausedReason: row.paused_reason,
     ...(row.successor_licence_number === null ? {} : { successorLicenceNumber: row.successor_licence_number }),
+    mode,
   };
 }

@@ -97,6 +97,6 @@ export class WatchlistController {
   @ApiOkResponse({ type: WatchlistPageDto, description: 'One page of watched numbers' })
   @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: WatchlistQueryDto): Promise<WatchlistPageDto> {
-    return this.watchlist.list(user.userId, watchlistQuery(query));
+    return this.watchlist.list(user, watchlistQuery(query));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AuthenticatedUser } from '../auth/authenticated-user';
+import { AuthenticatedUser, DataOwner } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../batches/roster';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
@@ -71,7 +71,7 @@ export class WatchlistService {
         ],
       );
     }
-    return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
+    return { created, entry: (await this.entries(user, [licenceNumber]))[0] };
   }
 
   /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing). */
@@ -113,7 +113,7 @@ export class WatchlistService {
     if (removed === 0) throw new ApiError('WATCH_NOT_FOUND');
   }
 
-  async list(userId: string, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
+  async list({ userId, mode }: DataOwner, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
     const now = this.clock.now();
     const rows = await this.dataSource.query<WatchEntryRow[]>(
       `SELECT ${ENTRY_COLUMNS}
@@ -129,19 +129,19 @@ export class WatchlistService {
     );
     const page = rows.slice(0, query.limit);
     return {
-      items: page.map((row) => watchEntryView(row, now)),
+      items: page.map((row) => watchEntryView(row, now, mode)),
       nextCursor: rows.length > query.limit ? page[page.length - 1].licence_number : null,
     };
   }
 
-  private async entries(userId: string, numbers: string[]): Promise<WatchEntryView[]> {
+  private async entries({ userId, mode }: DataOwner, numbers: string[]): Promise<WatchEntryView[]> {
     const rows = await this.dataSource.query<WatchEntryRow[]>(
       `SELECT ${ENTRY_COLUMNS} FROM ${ENTRY_SOURCE}
        WHERE w.user_id = $1 AND w.licence_number = ANY ($2) ORDER BY w.licence_number`,
       [userId, numbers],
     );
     const now = this.clock.now();
-    return rows.map((row) => watchEntryView(row, now));
+    return rows.map((row) => watchEntryView(row, now, mode));
   }
 
   /**

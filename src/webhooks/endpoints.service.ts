@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import type { DataOwner } from '../auth/authenticated-user';
+import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
@@ -28,7 +30,7 @@ interface EndpointRow {
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-const toWebhookDto = (row: EndpointRow): WebhookDto => ({
+const toWebhookDto = (row: EndpointRow, mode: KeyMode): WebhookDto => ({
   id: row.id,
   url: row.url,
   events: row.events,
@@ -37,6 +39,7 @@ const toWebhookDto = (row: EndpointRow): WebhookDto => ({
   disabledAt: iso(row.disabled_at),
   disabledReason: row.disabled_reason,
   failingSince: iso(row.failing_since),
+  mode,
 });
 
 /** A user's webhook endpoints and their delivery log; another user's ids answer 404. */
@@ -52,7 +55,7 @@ export class EndpointsService {
   ) {}
 
   /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
-  async create(userId: string, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
+  async create({ userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
     const [row] = await this.dataSource.transaction(async (manager) => {
       // The user's row lock makes concurrent creations count one after another; the count below is a
@@ -66,16 +69,16 @@ export class EndpointsService {
       );
     });
     if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
-    return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.created_at.toISOString() };
+    return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.created_at.toISOString(), mode };
   }
 
-  async list(userId: string): Promise<WebhookDto[]> {
+  async list({ userId, mode }: DataOwner): Promise<WebhookDto[]> {
     const rows = await this.dataSource.query<EndpointRow[]>(
       `SELECT id, url, events, created_at, disabled_at, disabled_reason, failing_since FROM webhook_endpoints
        WHERE user_id = $1 ORDER BY created_at, id`,
       [userId],
     );
-    return rows.map(toWebhookDto);
+    return rows.map((row) => toWebhookDto(row, mode));
   }
 
   async remove(userId: string, id: string): Promise<void> {

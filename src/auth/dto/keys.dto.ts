@@ -8,8 +8,6 @@ import { KEY_MODES, KeyMode } from '../key-mode';
 
 const { keyBody, keyExpiry, keyMode } = FEATURE_VALIDATION_MESSAGES;
 
-const MODE_DESCRIPTION = 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)';
-
 /** POST /v1/keys: {"name"}, the label that tells the new key apart in the list, and an optional expiry. */
 @UnknownFieldMessage(keyBody)
 export class CreateKeyDto {
@@ -57,7 +55,7 @@ export class KeyDto {
   @ApiProperty({ example: 'lvs_Ab3dE9', description: 'The first characters of the key, to tell keys apart' })
   prefix!: string;
 
-  @ApiProperty({ enum: KEY_MODES, example: 'live', description: MODE_DESCRIPTION })
+  @ApiProperty({ enum: KEY_MODES, example: 'live', description: 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)' })
   mode!: KeyMode;
 
   @ApiProperty({ format: 'date-time' })
