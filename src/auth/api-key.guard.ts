@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { RATE_LIMIT_EXEMPT } from '../http/rate-limit-docs';
+import { VERIFICATION_MODE_HEADER } from '../http/verification-mode-docs';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { rateLimitFields } from '../rate-limit/rate-limit-fields';
 import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
@@ -10,9 +11,6 @@ import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { hashApiKey, readApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator, KeyHolder } from './api-key-authenticator';
 import { RequestWithUser } from './authenticated-user';
-
-/** Marks every answer to a test key (docs/api.md, Test mode); answers to live keys go without it. */
-export const VERIFICATION_MODE_HEADER = 'Verification-Mode';
 
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
   void reply.header('Retry-After', String(retryAfterSeconds));

@@ -181,7 +181,7 @@ export class ConsoleService {
   /** A record's receipt, as GET /v1/verifications/{id}/receipt signs it. */
   historyReceipt(user: AuthenticatedUser, verificationId: string, issuer: string): Promise<string> {
     if (!isUuid(verificationId)) throw new ApiError('VERIFICATION_NOT_FOUND');
-    return this.history.receipt(user.userId, verificationId, issuer);
+    return this.history.receipt(user, verificationId, issuer);
   }
 
   async keyList(user: AuthenticatedUser) {

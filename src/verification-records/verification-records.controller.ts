@@ -96,7 +96,7 @@ export class VerificationRecordsController {
     @Param('id', RECORD_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const receipt = await this.records.receipt(user.userId, id, serverUrl(this.publicBaseUrl, reply.request));
+    const receipt = await this.records.receipt(user, id, serverUrl(this.publicBaseUrl, reply.request));
     void reply.header('Content-Type', 'application/jose').header('Content-Disposition', `attachment; filename="receipt-${id}.jws"`);
     return receipt;
   }

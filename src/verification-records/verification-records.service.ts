@@ -39,18 +39,17 @@ export class VerificationRecordsService {
 
   /** The user's record; another user's is VERIFICATION_NOT_FOUND, as an unknown one. */
   async get({ userId, mode }: DataOwner, verificationId: string): Promise<RecordView> {
-    return recordView(await this.owned(userId, verificationId), mode);
-  }
-
-  /** The user's record signed as a receipt (a compact JWS) by the service at `issuer`: the record as stored, without a mode. */
-  async receipt(userId: string, verificationId: string, issuer: string): Promise<string> {
-    return this.signer.sign(await this.owned(userId, verificationId), issuer, this.clock.now());
-  }
-
-  private async owned(userId: string, verificationId: string): Promise<VerificationRecord> {
     const record = await this.repository.findOwned(userId, verificationId);
     if (!record) throw new ApiError('VERIFICATION_NOT_FOUND');
-    return record;
+    return recordView(record, mode);
+  }
+
+  /**
+   * The user's record signed as a receipt (a compact JWS) by the service at `issuer`, its mode included: a test
+   * answer's receipt can never pass for a live one.
+   */
+  async receipt(owner: DataOwner, verificationId: string, issuer: string): Promise<string> {
+    return this.signer.sign(await this.get(owner, verificationId), issuer, this.clock.now());
   }
 
   /** The export as a CSV stream (BOM and CRLF, as the roster results), fed row by row from the database cursor. */

@@ -88,6 +88,7 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       expiresInDays: null,
       state: 'ACTIVE',
       pausedReason: null,
+      mode: 'live',
     });
     const again = await call(key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.expired}`, { reference: 'guard-1b' });
     expect(again.status).toBe(200);
@@ -249,6 +250,7 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       disabledAt: expect.any(String),
       disabledReason: 'GONE',
       failingSince: expect.any(String),
+      mode: 'live',
     });
     await sleep(2500); // no retry after a 410
     expect(receiver.to('/gone')).toHaveLength(1);
