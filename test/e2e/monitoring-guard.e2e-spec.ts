@@ -102,6 +102,6 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     );
     expect(schemas.WatchEntryDto.properties.expiresInDays).toMatchObject({ type: ['integer', 'null'] });
     expect(schemas.DeliveryAttemptDto.properties.responseStatus).toMatchObject({ type: ['integer', 'null'] });
-    expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt']);
+    expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt', 'mode']);
   });
 });
