@@ -1,5 +1,5 @@
-// Three projects: fast unit specs beside pure code, black-box e2e specs against real services, and
-// resilience specs (generated hostile input, faults) against the real processes.
+// Fast unit specs beside pure code, the Redis scripts against a real Redis, black-box e2e specs against real
+// services (also on other topologies), and resilience specs (generated hostile input, faults) against the real processes.
 const swcTransform = [
   '@swc/jest',
   {
@@ -69,6 +69,12 @@ module.exports = {
         '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
         '^(kubernetes-models|@kubernetes-models/(?:apimachinery|keda))/(.+)$': '<rootDir>/node_modules/$1/$2.js',
       },
+    },
+    {
+      // Every Lua script of src/redis/scripts against the machine's Redis, with no Nest and no HTTP: seconds.
+      ...shared,
+      displayName: 'redis-scripts',
+      testMatch: ['<rootDir>/test/redis-scripts/**/*.redis-spec.ts'],
     },
     {
       ...shared,

@@ -1,16 +1,16 @@
-import { Module } from '@nestjs/common';
-import { ConditionalModule } from '@nestjs/config';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
-import { validateEnvironment } from './config/env.schema';
+import { AppSettings } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ValidationModule } from './validation/validation.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { LookupReadinessModule } from './lookups/lookup-readiness.module';
 import { LookupsModule } from './lookups/lookups.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OperatorRoutesModule } from './operator/operator-routes.module';
@@ -23,30 +23,35 @@ import { WatchlistModule } from './watchlist/watchlist.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** API root: infrastructure, then the feature modules; it produces lookup jobs and never runs them. */
-@Module({
-  imports: [
-    AppConfigModule,
-    ClockModule,
-    DatabaseModule,
-    ErrorsModule,
-    ValidationModule,
-    MetricsModule,
-    RedisModule,
-    AuthModule,
-    QuotaModule,
-    LookupsModule,
-    VerificationModule,
-    VerificationRecordsModule,
-    HoldersModule,
-    BatchesModule,
-    WatchlistModule,
-    WebhooksModule,
-    EventsModule,
-    // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
-    ConditionalModule.registerWhen(ConsoleModule, 'CONSOLE_ENABLED'),
-    HealthModule.forRoot({ imports: [LookupsModule] }),
-    // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
-    ConditionalModule.registerWhen(OperatorRoutesModule, (env) => validateEnvironment(env).OPERATOR_PORT === null),
-  ],
-})
-export class AppModule {}
+@Module({})
+export class AppModule {
+  static forRoot(settings: AppSettings): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(settings),
+        ClockModule,
+        DatabaseModule,
+        ErrorsModule,
+        ValidationModule,
+        MetricsModule,
+        RedisModule,
+        AuthModule,
+        QuotaModule,
+        LookupsModule,
+        VerificationModule,
+        VerificationRecordsModule,
+        HoldersModule,
+        BatchesModule,
+        WatchlistModule,
+        WebhooksModule,
+        EventsModule,
+        // Off with CONSOLE_ENABLED=false: no console routes at all (and the same API to compare against).
+        ...(settings.CONSOLE_ENABLED ? [ConsoleModule] : []),
+        HealthModule.forRoot({ imports: [LookupReadinessModule] }),
+        // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
+        ...(settings.OPERATOR_PORT === null ? [OperatorRoutesModule] : []),
+      ],
+    };
+  }
+}

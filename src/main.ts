@@ -4,11 +4,11 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { describeApiProductionProblem } from './config/production-secrets';
 import { readSettings } from './config/read-settings';
-import { mountAdminDashboard } from './http/admin-dashboard';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/configure-http';
 import { installGracefulShutdown } from './http/graceful-shutdown';
 import { createLogger } from './logging/create-logger';
 import { warnIfNotProductionRegister } from './lookups/production-register-warning';
+import { mountAdminDashboard } from './operator/admin-dashboard';
 import { createOperatorApp, listenForOperators } from './operator/operator-listener';
 
 /**
@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
   if (productionProblem) throw new Error(`Invalid configuration: OPERATOR_PORT: ${productionProblem}`);
   process.title = 'lvs-api';
   const logger = createLogger(settings, 'api');
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(settings), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     logger,
     ...HTTP_APP_OPTIONS,
   });

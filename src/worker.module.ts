@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
+import { AppSettings } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
 import { EvidenceWorkerModule } from './evidence/evidence-worker.module';
 import { WorkerHealthModule } from './health/worker-health.module';
@@ -14,18 +15,23 @@ import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
  * Worker root: no Nest HTTP (only a small operators' listener). Only the worker modules provide
  * processors (lookups, re-checks, webhook deliveries), so the API can never consume jobs.
  */
-@Module({
-  imports: [
-    AppConfigModule,
-    ClockModule,
-    DatabaseModule,
-    RedisModule,
-    MetricsModule,
-    WorkerHealthModule,
-    LookupsWorkerModule,
-    WatchlistWorkerModule,
-    WebhooksWorkerModule,
-    EvidenceWorkerModule,
-  ],
-})
-export class WorkerModule {}
+@Module({})
+export class WorkerModule {
+  static forRoot(settings: AppSettings): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        AppConfigModule.forRoot(settings),
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        MetricsModule,
+        WorkerHealthModule,
+        LookupsWorkerModule,
+        WatchlistWorkerModule,
+        WebhooksWorkerModule,
+        EvidenceWorkerModule,
+      ],
+    };
+  }
+}

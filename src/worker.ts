@@ -4,17 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readSettings } from './config/read-settings';
 import { WorkerHeartbeat } from './health/worker-heartbeat';
 import { createLogger } from './logging/create-logger';
+import { LookupProcessor } from './lookups/lookup.processor';
+import { WorkerModule } from './worker.module';
 
 /** Worker process: runs register lookups until SIGTERM, then finishes the active ones. */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
   process.title = 'lvs-worker';
   const logger = createLogger(settings, 'worker');
-  // Loaded only after the check above: the processors take their worker options from the
-  // environment as their files load, and a bad setting must be reported like any other.
-  const { WorkerModule } = require('./worker.module') as typeof import('./worker.module');
-  const { LookupProcessor } = require('./lookups/lookup.processor') as typeof import('./lookups/lookup.processor');
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(settings), { logger });
   await app.init();
   logger.log(`Worker running: concurrency ${settings.WORKER_CONCURRENCY}, ${settings.REGISTER_MAX_PER_SECOND} lookups/s`, 'Main');
 

@@ -1,8 +1,10 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { User } from './user.entity';
 
-/** An API key, stored only as a SHA-256 hash of the plain key. */
+/** An API key, stored only as a SHA-256 hash of the plain key. Constraint and index names are the migrations'. */
 @Entity({ name: 'api_keys' })
+@Index('api_keys_user_id', ['userId'])
+@Index('api_keys_created_by', ['createdByKeyId'], { where: '"created_by_key_id" IS NOT NULL' })
 export class ApiKey {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -11,13 +13,13 @@ export class ApiKey {
   userId!: string;
 
   @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'api_keys_user_id_fkey' })
   user?: User;
 
   @Column({ type: 'text' })
   name!: string;
 
-  @Index({ unique: true })
+  @Index('api_keys_key_hash', { unique: true })
   @Column({ name: 'key_hash', type: 'char', length: 64 })
   keyHash!: string;
 
@@ -28,6 +30,10 @@ export class ApiKey {
   /** The key that issued this one through POST /v1/keys or the console; null for a key the operator issued. */
   @Column({ name: 'created_by_key_id', type: 'uuid', nullable: true })
   createdByKeyId!: string | null;
+
+  @ManyToOne(() => ApiKey, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'created_by_key_id', foreignKeyConstraintName: 'api_keys_created_by_key_id_fkey' })
+  createdByKey?: ApiKey;
 
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt!: Date | null;

@@ -1,16 +1,16 @@
 import 'reflect-metadata';
-import { INestApplicationContext, Module } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
-import { AppConfigModule } from '../config/app-config.module';
 import { AppConfig } from '../config/app-config';
+import { AppConfigModule } from '../config/app-config.module';
+import { AppSettings } from '../config/env.schema';
+import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
 import { RedisModule } from '../redis/redis.module';
-import { HolderDataProtection } from '../secrets/holder-data';
-import { holderDataProtection } from '../secrets/holder-data.provider';
 import { HolderDataReseal } from '../secrets/holder-data-reseal';
-import { SecretReencryption } from '../signing-secrets/secret-reencryption';
-import { SigningSecretsModule } from '../signing-secrets/signing-secrets.module';
+import { SecretReencryption } from '../secrets/secret-reencryption';
+import { SecretsModule } from '../secrets/secrets.module';
 import { newReceiptKey } from '../evidence/receipt-keys';
 import { ApiKeysService, TestSideError, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
@@ -18,11 +18,15 @@ import { UserDeletion, UserDeletionReport } from './user-deletion';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
 
 // Redis: revocations, disabled users, quota and rate changes are announced to every API process.
-@Module({
-  imports: [AppConfigModule, ClockModule, DatabaseModule, RedisModule, AuthModule, SigningSecretsModule],
-  providers: [{ provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection }, HolderDataReseal],
-})
-class KeysCliModule {}
+@Module({})
+class KeysCliModule {
+  static forRoot(settings: AppSettings): DynamicModule {
+    return {
+      module: KeysCliModule,
+      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
+    };
+  }
+}
 
 async function execute(app: INestApplicationContext, command: Exclude<KeysCommand, { command: 'receipt-key' }>): Promise<unknown> {
   const apiKeys = app.get(ApiKeysService);
@@ -100,7 +104,7 @@ async function main(): Promise<number> {
     console.log(newReceiptKey());
     return 0;
   }
-  const app = await NestFactory.createApplicationContext(KeysCliModule, { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(KeysCliModule.forRoot(readSettings()), { logger: ['error'] });
   try {
     const result = await execute(app, command);
     console.log(JSON.stringify(result, null, 2));

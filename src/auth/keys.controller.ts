@@ -4,22 +4,18 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
 import { issuedKeyMode } from './key-mode';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
 
-// The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples.
-const CREATE_TEXTS = {
-  notJson: VALIDATION_MESSAGES.notJson,
-  invalidJson: VALIDATION_MESSAGES.invalidJson,
-  keyBody: FEATURE_VALIDATION_MESSAGES.keyBody,
-  keyExpiry: FEATURE_VALIDATION_MESSAGES.keyExpiry,
-  keyLimit: FEATURE_VALIDATION_MESSAGES.keyLimit,
-  keyMode: FEATURE_VALIDATION_MESSAGES.keyMode,
-  keyModeLive: FEATURE_VALIDATION_MESSAGES.keyModeLive,
-};
+// The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the
+// controller's (a test key asking for a live one) and the service's.
+const { notJson, invalidJson } = VALIDATION_MESSAGES;
+const { keyModeLive, keyLimit } = FEATURE_VALIDATION_MESSAGES;
+const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateKeyDto), keyModeLive, keyLimit };
 
 @ApiTags('keys')
 @Controller('v1/keys')

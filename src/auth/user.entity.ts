@@ -1,8 +1,14 @@
 import { KeyMode } from './key-mode';
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** The account whose quota its API keys spend. */
+/** The account whose quota its API keys spend. Constraint names are PostgreSQL's, as the migrations made them. */
 @Entity({ name: 'users' })
+@Check('users_monthly_quota_check', '"monthly_quota" >= 0')
+@Check('users_rate_limit_per_second_check', '"rate_limit_per_second" > 0')
+@Check('users_watch_limit_check', '"watch_limit" >= 0')
+@Check('users_mode_check', `"mode" IN ('live', 'test')`)
+@Check('users_test_side_has_live_user', `("mode" = 'test') = ("live_user_id" IS NOT NULL)`)
+@Unique('users_live_user_id_key', ['liveUserId'])
 export class User {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -32,6 +38,10 @@ export class User {
 
   @Column({ name: 'live_user_id', type: 'uuid', nullable: true })
   liveUserId!: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'live_user_id', foreignKeyConstraintName: 'users_live_user_id_fkey' })
+  liveUser?: User;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

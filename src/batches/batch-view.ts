@@ -2,10 +2,11 @@ import type { RegisterLicence } from '@lvs/register';
 import { isUuid } from '../validation/uuid';
 import type { LookupWait } from '../lookups/lookup-outcome';
 import { lookupFailureCode } from '../lookups/lookup-outcome';
-import type { BatchItemStatus } from './batch-item.entity';
-import type { BatchStatus } from './batch.entity';
 import type { HolderCheck } from '../holders/holder-check';
 import type { KeyMode } from '../auth/key-mode';
+
+export type BatchStatus = 'RUNNING' | 'COMPLETED';
+export type BatchItemStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS' | 'PENDING' | 'ERROR';
 
 export const ITEM_STATUSES: readonly BatchItemStatus[] = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
 

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BatchItemStatus } from './batch-item.entity';
-import { BatchStatus } from './batch.entity';
+import { isDisabledUser } from '../auth/users-sql';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
-import { BatchCounts, BatchItemView, countsOf, ItemResult } from './batch-view';
-import { RosterEntry } from './roster';
+import { BatchCounts, BatchItemStatus, BatchItemView, BatchStatus, countsOf, ItemResult } from './batch-view';
+import { RosterEntry } from '../common/roster';
 import type { RegisterLicence } from '@lvs/register';
 import type { HolderCheck } from '../holders/holder-check';
 import type { HolderName } from '../holders/match-holder-name';
@@ -293,7 +292,7 @@ export class BatchRepository {
   /** Running batches whose owner is disabled: BatchSettlement stops them. */
   async runningOfDisabledUsers(): Promise<{ id: string; userId: string }[]> {
     const rows = await this.dataSource.query<{ id: string; user_id: string }[]>(
-      `SELECT b.id, b.user_id FROM batches b JOIN users u ON u.id = b.user_id WHERE b.status = 'RUNNING' AND u.disabled_at IS NOT NULL`,
+      `SELECT b.id, b.user_id FROM batches b WHERE b.status = 'RUNNING' AND ${isDisabledUser('b.user_id')}`,
     );
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }

@@ -1,30 +1,28 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
 import { pageRequest } from '../validation/paging';
-import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ApiRequestContent } from '../http/api-request-content';
+import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
-import { isValidIdempotencyKey } from '../verification/idempotency-key';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { batchAnswer, BatchView } from './batch-view';
 import { BatchesService } from './batches.service';
 import { BatchDto, BatchListDto } from './dto/batch.dto';
 import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
-import { RosterDto } from './dto/roster.dto';
-import { rosterEntries } from './roster';
+import { RosterDto } from '../common/roster.dto';
+import { rosterEntries } from '../common/roster';
 import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
 
-// The VALIDATION_ERROR texts each route really sends, for the document's examples.
+// The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the header's, the DTOs'.
 const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
-const { batchesLimit, cursor, itemsLimit, batchesQuery } = FEATURE_VALIDATION_MESSAGES;
-const { batchIdempotencyKeyReused, batchContentType, batchTooLarge, batchShape, batchSize, csvEncoding, csvHeader } =
-  FEATURE_VALIDATION_MESSAGES;
+const { batchIdempotencyKeyReused, batchContentType, batchTooLarge, csvEncoding, csvHeader } = FEATURE_VALIDATION_MESSAGES;
 const CREATE_BATCH_TEXTS = {
   notJson,
   invalidJson,
@@ -33,15 +31,12 @@ const CREATE_BATCH_TEXTS = {
   batchIdempotencyKeyReused,
   batchContentType,
   batchTooLarge,
-  batchShape,
-  batchSize,
+  ...dtoValidationTexts(RosterDto),
   csvEncoding,
   csvHeader,
   badRow: rowMessage(17, 'licenceNumber'),
   badCsvRecord: rowMessage(3, 'csvRecord'),
 };
-const LIST_BATCHES_TEXTS = { batchesLimit, cursor, batchesQuery };
-const BATCH_ITEMS_TEXTS = { itemsLimit, cursor, batchesQuery };
 
 /** POST /v1/batches takes a roster as JSON or as CSV, read into the same RosterDto. */
 
@@ -105,11 +100,6 @@ export class BatchesController {
     },
     example: CSV_ROSTER_EXAMPLE,
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description: '1-255 visible ASCII characters: the same key returns the same batch; with other rows it is 400',
-  })
   @ApiOkResponse({ type: BatchDto, description: 'Every item is final' })
   @ApiResponse({
     status: 202,
@@ -124,12 +114,9 @@ export class BatchesController {
   async create(
     @CurrentUser() user: AuthenticatedUser,
     @Body() roster: RosterDto,
-    @Headers('idempotency-key') idempotencyKey: unknown,
+    @IdempotencyKey('The same key returns the same batch; with other rows it is 400.') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView> {
-    if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
-      throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
-    }
     return sendBatch(reply, await this.batches.create(user, rosterEntries(roster), reply.request.id, idempotencyKey), this.lookupsPerSecond);
   }
 
@@ -140,7 +127,7 @@ export class BatchesController {
     description: 'Pages through every batch the caller created (kept as long as the retention allows); pass nextCursor as cursor for the next page.',
   })
   @ApiOkResponse({ type: BatchListDto, description: 'One page of batches, newest first' })
-  @ApiErrorResponsesWith(LIST_BATCHES_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(BatchesQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: BatchesQuery): Promise<BatchListDto> {
     return this.batches.list(user, pageRequest(query));
   }
@@ -158,7 +145,7 @@ export class BatchesController {
     description: 'The batch, or with Accept: text/csv the same download as results.csv',
     content: { 'application/json': { schema: { $ref: getSchemaPath(BatchDto) } }, ...CSV_DOWNLOAD.content },
   })
-  @ApiErrorResponsesWith(BATCH_ITEMS_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(BatchItemsQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'BATCH_NOT_FOUND', 'INTERNAL_ERROR')
   async get(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', BATCH_ID) id: string,

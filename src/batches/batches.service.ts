@@ -18,7 +18,8 @@ import {
 } from './batch-view';
 import { BatchRepository, batchItemIndex, isUniqueViolation, StoredBatch } from './batch.repository';
 import { NewestFirstCursor, PageRequest, writeNewestFirstCursor } from '../validation/paging';
-import { distinctNumbers, RosterEntry, rosterHash } from './roster';
+import { distinctNumbers, RosterEntry } from '../common/roster';
+import { rosterHash } from './roster-hash';
 import { ResultRow } from './roster-csv';
 
 // What a create or retry answers: the first page of items.

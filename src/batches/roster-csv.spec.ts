@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { rowNumbersOf } from '../validation/numbered-rows';
 import { RejectedBody } from '../http/decode-request-body';
-import { detectSeparator, neutraliseFormula, readRosterCsv, RESULT_COLUMNS, ResultRow, writeResultsCsv } from './roster-csv';
+import { detectSeparator, readRosterCsv, RESULT_COLUMNS, ResultRow, writeResultsCsv } from './roster-csv';
 
 const A = '1011001544208079';
 const B = '1888000000000000';
@@ -65,16 +65,6 @@ describe('readRosterCsv', () => {
 
   it('names the row of an unclosed quote', () => {
     expect(readRosterCsv(`licenceNumber,reference\n${A},"open\n`)).toEqual(rejection('Row 2: CSV could not be read (check quotes and separators)'));
-  });
-});
-
-describe('neutraliseFormula', () => {
-  it.each(['=1+1', '+44 20', '-3', '@SUM(A1)', '\t=1', '\r=1'])('prefixes %j with an apostrophe', (cell) => {
-    expect(neutraliseFormula(cell)).toBe(`'${cell}`);
-  });
-
-  it.each(['Guard 1', '1011001544208079', '', "O'BRIEN", 'a=b'])('leaves %j as it is', (cell) => {
-    expect(neutraliseFormula(cell)).toBe(cell);
   });
 });
 

@@ -2,6 +2,7 @@ import type { RegisterLicence } from '@lvs/register';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
+import { neutraliseFormula } from '../common/csv-cells';
 import { numberRows } from '../validation/numbered-rows';
 import { BodyPolicy, JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
 import type { HolderCheck } from '../holders/holder-check';
@@ -59,7 +60,7 @@ export function readRosterCsv(text: string): CsvRoster | RejectedBody {
     if (record.every((cell) => cell === '')) return; // blank lines, and `;;` rows spreadsheets leave at the end
     const reference = referenceColumn === -1 ? undefined : record[referenceColumn];
     // An empty holder cell is no value: a roster may name holders on some rows only.
-    const holder = Object.fromEntries(holderColumns.map(([field, column]) => [field, record[column] ?? '']).filter(([, value]) => value !== ''));
+    const holder = Object.fromEntries(holderColumns.map(([field, column]): [string, string] => [field, record[column] ?? '']).filter(([, value]) => value !== ''));
     items.push({ licenceNumber: record[numberColumn] ?? '', ...(reference === undefined ? {} : { reference }), ...holder });
     rowNumbers.push(position + 2);
   });
@@ -99,15 +100,6 @@ export const RESULT_COLUMNS = [
   'dateOfBirthCheck',
   'verificationId',
 ] as const;
-
-/**
- * A cell a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return before
- * one) gets a leading apostrophe, the OWASP advice against CSV injection: references are the
- * caller's own text, names and reasons the register's.
- */
-export function neutraliseFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
 
 function cellsOf(row: ResultRow): string[] {
   const licence = row.licence;

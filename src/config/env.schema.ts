@@ -422,7 +422,7 @@ export class EnvironmentVariables {
   @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds' })
   WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,5,300,1800,7200,18000,36000,36000';
 
-  /** Serves the partner console at /console (read by AppModule through ConditionalModule). */
+  /** Serves the partner console at /console (AppModule leaves ConsoleModule out otherwise). */
   @Transform(toBoolean) @IsBoolean()
   CONSOLE_ENABLED = true;
 

@@ -1,6 +1,9 @@
 import { AppSettings, validateEnvironment } from './env.schema';
 
-/** For command-line tools and entry points that run before (or without) a Nest container. */
+/**
+ * The process's settings, validated: each entry point calls it once, at start-up, and hands the result to its
+ * root module (AppConfigModule.forRoot), so a bad setting is reported before anything is built.
+ */
 export function readSettings(): AppSettings {
   return validateEnvironment(process.env);
 }

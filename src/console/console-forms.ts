@@ -1,15 +1,33 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
+import { IDEMPOTENCY_KEY_PATTERN } from '../validation/idempotency-key';
 import { IsReference } from '../validation/reference.decorator';
+import { IsDateOfBirth, IsHolderName } from '../validation/holder-fields.decorator';
+import { IsLicenceNumber } from '../validation/licence-number.decorator';
 import { UnknownFieldMessage } from '../validation/request-dto.decorators';
+import { VerificationsQuery } from '../verification-records/dto/verifications-query.dto';
 
-const { consoleForm } = FEATURE_VALIDATION_MESSAGES;
+const { consoleForm, firstName, surname, dateOfBirth } = FEATURE_VALIDATION_MESSAGES;
 
 /** A text field of a console form, up to `maxLength` characters. */
 const FormText = (maxLength: number) => applyDecorators(MaxLength(maxLength, { message: consoleForm }), IsString({ message: consoleForm }));
+
+/** FormText for a field that may be absent, leaving whether it is required to the field's content rule. */
+const PresentFormText = (maxLength: number) =>
+  ValidateBy(
+    { name: 'presentFormText', validator: { validate: (value) => value === undefined || (typeof value === 'string' && value.length <= maxLength) } },
+    { message: consoleForm },
+  );
+
+/** A text field as typed, without the spaces around it (anything but text is left for the rules to refuse). */
+const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/** Trimmed, and absent when blank: a form sends its empty fields too. */
+const TrimmedOrAbsent = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || undefined : value));
 
 /** The session's CSRF token. Optional here: a missing token is a forged request, answered 403 by ConsoleSessions, not a bad form. */
 const CsrfToken = () => applyDecorators(IsOptional(), FormText(100));
@@ -30,30 +48,42 @@ export class SignInForm extends ConsoleForm {
   apiKey!: string;
 }
 
+/** Whether the Verify form asks for a holder check: any of the holder's fields filled in. */
+const holderAsked = (form: object) => {
+  const { firstName, surname, dateOfBirth } = form as VerifyForm;
+  return firstName !== undefined || surname !== undefined || dateOfBirth !== undefined;
+};
+
 /**
- * The licence number is checked by the page, which shows the error table's words next to the field. Names or a
- * date of birth make it a holder check, their content checked by verify-holder's own DTO (ConsoleService).
+ * Verify's form. Its own refusals (an unknown field, text over 100 characters) are a bad form; the content's are the
+ * API's, shown on the page (`@ShowsRefusal`): the number by the error table's rule, and, once any of the holder's
+ * fields is filled in, the names and date by verify-holder's. Fields are trimmed, and a blank holder field is absent.
  */
 @UnknownFieldMessage(consoleForm)
 export class VerifyForm extends ConsoleForm {
+  @Trimmed()
+  @IsLicenceNumber()
   @FormText(100)
   licenceNumber!: string;
 
-  @IsOptional()
-  @FormText(100)
+  @TrimmedOrAbsent()
+  @IsHolderName(firstName, { example: 'Olivia', description: 'First name', requiredWhen: holderAsked })
+  @PresentFormText(100)
   firstName?: string;
 
-  @IsOptional()
-  @FormText(100)
+  @TrimmedOrAbsent()
+  @IsHolderName(surname, { example: 'Hughes', description: 'Surname', requiredWhen: holderAsked })
+  @PresentFormText(100)
   surname?: string;
 
-  @IsOptional()
-  @FormText(100)
+  @TrimmedOrAbsent()
+  @IsDateOfBirth(dateOfBirth, 'YYYY-MM-DD')
+  @PresentFormText(100)
   dateOfBirth?: string;
 
   /** the key of a PENDING answer, sent again to pick up the same lookup */
   @IsOptional()
-  @Matches(/^[\x21-\x7e]{1,255}$/, { message: consoleForm })
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: consoleForm })
   idempotencyKey?: string;
 }
 
@@ -63,7 +93,7 @@ export class CreateKeyForm extends CreateKeyDto {
   _csrf?: string;
 }
 
-/** The licence number is checked by the page, as on Verify; the reference by the watchlist's own rule. */
+/** The licence number is checked by the page, which shows the error table's words; the reference by the watchlist's own rule. */
 @UnknownFieldMessage(consoleForm)
 export class WatchForm extends ConsoleForm {
   @FormText(100)
@@ -78,4 +108,25 @@ export class WatchForm extends ConsoleForm {
 export class WebhookForm extends CreateWebhookDto {
   @CsrfToken()
   _csrf?: string;
+}
+
+/** GET /v1/verifications's query as it stands when nothing is sent: its defaults. */
+const ABSENT: Record<string, unknown> = { ...new VerificationsQuery() };
+
+/** A blank field is as if not sent. Read from the raw field, since the API's own transforms (the cursor's, the limit's) run first. */
+const BlankIsAbsent = () =>
+  Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) => (obj[key] === '' ? ABSENT[key] : value));
+
+/**
+ * The History page's filters: GET /v1/verifications's query, with its rules and its words. The page's GET form
+ * sends its empty fields too, which filter nothing.
+ */
+export class HistoryQuery extends VerificationsQuery {
+  @BlankIsAbsent() declare limit: number;
+  @BlankIsAbsent() declare cursor?: VerificationsQuery['cursor'];
+  @BlankIsAbsent() declare licenceNumber?: string;
+  @BlankIsAbsent() declare from?: string;
+  @BlankIsAbsent() declare to?: string;
+  @BlankIsAbsent() declare status?: string;
+  @BlankIsAbsent() declare channel?: string;
 }

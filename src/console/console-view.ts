@@ -5,10 +5,10 @@ import type { BatchItemView, BatchView } from '../batches/batch-view';
 import type { WatchEntryView } from '../watchlist/watch-entry-view';
 import type { DateOfBirthCheck, HolderCheck } from '../holders/holder-check';
 import type { NameMatch } from '../holders/match-holder-name';
-import type { BatchItemStatus } from '../batches/batch-item.entity';
+import type { BatchItemStatus } from '../batches/batch-view';
 import { ITEM_STATUSES } from '../batches/batch-view';
 import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
-import type { VerificationAnswer } from '../quota/verification-outcomes';
+import type { VerificationAnswer } from '../verification/verification-outcomes';
 
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';

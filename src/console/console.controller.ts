@@ -1,21 +1,24 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Redirect, Render, Req, Res, StreamableFile, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../errors/api-error';
 import { serverUrl } from '../http/server-url';
-import { RosterDto } from '../batches/dto/roster.dto';
+import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
 import { FORM_BODY } from '../http/decode-request-body';
-import { rateLimitFields } from '../rate-limit/rate-limit-fields';
-import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
-import { ConsoleForm, CreateKeyForm, SignInForm, VerifyForm, WatchForm, WebhookForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm } from './console-forms';
+import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { ConsoleAnswerFilter } from './console-answer.filter';
+import { ConsolePage } from './console-answers';
+import { ConsolePageInterceptor } from './console-page.interceptor';
+import { ShowsRefusal } from './console-refusal';
+import { refusedHistory, refusedVerify } from './form-pages';
+import { ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
-import { waitInWords } from './wait-in-words';
 
 const FORM = { requestBody: FORM_BODY };
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
@@ -24,347 +27,210 @@ const WEBHOOKS_PAGE = '/console/webhooks';
 const WATCHLIST_PAGE = '/console/watchlist';
 const KEYS_PAGE = '/console/keys';
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
+// eslint-disable-next-line no-useless-assignment -- read by a parameter decorator, which the rule does not see
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
+const CSV = 'text/csv; charset=utf-8';
 
-/** The console's pages: server-rendered, each behind a session; forms post back here (see docs/console.md). */
+/**
+ * A form that changes something, then back to a page (Post/Redirect/Get, so a reload sends nothing twice). A form
+ * whose only field is its CSRF token is still taken as its DTO (`_form`), so the pipe refuses unknown fields.
+ */
+const FormThenShow = (path: string, page: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect(page, 303));
+
+/** A file the browser saves rather than shows. */
+const download = (content: string, type: string, filename: string) =>
+  new StreamableFile(Buffer.from(content), { type, disposition: `attachment; filename="${filename}"` });
+
+/**
+ * The console's pages behind a session (see docs/console.md). ConsoleSessionGuard opens every request: session,
+ * rate limit, and for a change its origin and CSRF token. A page is `@Render()`ed; a form that changes something
+ * goes back to its page (`@FormThenShow`, Nest's `@Redirect()`), and a refused one is its page again, thrown as a
+ * ConsolePage with its status. Verify and History show the API's refusal of what they ask on the page itself
+ * (`@ShowsRefusal`), the global pipe's included.
+ */
 @ApiExcludeController()
 @Controller('console')
+@UseFilters(ConsoleAnswerFilter)
+@UseInterceptors(ConsolePageInterceptor)
+@UseGuards(ConsoleSessionGuard)
 export class ConsoleController {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly console: ConsoleService,
-    private readonly rates: UserRateLimiter,
     private readonly config: AppConfig,
   ) {}
 
-  /**
-   * Renders a page. Pages hold a user's data, so no cache may keep them. Under the service's no-referrer policy
-   * browsers send `Origin: null` with a form, so the console's pages send their origin to their own site only.
-   */
-  private render(reply: FastifyReply, template: string, visit: ConsoleVisit | null, data: object, status = 200): FastifyReply {
-    return reply
-      .status(status)
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'same-origin')
-      .view(template, { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null });
-  }
-
-  /**
-   * The visit of a page, or null with the answer already given: a redirect to the sign-in page when there is no live
-   * session, or 429 when the user has no token left. The console takes its tokens from the user's own bucket, the
-   * one its API keys draw from, so a browser is no way around the API's rate limit.
-   */
-  private async visit(request: FastifyRequest, reply: FastifyReply): Promise<ConsoleVisit | null> {
-    const visit = await this.sessions.visit(request);
-    if (!visit) {
-      void reply.redirect(SIGN_IN_PATH, 303);
-      return null;
-    }
-    const decision = await this.rates.take(visit.user.userId, visit.rateLimitPerSecond);
-    void reply.headers(rateLimitFields(decision.policy, decision));
-    if (decision.admitted) return visit;
-    void reply.header('retry-after', String(decision.secondsToNextToken));
-    void this.render(reply, 'rate-limited', visit, { wait: waitInWords(decision.secondsToNextToken) }, 429);
-    return null;
-  }
-
-  /**
-   * As visit, for a change: 403 unless it came from the console's own page with the session's token (a form's
-   * _csrf field, or the X-CSRF-Token header of the page script's uploads).
-   */
-  private async change(request: FastifyRequest, reply: FastifyReply, token: unknown): Promise<ConsoleVisit | null> {
-    this.sessions.checkOrigin(request);
-    const visit = await this.visit(request, reply);
-    if (visit) this.sessions.checkChange(request, token, visit.csrfToken);
-    return visit;
-  }
-
-  /** A form that changes something, then back to its page (Post/Redirect/Get, so a reload sends nothing twice). */
-  private async changeThenShow(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    form: ConsoleForm,
-    run: (visit: ConsoleVisit) => Promise<unknown>,
-    page: string,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    await run(visit);
-    return reply.redirect(page, 303);
-  }
-
-  @Get()
-  root(@Res() reply: FastifyReply): FastifyReply {
-    return reply.redirect('/console/overview', 303);
-  }
-
-  @Get('sign-in')
-  signInPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    return this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: null });
-  }
-
-  @Post('sign-in')
-  @RouteConfig(FORM)
-  async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: SignInForm): Promise<FastifyReply> {
-    const again = (error: ApiError) =>
-      this.render(reply, 'sign-in', null, { signInToken: this.sessions.signInToken(request, reply), error: error.publicMessage }, error.status);
-    let signedIn: boolean;
-    try {
-      signedIn = await this.sessions.signIn(request, reply, form._csrf, form.apiKey.trim());
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') return again(error);
-      throw error;
-    }
-    if (!signedIn) return again(new ApiError('UNAUTHORIZED'));
-    return reply.redirect('/console/overview', 303);
-  }
-
-  @Post('sign-out')
-  @RouteConfig(FORM)
-  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: ConsoleForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+  /** Signs out: the reply is taken (passed through) only to drop the session's cookie. */
+  @FormThenShow('sign-out', SIGN_IN_PATH)
+  async signOut(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @ConsoleSession() visit: ConsoleVisit,
+    @Body() _form: ConsoleForm,
+  ): Promise<void> {
     await this.sessions.signOut(request, reply, visit);
-    return reply.redirect(SIGN_IN_PATH, 303);
   }
 
   @Get('overview')
-  async overview(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'overview', visit, await this.console.overview(visit.user));
+  @Render('overview')
+  overview(@ConsoleSession() visit: ConsoleVisit) {
+    return this.console.overview(visit.user);
   }
 
   @Get('verify')
-  async verifyPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'verify', visit, { outcome: null });
+  @Render('verify')
+  verifyPage() {
+    return { outcome: null };
   }
 
   @Post('verify')
+  @HttpCode(200)
   @RouteConfig(FORM)
-  async verify(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: VerifyForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
-    const outcome = await this.console.verify(visit.user, form, request.id);
-    return this.render(reply, 'verify', visit, { outcome });
+  @Render('verify')
+  @ShowsRefusal('body', refusedVerify)
+  async verify(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() form: VerifyForm) {
+    return { outcome: await this.console.verify(visit.user, form, request.id) };
   }
 
   @Get('keys')
-  async keysPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'keys', visit, { keys: await this.console.keyList(visit.user), created: null, error: null });
+  @Render('keys')
+  async keysPage(@ConsoleSession() visit: ConsoleVisit) {
+    return { keys: await this.console.keyList(visit.user), created: null, error: null };
   }
 
   @Post('keys')
   @RouteConfig(FORM)
-  async createKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: CreateKeyForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+  @Render('keys')
+  async createKey(@ConsoleSession() visit: ConsoleVisit, @Body() form: CreateKeyForm) {
     const created = await this.console.createKey(visit.user, form.name, form.mode);
     const keys = await this.console.keyList(visit.user);
-    if ('error' in created) return this.render(reply, 'keys', visit, { keys, created: null, error: created.error }, 400);
-    return this.render(reply, 'keys', visit, { keys, created, error: null }, 201);
+    if ('error' in created) throw new ConsolePage('keys', { keys, created: null, error: created.error }, 400);
+    return { keys, created, error: null };
   }
 
-  @Post('keys/:id/revoke')
-  @RouteConfig(FORM)
+  /** Revoking the session's own key ends the session with it: the reply is taken only to drop its cookie. */
+  @FormThenShow('keys/:id/revoke', KEYS_PAGE)
   async revokeKey(
     @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @ConsoleSession() visit: ConsoleVisit,
     @Param('id') keyId: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+    @Body() _form: ConsoleForm,
+  ): Promise<{ url: string } | void> {
     await this.console.revokeKey(visit.user, keyId);
-    if (keyId !== visit.user.keyId) return reply.redirect(KEYS_PAGE, 303);
-    // The session's own key: the session ends with it.
+    if (keyId !== visit.user.keyId) return;
     await this.sessions.signOut(request, reply, visit);
-    return reply.redirect(SIGN_IN_PATH, 303);
+    return { url: SIGN_IN_PATH };
   }
 
   @Get('rosters')
-  async rostersPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'rosters', visit, { batches: await this.console.rosterList(visit.user) });
+  @Render('rosters')
+  async rostersPage(@ConsoleSession() visit: ConsoleVisit) {
+    return { batches: await this.console.rosterList(visit.user) };
   }
 
   /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
   @Post('rosters')
-  @HttpCode(201)
   @RouteConfig(CONSOLE_ROSTER)
-  async checkRoster(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Headers('x-csrf-token') token: string | undefined,
-    @Body() roster: RosterDto,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, token);
-    if (visit) return reply.status(201).send(await this.console.checkRoster(visit.user, roster, request.id));
+  checkRoster(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ id: string }> {
+    return this.console.checkRoster(visit.user, roster, request.id);
   }
 
   @Get('rosters/:id')
-  async roster(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('id') batchId: string,
-    @Query('outcome') outcome: string | undefined,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'roster', visit, await this.console.roster(visit.user, batchId, outcome));
+  @Render('roster')
+  roster(@ConsoleSession() visit: ConsoleVisit, @Param('id') batchId: string, @Query('outcome') outcome: string | undefined) {
+    return this.console.roster(visit.user, batchId, outcome);
   }
 
   @Get('rosters/:id/results.csv')
-  async rosterCsv(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') batchId: string): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (!visit) return;
-    const csv = await this.console.rosterCsv(visit.user, batchId);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="batch-${batchId}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(csv);
+  async rosterCsv(@ConsoleSession() visit: ConsoleVisit, @Param('id') batchId: string): Promise<StreamableFile> {
+    return download(await this.console.rosterCsv(visit.user, batchId), CSV, `batch-${batchId}.csv`);
   }
 
   @Get('history')
-  async historyPage(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'history', visit, await this.console.historyPage(visit.user, query));
+  @Render('history')
+  @ShowsRefusal('query', refusedHistory)
+  historyPage(@ConsoleSession() visit: ConsoleVisit, @Query() query: HistoryQuery) {
+    return this.console.historyPage(visit.user, query);
   }
 
   @Get('history/export.csv')
-  async historyCsv(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (!visit) return;
-    const csv = await this.console.historyCsv(visit.user, query);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="verifications.csv"')
-      .header('cache-control', 'no-store')
-      .send(csv);
+  async historyCsv(@ConsoleSession() visit: ConsoleVisit, @Query() period: RecordsExportQuery): Promise<StreamableFile> {
+    const csv = await this.console.historyCsv(visit.user, period);
+    return new StreamableFile(csv, { type: CSV, disposition: 'attachment; filename="verifications.csv"' });
   }
 
   @Get('history/:id/receipt')
-  async historyReceipt(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (!visit) return;
+  async historyReceipt(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Param('id') id: string): Promise<StreamableFile> {
     const receipt = await this.console.historyReceipt(visit.user, id, serverUrl(this.config.get('PUBLIC_BASE_URL'), request));
-    return reply
-      .header('content-type', 'application/jose')
-      .header('content-disposition', `attachment; filename="receipt-${id}.jws"`)
-      .header('cache-control', 'no-store')
-      .send(receipt);
+    return download(receipt, 'application/jose', `receipt-${id}.jws`);
   }
 
   @Get('watchlist')
-  async watchlistPage(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Query('cursor') cursor: string | undefined,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.render(reply, 'watchlist', visit, { ...(await this.console.watchPage(visit.user, cursor)), error: null });
+  @Render('watchlist')
+  async watchlistPage(@ConsoleSession() visit: ConsoleVisit, @Query('cursor') cursor: string | undefined) {
+    return { ...(await this.console.watchPage(visit.user, cursor)), error: null };
   }
 
-  @Post('watchlist')
-  @RouteConfig(FORM)
-  async watch(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: WatchForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+  @FormThenShow('watchlist', WATCHLIST_PAGE)
+  async watch(@ConsoleSession() visit: ConsoleVisit, @Body() form: WatchForm): Promise<void> {
     const error = await this.console.watch(visit.user, form.licenceNumber, form.reference);
-    if (error === null) return reply.redirect(WATCHLIST_PAGE, 303);
-    return this.render(reply, 'watchlist', visit, { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
+    if (error !== null) throw new ConsolePage('watchlist', { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
   }
 
   @Post('watchlist/import')
   @HttpCode(200)
   @RouteConfig(CONSOLE_ROSTER)
-  async importWatchlist(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Headers('x-csrf-token') token: string | undefined,
-    @Body() roster: RosterDto,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, token);
-    if (visit) return reply.send(await this.console.importWatchlist(visit.user, roster));
+  importWatchlist(@ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ added: number; updated: number }> {
+    return this.console.importWatchlist(visit.user, roster);
   }
 
-  @Post('watchlist/:licenceNumber/remove')
-  @RouteConfig(FORM)
-  async unwatch(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('licenceNumber') licenceNumber: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    return this.changeThenShow(request, reply, form, (visit) => this.console.unwatch(visit.user, licenceNumber), WATCHLIST_PAGE);
-  }
-
-  private async webhooksPage(reply: FastifyReply, visit: ConsoleVisit, shown: { secret?: string; url?: string; error?: string }, status = 200) {
-    return this.render(reply, 'webhooks', visit, { ...(await this.console.webhooks(visit.user)), shown }, status);
+  @FormThenShow('watchlist/:licenceNumber/remove', WATCHLIST_PAGE)
+  async unwatch(@ConsoleSession() visit: ConsoleVisit, @Param('licenceNumber') licenceNumber: string, @Body() _form: ConsoleForm): Promise<void> {
+    await this.console.unwatch(visit.user, licenceNumber);
   }
 
   @Get('webhooks')
-  async webhooks(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply | void> {
-    const visit = await this.visit(request, reply);
-    if (visit) return this.webhooksPage(reply, visit, {});
+  @Render('webhooks')
+  webhooks(@ConsoleSession() visit: ConsoleVisit) {
+    return this.console.webhooksPage(visit.user, {});
   }
 
   @Post('webhooks')
   @RouteConfig(FORM)
-  async addWebhook(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() form: WebhookForm): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+  @Render('webhooks')
+  async addWebhook(@ConsoleSession() visit: ConsoleVisit, @Body() form: WebhookForm) {
     const added = await this.console.addWebhook(visit.user, form);
-    return this.webhooksPage(reply, visit, added, 'error' in added ? 400 : 201);
+    if ('error' in added) throw new ConsolePage('webhooks', await this.console.webhooksPage(visit.user, added), 400);
+    return this.console.webhooksPage(visit.user, added);
   }
 
-  @Post('webhooks/:id/test')
-  @RouteConfig(FORM)
-  async testWebhook(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('id', WEBHOOK_ID) id: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    return this.changeThenShow(request, reply, form, (visit) => this.console.testWebhook(visit.user, id), WEBHOOKS_PAGE);
+  @FormThenShow('webhooks/:id/test', WEBHOOKS_PAGE)
+  async testWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
+    await this.console.testWebhook(visit.user, id);
   }
 
   @Post('webhooks/:id/rotate-secret')
+  @HttpCode(200)
   @RouteConfig(FORM)
-  async rotateWebhookSecret(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('id', WEBHOOK_ID) id: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    const visit = await this.change(request, reply, form._csrf);
-    if (!visit) return;
+  @Render('webhooks')
+  async rotateWebhookSecret(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm) {
     const { secret } = await this.console.rotateWebhookSecret(visit.user, id);
-    return this.webhooksPage(reply, visit, { secret });
+    return this.console.webhooksPage(visit.user, { secret });
   }
 
-  @Post('webhooks/:id/remove')
-  @RouteConfig(FORM)
-  async removeWebhook(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-    @Param('id', WEBHOOK_ID) id: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    return this.changeThenShow(request, reply, form, (visit) => this.console.removeWebhook(visit.user, id), WEBHOOKS_PAGE);
+  @FormThenShow('webhooks/:id/remove', WEBHOOKS_PAGE)
+  async removeWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
+    await this.console.removeWebhook(visit.user, id);
   }
 
-  @Post('webhooks/:id/deliveries/:deliveryId/retry')
-  @RouteConfig(FORM)
+  @FormThenShow('webhooks/:id/deliveries/:deliveryId/retry', WEBHOOKS_PAGE)
   async retryDelivery(
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @ConsoleSession() visit: ConsoleVisit,
     @Param('id', WEBHOOK_ID) id: string,
     @Param('deliveryId', DELIVERY_ID) deliveryId: string,
-    @Body() form: ConsoleForm,
-  ): Promise<FastifyReply | void> {
-    const retry = (visit: ConsoleVisit) => this.console.retryDelivery(visit.user, id, deliveryId);
-    return this.changeThenShow(request, reply, form, retry, WEBHOOKS_PAGE);
+    @Body() _form: ConsoleForm,
+  ): Promise<void> {
+    await this.console.retryDelivery(visit.user, id, deliveryId);
   }
 }

@@ -9,18 +9,18 @@ import { WatchlistModule } from '../watchlist/watchlist.module';
 import { EventsModule } from '../events/events.module';
 import { HoldersModule } from '../holders/holders.module';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
-import { ValidationModule } from '../validation/validation.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { VerificationRecordsModule } from '../verification-records/verification-records.module';
 import { ConsoleController } from './console.controller';
+import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
 import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, ValidationModule, VerificationRecordsModule],
-  controllers: [ConsoleController],
+  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, VerificationRecordsModule],
+  controllers: [ConsoleSignInController, ConsoleController],
   providers: [
     ConsoleService,
     ConsoleSessions,

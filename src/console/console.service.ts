@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { issuedKeyMode, KeyMode } from '../auth/key-mode';
 import { BatchesService } from '../batches/batches.service';
 import { ITEM_STATUSES } from '../batches/batch-view';
-import { RosterDto } from '../batches/dto/roster.dto';
-import { rosterEntries } from '../batches/roster';
+import { RosterDto } from '../common/roster.dto';
+import { rosterEntries } from '../common/roster';
 import { writeResultsCsv } from '../batches/roster-csv';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
@@ -13,11 +14,11 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
-import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../quota/verification-outcomes';
+import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../verification/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
 import { verificationAnswer } from '../verification/outcome-status';
 import { AnswerRecords } from '../verification/answer-records';
-import { VerificationsQuery, RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
+import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { VerificationRecordsService } from '../verification-records/verification-records.service';
 import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
@@ -26,14 +27,11 @@ import { eventView } from '../events/event-view';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { EndpointsService } from '../webhooks/endpoints.service';
 import { WebhookUrlCheck } from '../webhooks/webhook-url-check';
-import { HolderVerification, HolderChecksService } from '../holders/holder-checks.service';
-import { VerifyHolderDto } from '../holders/dto/holder-check-request.dto';
-import { RequestValidationPipe } from '../validation/request-validation.pipe';
+import { HolderChecksService } from '../holders/holder-checks.service';
 import {
   ANSWER_WORDS,
   batchProgress,
   CHART,
-  HolderCheckLine,
   holderCheckLines,
   recheckWords,
   ROSTER_OUTCOMES,
@@ -41,35 +39,15 @@ import {
   usageChart,
   usageWords,
   usedPercent,
-  VerificationView,
   verificationView,
   watchRow,
 } from './console-view';
-import { VerifyForm } from './console-forms';
+import { HistoryQuery, VerifyForm } from './console-forms';
+import { historyFilters, holderFields, VerifyOutcome } from './form-pages';
 
 const WATCH_PAGE_SIZE = 50;
 const DELIVERIES_SHOWN = 10;
 const EVENTS_SHOWN = 20;
-
-/** The holder's fields of the Verify page as typed (blank when not given). */
-export interface HolderFields {
-  firstName: string;
-  surname: string;
-  dateOfBirth: string;
-}
-
-export interface VerifyOutcome {
-  licenceNumber: string;
-  /** shown again in the form, and sent again while PENDING */
-  holder: HolderFields;
-  /** the error table's words for a refused number or a failed verification */
-  error: string | null;
-  result: VerificationView | null;
-  /** the holder check's lines, when names were given and the licence was found */
-  holderCheck: HolderCheckLine[] | null;
-  /** while PENDING: the key that picks up the same lookup */
-  idempotencyKey: string | null;
-}
 
 /** What the console's pages show, read through the feature services with the signed-in user's own scope. */
 @Injectable()
@@ -84,7 +62,6 @@ export class ConsoleService {
     private readonly holders: HolderChecksService,
     private readonly records: AnswerRecords,
     private readonly history: VerificationRecordsService,
-    private readonly validation: RequestValidationPipe,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
     private readonly watchlist: WatchlistService,
@@ -114,67 +91,39 @@ export class ConsoleService {
     };
   }
 
-  /** Verify, or with any of the holder's fields a holder check, as the API answers them; refusals in the API's words. */
+  /**
+   * Verify, or with any of the holder's fields a holder check, as the API answers them. The form comes checked by
+   * the API's rules; a refusal, of the form or by the API, is shown on the page (`@ShowsRefusal`).
+   */
   async verify(user: AuthenticatedUser, form: VerifyForm, requestId: string): Promise<VerifyOutcome> {
-    const holder = { firstName: form.firstName?.trim() ?? '', surname: form.surname?.trim() ?? '', dateOfBirth: form.dateOfBirth?.trim() ?? '' };
-    const shown = { licenceNumber: form.licenceNumber, holder, error: null, result: null, holderCheck: null, idempotencyKey: null };
-    const number = form.licenceNumber.trim();
-    if (!isLicenceNumber(number)) return { ...shown, error: VALIDATION_MESSAGES.licenceNumber };
-    try {
-      const { verification, holderCheck } = await this.verifyOrCheckHolder(user, number, holder, form.idempotencyKey, requestId);
-      const holderAsked = holder.firstName !== '' || holder.surname !== '' || holder.dateOfBirth !== '';
-      const answered = holderAsked ? { claim: { ...holder, dateOfBirth: holder.dateOfBirth || undefined }, check: holderCheck } : undefined;
-      const verificationId = await this.records.idOf(user, 'console', requestId, number, verification, answered);
-      const { body } = verificationAnswer(verification.result, verificationId);
-      this.outcomes.count(user.userId, body.status);
-      return {
-        ...shown,
-        licenceNumber: number,
-        result: verificationView(body, this.clock.now()),
-        holderCheck: body.status === 'FOUND' && holderCheck ? holderCheckLines(holderCheck) : null,
-        idempotencyKey: body.status === 'PENDING' ? verification.idempotencyKey : null,
-      };
-    } catch (error) {
-      if (error instanceof ApiError) return { ...shown, licenceNumber: number, error: error.publicMessage };
-      throw error;
-    }
+    const { licenceNumber, firstName, surname, dateOfBirth, idempotencyKey } = form;
+    // Validated: with any of the holder's fields filled in, both names are.
+    const claim = firstName !== undefined && surname !== undefined ? { firstName, surname, dateOfBirth } : null;
+    const { verification, holderCheck } =
+      claim === null
+        ? { verification: await this.verifications.verify(user, licenceNumber, idempotencyKey, requestId), holderCheck: null }
+        : await this.holders.verifyHolder(user, { licenceNumber, ...claim }, idempotencyKey, requestId);
+    const answered = claim === null ? undefined : { claim, check: holderCheck };
+    const verificationId = await this.records.idOf(user, 'console', requestId, licenceNumber, verification, answered);
+    const { body } = verificationAnswer(verification.result, verificationId);
+    this.outcomes.count(user.userId, body.status);
+    return {
+      licenceNumber,
+      holder: holderFields(form),
+      error: null,
+      result: verificationView(body, this.clock.now()),
+      holderCheck: body.status === 'FOUND' && holderCheck ? holderCheckLines(holderCheck) : null,
+      idempotencyKey: body.status === 'PENDING' ? verification.idempotencyKey : null,
+    };
   }
 
-  /** A holder check when any of the holder's fields is filled in, checked by verify-holder's own DTO; verify otherwise. */
-  private async verifyOrCheckHolder(
-    user: AuthenticatedUser,
-    licenceNumber: string,
-    { firstName, surname, dateOfBirth }: HolderFields,
-    idempotencyKey: string | undefined,
-    requestId: string,
-  ): Promise<HolderVerification> {
-    if (firstName === '' && surname === '' && dateOfBirth === '') {
-      return { verification: await this.verifications.verify(user, licenceNumber, idempotencyKey, requestId), holderCheck: null };
-    }
-    const claim = (await this.validation.transform(
-      { licenceNumber, firstName, surname, ...(dateOfBirth === '' ? {} : { dateOfBirth }) },
-      { type: 'body', metatype: VerifyHolderDto },
-    )) as VerifyHolderDto;
-    return this.holders.verifyHolder(user, claim, idempotencyKey, requestId);
-  }
-
-  /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown in the API's words. */
-  async historyPage(user: AuthenticatedUser, query: Record<string, unknown>) {
-    // A GET form sends its empty fields too: they filter nothing.
-    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '')) as Record<string, string>;
-    try {
-      const checked = (await this.validation.transform(filters, { type: 'query', metatype: VerificationsQuery })) as VerificationsQuery;
-      return { filters, ...(await this.history.list(user, checked)), error: null };
-    } catch (error) {
-      if (error instanceof ApiError) return { filters, verifications: [], nextCursor: null, error: error.publicMessage };
-      throw error;
-    }
+  /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown on the page (`@ShowsRefusal`). */
+  async historyPage(user: AuthenticatedUser, query: HistoryQuery) {
+    return { filters: historyFilters(query), ...(await this.history.list(user, query)), error: null };
   }
 
   /** The History page's CSV download: the API's export of the period. */
-  async historyCsv(user: AuthenticatedUser, query: Record<string, unknown>): Promise<NodeJS.ReadableStream> {
-    const filters = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== ''));
-    const period = (await this.validation.transform(filters, { type: 'query', metatype: RecordsExportQuery })) as RecordsExportQuery;
+  historyCsv(user: AuthenticatedUser, period: RecordsExportQuery): Promise<Readable> {
     return this.history.exportCsv(user.userId, period);
   }
 
@@ -255,8 +204,8 @@ export class ConsoleService {
     return this.watchlist.watchMany(user, rosterEntries(roster));
   }
 
-  /** The user's endpoints, each with its newest deliveries, and the newest events. */
-  async webhooks(user: AuthenticatedUser) {
+  /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
+  async webhooksPage(user: AuthenticatedUser, shown: { secret?: string; url?: string; error?: string }) {
     const endpoints = await this.endpoints.list(user);
     const withLogs = await Promise.all(
       endpoints.map(async (endpoint) => ({
@@ -265,7 +214,7 @@ export class ConsoleService {
       })),
     );
     const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map((event) => eventView(event, user.mode));
-    return { endpoints: withLogs, events };
+    return { endpoints: withLogs, events, shown };
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */

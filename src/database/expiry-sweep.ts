@@ -28,7 +28,7 @@ export abstract class ExpirySweep implements OnApplicationBootstrap, OnModuleDes
   onApplicationBootstrap(): void {
     const run = () => this.deleteExpired().catch((error: unknown) => this.logger.error(`Deleting expired ${this.noun} failed: ${(error as Error).message}`));
     void run();
-    this.timer = setInterval(run, SWEEP_INTERVAL_MS).unref();
+    this.timer = setInterval(() => void run(), SWEEP_INTERVAL_MS).unref();
   }
 
   onModuleDestroy(): void {

@@ -5,32 +5,8 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
+import { recordAnswers, RecordReply } from '../redis/scripts/answer-records';
 import { RecordedAnswer, recordOf } from './verification-record';
-
-// For each answer of a turn: the id already kept under its replay field in the idempotency record (a replay),
-// or a new id kept there and the record appended to the evidence stream, in one atomic step: an id a client
-// receives always has its record. Each reply is the id and the record's time to live in ms. KEYS: each answer's
-// idempotency record, then the stream. ARGV: record TTL in seconds, then per answer its replay field, new id and
-// record JSON. One answer's failure (a key of the wrong type) fails only its own.
-const RECORD_SCRIPT = `
-local function record(key, field, id, entry)
-  local kept = redis.call('HGET', key, field)
-  if not kept then
-    redis.call('HSET', key, field, id)
-    redis.call('EXPIRE', key, ARGV[1], 'NX')
-    redis.call('XADD', KEYS[#KEYS], '*', 'record', entry)
-    kept = id
-  end
-  return { kept, redis.call('PTTL', key) }
-end
-local replies = {}
-for i = 1, #KEYS - 1 do
-  local ok, reply = pcall(record, KEYS[i], ARGV[3 * i - 1], ARGV[3 * i], ARGV[3 * i + 1])
-  if not ok then reply = { err = type(reply) == 'table' and reply.err or tostring(reply) } end
-  replies[i] = reply
-end
-return replies
-`;
 
 /** Where an answer's id is kept for its replays: its idempotency record, under one field per question asked. */
 export interface ReplaySlot {
@@ -44,8 +20,6 @@ interface RecordRequest {
   answer: RecordedAnswer;
   slot: ReplaySlot;
 }
-
-type RecordReply = [verificationId: string, ttlMs: number];
 
 /**
  * Replay ids this process has learnt, each until its idempotency record expires: a repeat (the commonest request,
@@ -71,7 +45,6 @@ export class EvidenceRecorder {
     config: AppConfig,
   ) {
     this.ttlSeconds = config.get('IDEMPOTENCY_TTL_SECONDS');
-    redis.client.defineCommand('lvsRecordAnswers', { lua: RECORD_SCRIPT });
   }
 
   /**
@@ -88,16 +61,13 @@ export class EvidenceRecorder {
   }
 
   private runRecords(requests: readonly RecordRequest[]): Promise<(RecordReply | Error)[]> {
-    const client = this.redis.client as unknown as {
-      lvsRecordAnswers(keyCount: number, ...args: (string | number)[]): Promise<(RecordReply | Error)[]>;
-    };
     const answeredAt = this.clock.now();
     const keys = requests.map(({ slot }) => slot.recordKey);
     const args = requests.flatMap(({ answer, slot }) => {
       const verificationId = randomUUID();
       return [slot.field, verificationId, JSON.stringify(recordOf(answer, verificationId, answeredAt))];
     });
-    return client.lvsRecordAnswers(keys.length + 1, ...keys, evidenceStreamKey(this.redis), this.ttlSeconds, ...args);
+    return recordAnswers.run(this.redis.client, [...keys, evidenceStreamKey(this.redis)], [this.ttlSeconds, ...args]);
   }
 }
 

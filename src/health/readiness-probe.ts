@@ -1,5 +1,5 @@
 /**
- * What the lookup pipeline adds to GET /health/ready. Health defines it and the lookups module
+ * What the lookup pipeline adds to GET /health/ready. Health defines it and LookupReadinessModule
  * provides it, so that health imports no feature.
  */
 export abstract class ReadinessProbe {

@@ -1,33 +1,23 @@
-import { Body, Controller, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { ApiError } from '../errors/api-error';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
-import { VerificationOutcomes } from '../quota/verification-outcomes';
+import { IdempotencyKey } from '../validation/idempotency-key.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { AnswerRecords } from '../verification/answer-records';
-import { isValidIdempotencyKey } from '../verification/idempotency-key';
+import { VerificationOutcomes } from '../verification/verification-outcomes';
 import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
 import { ApiHolderCheckAnswers, ApiSearchAnswers } from './holder-answers.decorator';
 import { HolderChecksService } from './holder-checks.service';
 
-// The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { licenceNumber, notJson, invalidJson, idempotencyKey, idempotencyKeyReused } = VALIDATION_MESSAGES;
-const { holderBody, searchBody, surname, firstName, middleName, role, licenceSector, dateOfBirth } = FEATURE_VALIDATION_MESSAGES;
-const COMMON_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReused, surname, firstName, dateOfBirth };
-const HOLDER_TEXTS = { licenceNumber, holderBody, ...COMMON_TEXTS };
-const SEARCH_TEXTS = { searchBody, ...COMMON_TEXTS, middleName, role, licenceSector };
-
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  required: false,
-  description: '1-255 visible ASCII characters. Without it, the key is derived from your user and what you ask.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-};
+// The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the DTO's, the header's.
+const { notJson, invalidJson, idempotencyKey, idempotencyKeyReused } = VALIDATION_MESSAGES;
+const REQUEST_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReused };
 
 @ApiTags('holders')
 @Controller('v1/licences')
@@ -50,17 +40,16 @@ export class HoldersController {
       'With a date of birth, one name search with the card\'s names and that date confirms it; it is not charged separately, and ' +
       'its failure fails the check (502 or 503, refunded). The date of birth is never stored or logged in clear.',
   })
-  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiBody({ type: VerifyHolderDto })
   @ApiHolderCheckAnswers()
-  @ApiErrorResponsesWith(HOLDER_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith({ ...dtoValidationTexts(VerifyHolderDto), ...REQUEST_TEXTS }, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
   async verifyHolder(
     @CurrentUser() user: AuthenticatedUser,
     @Body() claim: VerifyHolderDto,
-    @Headers('idempotency-key') clientKey: unknown,
+    @IdempotencyKey() clientKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HolderCheckBody> {
-    const { verification, holderCheck } = await this.holders.verifyHolder(user, claim, checkedIdempotencyKey(clientKey), reply.request.id);
+    const { verification, holderCheck } = await this.holders.verifyHolder(user, claim, clientKey, reply.request.id);
     const answered = { claim, check: holderCheck };
     const verificationId = await this.records.idOf(user, 'api', reply.request.id, claim.licenceNumber, verification, answered);
     const { httpStatus, body } = holderCheckAnswer(verification.result, holderCheck, verificationId);
@@ -81,11 +70,10 @@ export class HoldersController {
       'refine the search). Waits up to 5 s, then 202 PENDING: retry with the same Idempotency-Key. Each distinct search (its ' +
       'normalised fields) counts once per month against the quota; repeats are free.',
   })
-  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiBody({ type: NameSearchDto })
   @ApiSearchAnswers()
   @ApiErrorResponsesWith(
-    SEARCH_TEXTS,
+    { ...dtoValidationTexts(NameSearchDto), ...REQUEST_TEXTS },
     'VALIDATION_ERROR',
     'UNAUTHORIZED',
     'TOO_MANY_RESULTS',
@@ -97,21 +85,16 @@ export class HoldersController {
   async search(
     @CurrentUser() user: AuthenticatedUser,
     @Body() search: NameSearchDto,
-    @Headers('idempotency-key') clientKey: unknown,
+    @IdempotencyKey() clientKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SearchBody> {
-    const searched = await this.holders.search(user, search, checkedIdempotencyKey(clientKey), reply.request.id);
+    const searched = await this.holders.search(user, search, clientKey, reply.request.id);
     // The key goes out with a 409 too: the result is final and cached, and the key stays bound to the search.
     void reply.header('Idempotency-Key', searched.idempotencyKey);
     const { httpStatus, body } = searchAnswer(searched.result);
     answerStatus(reply, httpStatus, searched.result === 'PENDING');
     return body;
   }
-}
-
-function checkedIdempotencyKey(clientKey: unknown): string | undefined {
-  if (clientKey !== undefined && !isValidIdempotencyKey(clientKey)) throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
-  return clientKey as string | undefined;
 }
 
 function answerStatus(reply: FastifyReply, httpStatus: number, pending: boolean): void {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { VerificationModule } from '../verification/verification.module';
 import { DateOfBirthChecks } from './date-of-birth-checks';
 import { HolderChecksService } from './holder-checks.service';
@@ -10,7 +11,7 @@ import { NameSearchSubjects } from './name-search-subjects';
 
 /** POST /v1/licences/verify-holder and /v1/licences/search: both ask the lookups module, through verify's protocol. */
 @Module({
-  imports: [AuthModule, LookupsModule, QuotaModule, VerificationModule],
+  imports: [AuthModule, LookupsModule, QuotaModule, SecretsModule, VerificationModule],
   controllers: [HoldersController],
   providers: [HolderChecksService, NameSearchSubjects, DateOfBirthChecks],
   exports: [NameSearchSubjects, HolderChecksService, DateOfBirthChecks],

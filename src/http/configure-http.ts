@@ -1,16 +1,16 @@
 import { Logger, NestApplicationOptions } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Readable } from 'node:stream';
 import { AppConfig } from '../config/app-config';
 import { AppSettings } from '../config/env.schema';
 import { sendErrorAnswer } from '../errors/api-error.filter';
 import { ApiError } from '../errors/api-error';
-import { createClientErrorHandler } from '../errors/client-error.handler';
+import { AnswersInProgress, createClientErrorHandler } from '../errors/client-error.handler';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { mapFrameworkError, toErrorAnswer } from '../errors/map-framework-error';
 import { ApiKeyBodyGate, BodyGate } from './body-gates';
-import { BodyPolicy, decodeRequestBody, isDecodableMediaType, JSON_BODY, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
+import { BodyParser, registerBodyParsers } from './body-parsers';
+import { BodyPolicy, DecodedMediaType, decodeRequestBody, JSON_BODY, MAX_REQUEST_BODY_BYTES } from './decode-request-body';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { AppLogger } from '../logging/create-logger';
@@ -25,12 +25,13 @@ import { registerSecurityHeaders } from './security-headers';
 // Node checks request deadlines on a timer, every 30 s by default; each second keeps a 408 near its deadline.
 const DEADLINE_CHECK_INTERVAL_MS = 1000;
 
-/** Options for NestFactory.create: our body reader (configureHttp) replaces Nest's JSON and form parsers. */
+/** Options for NestFactory.create: our body parsers (configureHttp) replace Nest's JSON and form parsers. */
 export const HTTP_APP_OPTIONS: NestApplicationOptions = { bodyParser: false };
 
 /** Fastify-specific setup, shared by main.ts and the e2e tests. */
 export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
-  return new FastifyAdapter({
+  const answers = new AnswersInProgress();
+  const adapter = new FastifyAdapter({
     trustProxy: settings.TRUST_PROXY,
     genReqId: (request: IncomingMessage) => chooseRequestId(request.headers['x-request-id'], randomUUID),
     // Idle keep-alive sockets close at once on shutdown; requests still arriving on busy ones get our
@@ -45,11 +46,13 @@ export function createFastifyAdapter(settings: AppSettings): FastifyAdapter {
       // Node would answer an HTTP/1.1 request without Host with an empty 400; our hook answers it instead.
       requireHostHeader: false,
     },
-    clientErrorHandler: createClientErrorHandler(new Logger('HTTP')),
+    clientErrorHandler: createClientErrorHandler(new Logger('HTTP'), answers),
     // The router rejects an undecodable path before any hook or filter runs.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       sendErrorAnswer(reply, toErrorAnswer(mapFrameworkError(error.statusCode, error.code) ?? { code: 'INTERNAL_ERROR' })),
   });
+  answers.follow(adapter.getInstance().server);
+  return adapter;
 }
 
 /** What a route's @RouteConfig may say about its body. */
@@ -60,18 +63,19 @@ interface BodyRouteConfig {
 }
 
 /**
- * Reads every body, whatever its content type, without ever failing: problems travel as a RejectedBody to the
- * validation pipe, which runs after the API key guard. A route that takes more than MAX_REQUEST_BODY_BYTES asks its
- * gate first whether the sender may send that much: one it does not admit is read up to MAX_REQUEST_BODY_BYTES only,
- * so a caller without a key cannot make us receive or parse a large body; the guard then answers it as usual.
+ * Fastify's parser for one media type (`undefined` for every other, and for a body without Content-Type): it reads
+ * the body without ever failing, and problems travel as a RejectedBody to the validation pipe, which runs after the
+ * API key guard. A route that takes more than MAX_REQUEST_BODY_BYTES asks its gate first whether the sender may
+ * send that much: one it does not admit is read up to MAX_REQUEST_BODY_BYTES only, so a caller without a key cannot
+ * make us receive or parse a large body; the guard then answers it as usual.
  */
-function requestBodyReader(app: NestFastifyApplication): (request: FastifyRequest, payload: Readable) => Promise<unknown> {
+function requestBodyParsers(app: NestFastifyApplication): (mediaType: DecodedMediaType | undefined) => BodyParser {
   const gates = new Map<abstract new () => BodyGate, BodyGate>();
   const gateOf = (token: abstract new () => BodyGate): BodyGate => {
     if (!gates.has(token)) gates.set(token, app.get(token, { strict: false }));
     return gates.get(token)!;
   };
-  return async (request, payload) => {
+  return (mediaType) => async (request, payload) => {
     const config = request.routeOptions.config as BodyRouteConfig;
     const policy = config.requestBody ?? JSON_BODY;
     const announced = Number(request.headers['content-length']);
@@ -82,7 +86,7 @@ function requestBodyReader(app: NestFastifyApplication): (request: FastifyReques
     if (size > cap) BODIES_LEFT_UNREAD.add(request.raw);
     // One not admitted is held to the ordinary limit, and told that one if its body is over it.
     const held = cap === policy.maxBytes ? policy : { ...policy, maxBytes: cap, tooLarge: JSON_BODY.tooLarge };
-    return decodeRequestBody(request.headers['content-type'], bytes, held, size);
+    return decodeRequestBody(mediaType, bytes, held, size);
   };
 }
 
@@ -97,18 +101,6 @@ function closeAfterUnreadBody(request: FastifyRequest, reply: FastifyReply, payl
   done(null, payload);
 }
 
-/**
- * Fastify answers a Content-Type it cannot parse (`;;;`) with 415 before any guard runs. Every type
- * but JSON (and CSV, where a route takes it) is refused by decodeRequestBody after the key check
- * anyway, so a neutral one stands in. Like every hook run on each request, it takes a callback: an async
- * hook costs a promise per request.
- */
-function deferContentTypeCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !isDecodableMediaType(contentType)) request.headers['content-type'] = 'application/octet-stream';
-  done();
-}
-
 function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
     done(ApiError.validation(VALIDATION_MESSAGES.hostRequired));
@@ -121,10 +113,8 @@ export async function configureHttp(app: NestFastifyApplication, logger: AppLogg
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestLogging(fastify, logger.pino);
   registerHttpMetrics(fastify, app.get(Metrics));
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', requestBodyReader(app));
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
-  fastify.addHook('onRequest', deferContentTypeCheck);
+  registerBodyParsers(fastify, requestBodyParsers(app));
   fastify.addHook('onSend', closeAfterUnreadBody);
   registerSecurityHeaders(fastify);
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import {
   CsvText,
+  DECODED_MEDIA_TYPES,
   FORM_BODY,
   decodeRequestBody,
   JSON_BODY,
@@ -15,7 +16,7 @@ import {
 const readCsv = (text: string) => ({ text });
 const ROSTER_BODY = { ...JSON_ROSTER_BODY, csv: readCsv };
 
-const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json' as const;
 const body = (text: string) => Buffer.from(text, 'utf8');
 
 /** The reason of a rejection, or a marker that the body was accepted. */
@@ -39,28 +40,10 @@ describe('decodeRequestBody', () => {
   });
 
   describe('accepts a JSON object', () => {
-    it('with Content-Type application/json', () => {
+    it('from the application/json parser', () => {
       expect(decodeRequestBody(JSON_TYPE, body('{"licenceNumber":"1234567890123456"}'))).toEqual({
         licenceNumber: '1234567890123456',
       });
-    });
-
-    it('with Content-Type application/json; charset=utf-8', () => {
-      expect(
-        decodeRequestBody('application/json; charset=utf-8', body('{"licenceNumber":"1234567890123456"}')),
-      ).toEqual({ licenceNumber: '1234567890123456' });
-    });
-
-    it('with an upper-case media type APPLICATION/JSON', () => {
-      expect(decodeRequestBody('APPLICATION/JSON', body('{"a":1}'))).toEqual({ a: 1 });
-    });
-
-    it('with a mixed-case media type and charset Application/Json;Charset=UTF-8', () => {
-      expect(decodeRequestBody('Application/Json;Charset=UTF-8', body('{"a":1}'))).toEqual({ a: 1 });
-    });
-
-    it('with white space around the media type', () => {
-      expect(decodeRequestBody('  application/json  ; charset=utf-8', body('{"a":1}'))).toEqual({ a: 1 });
     });
 
     it('that is empty ({})', () => {
@@ -131,19 +114,11 @@ describe('decodeRequestBody', () => {
 
   describe('rejects a content type other than application/json', () => {
     it.each([
-      ['text/plain', 'text/plain'],
-      ['text/plain; charset=utf-8', 'text/plain; charset=utf-8'],
-      ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
-      ['multipart/form-data', 'multipart/form-data; boundary=x'],
-      ['application/jsonp', 'application/jsonp'],
-      ['application/json-patch+json', 'application/json-patch+json'],
-      ['an empty content type', ''],
-    ])('rejects %s', (_what, contentType) => {
-      expect(reasonOf(decodeRequestBody(contentType, body('{"a":1}')))).toBe(VALIDATION_MESSAGES.contentType);
-    });
-
-    it('rejects a missing content type', () => {
-      expect(reasonOf(decodeRequestBody(undefined, body('{"a":1}')))).toBe(VALIDATION_MESSAGES.contentType);
+      ['another type, or none (the catch-all parser)', undefined],
+      ['a form', 'application/x-www-form-urlencoded' as const],
+      ['CSV, on a route that does not take it', 'text/csv' as const],
+    ])('rejects %s', (_what, mediaType) => {
+      expect(reasonOf(decodeRequestBody(mediaType, body('{"a":1}')))).toBe(VALIDATION_MESSAGES.contentType);
     });
   });
 
@@ -215,7 +190,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('rejects an oversized body as too large before looking at its content type', () => {
-      expect(reasonOf(decodeRequestBody('text/plain', Buffer.alloc(0), JSON_BODY, 2 * 1024 * 1024))).toBe(VALIDATION_MESSAGES.tooLarge);
+      expect(reasonOf(decodeRequestBody(undefined, Buffer.alloc(0), JSON_BODY, 2 * 1024 * 1024))).toBe(VALIDATION_MESSAGES.tooLarge);
     });
 
     it('accepts a multi-byte body of exactly the limit in bytes', () => {
@@ -243,10 +218,10 @@ describe('decodeRequestBody', () => {
         [key]: wrappers.reduce<unknown>((value, wrapper) => (wrapper === 'array' ? [value] : { k: value }), inner),
       }));
 
-    it('never throws, whatever the bytes and content type', () => {
+    it('never throws, whatever the bytes and media type', () => {
       fc.assert(
-        fc.property(fc.option(fc.string(), { nil: undefined }), fc.uint8Array({ maxLength: 200 }), (contentType, bytes) => {
-          decodeRequestBody(contentType, Buffer.from(bytes));
+        fc.property(fc.option(fc.constantFrom(...DECODED_MEDIA_TYPES), { nil: undefined }), fc.uint8Array({ maxLength: 200 }), (mediaType, bytes) => {
+          decodeRequestBody(mediaType, Buffer.from(bytes));
         }),
         { numRuns: 2000 },
       );
@@ -267,7 +242,7 @@ describe('decodeRequestBody', () => {
 
   describe('a route that takes rosters (ROSTER_BODY)', () => {
     it('accepts text/csv as UTF-8 text, BOM kept for the CSV parser, and reads it with the route reader only when asked', () => {
-      const decoded = decodeRequestBody('text/csv; charset=utf-8', body('\uFEFFlicenceNumber\r\n1'), ROSTER_BODY);
+      const decoded = decodeRequestBody('text/csv', body('\uFEFFlicenceNumber\r\n1'), ROSTER_BODY);
       expect(decoded).toEqual(new CsvText('\uFEFFlicenceNumber\r\n1', readCsv));
       expect((decoded as CsvText).read()).toEqual({ text: '\uFEFFlicenceNumber\r\n1' });
     });
@@ -281,7 +256,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('names both accepted types when refusing another', () => {
-      expect(reasonOf(decodeRequestBody('text/plain', body('x'), ROSTER_BODY))).toBe(FEATURE_VALIDATION_MESSAGES.batchContentType);
+      expect(reasonOf(decodeRequestBody(undefined, body('x'), ROSTER_BODY))).toBe(FEATURE_VALIDATION_MESSAGES.batchContentType);
     });
 
     it('takes 512 KiB and refuses a byte more with its own limit in the message', () => {
@@ -298,7 +273,7 @@ describe('decodeRequestBody', () => {
 });
 
 describe('decodeRequestBody with a console form', () => {
-  const FORM_TYPE = 'application/x-www-form-urlencoded';
+  const FORM_TYPE = 'application/x-www-form-urlencoded' as const;
 
   it('decodes the fields into a plain object of strings', () => {
     expect(decodeRequestBody(FORM_TYPE, body('_csrf=abc&licenceNumber=1011001544208079&name=A+%26+B'), FORM_BODY)).toEqual({
@@ -309,7 +284,7 @@ describe('decodeRequestBody with a console form', () => {
   });
 
   it('keeps the last value of a repeated field', () => {
-    expect(decodeRequestBody(`${FORM_TYPE}; charset=UTF-8`, body('a=1&a=2'), FORM_BODY)).toEqual({ a: '2' });
+    expect(decodeRequestBody(FORM_TYPE, body('a=1&a=2'), FORM_BODY)).toEqual({ a: '2' });
   });
 
   it('refuses JSON on a form route', () => {

@@ -17,7 +17,9 @@ export const JSON_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarg
 /** A console form: a few short fields. */
 export const FORM_BODY: BodyPolicy = { maxBytes: MAX_REQUEST_BODY_BYTES, tooLarge: VALIDATION_MESSAGES.tooLarge, form: true };
 
-const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+/** The media types some route decodes, each with its own Fastify parser (configureHttp); any other is refused. */
+export const DECODED_MEDIA_TYPES = ['application/json', 'text/csv', 'application/x-www-form-urlencoded'] as const;
+export type DecodedMediaType = (typeof DECODED_MEDIA_TYPES)[number];
 
 /** A roster of up to 1,000 rows, each with a reference of up to 100 characters. */
 export const JSON_ROSTER_BODY: BodyPolicy = { maxBytes: 512 * 1024, tooLarge: FEATURE_VALIDATION_MESSAGES.batchTooLarge };
@@ -51,23 +53,6 @@ export const MAX_NESTING_DEPTH = 8;
 export class RejectedBody {
   /** a fixed text: one of the table's, or a row's ("Row 3: CSV could not be read …") */
   constructor(readonly reason: string) {}
-}
-
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  return mediaTypeOf(contentType) === 'application/json';
-}
-
-function mediaTypeOf(contentType: string | undefined): string | undefined {
-  // Most requests send exactly this: no parameters to split off, nothing to lower-case.
-  if (contentType === 'application/json') return contentType;
-  return contentType?.split(';', 1)[0].trim().toLowerCase();
-}
-
-/** The media types some route decodes; any other stands for "refused" and may be replaced by a neutral one. */
-export function isDecodableMediaType(contentType: string | undefined): boolean {
-  if (isJsonMediaType(contentType)) return true;
-  const mediaType = mediaTypeOf(contentType);
-  return mediaType === 'text/csv' || mediaType === FORM_MEDIA_TYPE;
 }
 
 /** How many times `{` or `[` occurs in the text, counting up to limit + 1 at most. */
@@ -111,21 +96,21 @@ function decodeCsv(raw: Buffer, reader: (text: string) => object | RejectedBody)
 
 /**
  * Decodes a request body into a plain JSON object (or CSV text where the route takes it), or says
- * why it cannot be one. `size` is the number of bytes received, which exceeds `raw.length` when the
- * reader dropped an oversized body. Keys such as `__proto__` and `constructor` stay ordinary own keys
+ * why it cannot be one. `mediaType` is the one whose parser Fastify chose from the Content-Type (none for
+ * another type, or for no Content-Type). `size` is the number of bytes received, which exceeds `raw.length`
+ * when the reader dropped an oversized body. Keys such as `__proto__` and `constructor` stay ordinary own keys
  * (JSON.parse never assigns a prototype); the validation pipe refuses them as unknown fields.
  */
 export function decodeRequestBody(
-  contentType: string | undefined,
+  mediaType: DecodedMediaType | undefined,
   raw: Buffer,
   policy: BodyPolicy = JSON_BODY,
   size: number = raw.length,
 ): object | RejectedBody {
   if (size > policy.maxBytes) return new RejectedBody(policy.tooLarge);
-  const mediaType = mediaTypeOf(contentType);
   if (policy.csv && mediaType === 'text/csv') return decodeCsv(raw, policy.csv);
   if (policy.form) {
-    if (mediaType !== FORM_MEDIA_TYPE) return new RejectedBody(FEATURE_VALIDATION_MESSAGES.formContentType);
+    if (mediaType !== 'application/x-www-form-urlencoded') return new RejectedBody(FEATURE_VALIDATION_MESSAGES.formContentType);
     // Repeated fields keep their last value; every value is a string, which the form's DTO checks like JSON.
     return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
   }

@@ -4,7 +4,7 @@ import { applyRateLimitDocs } from './rate-limit-docs';
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
 
 function documentWith(operations: Record<string, object>): OpenAPIObject {
-  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: operations } as unknown as OpenAPIObject;
+  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: operations };
 }
 
 describe('applyRateLimitDocs', () => {

@@ -12,7 +12,7 @@ describe('applyVerificationModeDocs', () => {
         },
         '/.well-known/jwks.json': { get: { responses: { '200': { description: 'keys' } } } },
       },
-    }) as unknown as OpenAPIObject;
+    });
 
   it('documents the header on every answer of a keyed operation but 401, beside the headers it had', () => {
     const responses = applyVerificationModeDocs(documentWith()).paths['/v1/keys'].get!.responses as Record<string, { headers?: Record<string, unknown> }>;

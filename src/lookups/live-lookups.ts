@@ -1,32 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Result } from 'ioredis';
 import { RedisStore } from '../redis/redis.module';
+import { takeLivePlace } from '../redis/scripts/live-places';
 
 /**
  * A bound, not the usual life: a live lookup holds its place until the register has answered it, which its job's
  * finish releases. Should no process see the finish (all down at the time), the place lapses after this long.
  */
 export const LIVE_PLACE_LAPSE_MS = 15 * 60_000;
-
-/**
- * Takes a place in the user's live lookups (a sorted set of job ids, scored by when they lapse) unless it holds
- * ARGV[3] already. Answers how many the user had before, or -1 when refused.
- * KEYS: the user's places; ARGV: now, lapse time, max, job id.
- */
-const TAKE_LIVE_PLACE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[3]) then return -1 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return held
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    takeLivePlace(places: string, now: number, lapseAt: number, max: number, jobId: string): Result<number, Context>;
-  }
-}
 
 /** A place taken for a live lookup: `ahead` is how many of the user's live lookups were waiting before it. */
 export interface LivePlace {
@@ -44,15 +24,13 @@ export interface LivePlace {
  */
 @Injectable()
 export class LiveLookups {
-  constructor(private readonly redis: RedisStore) {
-    redis.client.defineCommand('takeLivePlace', { numberOfKeys: 1, lua: TAKE_LIVE_PLACE });
-  }
+  constructor(private readonly redis: RedisStore) {}
 
   /** Takes a place for a lookup that will run as job `jobId` (an id chosen before it is queued); null past `max`. */
   async take(userId: string, jobId: string, max: number): Promise<LivePlace | null> {
     const now = Date.now();
     await this.redis.client.multi().sadd(this.holdersKey(jobId), userId).pexpire(this.holdersKey(jobId), LIVE_PLACE_LAPSE_MS).exec();
-    const ahead = await this.redis.client.takeLivePlace(this.placesKey(userId), now, now + LIVE_PLACE_LAPSE_MS, max, jobId);
+    const ahead = await takeLivePlace.run(this.redis.client, [this.placesKey(userId)], [now, now + LIVE_PLACE_LAPSE_MS, max, jobId]);
     if (ahead >= 0) return { userId, jobId, ahead };
     await this.redis.client.srem(this.holdersKey(jobId), userId);
     return null;

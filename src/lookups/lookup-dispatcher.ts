@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Result } from 'ioredis';
 import { RedisStore } from '../redis/redis.module';
+import { holdDispatchLease, releaseDispatchLease } from '../redis/scripts/dispatch-lease';
 import { freeSlots, planDispatch } from './fair-turns';
 import { LookupQueue } from './lookup-queue';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
@@ -11,33 +11,6 @@ import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-loo
 const TICK_MS = 100;
 // A dispatcher that stops renewing (crashed, frozen) hands over to another worker after this long.
 const LEASE_MS = 3000;
-
-/** Takes the lease for ARGV[1], or renews it when ARGV[1] holds it; 1 when the caller holds it now. KEYS: lease. */
-const HOLD_LEASE = `
-local holder = redis.call('GET', KEYS[1])
-if not holder then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-`;
-
-/** Gives the lease up when ARGV[1] holds it. KEYS: lease. */
-const RELEASE_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    holdDispatchLease(lease: string, holder: string, leaseMs: number): Result<number, Context>;
-    releaseDispatchLease(lease: string, holder: string): Result<number, Context>;
-  }
-}
 
 /**
  * Feeds parked lookups (batch rows, re-checks) from the users' pending lists into the lookup queue, the users
@@ -65,8 +38,6 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
     private readonly redis: RedisStore,
   ) {
     this.leaseKey = redis.key('pending-dispatcher');
-    redis.client.defineCommand('holdDispatchLease', { numberOfKeys: 1, lua: HOLD_LEASE });
-    redis.client.defineCommand('releaseDispatchLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
   }
 
   onApplicationBootstrap(): void {
@@ -83,12 +54,12 @@ export class LookupDispatcher implements OnApplicationBootstrap, OnApplicationSh
     clearInterval(this.timer);
     await this.running;
     // Another worker takes over at once rather than after the lease's life.
-    await this.redis.client.releaseDispatchLease(this.leaseKey, this.holder).catch(() => undefined);
+    await releaseDispatchLease.run(this.redis.client, [this.leaseKey], [this.holder]).catch(() => undefined);
   }
 
   /** One round: while holding the lease, tops the queue up to its target from the pending lists in turns. */
   async tick(): Promise<void> {
-    const holding = (await this.redis.client.holdDispatchLease(this.leaseKey, this.holder, LEASE_MS)) === 1;
+    const holding = (await holdDispatchLease.run(this.redis.client, [this.leaseKey], [this.holder, LEASE_MS])) === 1;
     if (holding !== this.holding) this.logger.debug(holding ? 'Dispatching parked lookups (lease taken)' : 'Another worker dispatches parked lookups now');
     this.holding = holding;
     if (!holding) {

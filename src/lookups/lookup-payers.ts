@@ -1,49 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Result } from 'ioredis';
 import { RedisStore } from '../redis/redis.module';
+import { claimRefund, withdrawPayers } from '../redis/scripts/job-payers';
 import type { Charge } from '../quota/quota.service';
 
 // A bound, not the usual life: the records go when their job is settled, but a job may wait for workers.
 const PAYERS_TTL_SECONDS = 2 * 24 * 3600;
-
-/**
- * Moves a job's payers to its refunding set and leases the refund to the caller until ARGV[2]
- * (ms). Answers 'busy' while another process holds an unexpired lease, 'settled' when nothing is
- * left to refund, else 'claimed' followed by the charges to refund. A refunder that dies leaves
- * the set and an expired lease, so the next claim refunds again; refunds are idempotent.
- * KEYS: payers set, refunding set, index; ARGV: job id, lease end (ms), now (ms), ttl (s).
- */
-const CLAIM_REFUND = `
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  local lease = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[1]) or '0')
-  if lease > tonumber(ARGV[3]) then return {'busy'} end
-end
-for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do redis.call('SADD', KEYS[2], member) end
-redis.call('DEL', KEYS[1])
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  return {'settled'}
-end
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-local claimed = redis.call('SMEMBERS', KEYS[2])
-table.insert(claimed, 1, 'claimed')
-return claimed
-`;
-
-/**
- * Takes the members of one user out of a job's payers and answers them. KEYS: payers set; ARGV: user id.
- */
-const WITHDRAW_PAYERS = `
-local taken = {}
-for _, member in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if cjson.decode(member).userId == ARGV[1] then
-    redis.call('SREM', KEYS[1], member)
-    table.insert(taken, member)
-  end
-end
-return taken
-`;
 
 /** One member per charge, whatever its object's key order: intend, add and dropIntent must name the same one. */
 function intentMember({ userId, period, licenceNumber, chargeId }: Charge): string {
@@ -51,13 +12,6 @@ function intentMember({ userId, period, licenceNumber, chargeId }: Charge): stri
 }
 
 export type RefundClaim = { outcome: 'claimed'; charges: Charge[] } | { outcome: 'busy' | 'settled' };
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    claimRefund(payers: string, refunding: string, index: string, jobId: string, leaseEnd: number, now: number, ttl: number): Result<string[], Context>;
-    withdrawPayers(payers: string, userId: string): Result<string[], Context>;
-  }
-}
 
 /**
  * The new charges that wait on one lookup job, so that whichever process sees the job fail
@@ -72,8 +26,6 @@ export class LookupPayers {
   constructor(private readonly redis: RedisStore) {
     this.index = redis.key('payers-index');
     this.intents = redis.key('charge-intents');
-    redis.client.defineCommand('claimRefund', { numberOfKeys: 3, lua: CLAIM_REFUND });
-    redis.client.defineCommand('withdrawPayers', { numberOfKeys: 1, lua: WITHDRAW_PAYERS });
   }
 
   /**
@@ -111,7 +63,7 @@ export class LookupPayers {
 
   /** The user's charges waiting on the job, taken out of its payers: the caller refunds them. */
   async withdraw(jobId: string, userId: string): Promise<Charge[]> {
-    const members = await this.redis.client.withdrawPayers(this.payersKey(jobId), userId);
+    const members = await withdrawPayers.run(this.redis.client, [this.payersKey(jobId)], [userId]);
     return members.map((member) => JSON.parse(member) as Charge);
   }
 
@@ -120,21 +72,16 @@ export class LookupPayers {
     await this.redis.client.multi().del(this.payersKey(jobId)).zrem(this.index, jobId).exec();
   }
 
-  /** The charges to refund for a failed job, leased to this caller for leaseMs; see CLAIM_REFUND. */
+  /** The charges to refund for a failed job, leased to this caller for leaseMs; see the claimRefund script. */
   async claimRefund(jobId: string, leaseMs: number): Promise<RefundClaim> {
     const now = Date.now();
-    const members = await this.redis.client.claimRefund(
-      this.payersKey(jobId),
-      this.refundingKey(jobId),
-      this.index,
-      jobId,
-      now + leaseMs,
-      now,
-      PAYERS_TTL_SECONDS,
+    const [outcome, ...claimed] = await claimRefund.run(
+      this.redis.client,
+      [this.payersKey(jobId), this.refundingKey(jobId), this.index],
+      [jobId, now + leaseMs, now, PAYERS_TTL_SECONDS],
     );
-    const [outcome, ...claimed] = members;
     if (outcome === 'claimed') return { outcome, charges: claimed.map((member) => JSON.parse(member) as Charge) };
-    return { outcome: outcome as 'busy' | 'settled' };
+    return { outcome };
   }
 
   /** Every claimed charge is refunded: the job is settled. */

@@ -32,8 +32,10 @@ export interface QueueWaitingCounts {
 /** The producer side of the lookup queue (the API, and the worker's re-checks): enqueue with single flight, and wait through queue events. */
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
-  private events!: QueueEvents;
+  private events!: QueueEvents<LookupJobResult>;
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
+  /** The requests waiting for each job (waitFor), told by the queue events' one 'completed' and one 'failed' listener. */
+  private readonly waiters = new Map<string, Set<(outcome: LookupWait<LookupJobResult>) => void>>();
   private waitingCountRead: { at: number; counts: Promise<QueueWaitingCounts> } | null = null;
   /** Batch and re-check lookups kept in the queue itself: about a second of the register's budget. */
   readonly backgroundTarget: number;
@@ -48,21 +50,20 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    this.events = new QueueEvents(REGISTER_LOOKUP_QUEUE, {
+    this.events = new QueueEvents<LookupJobResult>(REGISTER_LOOKUP_QUEUE, {
       connection: blockingConnection(redisConnectionSettings(this.config)),
       prefix: this.queue.opts.prefix,
     });
-    // One listener pair per waiting request: thousands are expected, none is a leak.
-    this.events.setMaxListeners(0);
     this.outages.watchQueue(this.events);
-    this.events.on('completed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'completed')));
-    this.events.on('failed', ({ jobId }) => this.finishListeners.forEach((listener) => listener(jobId, 'failed')));
+    this.events.on('completed', ({ jobId, returnvalue }) => this.finished(jobId, { state: 'completed', result: returnvalue }));
+    this.events.on('failed', ({ jobId, failedReason }) => this.finished(jobId, { state: 'failed', reason: failedReason }));
     await this.events.waitUntilReady();
   }
 
-  /** QueueEvents also emits `completed:<jobId>` and `failed:<jobId>`, which its typings do not list. */
-  private get jobEvents(): NodeJS.EventEmitter {
-    return this.events as unknown as NodeJS.EventEmitter;
+  /** A job finished for good: the listeners hear of every job, the requests waiting for it get its outcome. */
+  private finished(jobId: string, outcome: Exclude<LookupWait<LookupJobResult>, { state: 'pending' }>): void {
+    this.finishListeners.forEach((listener) => listener(jobId, outcome.state));
+    this.waiters.get(jobId)?.forEach((waiter) => waiter(outcome));
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -195,23 +196,22 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   /** Waits up to timeoutMs for the job to finish, without polling. */
   waitFor<Result extends LookupJobResult = FinalResult>(jobId: string, timeoutMs: number): Promise<LookupWait<Result>> {
     return new Promise<LookupWait<Result>>((resolve, reject) => {
-      const completedEvent = `completed:${jobId}`;
-      const failedEvent = `failed:${jobId}`;
       let settled = false;
       const finish = (): boolean => {
         if (settled) return false;
         settled = true;
         clearTimeout(timer);
-        this.jobEvents.off(completedEvent, onCompleted);
-        this.jobEvents.off(failedEvent, onFailed);
+        const waiting = this.waiters.get(jobId);
+        waiting?.delete(onFinished);
+        if (waiting?.size === 0) this.waiters.delete(jobId);
         return true;
       };
       const settle = (outcome: LookupWait<Result>) => finish() && resolve(outcome);
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
-      const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', reason: failedReason });
+      // The job's result is the one its processor returned for this kind of lookup.
+      const onFinished = (outcome: LookupWait<LookupJobResult>) => settle(outcome as LookupWait<Result>);
       const timer = setTimeout(() => settle({ state: 'pending' }), timeoutMs);
-      this.jobEvents.on(completedEvent, onCompleted);
-      this.jobEvents.on(failedEvent, onFailed);
+      const waiting = this.waiters.get(jobId) ?? new Set();
+      this.waiters.set(jobId, waiting.add(onFinished));
       // The job may have finished before we subscribed: look once, after subscribing. The state is
       // read before the job, so a job finishing in between is never taken for done without its value.
       this.queue

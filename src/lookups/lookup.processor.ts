@@ -1,14 +1,12 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { NameSearch, RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import { Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
-import { AppSettings } from '../config/env.schema';
-import { readSettings } from '../config/read-settings';
+import { AppConfig } from '../config/app-config';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { RegisterOutageLog } from '../logging/register-outage-log';
 import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
-import { blockingConnection } from '../redis/redis-clients';
+import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
@@ -16,13 +14,13 @@ import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE }
 import { ResultCache } from './result-cache';
 
 /** The lookup worker's options from the settings; the limiter is global, shared by every worker through Redis. */
-function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+function lookupWorkerOptions(config: AppConfig): WorkerOptions {
   return {
-    connection: blockingConnection(settings),
-    concurrency: settings.WORKER_CONCURRENCY,
-    limiter: { max: settings.REGISTER_MAX_PER_SECOND, duration: 1000 },
-    lockDuration: settings.WORKER_LOCK_DURATION_MS,
-    stalledInterval: settings.WORKER_STALLED_INTERVAL_MS,
+    ...workerConnection(config),
+    concurrency: config.get('WORKER_CONCURRENCY'),
+    limiter: { max: config.get('REGISTER_MAX_PER_SECOND'), duration: 1000 },
+    lockDuration: config.get('WORKER_LOCK_DURATION_MS'),
+    stalledInterval: config.get('WORKER_STALLED_INTERVAL_MS'),
     maxStalledCount: 2,
   };
 }
@@ -32,10 +30,8 @@ function lookupWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
  * unavailable register is retried: a page we cannot read will not read better a second later,
  * and retrying would only load a public service.
  */
-// @nestjs/bullmq builds the Worker from these options alone (plus the queue's prefix), before any
-// provider could hand it configuration, so they are read from the validated environment here.
-@Processor(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(readSettings()))
-export class LookupProcessor extends WorkerHost {
+@Injectable()
+export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult> {
   private readonly logger = new Logger('LookupProcessor');
   /** An unreachable register is logged once per outage, not per attempt of every number. */
   private readonly outages = new RegisterOutageLog(this.logger);
@@ -47,8 +43,9 @@ export class LookupProcessor extends WorkerHost {
     private readonly metrics: Metrics,
     private readonly breaker: RegisterBreaker,
     private readonly holderData: HolderDataProtection,
+    config: AppConfig,
   ) {
-    super();
+    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config));
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>): Promise<LookupJobResult> {
@@ -119,7 +116,7 @@ export class LookupProcessor extends WorkerHost {
             : (error as Error).stack ?? String(error);
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
-      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure);
+      if (failure === LOOKUP_FAILURE.unavailable) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
   }

@@ -1,7 +1,5 @@
-import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { DASHBOARD_QUEUES, DashboardQueues } from '../http/dashboard-queues';
 import { QuotaModule } from '../quota/quota.module';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { LiveLookups } from './live-lookups';
@@ -21,11 +19,7 @@ const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSet
  */
 @Module({
   imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
-  providers: [
-    ...PARTS,
-    LookupQueueDepth,
-    { provide: DASHBOARD_QUEUES, inject: [getQueueToken(REGISTER_LOOKUP_QUEUE)], useFactory: (queue: Queue): DashboardQueues => [queue] },
-  ],
+  providers: [...PARTS, LookupQueueDepth],
   exports: [...PARTS, BullModule],
 })
 export class LookupsCoreModule {}

@@ -1,10 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { ReadinessProbe } from '../health/readiness-probe';
 import { QuotaModule } from '../quota/quota.module';
-import { HolderDataProtection } from '../secrets/holder-data';
-import { holderDataProtection } from '../secrets/holder-data.provider';
-import { LookupReadiness } from './lookup-readiness';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -16,11 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule, QuotaModule],
-  providers: [
-    LookupService,
-    { provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection },
-    { provide: ReadinessProbe, useClass: LookupReadiness },
-  ],
-  exports: [LookupService, HolderDataProtection, ReadinessProbe],
+  providers: [LookupService],
+  exports: [LookupService],
 })
 export class LookupsModule {}

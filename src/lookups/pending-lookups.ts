@@ -1,49 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Result } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RedisStore } from '../redis/redis.module';
+import { countWaitingLookups } from '../redis/scripts/waiting-lookups';
 import { PendingUser } from './fair-turns';
 import { LOOKUP_PRIORITY, LookupPriority } from './lookups.queue';
 
 // Long enough for a request to charge and park a roster of 1,000 on a busy machine.
 const RESERVATION_MS = 60_000;
-
-/**
- * Counts one user's waiting lookups: both pending lists, and the places held by requests (members
- * "<id>:<places>", scored by when they lapse). With ARGV[2] > 0 places, also holds them when the count
- * stays within ARGV[3]. Answers {batch list, re-check list, places held, 1 when held now}.
- * KEYS: batch list, re-check list, holds; ARGV: now, places, max, lapse time, member. All keys of one user.
- */
-const COUNT_WAITING_LOOKUPS = `
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
-local lists = {redis.call('LLEN', KEYS[1]), redis.call('LLEN', KEYS[2])}
-local held = 0
-for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-  held = held + tonumber(string.match(member, ':(%d+)$'))
-end
-local places = tonumber(ARGV[2])
-if places == 0 or lists[1] + lists[2] + held + places > tonumber(ARGV[3]) then
-  return {lists[1], lists[2], held, 0}
-end
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
-redis.call('PEXPIREAT', KEYS[3], ARGV[4])
-return {lists[1], lists[2], held, 1}
-`;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    countWaitingLookups(
-      batchList: string,
-      recheckList: string,
-      holds: string,
-      now: number,
-      places: number,
-      max: number,
-      lapseAt: number,
-      member: string,
-    ): Result<[number, number, number, number], Context>;
-  }
-}
 
 /** The priorities whose lookups wait in per-user pending lists before they enter the queue. */
 export const PARKED_PRIORITIES = [LOOKUP_PRIORITY.batchItem, LOOKUP_PRIORITY.watchlistRecheck] as const;
@@ -58,9 +21,7 @@ export type ParkedPriority = (typeof PARKED_PRIORITIES)[number];
  */
 @Injectable()
 export class PendingLookups {
-  constructor(private readonly redis: RedisStore) {
-    redis.client.defineCommand('countWaitingLookups', { numberOfKeys: 3, lua: COUNT_WAITING_LOOKUPS });
-  }
+  constructor(private readonly redis: RedisStore) {}
 
   /** Appends a parked job to the user's list, then names the user in the priority's set. */
   async park(userId: string, priority: ParkedPriority, jobId: string): Promise<void> {
@@ -100,15 +61,10 @@ export class PendingLookups {
 
   private async count(userId: string, places: number, max: number, member = ''): Promise<{ waiting: number; reserved: boolean }> {
     const now = Date.now();
-    const [batchItems, rechecks, held, reserved] = await this.redis.client.countWaitingLookups(
-      this.listKey(userId, LOOKUP_PRIORITY.batchItem),
-      this.listKey(userId, LOOKUP_PRIORITY.watchlistRecheck),
-      this.reservationsKey(userId),
-      now,
-      places,
-      max,
-      now + RESERVATION_MS,
-      member,
+    const [batchItems, rechecks, held, reserved] = await countWaitingLookups.run(
+      this.redis.client,
+      [this.listKey(userId, LOOKUP_PRIORITY.batchItem), this.listKey(userId, LOOKUP_PRIORITY.watchlistRecheck), this.reservationsKey(userId)],
+      [now, places, max, now + RESERVATION_MS, member],
     );
     const lengths = [batchItems, rechecks];
     PARKED_PRIORITIES.forEach((priority, index) => {

@@ -61,6 +61,8 @@ export class Metrics {
   });
 
   constructor() {
+    // collect() runs with the gauge as `this`: it reads the service through this name.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new Gauge({
       name: 'lvs_lookup_queue_jobs',

@@ -17,8 +17,8 @@ export class OperatorAppModule {
       global: true,
       imports: [ErrorsModule, OperatorRoutesModule],
       providers: [
-        { provide: Metrics, useValue: partner.get(Metrics) },
-        { provide: Readiness, useValue: partner.get(Readiness) },
+        { provide: Metrics, useValue: partner.get<Metrics>(Metrics) },
+        { provide: Readiness, useValue: partner.get<Readiness>(Readiness) },
       ],
       exports: [Metrics, Readiness],
     };

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { QuotaCharge } from './quota-charge.entity';
 import { QuotaUsage } from './quota-usage.entity';
 import { QuotaController } from './quota.controller';
+import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
-import { VerificationOutcomes } from './verification-outcomes';
 
 @Module({
-  imports: [AuthModule, TypeOrmModule.forFeature([QuotaUsage, QuotaCharge])],
+  imports: [AuthModule, TypeOrmModule.forFeature([QuotaUsage])],
   controllers: [QuotaController],
-  providers: [QuotaService, VerificationOutcomes],
-  exports: [QuotaService, VerificationOutcomes],
+  providers: [QuotaService, QuotaRepository],
+  exports: [QuotaService],
 })
 export class QuotaModule {}

@@ -1,22 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import DataLoader from 'dataloader';
 import { randomUUID } from 'node:crypto';
-import type { QueryResultRow } from 'pg';
-import { DataSource } from 'typeorm';
 import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
-import { commitWithin } from '../database/commit-within';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
-import { NamedStatement, runNamedStatement } from '../database/named-statement';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
+import { markCharged } from '../redis/scripts/charged-markers';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { billingPeriod, recentPeriods, remainingQuota } from './billing-period';
 import { QuotaHistoryDto } from './dto/quota-history.dto';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
+import { ChargeOutcome, ChargeRequest, QuotaRepository } from './quota.repository';
 
 /** A charge that happened: what a refund needs to undo exactly it. */
 export interface Charge {
@@ -28,34 +25,6 @@ export interface Charge {
   /** The id its ledger row carries: a refund removes that row only while it is still this charge's. */
   chargeId: string;
 }
-
-/** What a single charge needs: whose counter, which period, which number, the plan's limit, and the id it will carry. */
-interface ChargeRequest {
-  userId: string;
-  period: string;
-  licenceNumber: string;
-  monthlyQuota: number | null;
-  chargeId: string;
-}
-
-// One outcome per charge asked, in the order asked (see the quota_charge_all migration).
-const CHARGE_ALL: NamedStatement = {
-  name: 'lvs_quota_charge_all',
-  text: 'SELECT outcome FROM quota_charge_all($1::uuid[], $2::char(7)[], $3::char(16)[], $4::integer[], $5::uuid[])',
-};
-
-type ChargeOutcome = 'charged' | 'repeat' | 'refused';
-const CHARGE_MANY: NamedStatement = {
-  name: 'lvs_quota_charge_many',
-  text: 'SELECT charged, needed, remaining FROM quota_charge_many($1, $2, $3, $4, $5)',
-};
-// One row per (user, period) asked for, in the order asked, `used` null where nothing was charged yet.
-const USAGES: NamedStatement = {
-  name: 'lvs_quota_usages',
-  text: `SELECT u.used FROM unnest($1::uuid[], $2::char(7)[]) WITH ORDINALITY AS asked(user_id, period, position)
-           LEFT JOIN quota_usage u ON u.user_id = asked.user_id AND u.period = asked.period
-          ORDER BY asked.position`,
-};
 
 interface UsageKey {
   userId: string;
@@ -80,13 +49,6 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 const LEDGER_DELETIONS_PER_RUN = 10_000;
 
 const CHARGED_MARKER_TTL_SECONDS = 32 * 24 * 3600;
-// KEYS: the charged markers of each charge (a hash per user and period). ARGV: the TTL, then each charge's number.
-const MARK_CHARGED_SCRIPT = `
-for i = 1, #KEYS do
-  redis.call('HSET', KEYS[i], ARGV[i + 1], '1')
-  redis.call('EXPIRE', KEYS[i], ARGV[1])
-end
-`;
 
 /**
  * PostgreSQL is the ledger of record. Redis holds a marker per user, period and number that
@@ -101,7 +63,7 @@ export class QuotaService {
   private readonly chargeTimeoutMs: number;
   /** Usage reads of one turn share a query: the round trip was most of the endpoint's cost. */
   private readonly usageReads = new DataLoader<UsageKey, number>(
-    (keys) => this.togetherOrEachAlone(keys, (some) => this.readUsages(some)),
+    (keys) => this.togetherOrEachAlone(keys, (some) => this.repository.usages(some)),
     ONE_TURN,
   );
   /**
@@ -119,7 +81,7 @@ export class QuotaService {
   );
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: QuotaRepository,
     private readonly redis: RedisStore,
     private readonly clock: Clock,
     config: AppConfig,
@@ -127,7 +89,6 @@ export class QuotaService {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
     this.ledgerRetentionMonths = config.get('LEDGER_RETENTION_MONTHS');
     this.chargeTimeoutMs = config.get('DATABASE_CHARGE_TIMEOUT_MS');
-    redis.client.defineCommand('lvsMarkCharged', { lua: MARK_CHARGED_SCRIPT });
   }
 
   currentPeriod(): string {
@@ -141,11 +102,7 @@ export class QuotaService {
    */
   async deleteExpiredLedger(): Promise<number> {
     const [oldestKept] = recentPeriods(this.currentPeriod(), this.ledgerRetentionMonths);
-    const [, deleted] = await this.dataSource.query<[unknown, number]>(
-      `DELETE FROM quota_charges WHERE ctid IN (SELECT ctid FROM quota_charges WHERE period < $1 LIMIT $2)`,
-      [oldestKept, LEDGER_DELETIONS_PER_RUN],
-    );
-    return deleted;
+    return this.repository.deleteLedgerBefore(oldestKept, LEDGER_DELETIONS_PER_RUN);
   }
 
   /** The Redis hash of a user's numbers charged in a period (field: the number). */
@@ -195,23 +152,15 @@ export class QuotaService {
     const period = this.currentPeriod();
     // One id for the rows of one call: with the number, it still names each row's charge.
     const chargeId = randomUUID();
-    const [{ charged, needed, remaining }] = await this.charge<{ charged: string[]; needed: number; remaining: number | null }>(
-      CHARGE_MANY,
-      [user.userId, period, licenceNumbers, user.monthlyQuota, chargeId],
+    const { charged, needed, remaining } = await this.charge((timeoutMs) =>
+      this.repository.chargeMany(user.userId, period, licenceNumbers, user.monthlyQuota, chargeId, timeoutMs),
     );
     if (charged.length < needed) throw new ApiError('QUOTA_EXCEEDED', batchQuotaMessage(needed, remaining ?? 0));
     return charged.map((licenceNumber) => ({ userId: user.userId, period, licenceNumber, isNew: true, chargeId }));
   }
 
-  private async chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeOutcome[]> {
-    const rows = await this.charge<{ outcome: ChargeOutcome }>(CHARGE_ALL, [
-      requests.map((request) => request.userId),
-      requests.map((request) => request.period),
-      requests.map((request) => request.licenceNumber),
-      requests.map((request) => request.monthlyQuota),
-      requests.map((request) => request.chargeId),
-    ]);
-    return rows.map((row) => row.outcome);
+  private chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeOutcome[]> {
+    return this.charge((timeoutMs) => this.repository.chargeAll(requests, timeoutMs));
   }
 
   /**
@@ -235,8 +184,8 @@ export class QuotaService {
    * Runs a charging statement within its deadline; an unreachable database, or one that missed the deadline,
    * is SERVICE_UNAVAILABLE, with nothing charged then or later.
    */
-  private charge<Row extends QueryResultRow>(statement: NamedStatement, parameters: unknown[]): Promise<Row[]> {
-    return commitWithin<Row>(this.dataSource, statement, parameters, this.chargeTimeoutMs).catch((error: unknown) => {
+  private charge<Result>(statement: (timeoutMs: number) => Promise<Result>): Promise<Result> {
+    return statement(this.chargeTimeoutMs).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     });
   }
@@ -248,14 +197,10 @@ export class QuotaService {
 
   /** The markers of one turn in one script call: one command, and every key written keeps its TTL. */
   private async markAll(charges: readonly Charge[]): Promise<undefined[]> {
-    const client = this.redis.client as unknown as {
-      lvsMarkCharged(keyCount: number, ...args: (string | number)[]): Promise<null>;
-    };
-    await client.lvsMarkCharged(
-      charges.length,
-      ...charges.map((charge) => this.chargedMarkersKey(charge.userId, charge.period)),
-      CHARGED_MARKER_TTL_SECONDS,
-      ...charges.map((charge) => charge.licenceNumber),
+    await markCharged.run(
+      this.redis.client,
+      charges.map((charge) => this.chargedMarkersKey(charge.userId, charge.period)),
+      [CHARGED_MARKER_TTL_SECONDS, ...charges.map((charge) => charge.licenceNumber)],
     );
     return charges.map(() => undefined);
   }
@@ -272,14 +217,7 @@ export class QuotaService {
     await this.redis.client.hdel(this.chargedMarkersKey(charge.userId, charge.period), charge.licenceNumber).catch((error: unknown) => {
       if (!isRedisUnavailable(error)) throw error;
     });
-    // quota_refund locks the counter before the number's row, as every charge does (see its migration).
-    // A charge recorded before charges had ids refunds the row without one.
-    await this.dataSource.query('SELECT quota_refund($1, $2, $3, $4)', [
-      charge.userId,
-      charge.period,
-      charge.licenceNumber,
-      charge.chargeId ?? null,
-    ]);
+    await this.repository.refund(charge.userId, charge.period, charge.licenceNumber, charge.chargeId ?? null);
   }
 
   /** Runs `work`, which the charges were made for; when it fails, they are refunded before the failure goes on. */
@@ -301,19 +239,7 @@ export class QuotaService {
   /** The user's usage in each of the last `months` periods, oldest first; a period without charges used none. */
   async history(user: AuthenticatedUser, months: number): Promise<QuotaHistoryDto> {
     const periods = recentPeriods(this.currentPeriod(), months);
-    const rows = await this.dataSource.query<{ period: string; used: number }[]>(
-      'SELECT period, used FROM quota_usage WHERE user_id = $1 AND period = ANY($2::char(7)[])',
-      [user.userId, periods],
-    );
-    const usedIn = new Map(rows.map((row) => [row.period, row.used]));
+    const usedIn = await this.repository.usedIn(user.userId, periods);
     return { periods: periods.map((period) => ({ period, used: usedIn.get(period) ?? 0, quota: user.monthlyQuota })) };
-  }
-
-  private async readUsages(keys: readonly UsageKey[]): Promise<number[]> {
-    const rows = await runNamedStatement<{ used: number | null }>(this.dataSource, USAGES, [
-      keys.map((key) => key.userId),
-      keys.map((key) => key.period),
-    ]);
-    return rows.map((row) => row.used ?? 0);
   }
 }

@@ -3,6 +3,7 @@ import Redis, { Cluster, RedisOptions } from 'ioredis';
 import type { AppSettings } from '../config/env.schema';
 import { blockingRedisOptions, failFastRedisOptions, RedisTimeouts } from './redis-options';
 import { RedisAuth, RedisNode, RedisTopology, redisTopology, RedisTopologySettings } from './redis-topology';
+import { defineScripts } from './scripts/registry';
 
 export type RedisClient = Redis | Cluster;
 
@@ -44,13 +45,16 @@ function clusterClient(topology: Extract<RedisTopology, { kind: 'cluster' }>, ti
   });
 }
 
-/** Our own client for keys and scripts (RedisStore): fails fast, batches a turn's commands in one write per server. */
+/**
+ * Our own client for keys and scripts (RedisStore): fails fast, batches a turn's commands in one write per server,
+ * and has every script of the registry defined.
+ */
 export function createStoreClient(settings: RedisConnectionSettings): RedisClient {
   const topology = redisTopology(settings);
   const timeouts = failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS);
-  if (topology.kind === 'cluster') return clusterClient(topology, timeouts, { enableAutoPipelining: true });
+  if (topology.kind === 'cluster') return defineScripts(clusterClient(topology, timeouts, { enableAutoPipelining: true }));
   const { url, ...options } = serverOptions(topology, timeouts);
-  return url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true });
+  return defineScripts(url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true }));
 }
 
 /**
@@ -75,6 +79,11 @@ function bullConnection(settings: RedisConnectionSettings, timeouts: RedisTimeou
 /** BullMQ connection for queues that add and read jobs on behalf of requests: fails fast. */
 export function failFastConnection(settings: RedisConnectionSettings): ConnectionOptions {
   return bullConnection(settings, failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS));
+}
+
+/** The key prefix of every BullMQ queue, worker and queue-events object, beside our own keys under REDIS_PREFIX. */
+export function bullPrefix(redisPrefix: string): string {
+  return `${redisPrefix}:bull`;
 }
 
 /** BullMQ connection for workers and queue events, which block on Redis and must ride out outages. */

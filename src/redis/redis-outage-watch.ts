@@ -1,8 +1,8 @@
-import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { QueueBase } from 'bullmq';
 import { RedisOutageLog } from '../logging/redis-outage-log';
+import { QueueWorker } from './queue-worker';
 
 /**
  * Watches every BullMQ queue, queue-events and worker object of the process for Redis errors: each
@@ -19,7 +19,7 @@ export class RedisOutageWatch implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const { instance } of this.discovery.getProviders()) {
       if (instance instanceof QueueBase) this.outages.watchQueue(instance);
-      if (instance instanceof WorkerHost) this.outages.watchQueue(instance.worker);
+      if (instance instanceof QueueWorker) this.outages.watchQueue(instance.worker);
     }
   }
 }

@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { describeEvictionPolicy } from './eviction-policy';
 import { RedisOutageWatch } from './redis-outage-watch';
-import { createStoreClient, failFastConnection, RedisClient, redisConnectionSettings } from './redis-clients';
+import { bullPrefix, createStoreClient, failFastConnection, RedisClient, redisConnectionSettings } from './redis-clients';
 
 export { blockingConnection } from './redis-clients';
 
@@ -73,7 +73,7 @@ class QueueConnection implements OnApplicationShutdown {
       inject: [AppConfig, QueueConnection],
       useFactory: (config: AppConfig, connection: QueueConnection) => ({
         connection: connection.options,
-        prefix: `${config.get('REDIS_PREFIX')}:bull`,
+        prefix: bullPrefix(config.get('REDIS_PREFIX')),
       }),
     }),
   ],

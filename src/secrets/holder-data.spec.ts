@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { encryptSecret, secretKey } from '../signing-secrets/secret-box';
+import { encryptSecret, secretKey } from './secret-box';
 import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, HolderDataProtection, holderDataRow, UnopenableHolderDataError } from './holder-data';
 
 const KEY = '1f'.repeat(32);

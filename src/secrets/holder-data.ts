@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { DEVELOPMENT_HOLDER_DATA_KEY_HEX } from '../config/development-keys';
-import { Keyring, keyring } from '../signing-secrets/keyring';
-import { decryptSecret, SecretKey, secretKey, UndecryptableSecretError } from '../signing-secrets/secret-box';
+import { Keyring, keyring } from './keyring';
+import { decryptSecret, SecretKey, secretKey, UndecryptableSecretError } from './secret-box';
 
 /** Used when neither HOLDER_DATA_KEYS nor HOLDER_DATA_KEY is set, with a warning at start-up: refused in production. */
 export { DEVELOPMENT_HOLDER_DATA_KEY_HEX };

@@ -12,7 +12,7 @@ export function ApiLicenceNumber(options: ApiPropertyOptions = {}): PropertyDeco
     example: EXAMPLE_LICENCE_NUMBER,
     description: 'The 16-digit licence number',
     ...options,
-  } as ApiPropertyOptions);
+  });
 }
 
 /** A licence number in a request: refused with `message`, documented with its pattern. */

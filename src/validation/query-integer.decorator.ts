@@ -19,7 +19,7 @@ export interface IntegerRule {
  */
 export function QueryInteger({ min, max, message, description, fallback }: IntegerRule): PropertyDecorator {
   return applyDecorators(
-    Transform(({ value }) => (typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : value)),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : value)),
     IsOptional(),
     IsInt({ message }),
     Min(min, { message }),

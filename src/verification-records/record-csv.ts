@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { neutraliseFormula } from '../batches/roster-csv';
+import { neutraliseFormula } from '../common/csv-cells';
 import { RECORD_FIELDS, VerificationRecord } from '../evidence/verification-record';
 
 const LICENCE_FIELDS = [
@@ -21,7 +21,7 @@ export const RECORD_CSV_COLUMNS: readonly string[] = RECORD_FIELDS.flatMap((fiel
   field === 'licence' ? LICENCE_FIELDS.map((name) => `licence.${name}`) : [field],
 );
 
-function text(value: unknown): string {
+function text(value: string | number | null | undefined): string {
   return value === null || value === undefined ? '' : String(value);
 }
 

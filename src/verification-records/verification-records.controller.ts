@@ -4,18 +4,14 @@ import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { AppConfig } from '../config/app-config';
-import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { serverUrl } from '../http/server-url';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { VerificationListDto, VerificationRecordDto } from './dto/verification-record.dto';
 import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
 import { VerificationRecordsService } from './verification-records.service';
 
-const { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel, verificationsQuery, exportQuery } =
-  FEATURE_VALIDATION_MESSAGES;
-const LIST_TEXTS = { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel, verificationsQuery };
-const EXPORT_TEXTS = { verificationsFrom, verificationsTo, exportQuery };
 
 const RECORD_ID = new ResourceIdPipe('VERIFICATION_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: { type: 'string', format: 'uuid' } };
@@ -42,7 +38,7 @@ export class VerificationRecordsController {
       'Filters combine; from is inclusive and to exclusive, by answeredAt. Pass nextCursor as cursor for the next page.',
   })
   @ApiOkResponse({ type: VerificationListDto, description: 'One page of records, newest first' })
-  @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(VerificationsQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: VerificationsQuery): Promise<VerificationListDto> {
     return this.records.list(user, query);
   }
@@ -56,7 +52,7 @@ export class VerificationRecordsController {
       'UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe. Streamed: any period, in constant memory.',
   })
   @ApiResponse({ status: 200, description: 'The records as CSV', content: { 'text/csv': { schema: { type: 'string' } } } })
-  @ApiErrorResponsesWith(EXPORT_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(RecordsExportQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   async export(
     @CurrentUser() user: AuthenticatedUser,
     @Query() query: RecordsExportQuery,

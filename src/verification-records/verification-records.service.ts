@@ -3,7 +3,7 @@ import type { DataOwner } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { stringify } from 'csv-stringify';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { ApiError } from '../errors/api-error';
 import { EvidenceRepository } from '../evidence/evidence.repository';
 import type { VerificationRecord } from '../evidence/verification-record';
@@ -53,7 +53,7 @@ export class VerificationRecordsService {
   }
 
   /** The export as a CSV stream (BOM and CRLF, as the roster results), fed row by row from the database cursor. */
-  async exportCsv(userId: string, query: RecordsExportQuery): Promise<NodeJS.ReadableStream> {
+  async exportCsv(userId: string, query: RecordsExportQuery): Promise<Readable> {
     const rows = await this.repository.streamPeriod(userId, recordFilters(query));
     const toCells = new Transform({
       objectMode: true,

@@ -1,12 +1,5 @@
 import { hash } from 'node:crypto';
 
-const VISIBLE_ASCII_1_TO_255 = /^[\x21-\x7e]{1,255}$/;
-
-/** Whether a client-supplied Idempotency-Key header is acceptable. */
-export function isValidIdempotencyKey(value: unknown): value is string {
-  return typeof value === 'string' && VISIBLE_ASCII_1_TO_255.test(value);
-}
-
 /**
  * The key used when the client sends none: the same user asking for the same number is the
  * same verification. Hashed so that headers and Redis keys do not carry the licence number.

@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
+import { ClaimReply, claimIdempotencyKeys } from '../redis/scripts/idempotency-claims';
 import { idempotencyRecordId } from './idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
 
@@ -17,30 +18,6 @@ export interface Claim<Result = FinalResult> {
   /** the cached result for what was asked */
   cached: Result | null;
 }
-
-// For each claim of a turn: binds the key to the number unless it is bound already, then reads the
-// record, the charged marker and the cached result: a repeat verification needs nothing else.
-// KEYS, three per claim: idempotency record, charged markers of the user and period, cached result.
-// ARGV: record TTL in seconds, then the licence number of each claim.
-// A claim that fails (a key holding the wrong type) answers its own error and the others still run:
-// one request's claim never fails another's.
-const CLAIM_SCRIPT = `
-local function claim(record, markers, cached, licenceNumber)
-  redis.call('HSETNX', record, 'licenceNumber', licenceNumber)
-  redis.call('EXPIRE', record, ARGV[1], 'NX')
-  local bound = redis.call('HMGET', record, 'licenceNumber', 'jobId')
-  return { bound[1], bound[2], redis.call('HEXISTS', markers, licenceNumber), redis.call('GET', cached) }
-end
-local replies = {}
-for i = 1, #ARGV - 1 do
-  local ok, reply = pcall(claim, KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], ARGV[i + 1])
-  if not ok then reply = { err = type(reply) == 'table' and reply.err or tostring(reply) } end
-  replies[i] = reply
-end
-return replies
-`;
-
-type ClaimReply = [string, string | null, 0 | 1, string | null];
 
 interface ClaimRequest {
   userId: string;
@@ -63,8 +40,6 @@ export class IdempotencyStore {
     config: AppConfig,
   ) {
     this.ttlSeconds = config.get('IDEMPOTENCY_TTL_SECONDS');
-    // Without numberOfKeys: each call passes its own count, three per claim.
-    redis.client.defineCommand('lvsClaimIdempotencyKeys', { lua: CLAIM_SCRIPT });
   }
 
   /**
@@ -93,15 +68,12 @@ export class IdempotencyStore {
    * failed comes back as its ReplyError, which fails only that claim's load.
    */
   private async runClaims(requests: readonly ClaimRequest[]): Promise<(ClaimReply | Error)[]> {
-    const client = this.redis.client as unknown as {
-      lvsClaimIdempotencyKeys(keyCount: number, ...args: (string | number)[]): Promise<(ClaimReply | Error)[]>;
-    };
     const keys = requests.flatMap(({ userId, idempotencyKey, period, cacheKey }) => [
       this.recordKey(userId, idempotencyKey),
       this.quota.chargedMarkersKey(userId, period),
       cacheKey,
     ]);
-    return client.lvsClaimIdempotencyKeys(keys.length, ...keys, this.ttlSeconds, ...requests.map((request) => request.licenceNumber));
+    return claimIdempotencyKeys.run(this.redis.client, keys, [this.ttlSeconds, ...requests.map((request) => request.licenceNumber)]);
   }
 
   async attachJob(userId: string, idempotencyKey: string, jobId: string): Promise<void> {

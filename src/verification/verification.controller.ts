@@ -1,18 +1,16 @@
-import { Body, Controller, Headers, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { ApiError } from '../errors/api-error';
-import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { Metrics } from '../metrics/metrics';
-import { VerificationOutcomes } from '../quota/verification-outcomes';
+import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
-import { isValidIdempotencyKey } from './idempotency-key';
 import { AnswerRecords } from './answer-records';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
+import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationService } from './verification.service';
 
 @ApiTags('verification')
@@ -37,24 +35,15 @@ export class VerificationController {
       'once per month against the quota; retries and repeats are free. 404 NOT_FOUND and 409 TOO_MANY_RESULTS are ' +
       'results with the same body as 200, not errors.',
   })
-  @ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description: '1-255 visible ASCII characters. Without it, the key is derived from your user and the number.',
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-  })
   @ApiBody({ type: VerifyLicenceDto, description: 'The licence number to verify' })
   @ApiVerificationAnswers()
   @ApiErrorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
   async verify(
     @CurrentUser() user: AuthenticatedUser,
     @Body() { licenceNumber }: VerifyLicenceDto,
-    @Headers('idempotency-key') idempotencyKey: unknown,
+    @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VerificationBody> {
-    if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
-      throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKey);
-    }
     const verification = await this.verifications.verify(user, licenceNumber, idempotencyKey, reply.request.id);
     const verificationId = await this.records.idOf(user, 'api', reply.request.id, licenceNumber, verification);
     const { httpStatus, body } = verificationAnswer(verification.result, verificationId);

@@ -3,16 +3,18 @@ import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
 import { EvidenceModule } from '../evidence/evidence.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { AnswerRecords } from './answer-records';
 import { IdempotencyStore } from './idempotency-store';
 import { VerificationController } from './verification.controller';
+import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationService } from './verification.service';
 
 /** POST /v1/licences/verify: it asks the lookups module and never runs a lookup itself. */
 @Module({
-  imports: [AuthModule, QuotaModule, LookupsModule, EvidenceModule],
+  imports: [AuthModule, QuotaModule, LookupsModule, EvidenceModule, SecretsModule],
   controllers: [VerificationController],
-  providers: [VerificationService, IdempotencyStore, AnswerRecords],
-  exports: [VerificationService, AnswerRecords],
+  providers: [VerificationService, IdempotencyStore, AnswerRecords, VerificationOutcomes],
+  exports: [VerificationService, AnswerRecords, VerificationOutcomes],
 })
 export class VerificationModule {}

@@ -1,9 +1,8 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { OnApplicationBootstrap } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Job, Queue, WorkerOptions } from 'bullmq';
-import { AppSettings } from '../config/env.schema';
-import { readSettings } from '../config/read-settings';
-import { blockingConnection } from '../redis/redis-clients';
+import { AppConfig } from '../config/app-config';
+import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { LicenceMonitor } from './licence-monitor';
 import { delaysOverTick, recheckBudgetPerSecond, recheckConcurrency } from './recheck-pace';
@@ -23,11 +22,12 @@ import {
  * and start at most their share of the register budget in any second (a limiter shared by every
  * worker through Redis), even when ticks run late and bunch up.
  */
-function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
+function recheckWorkerOptions(config: AppConfig): WorkerOptions {
+  const share = config.get('WATCH_MAX_REGISTER_SHARE');
   return {
-    connection: blockingConnection(settings),
-    concurrency: recheckConcurrency(settings.WORKER_CONCURRENCY, settings.WATCH_MAX_REGISTER_SHARE),
-    limiter: { max: recheckBudgetPerSecond(settings.REGISTER_MAX_PER_SECOND, settings.WATCH_MAX_REGISTER_SHARE), duration: 1000 },
+    ...workerConnection(config),
+    concurrency: recheckConcurrency(config.get('WORKER_CONCURRENCY'), share),
+    limiter: { max: recheckBudgetPerSecond(config.get('REGISTER_MAX_PER_SECOND'), share), duration: 1000 },
   };
 }
 
@@ -37,15 +37,15 @@ function recheckWorkerOptions(settings: AppSettings): Partial<WorkerOptions> {
  * claims the numbers due and queues one re-check job each, which any worker may run. The tick also
  * resumes webhook deliveries held while their user was disabled.
  */
-// Options from the validated environment: @nestjs/bullmq builds the Worker before any provider could configure it.
-@Processor(WATCH_RECHECK_QUEUE, recheckWorkerOptions(readSettings()))
-export class RecheckProcessor extends WorkerHost implements OnApplicationBootstrap {
+@Injectable()
+export class RecheckProcessor extends QueueWorker<RecheckJobData | SuccessorJobData | Record<string, never>, void> implements OnApplicationBootstrap {
   constructor(
     @InjectQueue(WATCH_RECHECK_QUEUE) private readonly queue: Queue<RecheckJobData | SuccessorJobData | Record<string, never>>,
     private readonly monitor: LicenceMonitor,
     private readonly dispatcher: WebhookDispatcher,
+    config: AppConfig,
   ) {
-    super();
+    super(WATCH_RECHECK_QUEUE, recheckWorkerOptions(config));
   }
 
   /** Every worker upserts the same scheduler: the first creates it, the others change nothing. */

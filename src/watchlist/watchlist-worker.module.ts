@@ -2,16 +2,33 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module';
 import { LookupsModule } from '../lookups/lookups.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
 import { QuotaModule } from '../quota/quota.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ChangeRecorder } from './change-recorder';
+import { DueNumbers } from './due-numbers';
 import { LicenceMonitor } from './licence-monitor';
+import { RecheckLookups } from './recheck-lookups';
 import { RecheckProcessor } from './recheck.processor';
 import { WATCH_RECHECK_QUEUE } from './recheck.queue';
+import { SuccessorFollower } from './successor-follower';
+import { WatcherCharges } from './watcher-charges';
+import { WatchlistRepository } from './watchlist.repository';
 
 /** Worker only: the re-check cycle (its scheduler and processor) and the monitor that turns answers into events. */
 @Module({
-  imports: [LookupsModule, QuotaModule, EventsModule, WebhooksModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
-  providers: [LicenceMonitor, RecheckProcessor, NameSearchSubjects],
+  imports: [LookupsModule, SecretsModule, QuotaModule, EventsModule, WebhooksModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
+  providers: [
+    LicenceMonitor,
+    DueNumbers,
+    WatcherCharges,
+    RecheckLookups,
+    ChangeRecorder,
+    SuccessorFollower,
+    WatchlistRepository,
+    RecheckProcessor,
+    NameSearchSubjects,
+  ],
 })
 export class WatchlistWorkerModule {}

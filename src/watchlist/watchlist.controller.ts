@@ -4,24 +4,22 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { RosterDto } from '../batches/dto/roster.dto';
-import { rosterEntries } from '../batches/roster';
-import { FEATURE_VALIDATION_MESSAGES, rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { RosterDto } from '../common/roster.dto';
+import { rosterEntries } from '../common/roster';
+import { rowMessage, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { JSON_ROSTER_BODY } from '../http/decode-request-body';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import { WatchBatchAddResultDto, WatchedNumberParams, WatchEntryDto, WatchlistPageDto, WatchRequestDto } from './dto/watchlist.dto';
 import { watchlistQuery, WatchlistQueryDto } from './dto/watchlist-query.dto';
 import { WatchEntryView } from './watch-entry-view';
 import { WatchlistService } from './watchlist.service';
 
-// The VALIDATION_ERROR texts each route really sends, for the document's examples.
-const { watchBody, watchReference, watchHolder, followSuccessor, batchShape, batchSize, watchlistLimit, cursor, watchStatus, expiringWithinDays, watchlistQuery: unknownQuery } =
-  FEATURE_VALIDATION_MESSAGES;
-const { licenceNumber, notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
-const WATCH_TEXTS = { licenceNumber, notJson, invalidJson, watchBody, watchReference, watchHolder, followSuccessor };
-const NUMBER_TEXTS = { licenceNumber };
-const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, batchShape, batchSize, badRow: rowMessage(17, 'licenceNumber') };
-const LIST_TEXTS = { watchlistLimit, cursor, watchStatus, expiringWithinDays, unknownQuery };
+// The VALIDATION_ERROR texts each route really sends, for the document's examples: the path's, the body's, the DTOs'.
+const { notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
+const NUMBER_TEXTS = dtoValidationTexts(WatchedNumberParams);
+const WATCH_TEXTS = { ...NUMBER_TEXTS, notJson, invalidJson, ...dtoValidationTexts(WatchRequestDto) };
+const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, ...dtoValidationTexts(RosterDto), badRow: rowMessage(17, 'licenceNumber') };
 
 // Full paths on each route: the batch route is /v1/watchlist:batchAdd (a custom method, with a
 // literal colon that Fastify's router takes as "::"), which no controller prefix can express.
@@ -95,7 +93,7 @@ export class WatchlistController {
     description: 'Pages in licence number order; pass nextCursor as cursor for the next page. status and expiringWithinDays filter it.',
   })
   @ApiOkResponse({ type: WatchlistPageDto, description: 'One page of watched numbers' })
-  @ApiErrorResponsesWith(LIST_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
+  @ApiErrorResponsesWith(dtoValidationTexts(WatchlistQueryDto), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: WatchlistQueryDto): Promise<WatchlistPageDto> {
     return this.watchlist.list(user, watchlistQuery(query));
   }

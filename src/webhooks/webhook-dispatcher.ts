@@ -1,13 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { servedUser } from '../auth/served-user';
 import { AppConfig } from '../config/app-config';
 import type { StoredEvent } from '../events/events.service';
 import { DELIVER_JOB, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { parseRetrySchedule } from './retry-schedule';
+import { WebhookRepository } from './webhook.repository';
 
 /**
  * Turns stored events into deliveries, one per enabled endpoint of the event's user that takes its
@@ -17,32 +15,24 @@ import { parseRetrySchedule } from './retry-schedule';
 @Injectable()
 export class WebhookDispatcher {
   private readonly schedule: number[];
-  private readonly userServed: string;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: WebhookRepository,
     @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly queue: Queue<DeliveryJobData>,
     config: AppConfig,
   ) {
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
-    this.userServed = servedUser('u', config.get('TEST_MODE_ENABLED'));
   }
 
   /** Delivers each event to every matching endpoint, or only to `endpointId` (a test ping). */
   async dispatch(events: StoredEvent[], endpointId?: string): Promise<string[]> {
     if (events.length === 0) return [];
-    const rows = await this.dataSource.query<{ id: string }[]>(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, created_at)
-       SELECT w.id, e.id, 'PENDING', e.created_at
-       FROM events e JOIN webhook_endpoints w ON w.user_id = e.user_id
-       WHERE e.id = ANY ($1::uuid[]) AND w.disabled_at IS NULL
-         AND (w.id = $2 OR ($2::uuid IS NULL AND e.type = ANY (w.events)))
-       ORDER BY e.seq
-       RETURNING id`,
-      [events.map((event) => event.id), endpointId ?? null],
+    const ids = await this.repository.insertDeliveries(
+      events.map((event) => event.id),
+      endpointId ?? null,
     );
-    await Promise.all(rows.map(({ id }) => this.enqueue(id, id)));
-    return rows.map(({ id }) => id);
+    await Promise.all(ids.map((id) => this.enqueue(id, id)));
+    return ids;
   }
 
   /**
@@ -51,18 +41,9 @@ export class WebhookDispatcher {
    * user's deliveries resume within about a second of enable-user. SKIP LOCKED: two ticks never queue one twice.
    */
   async resumeHeld(): Promise<void> {
-    const [rows] = await this.dataSource.query<[{ id: string; held_at: Date }[], number]>(
-      `WITH resumable AS (
-         SELECT d.id, d.held_at FROM webhook_deliveries d
-         JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN users u ON u.id = w.user_id
-         WHERE d.held_at IS NOT NULL AND ${this.userServed}
-         FOR UPDATE OF d SKIP LOCKED
-       )
-       UPDATE webhook_deliveries d SET held_at = NULL FROM resumable WHERE d.id = resumable.id
-       RETURNING d.id, resumable.held_at`,
-    );
+    const rows = await this.repository.releaseHeld();
     // BullMQ job ids may not contain a colon; the time of the hold keeps each resumption's job apart.
-    await Promise.all(rows.map(({ id, held_at }) => this.enqueue(id, `${id}-resumed-${held_at.getTime()}`)));
+    await Promise.all(rows.map(({ id, heldAt }) => this.enqueue(id, `${id}-resumed-${heldAt.getTime()}`)));
   }
 
   /** Queues a delivery's attempts from the first delay of the schedule; jobId keeps a replay apart from the original. */

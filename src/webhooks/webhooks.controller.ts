@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
+import { dtoValidationTexts } from '../validation/validation-texts';
 import {
   CreatedWebhookDto,
   CreateWebhookDto,
@@ -17,14 +18,9 @@ import {
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
 
-// The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples.
-const CREATE_TEXTS = {
-  notJson: VALIDATION_MESSAGES.notJson,
-  invalidJson: VALIDATION_MESSAGES.invalidJson,
-  webhookBody: FEATURE_VALIDATION_MESSAGES.webhookBody,
-  webhookUrl: FEATURE_VALIDATION_MESSAGES.webhookUrl,
-  webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit,
-};
+// The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples: the body's, the DTO's, the service's.
+const { notJson, invalidJson } = VALIDATION_MESSAGES;
+const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateWebhookDto), webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit };
 
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };

@@ -40,7 +40,7 @@ async function runAutocannon(plan: LoadPlan): Promise<LoadFigures> {
     ],
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (error: unknown, finished: autocannon.Result) => (error ? reject(error) : resolve(finished)));
+    const instance = autocannon(options, (error: Error | null, finished: autocannon.Result) => (error ? reject(error) : resolve(finished)));
     instance.on('response', () => (lastAnswerAt = process.hrtime.bigint()));
   });
   // autocannon ends a run on its one-second tick: a run of a fixed number of requests would count up to a

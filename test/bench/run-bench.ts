@@ -213,12 +213,15 @@ async function setSandboxLatency(sandboxUrl: string, latencyMs: number): Promise
   });
 }
 
+/** A row's value as a table cell: rows hold strings, numbers and null. */
+const cell = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
 function markdownTable(result: { date: string; machine: Record<string, unknown>; rows: Record<string, unknown>[] }): string {
   const lines = ['| scenario | req/s | p50 ms | p99 ms | baseline | baseline req/s | ratio | target |', '|---|---|---|---|---|---|---|---|'];
   for (const row of result.rows) {
     lines.push(
-      `| ${row.scenario} | ${row.perSecond} | ${row.p50 ?? ''} | ${row.p99 ?? ''} | ${row.baseline} | ${row.baselinePerSecond ?? ''} | ` +
-        `${row.ratio === undefined ? '' : `${row.ratio}x`} | ${row.target} |`,
+      `| ${cell(row.scenario)} | ${cell(row.perSecond)} | ${cell(row.p50 ?? '')} | ${cell(row.p99 ?? '')} | ${cell(row.baseline)} | ${cell(row.baselinePerSecond ?? '')} | ` +
+        `${row.ratio === undefined ? '' : `${cell(row.ratio)}x`} | ${cell(row.target)} |`,
     );
   }
   return lines.join('\n');

@@ -63,7 +63,7 @@ describe('batches with holder columns', () => {
 
     const download = await get(key, `/v1/batches/${id}/results.csv`);
     expect(download.status).toBe(200);
-    const parsed = parse(download.text, { bom: true, columns: true }) as Record<string, string>[];
+    const parsed = parse<Record<string, string>>(download.text, { bom: true, columns: true });
     expect(parsed.map((row) => [row.reference, row.licenceNumber, row.nameCheck, row.dateOfBirthCheck])).toEqual(
       ROWS.map(([licenceNumber, , , , name, dateOfBirth], index) => [`row-${index + 1}`, licenceNumber, name, dateOfBirth]),
     );

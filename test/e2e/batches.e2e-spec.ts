@@ -253,7 +253,7 @@ describe('batches: roster checks through the lookup queue', () => {
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(download.text).toContain('\r\n');
 
-    const parsed = parse(download.text, { bom: true, columns: true }) as Record<string, string>[];
+    const parsed = parse<Record<string, string>>(download.text, { bom: true, columns: true });
     expect(parsed.map((row) => [row.licenceNumber, row.reference])).toEqual([
       rows[0],
       rows[1],

@@ -27,6 +27,8 @@ const UNKNOWN = '1888000000000001';
 const PING_DELIVERED = '[data-event-type="ping"][data-delivery-status="DELIVERED"]';
 const FORBIDDEN = { code: 'FORBIDDEN', message: 'The request did not come from a console page; reload the page and try again' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+/** The words of a page's alert, if it has one. */
+const alertOf = (html: string) => /role="alert">([^<]*)</.exec(html)?.[1] ?? null;
 
 describe('the partner console', () => {
   let t: TestApp;
@@ -267,7 +269,7 @@ describe('the partner console', () => {
 
         const batchId = page.url().split('/').at(-1)!.split('?')[0];
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
-        const downloaded = readFileSync((await download.path())!, 'utf8');
+        const downloaded = readFileSync((await download.path()), 'utf8');
         const fromApi = await apiRequest(t.baseUrl, 'GET', `/v1/batches/${batchId}/results.csv`, { headers: { 'x-api-key': owner.key } });
         expect(fromApi.status).toBe(200);
         // The same file byte for byte: its BOM (for spreadsheets) too, which fetch drops when it decodes the text.
@@ -318,10 +320,10 @@ describe('the partner console', () => {
 
       const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the period as CSV' }).click()]);
       const fromApi = await api('/v1/verifications/export');
-      expect(readFileSync((await csv.path())!, 'utf8')).toBe(`\uFEFF${fromApi.text}`);
+      expect(readFileSync((await csv.path()), 'utf8')).toBe(`\uFEFF${fromApi.text}`);
 
       const [receipt] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Receipt/ }).first().click()]);
-      const verified = await verifyWithJose(readFileSync((await receipt.path())!, 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
+      const verified = await verifyWithJose(readFileSync((await receipt.path()), 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
       expect(verified).toMatchObject({ ok: true, payload: { verificationId: consoleIds[0], channel: 'console', iss: t.baseUrl } });
     });
 
@@ -629,6 +631,62 @@ describe('the partner console', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ code: 'KEY_NOT_FOUND', message: 'API key not found' });
       expect((await apiRequest(t.baseUrl, 'GET', '/v1/keys', { headers: { 'x-api-key': userA.key } })).status).toBe(200);
+    });
+
+    it("shows Verify's refusals on the page in the API's words, as typed, and answers a bad form 400", async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const _csrf = await client.tokenOf('/console/verify');
+      const verify = (form: Record<string, string>) => client.send('POST', '/console/verify', { _csrf, ...form });
+
+      const badNumber = await verify({ licenceNumber: ' 12345 ', firstName: 'Jane', surname: '', dateOfBirth: '' });
+      const badNumberPage = await badNumber.text();
+      expect([badNumber.status, badNumber.headers.get('content-type'), alertOf(badNumberPage)]).toEqual([200, 'text/html; charset=utf-8', 'Licence number must be 16 digits']);
+      const typed = (html: string, id: string) => new RegExp(`id="${id}"[^>]*value="([^"]*)"`).exec(html)?.[1];
+      expect([typed(badNumberPage, 'licence-number'), typed(badNumberPage, 'first-name'), typed(badNumberPage, 'surname')]).toEqual(['12345', 'Jane', '']);
+
+      const badDate = await verify({ licenceNumber: FOUND, firstName: 'Jane', surname: 'Doe', dateOfBirth: '1988-02-30' });
+      expect([badDate.status, alertOf(await badDate.text())]).toEqual([200, 'dateOfBirth must be a real date written YYYY-MM-DD']);
+
+      // Blank holder fields are no holder check: the number's card alone, the number read without its spaces.
+      const plain = await verify({ licenceNumber: ` ${FOUND} `, firstName: ' ', surname: '', dateOfBirth: '' });
+      const plainPage = await plain.text();
+      expect([plain.status, alertOf(plainPage), plainPage.includes('aria-label="Licence of JANE DOE"'), plainPage.includes('data-check=')]).toEqual([200, null, true, false]);
+      expect(plainPage).toContain(`<h2 id="result">Result for ${FOUND}</h2>`);
+
+      for (const form of [{ licenceNumber: FOUND, extra: '1' }, { licenceNumber: '1'.repeat(101) }] as Record<string, string>[]) {
+        const refused = await verify(form);
+        expect([refused.status, await refused.json()]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Form may only contain the fields of its console page' }]);
+      }
+      const unreadable = await client.send('POST', '/console/verify', undefined, { 'content-type': 'application/json', origin: t.baseUrl }, JSON.stringify({ _csrf, licenceNumber: FOUND }));
+      expect([unreadable.status, await unreadable.json()]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Content-Type must be application/x-www-form-urlencoded' }]);
+    });
+
+    it("takes History's blank filters as none and shows a bad one on the page in the API's words", async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const history = async (query: string) => {
+        const response = await client.send('GET', `/console/history?${query}`);
+        return [response.status, alertOf(await response.text())];
+      };
+      const blank = 'licenceNumber=&from=&to=&status=&channel=';
+
+      const unfiltered = await client.send('GET', `/console/history?${blank}`);
+      const unfilteredPage = await unfiltered.text();
+      expect([unfiltered.status, alertOf(unfilteredPage)]).toEqual([200, null]);
+      expect(unfilteredPage).toContain('<p>No verification recorded yet.</p>');
+      expect(unfilteredPage).toContain('<a href="/console/history/export.csv?" download>');
+
+      await expect(history(`${blank.replace('status=', 'status=LOST')}`)).resolves.toEqual([200, 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS']);
+      await expect(history('licenceNumber=+')).resolves.toEqual([200, 'licenceNumber must be 16 digits']);
+      await expect(history('cursor=nope')).resolves.toEqual([200, 'cursor is not valid']);
+      await expect(history('page=2')).resolves.toEqual([200, 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel']);
+
+      const refused = await (await client.send('GET', `/console/history?${blank.replace('from=', 'from=2026-13-01')}`)).text();
+      expect(refused).toContain('<p>No verification recorded for these filters.</p>');
+      expect(refused).toContain('name="from" type="date" value="2026-13-01"');
     });
 
     it('pages the watchlist by 50', async () => {

@@ -1,5 +1,4 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
-import { hashApiKey } from '../../src/auth/api-key-secret';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { redisText } from '../support/stored-text';

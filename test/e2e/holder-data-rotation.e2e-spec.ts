@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { encryptSecret, keyIdOf, secretKey } from '../../src/signing-secrets/secret-box';
+import { encryptSecret, keyIdOf, secretKey } from '../../src/secrets/secret-box';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';

@@ -59,6 +59,18 @@ describe('OpenAPI document and the key command', () => {
       expect(verifyOperation.parameters).toEqual(
         expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]),
       );
+      // Every route that takes the key documents it once, with the rule the service checks.
+      const keyRule = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' };
+      const keyParameters = [['/v1/licences/verify', 'post'], ['/v1/licences/verify-holder', 'post'], ['/v1/licences/search', 'post'], ['/v1/batches', 'post']].map(
+        ([path, method]) => document.paths[path][method].parameters.filter((parameter: { name: string }) => parameter.name === 'Idempotency-Key'),
+      );
+      expect(keyParameters.map((found) => found.map((parameter: { schema: object }) => parameter.schema))).toEqual(Array(4).fill([keyRule]));
+      const takingTheKey = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
+        Object.entries<any>(item)
+          .filter(([, operation]) => (operation.parameters ?? []).some((parameter: { name: string }) => parameter.name === 'Idempotency-Key'))
+          .map(([method]) => `${method} ${path}`),
+      );
+      expect(takingTheKey).toEqual(['post /v1/licences/verify', 'post /v1/licences/verify-holder', 'post /v1/licences/search', 'post /v1/batches']);
       expect(verifyOperation.requestBody.content['application/json'].schema).toEqual({
         $ref: '#/components/schemas/VerifyLicenceDto',
       });
@@ -152,7 +164,7 @@ describe('OpenAPI document and the key command', () => {
       for (const [path, method] of [['/v1/licences/verify', 'post'], ['/v1/quota/usage', 'get']]) {
         const operation = document.paths[path][method];
         expect(operation.description).toEqual(expect.any(String));
-        for (const answer of Object.values(operation.responses) as Array<{ description: string }>) {
+        for (const answer of Object.values<{ description: string }>(operation.responses)) {
           expect(answer.description.length).toBeGreaterThan(10);
         }
       }

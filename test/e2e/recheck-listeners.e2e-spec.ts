@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import type { TestingModule } from '@nestjs/testing';
 import { LicenceMonitor } from '../../src/watchlist/licence-monitor';
+import { RecheckLookups } from '../../src/watchlist/recheck-lookups';
 import { RecheckProcessor } from '../../src/watchlist/recheck.processor';
 import { request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -38,7 +39,7 @@ describe('re-checks and the worker shutdown signal', () => {
     await worker.get(RecheckProcessor).worker.pause();
     const monitor = worker.get(LicenceMonitor);
     // Private on purpose (nothing but shutdown may abort it); read here only to count its listeners.
-    const { signal } = (monitor as unknown as { stopping: AbortController }).stopping;
+    const { signal } = worker.get<RecheckLookups, { stopping: AbortController }>(RecheckLookups).stopping;
     const before = getEventListeners(signal, 'abort').length;
     const sandbox = new SandboxAdmin(t.sandbox.url);
     const asked = await sandbox.requestsFor(SANDBOX_NUMBERS.active);

@@ -215,7 +215,7 @@ describe('verification records: one per final answer, history, export and signed
     });
     expect(second).toMatchObject({ status: 'NOT_FOUND', licence: null, row: 2, batchId: batch.id, channel: 'batch' });
     const csv = await get(key, `/v1/batches/${batch.id}/results.csv`);
-    const rows = parse(csv.text, { bom: true, columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(csv.text, { bom: true, columns: true });
     expect(rows.map((row) => row.verificationId)).toEqual(batch.items.map((item) => item.verificationId));
     // A replay of the roster answers the same rows and makes no new records.
     const replay = await request(t.baseUrl, 'POST', '/v1/batches', {
@@ -303,7 +303,7 @@ describe('verification records: one per final answer, history, export and signed
     expect(download.text.startsWith('verificationId,userId,keyId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(true);
     const raw = Buffer.from(await (await fetch(`${t.baseUrl}/v1/verifications/export`, { headers: { 'x-api-key': key } })).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const rows = parse(download.text, { bom: true, columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(download.text, { bom: true, columns: true });
     expect(rows.map((row) => [row.verificationId, row.idempotencyKey, row['licence.firstName'], row.status, row.channel])).toEqual([
       [ids[0], "'=cmd|1", 'JANE', 'FOUND', 'api'],
       [ids[1], 'export-2', '', 'NOT_FOUND', 'api'],

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { keyIdOf } from '../../src/signing-secrets/secret-box';
+import { keyIdOf } from '../../src/secrets/secret-box';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { request } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';

@@ -62,7 +62,7 @@ function typeErrors(manifests: Manifest[]): string[] {
     types: [],
   };
   const host = ts.createCompilerHost(options);
-  const { getSourceFile, fileExists, readFile } = host;
+  const [getSourceFile, fileExists, readFile] = [host.getSourceFile.bind(host), host.fileExists.bind(host), host.readFile.bind(host)];
   host.fileExists = (path) => sources.has(path) || fileExists(path);
   host.readFile = (path) => sources.get(path)?.text ?? readFile(path);
   host.getSourceFile = (path, version, ...rest) => {

@@ -191,7 +191,8 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     expect(after).toEqual(before);
   }, 30_000);
 
-  it.each([
+  // Freezing is synchronous and stopping is not: each step is awaited either way.
+  it.each<[string, (r: FaultRig) => void | Promise<void>, (r: FaultRig) => void | Promise<void>]>([
     ['frozen (SIGSTOP)', (r: FaultRig) => r.redis.freeze(), (r: FaultRig) => r.redis.thaw()],
     ['down', (r: FaultRig) => r.redis.stop(), (r: FaultRig) => r.redis.resume()],
   ])('Redis %s: a repeat and a new number each answer 503 within 1 s; a new number is answered within 3 s of recovery', async (name, begin, end) => {

@@ -132,7 +132,7 @@ export class FaultRig<R extends RigRedis = PrivateRedis> {
 
   /** Runs `read` against the private Redis on a connection of the test's own. */
   async withRedis<T>(read: (redis: Redis) => Promise<T>): Promise<T> {
-    const redis = await this.redis.client(this.env.REDIS_PREFIX!);
+    const redis = await this.redis.client(this.env.REDIS_PREFIX);
     try {
       return await read(redis);
     } finally {
@@ -144,7 +144,7 @@ export class FaultRig<R extends RigRedis = PrivateRedis> {
   async untilSettled(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const prefix = this.env.REDIS_PREFIX!;
+      const prefix = this.env.REDIS_PREFIX;
       const busy = await this.withRedis(async (redis) => {
         const [waiting, prioritized, active, delayed, unsettled] = await Promise.all([
           redis.llen(`${prefix}:bull:register-lookup:wait`),

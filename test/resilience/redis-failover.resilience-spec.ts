@@ -41,7 +41,7 @@ async function runFailover<R extends RigRedis>(scenario: Failover<R>): Promise<v
     const killedAt = Date.now();
     await scenario.failOver(rig.redis);
     const promotedAt = Date.now();
-    const probes = await untilServing(rig, users[0]!, promotedAt);
+    const probes = await untilServing(rig, users[0], promotedAt);
     const backAfterMs = Date.now() - promotedAt;
     await sleep(3000);
     const answers = [...(await load.stop()), ...probes];

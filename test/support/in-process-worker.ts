@@ -1,5 +1,7 @@
 import { Test, TestingModule } from '@nestjs/testing';
 import { Clock } from '../../src/clock/clock';
+import { validateEnvironment } from '../../src/config/env.schema';
+import { WorkerModule } from '../../src/worker.module';
 
 /**
  * The real WorkerModule (lookups, re-checks, deliveries) inside the test process, sharing the
@@ -7,12 +9,8 @@ import { Clock } from '../../src/clock/clock';
  * periods, which a separate worker process could not be told. Start it after startTestApp.
  */
 export async function startInProcessWorker(clock: Clock): Promise<TestingModule> {
-  // Required only now, like AppModule in startTestApp: the settings are read when the config
-  // module and the processors are first loaded, and must be the test app's (its database, Redis
-  // prefix, sandbox).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { WorkerModule } = require('../../src/worker.module') as typeof import('../../src/worker.module');
-  const moduleRef = await Test.createTestingModule({ imports: [WorkerModule] })
+  // The test app's settings (its database, Redis prefix, sandbox), which startTestApp put in the environment.
+  const moduleRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot(validateEnvironment(process.env))] })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();

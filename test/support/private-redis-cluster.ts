@@ -76,7 +76,7 @@ async function clusterInfo(port: number): Promise<string> {
   const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await client.connect();
-    return (await client.cluster('INFO')) as string;
+    return (await client.cluster('INFO'));
   } catch {
     return 'unreachable';
   } finally {
@@ -92,12 +92,12 @@ async function clusterInfo(port: number): Promise<string> {
 export async function primaryAddressOf(nodeList: string, key: string): Promise<{ host: string; port: number }> {
   for (const node of nodeList.split(',')) {
     const [host, port] = node.split(':');
-    const probe = new Redis(Number(port), host!, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(Number(port), host, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
       await probe.connect();
-      const slot = (await probe.cluster('KEYSLOT', key)) as number;
+      const slot = (await probe.cluster('KEYSLOT', key));
       const shards = await probe.cluster('SLOTS');
-      const [primaryHost, primaryPort] = shards.find(([from, to]) => slot >= from && slot <= to)![2]!;
+      const [primaryHost, primaryPort] = shards.find(([from, to]) => slot >= from && slot <= to)![2];
       return { host: primaryHost, port: primaryPort };
     } catch {
       // this node is down: ask the next

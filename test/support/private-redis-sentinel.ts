@@ -103,7 +103,7 @@ export class PrivateRedisSentinel {
     const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
       await client.connect();
-      return await client.call(command[0]!, ...command.slice(1));
+      return await client.call(command[0], ...command.slice(1));
     } finally {
       client.disconnect();
     }

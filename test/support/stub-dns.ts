@@ -1,5 +1,4 @@
 import { createSocket, Socket } from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 
 /** The records of one name: A records as dotted quads, AAAA records written out in full (eight groups of four hex digits). */
 export interface StubRecords {
@@ -37,7 +36,7 @@ export class StubDns {
 
   /** host:port, as WEBHOOK_DNS_SERVERS takes it */
   get server(): string {
-    const { address, port } = this.socket.address() as AddressInfo;
+    const { address, port } = this.socket.address();
     return `${address}:${port}`;
   }
 

@@ -4,6 +4,7 @@ import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { AppModule } from '../../src/app.module';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
 import { AppConfig } from '../../src/config/app-config';
@@ -91,16 +92,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const inProcessEnv = { DEPENDENCY_TIMEOUT_MS: '5000', DATABASE_CHARGE_TIMEOUT_MS: '5000', ...env };
   Object.assign(process.env, inProcessEnv);
 
-  // Imported only now: ConfigModule reads the environment when the module is first loaded.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { AppModule } = require('../../src/app.module') as typeof import('../../src/app.module');
+  const settings = validateEnvironment(inProcessEnv);
   const clock = new MutableClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(settings)] })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
   const logLines: string[] = [];
-  const settings = validateEnvironment(inProcessEnv);
   const logger = createLogger(settings, 'api', { write: (line: string) => void logLines.push(line) });
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(settings), {
     logger,

@@ -27,7 +27,7 @@ export function parseLicenceChange(raw: unknown): LicenceChange {
       throw new LicenceChangeError('expiryDate must be a YYYY-MM-DD date');
     }
   }
-  return body as LicenceChange;
+  return body;
 }
 
 /**

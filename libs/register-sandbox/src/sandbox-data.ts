@@ -41,7 +41,7 @@ export async function loadSandboxData(dataFile?: string): Promise<SandboxData> {
     return toSandboxData(text === null ? shippedData : JSON.parse(text));
   } catch (error) {
     const source = dataFile ?? 'the shipped data file';
-    throw new Error(`Sandbox data in ${source} is invalid: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Sandbox data in ${source} is invalid: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

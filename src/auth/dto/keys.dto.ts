@@ -14,7 +14,7 @@ export class CreateKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Rostering system', description: 'A label for the key, trimmed' })
   @Length(1, 100, { message: keyBody })
   @IsString({ message: keyBody })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   name!: string;
 
   @ApiProperty({
@@ -29,7 +29,7 @@ export class CreateKeyDto {
   @IsOptional()
   @IsDate({ message: keyExpiry })
   // Anything that does not parse stays as it came, so that IsDate refuses it.
-  @Transform(({ value }) => (typeof value === 'string' ? (parseExpiry(value) ?? value) : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (parseExpiry(value) ?? value) : value))
   expiresAt?: Date;
 
   @ApiProperty({

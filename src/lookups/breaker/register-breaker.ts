@@ -1,25 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Result } from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
 import { RedisStore } from '../../redis/redis.module';
+import { compareAndSet } from '../../redis/scripts/compare-and-set';
 import { admitLookup, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
-
-/** Compare-and-set: writes ARGV[2] only if the key still holds ARGV[1] ('' for missing). */
-const COMPARE_AND_SET = `
-if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1
-`;
 
 // Concurrent writers are rare (a transition at a time); past this many lost races, give up on this change.
 const MAX_RACES = 5;
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    compareAndSet(key: string, expected: string, next: string): Result<number, Context>;
-  }
-}
 
 /**
  * The register circuit breaker shared by every process: the state lives in one Redis key, and
@@ -42,7 +29,6 @@ export class RegisterBreaker {
       failureThreshold: config.get('REGISTER_BREAKER_FAILURES'),
       cooldownMs: config.get('REGISTER_BREAKER_COOLDOWN_SECONDS') * 1000,
     };
-    redis.client.defineCommand('compareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
     metrics.readBreakerPhaseFrom(async () => (await this.state()).phase);
   }
 
@@ -81,7 +67,7 @@ export class RegisterBreaker {
       const before = parseBreakerState(stored);
       const after = decide(before);
       if (after === before) return { before, after };
-      if (await this.redis.client.compareAndSet(this.key, stored ?? '', JSON.stringify(after))) return { before, after };
+      if (await compareAndSet.run(this.redis.client, [this.key], [stored ?? '', JSON.stringify(after)])) return { before, after };
     }
     return null;
   }

@@ -113,10 +113,11 @@ export class VerificationPendingDto extends VerificationResultFields {
 
 /** The licence made of the examples declared beside LicenceDto's fields, so they are written once. */
 export function exampleLicence(): RegisterLicence {
-  const fields: string[] = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, LicenceDto.prototype);
+  const fields = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, LicenceDto.prototype) as string[];
   return Object.fromEntries(
     fields
       .map((field) => field.slice(1)) // stored as ":name"
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- Swagger's property metadata is untyped
       .map((name) => [name, Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, LicenceDto.prototype, name).example]),
   ) as RegisterLicence;
 }

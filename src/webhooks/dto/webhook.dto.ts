@@ -30,7 +30,7 @@ export class CreateWebhookDto {
   @IsIn(EVENT_TYPES, { each: true, message: webhookBody })
   @ArrayNotEmpty({ message: webhookBody })
   @IsArray({ message: webhookBody })
-  @Transform(({ value }) => (Array.isArray(value) ? [...new Set(value)] : value))
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? [...new Set(value)] : value))
   events: EventType[] = [...EVENT_TYPES];
 }
 

@@ -1,0 +1,46 @@
+import type { EntityManager } from 'typeorm';
+import { monthlyQuotaOf, servedUser } from './served-user';
+
+/*
+ * What other modules may say in SQL about auth's users table, for statements that must read it in one go with
+ * their own tables (a claim that serves only served users, a count under the user's cap). Anything else they ask
+ * auth's services.
+ */
+
+/** The settings TEST_MODE_ENABLED and TEST_MODE_QUOTA, which decide whether test sides are served and their quota. */
+export interface TestModeSettings {
+  testModeEnabled: boolean;
+  testModeQuota: number;
+}
+
+/**
+ * The users the service works for (servedUser), as a relation `alias` with the columns id and monthly_quota (a test
+ * side's: TEST_MODE_QUOTA).
+ */
+export function servedUsers(alias: string, { testModeEnabled, testModeQuota }: TestModeSettings): string {
+  return `(SELECT served.id, ${monthlyQuotaOf('served', testModeQuota)} AS monthly_quota FROM users served
+           WHERE ${servedUser('served', testModeEnabled)}) ${alias}`;
+}
+
+/** Whether the user of id `userId` (an SQL expression) is one the service works for. */
+export function isServedUser(userId: string, testModeEnabled: boolean): string {
+  return `EXISTS (SELECT 1 FROM users served WHERE served.id = ${userId} AND ${servedUser('served', testModeEnabled)})`;
+}
+
+/** Whether the operator disabled the user of id `userId` (an SQL expression). */
+export function isDisabledUser(userId: string): string {
+  return `EXISTS (SELECT 1 FROM users disabled WHERE disabled.id = ${userId} AND disabled.disabled_at IS NOT NULL)`;
+}
+
+/** The user's own watchlist cap (keys set-watch-limit), null for the default; `userId` is an SQL expression. */
+export function userWatchLimit(userId: string): string {
+  return `(SELECT watch_limit FROM users WHERE id = ${userId})`;
+}
+
+/**
+ * Locks the user's row in the caller's transaction, so that the user's additions of one kind take turns. NO KEY
+ * UPDATE lets rows that merely reference the user (charges, a successor's entry) go on without waiting for it.
+ */
+export async function lockUser(manager: EntityManager, userId: string, strength: 'UPDATE' | 'NO KEY UPDATE'): Promise<void> {
+  await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR ${strength}`, [userId]);
+}

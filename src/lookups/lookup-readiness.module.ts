@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ReadinessProbe } from '../health/readiness-probe';
+import { LookupReadiness } from './lookup-readiness';
+import { LookupsCoreModule } from './lookups-core.module';
+
+/**
+ * What GET /health/ready asks of the lookup road (its queue's connection, the breaker's phase), for HealthModule
+ * alone: the root hands it over in HealthModule.forRoot, so health imports no feature and LookupsModule exports
+ * only the road.
+ */
+@Module({
+  imports: [LookupsCoreModule],
+  providers: [{ provide: ReadinessProbe, useClass: LookupReadiness }],
+  exports: [ReadinessProbe],
+})
+export class LookupReadinessModule {}

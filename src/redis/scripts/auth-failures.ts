@@ -1,0 +1,29 @@
+import { redisScript } from './redis-script';
+
+/** An address's failures are counted in a fixed window from its first failure. */
+export const AUTH_FAILURE_WINDOW_MS = 60_000;
+
+/**
+ * KEYS[1]: an address's failure counter. ARGV[1]: failures allowed. Returns the milliseconds until the
+ * address may try again, or 0 while it is under the limit.
+ */
+export const authBlockedFor = redisScript<[failures: string], [allowed: number], number>({
+  name: 'authBlockedFor',
+  numberOfKeys: 1,
+  lua: `
+local failures = tonumber(redis.call('GET', KEYS[1]) or '0')
+if failures < tonumber(ARGV[1]) then return 0 end
+return math.max(redis.call('PTTL', KEYS[1]), 1)
+`,
+});
+
+/** KEYS[1]: an address's failure counter, counted in a fixed minute from its first failure. Returns the count. */
+export const countAuthFailure = redisScript<[failures: string], [], number>({
+  name: 'countAuthFailure',
+  numberOfKeys: 1,
+  lua: `
+local failures = redis.call('INCR', KEYS[1])
+if failures == 1 then redis.call('PEXPIRE', KEYS[1], ${AUTH_FAILURE_WINDOW_MS}) end
+return failures
+`,
+});

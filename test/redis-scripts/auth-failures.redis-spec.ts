@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AUTH_FAILURE_WINDOW_MS, authBlockedFor, countAuthFailure } from '../../src/redis/scripts/auth-failures';
+import { scriptRedis } from '../support/script-redis';
+
+const redis = scriptRedis();
+const { client, other } = redis;
+
+const counter = () => redis.key('auth-failures', '{a203.0.113.7}');
+
+describe('countAuthFailure', () => {
+  it('counts failures in a fixed window from the first: later failures do not extend it', async () => {
+    expect(await countAuthFailure.run(client, [counter()], [])).toBe(1);
+    expect(await client.pttl(counter())).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 100);
+    await client.pexpire(counter(), 5000);
+    expect(await countAuthFailure.run(client, [counter()], [])).toBe(2);
+    expect(await client.pttl(counter())).toBeLessThanOrEqual(5000);
+  });
+
+  it('counts every one of many simultaneous failures', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, index) => countAuthFailure.run(index % 2 ? client : other, [counter()], [])));
+    expect(await client.get(counter())).toBe('20');
+    expect(await client.pttl(counter())).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 1000);
+  });
+
+  it('starts a new window once the last one has ended', async () => {
+    await countAuthFailure.run(client, [counter()], []);
+    await client.pexpire(counter(), 20);
+    await sleep(40);
+    expect(await countAuthFailure.run(client, [counter()], [])).toBe(1);
+  });
+});
+
+describe('authBlockedFor', () => {
+  it('answers 0 under the limit, and for an address that never failed', async () => {
+    expect(await authBlockedFor.run(client, [counter()], [3])).toBe(0);
+    await countAuthFailure.run(client, [counter()], []);
+    await countAuthFailure.run(client, [counter()], []);
+    expect(await authBlockedFor.run(client, [counter()], [3])).toBe(0);
+  });
+
+  it("answers the milliseconds left of the window at the limit and past it", async () => {
+    for (let failure = 0; failure < 4; failure += 1) await countAuthFailure.run(client, [counter()], []);
+    for (const allowed of [3, 4]) {
+      const blockedFor = await authBlockedFor.run(client, [counter()], [allowed]);
+      expect(blockedFor).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 1000);
+      expect(blockedFor).toBeLessThanOrEqual(AUTH_FAILURE_WINDOW_MS);
+    }
+    expect(await authBlockedFor.run(client, [counter()], [5])).toBe(0);
+  });
+
+  it('answers at least 1 ms for a counter without an expiry', async () => {
+    await client.set(counter(), '9');
+    expect(await authBlockedFor.run(client, [counter()], [3])).toBe(1);
+  });
+});

@@ -1,0 +1,41 @@
+import Redis from 'ioredis';
+import { defineScripts, REDIS_SCRIPTS } from '../../src/redis/scripts/registry';
+import { compareAndSet } from '../../src/redis/scripts/compare-and-set';
+import { scriptRedis } from '../support/script-redis';
+import { TEST_REDIS_URL } from '../support/test-run';
+
+const redis = scriptRedis();
+
+describe('defineScripts', () => {
+  it('defines every script on the client, with its number of keys', () => {
+    for (const { name } of REDIS_SCRIPTS) expect(typeof (redis.client as unknown as Record<string, unknown>)[name]).toBe('function');
+    expect(REDIS_SCRIPTS.filter(({ numberOfKeys }) => numberOfKeys === null).map(({ name }) => name).sort()).toEqual([
+      'lvsClaimIdempotencyKeys',
+      'lvsMarkCharged',
+      'lvsRecordAnswers',
+    ]);
+  });
+
+  it('compiles every script on the server', async () => {
+    const loaded = await Promise.all(REDIS_SCRIPTS.map(({ lua }) => redis.client.script('LOAD', lua)));
+    expect(new Set(loaded).size).toBe(REDIS_SCRIPTS.length);
+  });
+
+  it('answers a clear error for a script called on a client it was never defined on', async () => {
+    const bare = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+    try {
+      expect(() => compareAndSet.run(bare, [redis.key('k')], ['', 'v'])).toThrow('Redis script lvsCompareAndSet is not defined on this client (defineScripts)');
+    } finally {
+      bare.disconnect();
+    }
+  });
+
+  it('returns the client it defined the scripts on', () => {
+    const bare = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+    try {
+      expect(defineScripts(bare)).toBe(bare);
+    } finally {
+      bare.disconnect();
+    }
+  });
+});
