@@ -1,6 +1,7 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { billingPeriod } from '../../src/quota/billing-period';
+import { WatchlistRepository } from '../../src/watchlist/watchlist.repository';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -329,6 +330,24 @@ describe('test mode: test keys and separate worlds', () => {
     expect((await call(live, 'POST', '/v1/licences/verify', { licenceNumber: unknownNumber(91, 0) })).status).toBe(404);
     expect(await usage(live)).toEqual({ period, used: 1, quota: 2, remaining: 1 });
     expect(await usage(test)).toEqual({ period, used: TEST_MODE_QUOTA, quota: TEST_MODE_QUOTA, remaining: 0 });
+  });
+
+  it("has re-checks charge a test watcher TEST_MODE_QUOTA and its live user's watcher the live plan", async () => {
+    const { live, test, liveUserId, testUserId } = await bothSides(2);
+    const licenceNumber = SANDBOX_NUMBERS.withConditions;
+    for (const key of [live, test]) expect((await call(key, 'PUT', `/v1/watchlist/${licenceNumber}`)).status).toBe(201);
+    const ours = <T extends { userId: string; monthlyQuota: number | null }>(watchers: T[]) =>
+      watchers
+        .filter(({ userId }) => userId === liveUserId || userId === testUserId)
+        .map(({ userId, monthlyQuota }) => [userId === liveUserId ? 'live' : 'test', monthlyQuota])
+        .sort();
+    const repository = t.app.get(WatchlistRepository);
+    const expected = [
+      ['live', 2],
+      ['test', TEST_MODE_QUOTA],
+    ];
+    expect(ours(await repository.watchers(licenceNumber))).toEqual(expected);
+    expect(ours(await repository.successorWatchers(licenceNumber))).toEqual(expected);
   });
 
   it("gives a test key its live user's rate, in a bucket of its own", async () => {
