@@ -18,6 +18,8 @@ export interface KeyHolder {
 
 interface KnownKey {
   holder: KeyHolder;
+  /** a test key's live user, whose changes (disabled, rate) reach the key too; null for a live key */
+  liveUserId: string | null;
   expiresAt: Date | null;
   /** false: the key is revoked or its user disabled, so it answers 401 until a change of its user is announced */
   live: boolean;
@@ -42,6 +44,8 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   private readonly unknown: LRUCache<string, true>;
   /** Bumped by every change, so that a lookup that raced with one does not cache what it read. */
   private generation = 0;
+  private readonly testModeEnabled: boolean;
+  private readonly testModeQuota: number;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -52,6 +56,8 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   ) {
     this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
     this.unknown = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: UNKNOWN_KEY_TTL_MS });
+    this.testModeEnabled = config.get('TEST_MODE_ENABLED');
+    this.testModeQuota = config.get('TEST_MODE_QUOTA');
   }
 
   async onModuleInit(): Promise<void> {
@@ -85,23 +91,31 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     return this.unknown.has(keyHash) ? null : undefined;
   }
 
-  /** Asks PostgreSQL for the holder of a key and remembers the answer, whichever it is. */
+  /**
+   * Asks PostgreSQL for the holder of a key and remembers the answer, whichever it is. A test key works while test
+   * mode is enabled and its live user is not disabled; it has TEST_MODE_QUOTA and its live user's rate (in a bucket
+   * of its own, its user's).
+   */
   async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const rows = await this.dataSource.query<(AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null; live: boolean })[]>(
+    const rows = await this.dataSource.query<
+      (AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null; live: boolean; liveUserId: string | null })[]
+    >(
       `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
-              u.rate_limit_per_second AS "rateLimitPerSecond", (k.revoked_at IS NULL AND u.disabled_at IS NULL) AS live
-         FROM api_keys k JOIN users u ON u.id = k.user_id
+              u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
+              (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
+         FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
         WHERE k.key_hash = $1`,
-      [keyHash],
+      [keyHash, this.testModeEnabled],
     );
     const current = generation === this.generation;
     if (rows.length === 0) {
       if (current) this.unknown.set(keyHash, true);
       return null;
     }
-    const { expiresAt, rateLimitPerSecond, live, ...user } = rows[0];
-    const known = { holder: { user, rateLimitPerSecond }, expiresAt, live };
+    const { expiresAt, rateLimitPerSecond, live, liveUserId, ...user } = rows[0];
+    if (user.mode === 'test') user.monthlyQuota = this.testModeQuota;
+    const known = { holder: { user, rateLimitPerSecond }, expiresAt, live, liveUserId };
     if (current) this.known.set(keyHash, known);
     return live ? this.validHolder(known) : null;
   }
@@ -112,11 +126,11 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     return holder;
   }
 
-  /** A user's keys or plan changed, or it was disabled or enabled: only its own keys are read again. */
+  /** A user's keys or plan changed, or it was disabled or enabled: only its own keys (and its test side's) are read again. */
   private forgetUser(userId: string): void {
     this.generation++;
     for (const [keyHash, known] of this.known.entries()) {
-      if (known.holder.user.userId === userId) this.known.delete(keyHash);
+      if (known.holder.user.userId === userId || known.liveUserId === userId) this.known.delete(keyHash);
     }
   }
 

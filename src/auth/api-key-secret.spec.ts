@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { displayPrefix, generateApiKey, hashApiKey, readApiKey } from './api-key-secret';
+import { displayPrefix, generateApiKey, hashApiKey, keyModeOf, readApiKey } from './api-key-secret';
 
 describe('generateApiKey', () => {
   it('starts with the lvs_ prefix', () => {
@@ -151,5 +151,21 @@ describe('readApiKey', () => {
 
   it('falls back to Authorization when X-API-Key is empty', () => {
     expect(readApiKey({ 'x-api-key': '', authorization: 'Bearer lvs_bearer' })).toBe('lvs_bearer');
+  });
+});
+
+describe('test keys', () => {
+  it('are lvs_test_ plus 43 base64url characters', () => {
+    expect(generateApiKey('test')).toMatch(/^lvs_test_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('are told from live keys by their prefix', () => {
+    expect(keyModeOf(generateApiKey('test'))).toBe('test');
+    expect(keyModeOf('lvs_abcdefghijklmnop')).toBe('live');
+    expect(keyModeOf('lvs_tes_abcdefghijkl')).toBe('live');
+  });
+
+  it('show lvs_test_ and the next 6 characters', () => {
+    expect(displayPrefix('lvs_test_abcdefghijklmnop')).toBe('lvs_test_abcdef');
   });
 });

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { RATE_LIMIT_EXEMPT } from '../http/rate-limit-docs';
+import { VERIFICATION_MODE_HEADER } from '../http/verification-mode-docs';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { rateLimitFields } from '../rate-limit/rate-limit-fields';
 import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
@@ -40,6 +41,8 @@ export class ApiKeyGuard implements CanActivate {
     const recalled = keyHash === null ? null : this.authenticator.recall(keyHash);
     const holder = recalled ?? (await this.authenticateOrCount(request.ip, reply, keyHash, recalled, exempt));
     request.authenticatedUser = holder.user;
+    // Set on the reply now, so that every answer from here on carries it, errors (ApiErrorFilter) included.
+    if (holder.user.mode === 'test') void reply.header(VERIFICATION_MODE_HEADER, 'test');
     if (!exempt) await this.takeToken(holder, reply);
     return true;
   }

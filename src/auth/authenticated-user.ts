@@ -11,6 +11,9 @@ export interface AuthenticatedUser {
   monthlyQuota: number | null;
 }
 
+/** Whose objects a request reads: the user, and its mode, which every object it shows carries. */
+export type DataOwner = Pick<AuthenticatedUser, 'userId' | 'mode'>;
+
 export interface RequestWithUser {
   authenticatedUser?: AuthenticatedUser;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClockModule } from '../clock/clock.module';
+import { AppConfig } from '../config/app-config';
 import { AppConfigModule } from '../config/app-config.module';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
@@ -11,7 +12,7 @@ import { HolderDataReseal } from '../secrets/holder-data-reseal';
 import { SecretReencryption } from '../secrets/secret-reencryption';
 import { SecretsModule } from '../secrets/secrets.module';
 import { newReceiptKey } from '../evidence/receipt-keys';
-import { ApiKeysService, UnknownUserError } from './api-keys.service';
+import { ApiKeysService, TestSideError, UnknownUserError } from './api-keys.service';
 import { AuthModule } from './auth.module';
 import { UserDeletion, UserDeletionReport } from './user-deletion';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
@@ -36,6 +37,7 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
         quota: command.quota,
         expiresAt: command.expiresAt,
         userId: command.userId ?? undefined,
+        testModeQuota: command.test ? app.get(AppConfig).get('TEST_MODE_QUOTA') : undefined,
       });
     case 'list':
       return apiKeys.listKeys();
@@ -108,7 +110,7 @@ async function main(): Promise<number> {
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || error instanceof UnknownUserError) {
+    if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {
       console.error(error.message);
       return 2;
     }

@@ -8,11 +8,14 @@ import { dtoValidationTexts } from '../validation/validation-texts';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
+import { issuedKeyMode } from './key-mode';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
 
-// The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the service's.
+// The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the
+// controller's (a test key asking for a live one) and the service's.
 const { notJson, invalidJson } = VALIDATION_MESSAGES;
-const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateKeyDto), keyLimit: FEATURE_VALIDATION_MESSAGES.keyLimit };
+const { keyModeLive, keyLimit } = FEATURE_VALIDATION_MESSAGES;
+const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateKeyDto), keyModeLive, keyLimit };
 
 @ApiTags('keys')
 @Controller('v1/keys')
@@ -24,7 +27,9 @@ export class KeysController {
   @ApiOperation({
     operationId: 'listKeys',
     summary: "The caller's user's API keys that are not revoked",
-    description: 'Never the keys themselves: each key is shown once, when it is created. lastUsedAt is accurate to the minute.',
+    description:
+      'Never the keys themselves: each key is shown once, when it is created. lastUsedAt is accurate to the minute. ' +
+      'A live key lists the keys of both modes; a test key only the test keys.',
   })
   @ApiOkResponse({ type: KeyListDto, description: "The user's keys, oldest first" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
@@ -38,15 +43,17 @@ export class KeysController {
     operationId: 'createKey',
     summary: 'Issue another API key to the caller\'s user',
     description:
-      'The new key shares the user\'s quota and data, and expires no later than the key making the request. ' +
-      'A user holds at most 10 keys that are neither revoked nor expired.',
+      'The new key shares the user\'s quota and data (a test key: the test side\'s), and expires no later than the key ' +
+      'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.',
   })
   @ApiBody({ type: CreateKeyDto })
   @ApiResponse({ status: 201, type: CreatedKeyDto, description: 'Issued; the answer holds the key, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
+    const mode = issuedKeyMode(user.mode, body.mode);
+    if (mode === null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyModeLive);
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name: body.name, expiresAt: body.expiresAt ?? null });
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name: body.name, expiresAt: body.expiresAt ?? null, mode });
       return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);
@@ -61,9 +68,9 @@ export class KeysController {
     operationId: 'revokeKey',
     summary: 'Revoke the key of this request, or a key it issued',
     description:
-      'A key may revoke itself and the keys it issued, directly or through the keys they issued. Its issuer, keys the ' +
-      'operator issued and other users\' keys answer 404, as unknown ids do. Refused at once by every API process, ' +
-      'the key of this very request included.',
+      'A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key\'s test keys ' +
+      'included). Its issuer, keys the operator issued, other users\' keys and, to a test key, live keys answer 404, as ' +
+      'unknown ids do. Refused at once by every API process, the key of this very request included.',
   })
   @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
   @ApiNoContentResponse({ description: 'Revoked' })

@@ -29,6 +29,7 @@ describe('parseKeysCommand', () => {
         quota: null,
         expiresAt: null,
         userId: null,
+        test: false,
       });
     });
 
@@ -43,6 +44,7 @@ describe('parseKeysCommand', () => {
         quota: 1000,
         expiresAt: '2027-01-01T00:00:00.000Z',
         userId: null,
+        test: false,
       });
     });
 
@@ -53,6 +55,26 @@ describe('parseKeysCommand', () => {
         quota: 5,
         expiresAt: null,
         userId: null,
+        test: false,
+      });
+    });
+
+    it('parses create --test, for a new user or with --user', () => {
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--test']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: null,
+        expiresAt: null,
+        userId: null,
+        test: true,
+      });
+      expect(comparable(parseKeysCommand(['create', '--name', 'CI', '--test', '--user', USER_ID]))).toEqual({
+        command: 'create',
+        name: 'CI',
+        quota: null,
+        expiresAt: null,
+        userId: USER_ID,
+        test: true,
       });
     });
 
@@ -63,6 +85,7 @@ describe('parseKeysCommand', () => {
         quota: null,
         expiresAt: null,
         userId: USER_ID,
+        test: false,
       });
     });
 
@@ -73,6 +96,7 @@ describe('parseKeysCommand', () => {
         quota: null,
         expiresAt: null,
         userId: null,
+        test: false,
       });
     });
 
@@ -83,6 +107,7 @@ describe('parseKeysCommand', () => {
         quota: 0,
         expiresAt: null,
         userId: null,
+        test: false,
       });
     });
 
@@ -93,19 +118,20 @@ describe('parseKeysCommand', () => {
         quota: 2147483647,
         expiresAt: null,
         userId: null,
+        test: false,
       });
     });
 
     it('reads a date-only --expires-at as midnight UTC', () => {
       expect(
         comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30'])),
-      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T00:00:00.000Z', userId: null });
+      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T00:00:00.000Z', userId: null, test: false });
     });
 
     it('reads an --expires-at with an offset', () => {
       expect(
         comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00'])),
-      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T11:30:00.000Z', userId: null });
+      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T11:30:00.000Z', userId: null, test: false });
     });
 
     it('accepts 29 February in a leap year', () => {
@@ -254,6 +280,11 @@ describe('parseKeysCommand', () => {
       ['create without --name but with --quota', ['create', '--quota', '5'], '--name is required'],
       ['create with an empty --name', ['create', '--name', ''], '--name is required'],
       ['create with a blank --name', ['create', '--name', '   '], '--name is required'],
+      [
+        'create --test with --quota',
+        ['create', '--name', 'Acme', '--test', '--quota', '5'],
+        '--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota',
+      ],
       [
         'create with --quota=-1',
         ['create', '--name', 'Acme', '--quota=-1'],

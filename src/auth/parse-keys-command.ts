@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { parseExpiry } from './key-expiry';
 
 export type KeysCommand =
-  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null }
+  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
   | { command: 'set-quota'; userId: string; quota: number | null }
@@ -17,6 +17,7 @@ export class UsageError extends Error {}
 
 export const KEYS_USAGE = `Usage:
   keys create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
+  keys create --name NAME --test [--expires-at ISO-8601] [--user USER_ID]
   keys list
   keys revoke KEY_ID
   keys set-quota USER_ID N|unlimited
@@ -76,6 +77,7 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         'expires-at': { type: 'string' },
         user: { type: 'string' },
         confirm: { type: 'boolean' },
+        test: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -94,6 +96,9 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       if (values.user !== undefined && values.quota !== undefined) {
         throw new UsageError('--quota belongs to the user: with --user, use set-quota instead');
       }
+      if (values.test === true && values.quota !== undefined) {
+        throw new UsageError('--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota');
+      }
       let expiresAt: Date | null = null;
       if (values['expires-at'] !== undefined) {
         const text = values['expires-at'];
@@ -108,6 +113,7 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
         quota: values.quota === undefined ? null : parseQuota(values.quota),
         expiresAt,
         userId: values.user === undefined ? null : parseUuid(values.user, '--user'),
+        test: values.test === true,
       };
     }
     case 'list':

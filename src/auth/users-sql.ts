@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { servedUser } from './served-user';
+import { monthlyQuotaOf, servedUser } from './served-user';
 
 /*
  * What other modules may say in SQL about auth's users table, for statements that must read it in one go with
@@ -7,14 +7,24 @@ import { servedUser } from './served-user';
  * auth's services.
  */
 
-/** The users the service works for (servedUser), as a relation `alias` with the columns id and monthly_quota. */
-export function servedUsers(alias: string): string {
-  return `(SELECT served.id, served.monthly_quota FROM users served WHERE ${servedUser('served')}) ${alias}`;
+/** The settings TEST_MODE_ENABLED and TEST_MODE_QUOTA, which decide whether test sides are served and their quota. */
+export interface TestModeSettings {
+  testModeEnabled: boolean;
+  testModeQuota: number;
+}
+
+/**
+ * The users the service works for (servedUser), as a relation `alias` with the columns id and monthly_quota (a test
+ * side's: TEST_MODE_QUOTA).
+ */
+export function servedUsers(alias: string, { testModeEnabled, testModeQuota }: TestModeSettings): string {
+  return `(SELECT served.id, ${monthlyQuotaOf('served', testModeQuota)} AS monthly_quota FROM users served
+           WHERE ${servedUser('served', testModeEnabled)}) ${alias}`;
 }
 
 /** Whether the user of id `userId` (an SQL expression) is one the service works for. */
-export function isServedUser(userId: string): string {
-  return `EXISTS (SELECT 1 FROM users served WHERE served.id = ${userId} AND ${servedUser('served')})`;
+export function isServedUser(userId: string, testModeEnabled: boolean): string {
+  return `EXISTS (SELECT 1 FROM users served WHERE served.id = ${userId} AND ${servedUser('served', testModeEnabled)})`;
 }
 
 /** Whether the operator disabled the user of id `userId` (an SQL expression). */

@@ -72,6 +72,7 @@ describe('batchAnswer', () => {
     completedAt: null,
     total: 10,
     counts: { FOUND: 0, NOT_FOUND: 10 - pending, TOO_MANY_RESULTS: 0, PENDING: pending, ERROR: 0 },
+    mode: 'live',
     items: [],
     nextCursor: null,
   });

@@ -3,6 +3,7 @@ import { isUuid } from '../validation/uuid';
 import type { LookupWait } from '../lookups/lookup-outcome';
 import { lookupFailureCode } from '../lookups/lookup-outcome';
 import type { HolderCheck } from '../holders/holder-check';
+import type { KeyMode } from '../auth/key-mode';
 
 export type BatchStatus = 'RUNNING' | 'COMPLETED';
 export type BatchItemStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS' | 'PENDING' | 'ERROR';
@@ -32,6 +33,7 @@ export interface BatchSummaryView {
   completedAt: string | null;
   total: number;
   counts: BatchCounts;
+  mode: KeyMode;
 }
 
 export interface BatchView extends BatchSummaryView {

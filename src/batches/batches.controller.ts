@@ -129,7 +129,7 @@ export class BatchesController {
   @ApiOkResponse({ type: BatchListDto, description: 'One page of batches, newest first' })
   @ApiErrorResponsesWith(dtoValidationTexts(BatchesQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: BatchesQuery): Promise<BatchListDto> {
-    return this.batches.list(user.userId, pageRequest(query));
+    return this.batches.list(user, pageRequest(query));
   }
 
   @Get(':id')
@@ -154,7 +154,7 @@ export class BatchesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BatchView | string> {
     if (accept?.toLowerCase().includes('text/csv')) return this.results(user, id, reply);
-    return this.batches.view(user.userId, id, pageRequest(query));
+    return this.batches.view(user, id, pageRequest(query));
   }
 
   @Get(':id/results.csv')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AuthenticatedUser } from '../auth/authenticated-user';
+import { AuthenticatedUser, DataOwner } from '../auth/authenticated-user';
+import { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
@@ -24,7 +25,7 @@ import { ResultRow } from './roster-csv';
 // What a create or retry answers: the first page of items.
 const FIRST_PAGE: PageRequest<number> = { limit: 1000, after: null };
 
-function summaryView(batch: StoredBatch, counts: BatchCounts): BatchSummaryView {
+function summaryView(batch: StoredBatch, counts: BatchCounts, mode: KeyMode): BatchSummaryView {
   return {
     id: batch.id,
     status: batch.status,
@@ -32,6 +33,7 @@ function summaryView(batch: StoredBatch, counts: BatchCounts): BatchSummaryView 
     completedAt: batch.completedAt?.toISOString() ?? null,
     total: batch.total,
     counts,
+    mode,
   };
 }
 
@@ -61,7 +63,7 @@ export class BatchesService {
     const requestHash = rosterHash(entries, (dateOfBirth) => this.holderData.digest(dateOfBirth));
     if (idempotencyKey !== undefined) {
       const existing = await this.repository.findByKey(user.userId, idempotencyKey);
-      if (existing) return this.replay(user.userId, existing, requestHash, deadline);
+      if (existing) return this.replay(user, existing, requestHash, deadline);
     }
     const numbers = distinctNumbers(entries);
     const release = await this.dispatch.admit(user.userId, numbers);
@@ -84,13 +86,13 @@ export class BatchesService {
         // The same key sent twice at once: the other request made the batch.
         const existing = await this.repository.findByKey(user.userId, idempotencyKey);
         if (!existing) throw error;
-        return this.replay(user.userId, existing, requestHash, deadline);
+        return this.replay(user, existing, requestHash, deadline);
       }
       await this.start(user.userId, batchId, numbers, charges);
     } finally {
       await release();
     }
-    return this.awaitBatch(user.userId, batchId, deadline);
+    return this.awaitBatch(user, batchId, deadline);
   }
 
   /** Looks up again the items that ended in ERROR; their numbers are charged again, and refunded if they fail again. */
@@ -108,23 +110,23 @@ export class BatchesService {
         await release();
       }
     }
-    return this.awaitBatch(user.userId, batchId, deadline);
+    return this.awaitBatch(user, batchId, deadline);
   }
 
   /** One page of a batch with its counts; a running batch is reconciled against the queue now and then. */
-  async view(userId: string, batchId: string, page: PageRequest<number>): Promise<BatchView> {
+  async view({ userId, mode }: DataOwner, batchId: string, page: PageRequest<number>): Promise<BatchView> {
     const batch = await this.findBatch(userId, batchId);
     if (batch.status === 'RUNNING' && (await this.settlement.reconcileIfDue(userId, batchId))) {
-      return this.render(await this.findBatch(userId, batchId), page);
+      return this.render(await this.findBatch(userId, batchId), page, mode);
     }
-    return this.render(batch, page);
+    return this.render(batch, page, mode);
   }
 
-  async list(userId: string, page: PageRequest<NewestFirstCursor>): Promise<{ batches: BatchSummaryView[]; nextCursor: string | null }> {
+  async list({ userId, mode }: DataOwner, page: PageRequest<NewestFirstCursor>): Promise<{ batches: BatchSummaryView[]; nextCursor: string | null }> {
     const rows = await this.repository.listPage(userId, page);
     const shown = rows.slice(0, page.limit);
     const counts = await this.repository.counts(shown.map((batch) => batch.id));
-    const batches = shown.map((batch) => summaryView(batch, counts.get(batch.id)!));
+    const batches = shown.map((batch) => summaryView(batch, counts.get(batch.id)!, mode));
     const last = shown.at(-1);
     const nextCursor = rows.length > page.limit && last ? writeNewestFirstCursor({ at: last.createdAt.toISOString(), id: last.id }) : null;
     return { batches, nextCursor };
@@ -152,9 +154,9 @@ export class BatchesService {
     await this.settlement.reconcile(userId, batchId);
   }
 
-  private replay(userId: string, existing: StoredBatch, requestHash: string, deadline: number): Promise<BatchView> {
+  private replay(owner: DataOwner, existing: StoredBatch, requestHash: string, deadline: number): Promise<BatchView> {
     if (existing.requestHash !== requestHash) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.batchIdempotencyKeyReused);
-    return this.awaitBatch(userId, existing.id, deadline);
+    return this.awaitBatch(owner, existing.id, deadline);
   }
 
   /** Another user's batch is as unknown as a batch that never was. */
@@ -166,7 +168,7 @@ export class BatchesService {
   }
 
   /** Waits until the batch has no pending item or the deadline passes, then renders its first page. */
-  private async awaitBatch(userId: string, batchId: string, deadline: number): Promise<BatchView> {
+  private async awaitBatch({ userId, mode }: DataOwner, batchId: string, deadline: number): Promise<BatchView> {
     await new Promise<void>((resolve) => {
       const finish = () => {
         clearTimeout(timer);
@@ -178,14 +180,14 @@ export class BatchesService {
       // Completed before we listened: no event will come.
       this.findBatch(userId, batchId).then((batch) => batch.status === 'COMPLETED' && finish(), finish);
     });
-    return this.render(await this.findBatch(userId, batchId), FIRST_PAGE);
+    return this.render(await this.findBatch(userId, batchId), FIRST_PAGE, mode);
   }
 
-  private async render(batch: StoredBatch, page: PageRequest<number>): Promise<BatchView> {
+  private async render(batch: StoredBatch, page: PageRequest<number>, mode: KeyMode): Promise<BatchView> {
     const counts = await this.repository.counts([batch.id]);
     const rows = await this.repository.items(batch.id, { limit: page.limit + 1, after: page.after });
     const items = rows.slice(0, page.limit);
     const nextCursor = rows.length > page.limit ? String(items[items.length - 1].index) : null;
-    return { ...summaryView(batch, counts.get(batch.id)!), items, nextCursor };
+    return { ...summaryView(batch, counts.get(batch.id)!, mode), items, nextCursor };
   }
 }

@@ -62,6 +62,8 @@ describe('validateEnvironment', () => {
         AUTH_CACHE_MAX_KEYS: 10000,
         RATE_LIMIT_PER_SECOND: 20,
         RATE_LIMIT_BURST: 40,
+        TEST_MODE_ENABLED: true,
+        TEST_MODE_QUOTA: 1000,
         AUTH_FAILURES_PER_MINUTE: 60,
         REDIS_URL: 'redis://127.0.0.1:6379',
         DEPENDENCY_TIMEOUT_MS: 800,

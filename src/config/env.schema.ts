@@ -234,6 +234,17 @@ export class EnvironmentVariables {
   @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
   RATE_LIMIT_BURST = 40;
 
+  /**
+   * Whether test keys (lvs_test_) work. false: they answer 401 as unknown keys do, and the test sides' watches and
+   * webhooks pause; nothing is deleted.
+   */
+  @Transform(toBoolean) @IsBoolean()
+  TEST_MODE_ENABLED = true;
+
+  /** Verifications a month of every user's test side, whatever the live plan. */
+  @Transform(toInteger) @Min(0) @Max(2147483647) @IsInt()
+  TEST_MODE_QUOTA = 1000;
+
   /** Failed authentications one client address may make in a minute; beyond it 429 before any database query. */
   @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
   AUTH_FAILURES_PER_MINUTE = 60;

@@ -2,17 +2,22 @@ import { pageModel } from './console-answers';
 import type { ConsoleVisit } from './console-sessions';
 
 describe('pageModel', () => {
-  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: {} } as unknown as ConsoleVisit;
+  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' } } as unknown as ConsoleVisit;
 
   it("gives a signed-in page the route's data, its name and the session's token", () => {
-    expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({ keys: [], error: null, page: 'keys', csrfToken: 'token-1', signedIn: true });
+    expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({ keys: [], error: null, page: 'keys', csrfToken: 'token-1', signedIn: true, mode: 'live' });
+  });
+
+  it("tells a test key's pages their mode, for the Test mode banner", () => {
+    const testVisit = { ...visit, user: { mode: 'test' } } as unknown as ConsoleVisit;
+    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test' });
   });
 
   it('gives a page before a session no token, and says it is not signed in', () => {
-    expect(pageModel('sign-in', null, { error: 'no' })).toEqual({ error: 'no', page: 'sign-in', csrfToken: null, signedIn: false });
+    expect(pageModel('sign-in', null, { error: 'no' })).toEqual({ error: 'no', page: 'sign-in', csrfToken: null, signedIn: false, mode: null });
   });
 
   it("lets no route's data stand in for the page's own fields", () => {
-    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged' })).toEqual({ page: 'verify', csrfToken: null, signedIn: false });
+    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live' })).toEqual({ page: 'verify', csrfToken: null, signedIn: false, mode: null });
   });
 });

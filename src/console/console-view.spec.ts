@@ -231,6 +231,7 @@ describe('watchRow', () => {
     expiresInDays: 40,
     state: 'ACTIVE' as const,
     pausedReason: null,
+    mode: 'live' as const,
   };
 
   it('lists an Active licence far from expiry without a mark', () => {

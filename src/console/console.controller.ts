@@ -102,7 +102,7 @@ export class ConsoleController {
   @RouteConfig(FORM)
   @Render('keys')
   async createKey(@ConsoleSession() visit: ConsoleVisit, @Body() form: CreateKeyForm) {
-    const created = await this.console.createKey(visit.user, form.name);
+    const created = await this.console.createKey(visit.user, form.name, form.mode);
     const keys = await this.console.keyList(visit.user);
     if ('error' in created) throw new ConsolePage('keys', { keys, created: null, error: created.error }, 400);
     return { keys, created, error: null };

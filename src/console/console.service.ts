@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { ApiKeysService, KeyLimitError } from '../auth/api-keys.service';
 import { AuthenticatedUser } from '../auth/authenticated-user';
+import { issuedKeyMode, KeyMode } from '../auth/key-mode';
 import { BatchesService } from '../batches/batches.service';
 import { ITEM_STATUSES } from '../batches/batch-view';
 import { RosterDto } from '../common/roster.dto';
@@ -118,7 +119,7 @@ export class ConsoleService {
 
   /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown on the page (`@ShowsRefusal`). */
   async historyPage(user: AuthenticatedUser, query: HistoryQuery) {
-    return { filters: historyFilters(query), ...(await this.history.list(user.userId, query)), error: null };
+    return { filters: historyFilters(query), ...(await this.history.list(user, query)), error: null };
   }
 
   /** The History page's CSV download: the API's export of the period. */
@@ -129,7 +130,7 @@ export class ConsoleService {
   /** A record's receipt, as GET /v1/verifications/{id}/receipt signs it. */
   historyReceipt(user: AuthenticatedUser, verificationId: string, issuer: string): Promise<string> {
     if (!isUuid(verificationId)) throw new ApiError('VERIFICATION_NOT_FOUND');
-    return this.history.receipt(user.userId, verificationId, issuer);
+    return this.history.receipt(user, verificationId, issuer);
   }
 
   async keyList(user: AuthenticatedUser) {
@@ -138,9 +139,11 @@ export class ConsoleService {
   }
 
   /** A new key for the user, shown once; or the API's words for why not. */
-  async createKey(user: AuthenticatedUser, name: string): Promise<{ key: string; name: string } | { error: string }> {
+  async createKey(user: AuthenticatedUser, name: string, requestedMode?: KeyMode): Promise<{ key: string; name: string } | { error: string }> {
+    const mode = issuedKeyMode(user.mode, requestedMode);
+    if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null });
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
@@ -155,7 +158,7 @@ export class ConsoleService {
 
   /** The user's batches, newest first. */
   async rosterList(user: AuthenticatedUser) {
-    return (await this.batches.list(user.userId, { limit: 50, after: null })).batches;
+    return (await this.batches.list(user, { limit: 50, after: null })).batches;
   }
 
   /** Starts a batch, as POST /v1/batches does; it waits for the lookups no longer than a verification does. */
@@ -166,7 +169,7 @@ export class ConsoleService {
 
   /** A batch with its progress and its rows, of one outcome when asked (another user's id: BATCH_NOT_FOUND). */
   async roster(user: AuthenticatedUser, batchId: string, outcome: string | undefined) {
-    const batch = await this.batches.view(user.userId, batchId, { limit: 1000, after: null });
+    const batch = await this.batches.view(user, batchId, { limit: 1000, after: null });
     const shown = outcome !== undefined && (ITEM_STATUSES as readonly string[]).includes(outcome) ? outcome : null;
     return { batch, progress: batchProgress(batch), outcomes: ROSTER_OUTCOMES, outcome: shown, rows: rosterRows(batch.items, shown) };
   }
@@ -178,7 +181,7 @@ export class ConsoleService {
   /** One page of the watchlist, 50 numbers, after the last number of the previous page (an unreadable one: the start). */
   async watchPage(user: AuthenticatedUser, after: string | undefined) {
     const start = after !== undefined && isLicenceNumber(after) ? after : null;
-    const page = await this.watchlist.list(user.userId, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
+    const page = await this.watchlist.list(user, { limit: WATCH_PAGE_SIZE, after: start, status: null, expiringWithinDays: null });
     return { rows: page.items.map(watchRow), nextCursor: page.nextCursor, first: start === null, recheckEvery: this.recheckEvery };
   }
 
@@ -203,21 +206,21 @@ export class ConsoleService {
 
   /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
   async webhooksPage(user: AuthenticatedUser, shown: { secret?: string; url?: string; error?: string }) {
-    const endpoints = await this.endpoints.list(user.userId);
+    const endpoints = await this.endpoints.list(user);
     const withLogs = await Promise.all(
       endpoints.map(async (endpoint) => ({
         endpoint,
         deliveries: (await this.endpoints.deliveries(user.userId, endpoint.id)).slice(0, DELIVERIES_SHOWN),
       })),
     );
-    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map(eventView);
+    const events = (await this.events.latest(user.userId, EVENTS_SHOWN)).map((event) => eventView(event, user.mode));
     return { endpoints: withLogs, events, shown };
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
   async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
     if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
-    const created = await this.endpoints.create(user.userId, webhook);
+    const created = await this.endpoints.create(user, webhook);
     return { secret: created.secret, url: created.url };
   }
 

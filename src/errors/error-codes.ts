@@ -92,6 +92,8 @@ export const FEATURE_VALIDATION_MESSAGES = {
   keyBody: 'Request body must be {"name"} with a name of 1 to 100 characters, and may add expiresAt',
   keyExpiry: 'expiresAt must be a future ISO-8601 date, or date and time with its zone',
   keyLimit: 'A user may hold at most 10 active keys; revoke one first',
+  keyMode: 'mode must be live or test',
+  keyModeLive: 'A test key may create only test keys',
   formContentType: 'Content-Type must be application/x-www-form-urlencoded',
   consoleForm: 'Form may only contain the fields of its console page',
   verificationsLimit: 'limit must be an integer from 1 to 1000',

@@ -1,15 +1,17 @@
+import type { KeyMode } from '../auth/key-mode';
 import type { EventType } from './event-types';
 
-/** An event as partners see it, in the feed and (without id) as a webhook body. */
+/** An event as partners see it, in the feed and (without id and mode) as a webhook body. */
 export interface EventView {
   id: string;
   type: EventType;
   timestamp: string;
   data: Record<string, unknown>;
+  mode: KeyMode;
 }
 
-export function eventView(event: { id: string; type: EventType; createdAt: Date; data: Record<string, unknown> }): EventView {
-  return { id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), data: event.data };
+export function eventView(event: { id: string; type: EventType; createdAt: Date; data: Record<string, unknown> }, mode: KeyMode): EventView {
+  return { id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), data: event.data, mode };
 }
 
 /** The Standard Webhooks body: {"type","timestamp","data"}; the id travels in webhook-id. */

@@ -28,6 +28,6 @@ export class EventsController {
   @ApiErrorResponsesWith({ eventsLimit, eventsAfter, eventsQuery }, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   async feed(@CurrentUser() user: AuthenticatedUser, @Query() { after, limit }: EventsQuery): Promise<EventFeedDto> {
     const events = await this.events.feed(user.userId, after, limit);
-    return { events: events.map(eventView), nextCursor: events.at(-1)?.seq ?? after };
+    return { events: events.map((event) => eventView(event, user.mode)), nextCursor: events.at(-1)?.seq ?? after };
   }
 }

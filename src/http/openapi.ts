@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { applyRequestContents } from './api-request-content';
 import { applyWebhooks, OpenApiWebhooks } from './openapi-webhooks';
 import { applyRateLimitDocs } from './rate-limit-docs';
+import { applyVerificationModeDocs } from './verification-mode-docs';
 import { closeRequestSchemas } from './request-schemas';
 import { serverUrl } from './server-url';
 
@@ -46,7 +47,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   config.info.contact = { name: `${SERVICE_NAME} support` };
   // 3.1 names a licence by SPDX expression; LicenseRef- is SPDX's form for one that is not on its list.
   config.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as LicenseObject;
-  const document = applyRateLimitDocs(applyRequestContents(SwaggerModule.createDocument(app, config)));
+  const document = applyVerificationModeDocs(applyRateLimitDocs(applyRequestContents(SwaggerModule.createDocument(app, config))));
   return applyWebhooks(closeRequestSchemas(document), app.get(OpenApiWebhooks));
 }
 

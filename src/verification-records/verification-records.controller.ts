@@ -40,7 +40,7 @@ export class VerificationRecordsController {
   @ApiOkResponse({ type: VerificationListDto, description: 'One page of records, newest first' })
   @ApiErrorResponsesWith(dtoValidationTexts(VerificationsQuery), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: VerificationsQuery): Promise<VerificationListDto> {
-    return this.records.list(user.userId, query);
+    return this.records.list(user, query);
   }
 
   @Get('export')
@@ -69,7 +69,7 @@ export class VerificationRecordsController {
   @ApiOkResponse({ type: VerificationRecordDto, description: 'The record' })
   @ApiErrorResponses('UNAUTHORIZED', 'VERIFICATION_NOT_FOUND', 'INTERNAL_ERROR')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id', RECORD_ID) id: string): Promise<VerificationRecordDto> {
-    return this.records.get(user.userId, id);
+    return this.records.get(user, id);
   }
 
   @Get(':id/receipt')
@@ -92,7 +92,7 @@ export class VerificationRecordsController {
     @Param('id', RECORD_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const receipt = await this.records.receipt(user.userId, id, serverUrl(this.publicBaseUrl, reply.request));
+    const receipt = await this.records.receipt(user, id, serverUrl(this.publicBaseUrl, reply.request));
     void reply.header('Content-Type', 'application/jose').header('Content-Disposition', `attachment; filename="receipt-${id}.jws"`);
     return receipt;
   }

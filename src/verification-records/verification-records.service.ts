@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { DataOwner } from '../auth/authenticated-user';
+import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { stringify } from 'csv-stringify';
 import { pipeline, Readable, Transform } from 'node:stream';
@@ -10,6 +12,13 @@ import { recordFilters, RecordsExportQuery, VerificationsQuery } from './dto/ver
 import { ReceiptSigner } from './receipt-signer';
 import { RECORD_CSV_COLUMNS, recordCsvCells } from './record-csv';
 
+/** A record as GET /v1/verifications shows it: with the mode of the side it belongs to. */
+export type RecordView = VerificationRecord & { mode: KeyMode };
+
+function recordView(record: VerificationRecord, mode: KeyMode): RecordView {
+  return { ...record, mode };
+}
+
 /** The caller's verification records: pages, one record, its receipt, the CSV export (for the API and the console). */
 @Injectable()
 export class VerificationRecordsService {
@@ -19,25 +28,28 @@ export class VerificationRecordsService {
     private readonly clock: Clock,
   ) {}
 
-  async list(userId: string, query: VerificationsQuery): Promise<{ verifications: VerificationRecord[]; nextCursor: string | null }> {
+  async list({ userId, mode }: DataOwner, query: VerificationsQuery): Promise<{ verifications: RecordView[]; nextCursor: string | null }> {
     const page = pageRequest(query);
     const rows = await this.repository.listPage(userId, recordFilters(query), page);
-    const verifications = rows.slice(0, page.limit);
-    const last = verifications.at(-1);
+    const shown = rows.slice(0, page.limit);
+    const last = shown.at(-1);
     const nextCursor = rows.length > page.limit && last ? writeNewestFirstCursor({ at: last.answeredAt, id: last.verificationId }) : null;
-    return { verifications, nextCursor };
+    return { verifications: shown.map((record) => recordView(record, mode)), nextCursor };
   }
 
   /** The user's record; another user's is VERIFICATION_NOT_FOUND, as an unknown one. */
-  async get(userId: string, verificationId: string): Promise<VerificationRecord> {
+  async get({ userId, mode }: DataOwner, verificationId: string): Promise<RecordView> {
     const record = await this.repository.findOwned(userId, verificationId);
     if (!record) throw new ApiError('VERIFICATION_NOT_FOUND');
-    return record;
+    return recordView(record, mode);
   }
 
-  /** The user's record signed as a receipt (a compact JWS) by the service at `issuer`. */
-  async receipt(userId: string, verificationId: string, issuer: string): Promise<string> {
-    return this.signer.sign(await this.get(userId, verificationId), issuer, this.clock.now());
+  /**
+   * The user's record signed as a receipt (a compact JWS) by the service at `issuer`, its mode included: a test
+   * answer's receipt can never pass for a live one.
+   */
+  async receipt(owner: DataOwner, verificationId: string, issuer: string): Promise<string> {
+    return this.signer.sign(await this.get(owner, verificationId), issuer, this.clock.now());
   }
 
   /** The export as a CSV stream (BOM and CRLF, as the roster results), fed row by row from the database cursor. */

@@ -1,5 +1,6 @@
 import type { RegisterLicence } from '@lvs/register';
 import type { FinalResult, FinalStatus } from '../lookups/lookup-outcome';
+import type { KeyMode } from '../auth/key-mode';
 import { daysUntil } from './expiry-warnings';
 
 export type WatchState = 'ACTIVE' | 'PAUSED';
@@ -34,9 +35,10 @@ export interface WatchEntryView {
   pausedReason: string | null;
   /** only once a successor is known */
   successorLicenceNumber?: string;
+  mode: KeyMode;
 }
 
-export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
+export function watchEntryView(row: WatchEntryRow, now: Date, mode: KeyMode): WatchEntryView {
   const licence = row.result?.status === 'FOUND' ? row.result.licence : null;
   return {
     licenceNumber: row.licenceNumber,
@@ -50,5 +52,6 @@ export function watchEntryView(row: WatchEntryRow, now: Date): WatchEntryView {
     state: row.state,
     pausedReason: row.pausedReason,
     ...(row.successorLicenceNumber === null ? {} : { successorLicenceNumber: row.successorLicenceNumber }),
+    mode,
   };
 }

@@ -95,6 +95,6 @@ export class WatchlistController {
   @ApiOkResponse({ type: WatchlistPageDto, description: 'One page of watched numbers' })
   @ApiErrorResponsesWith(dtoValidationTexts(WatchlistQueryDto), 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: WatchlistQueryDto): Promise<WatchlistPageDto> {
-    return this.watchlist.list(user.userId, watchlistQuery(query));
+    return this.watchlist.list(user, watchlistQuery(query));
   }
 }

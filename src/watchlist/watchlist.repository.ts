@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { lockUser, servedUsers, userWatchLimit } from '../auth/users-sql';
+import { AppConfig } from '../config/app-config';
 import type { FinalResult } from '../lookups/lookup-outcome';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
 import type { WatchEntryRow, WatchState } from './watch-entry-view';
@@ -85,7 +86,12 @@ export interface DueNumber {
  */
 @Injectable()
 export class WatchlistRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** SQL: the served users as relation `u`, test sides by the test mode settings */
+  private readonly servedUsers: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, config: AppConfig) {
+    this.servedUsers = servedUsers('u', { testModeEnabled: config.get('TEST_MODE_ENABLED'), testModeQuota: config.get('TEST_MODE_QUOTA') });
+  }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -221,7 +227,7 @@ export class WatchlistRepository {
   async watchedNumbers(): Promise<number> {
     const [{ watched }] = await this.dataSource.query<{ watched: number }[]>(
       `SELECT count(DISTINCT (w.world, w.licence_number))::int AS watched FROM watch_entries w
-       JOIN ${servedUsers('u')} ON u.id = w.user_id`,
+       JOIN ${this.servedUsers} ON u.id = w.user_id`,
     );
     return watched;
   }
@@ -236,7 +242,7 @@ export class WatchlistRepository {
     // TypeORM answers an UPDATE with [rows, affected count].
     const [rows] = await this.dataSource.query<[DueNumber[], number]>(
       `WITH watchers AS (
-         SELECT DISTINCT w.user_id FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id
+         SELECT DISTINCT w.user_id FROM watch_entries w JOIN ${this.servedUsers} ON u.id = w.user_id
        ),
        turns AS (
          SELECT due.world, due.licence_number, due.next_check_at, row_number() OVER (PARTITION BY watchers.user_id ORDER BY due.next_check_at) AS turn
@@ -275,7 +281,7 @@ export class WatchlistRepository {
   watchers(licenceNumber: string, world: string): Promise<Watcher[]> {
     return this.dataSource.query<Watcher[]>(
       `SELECT w.user_id AS "userId", w.reference, w.state, u.monthly_quota AS "monthlyQuota", s.checked_at AS "checkedAt"
-       FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
+       FROM watch_entries w JOIN ${this.servedUsers} ON u.id = w.user_id JOIN licence_states s ON s.world = w.world AND s.licence_number = w.licence_number
        WHERE w.licence_number = $1 AND w.world = $2`,
       [licenceNumber, world],
     );
@@ -317,7 +323,7 @@ export class WatchlistRepository {
     return this.dataSource.query<SuccessorWatcher[]>(
       `SELECT w.user_id AS "userId", w.reference, w.holder, w.date_of_birth_sealed AS "dateOfBirthSealed",
               w.follow_successor AS "followSuccessor", u.monthly_quota AS "monthlyQuota"
-       FROM watch_entries w JOIN ${servedUsers('u')} ON u.id = w.user_id
+       FROM watch_entries w JOIN ${this.servedUsers} ON u.id = w.user_id
        WHERE w.licence_number = $1 AND w.world = $2 AND w.state = 'ACTIVE'`,
       [licenceNumber, world],
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthenticatedUser } from '../auth/authenticated-user';
+import { AuthenticatedUser, DataOwner } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../common/roster';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { Clock } from '../clock/clock';
@@ -59,7 +59,7 @@ export class WatchlistService {
         followSuccessor: followSuccessor ?? null,
       });
     }
-    return { created, entry: (await this.entries(user.userId, [licenceNumber]))[0] };
+    return { created, entry: (await this.entries(user, [licenceNumber]))[0] };
   }
 
   /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing). */
@@ -86,20 +86,20 @@ export class WatchlistService {
     await this.repository.makeDue(userId, licenceNumbers, this.clock.now());
   }
 
-  async list(userId: string, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
+  async list({ userId, mode }: DataOwner, query: WatchlistQuery): Promise<{ items: WatchEntryView[]; nextCursor: string | null }> {
     const now = this.clock.now();
     const rows = await this.repository.listPage(userId, query, now.toISOString().slice(0, 10));
     const page = rows.slice(0, query.limit);
     return {
-      items: page.map((row) => watchEntryView(row, now)),
+      items: page.map((row) => watchEntryView(row, now, mode)),
       nextCursor: rows.length > query.limit ? page[page.length - 1].licenceNumber : null,
     };
   }
 
-  private async entries(userId: string, numbers: string[]): Promise<WatchEntryView[]> {
+  private async entries({ userId, mode }: DataOwner, numbers: string[]): Promise<WatchEntryView[]> {
     const rows = await this.repository.entries(userId, numbers);
     const now = this.clock.now();
-    return rows.map((row) => watchEntryView(row, now));
+    return rows.map((row) => watchEntryView(row, now, mode));
   }
 
   /**

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { DataOwner } from '../auth/authenticated-user';
+import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
@@ -17,7 +19,7 @@ const DELIVERY_LOG_SIZE = 100;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-const toWebhookDto = (row: StoredEndpoint): WebhookDto => ({
+const toWebhookDto = (row: StoredEndpoint, mode: KeyMode): WebhookDto => ({
   id: row.id,
   url: row.url,
   events: row.events,
@@ -26,6 +28,7 @@ const toWebhookDto = (row: StoredEndpoint): WebhookDto => ({
   disabledAt: iso(row.disabledAt),
   disabledReason: row.disabledReason,
   failingSince: iso(row.failingSince),
+  mode,
 });
 
 /** A user's webhook endpoints and their delivery log; another user's ids answer 404. */
@@ -41,16 +44,16 @@ export class EndpointsService {
   ) {}
 
   /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
-  async create(userId: string, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
+  async create({ userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
     const row = await this.repository.createEndpoint(userId, request.url, request.events, this.secrets.seal(secret), this.clock.now(), MAX_ENDPOINTS_PER_USER);
     if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
-    return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString() };
+    return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString(), mode };
   }
 
-  async list(userId: string): Promise<WebhookDto[]> {
+  async list({ userId, mode }: DataOwner): Promise<WebhookDto[]> {
     const rows = await this.repository.listEndpoints(userId);
-    return rows.map(toWebhookDto);
+    return rows.map((row) => toWebhookDto(row, mode));
   }
 
   async remove(userId: string, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isServedUser, lockUser } from '../auth/users-sql';
+import { AppConfig } from '../config/app-config';
 import type { EventType } from '../events/event-types';
 import { storedEvents } from '../events/events-sql';
 import type { DeliveryDto } from './dto/webhook.dto';
@@ -62,7 +63,12 @@ const ENDPOINT_COLUMNS = `id, url, events, created_at AS "createdAt", disabled_a
 /** Every statement on webhook_endpoints, webhook_deliveries and webhook_attempts. */
 @Injectable()
 export class WebhookRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** SQL: the endpoint `w`'s user is served (a test side only while test mode is enabled) */
+  private readonly endpointUserServed: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, config: AppConfig) {
+    this.endpointUserServed = isServedUser('w.user_id', config.get('TEST_MODE_ENABLED'));
+  }
 
   /**
    * Adds an endpoint unless the user has `maxPerUser` already; undefined when it has. The user's row lock makes
@@ -134,7 +140,7 @@ export class WebhookRepository {
       `WITH resumable AS (
          SELECT d.id, d.held_at FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         WHERE d.held_at IS NOT NULL AND ${isServedUser('w.user_id')}
+         WHERE d.held_at IS NOT NULL AND ${this.endpointUserServed}
          FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET held_at = NULL FROM resumable WHERE d.id = resumable.id
@@ -148,7 +154,7 @@ export class WebhookRepository {
     const [row] = await this.dataSource.query<DeliveryToSend[]>(
       `SELECT w.user_id AS "userId", d.endpoint_id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret",
               w.previous_secret_until AS "previousSecretUntil", w.failing_since AS "failingSince", w.disabled_at AS "disabledAt",
-              NOT ${isServedUser('w.user_id')} AS "userDisabled", e.id AS "eventId", e.type, e.data, e.created_at AS "createdAt",
+              NOT ${this.endpointUserServed} AS "userDisabled", e.id AS "eventId", e.type, e.data, e.created_at AS "createdAt",
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
          JOIN ${storedEvents('e')} ON e.id = d.event_id

@@ -52,7 +52,7 @@ export class WebhooksController {
   async create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
     // The URL as written and its host's addresses now; the host is resolved again at every delivery.
     if ((await this.urlCheck.problem(webhook.url)) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
-    return this.endpoints.create(user.userId, webhook);
+    return this.endpoints.create(user, webhook);
   }
 
   @Get()
@@ -64,7 +64,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookListDto, description: "The caller's endpoints, without their secrets" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<WebhookListDto> {
-    return { webhooks: await this.endpoints.list(user.userId) };
+    return { webhooks: await this.endpoints.list(user) };
   }
 
   @Delete(':id')

@@ -297,7 +297,7 @@ describe('the partner console', () => {
       expect(consoleIds.length).toBeGreaterThanOrEqual(2);
       // The first verification of the Verify page, recorded with exactly the record's fields.
       const first = (await api(`/v1/verifications/${consoleIds.at(-1)}`)).body as Record<string, unknown>;
-      expect(Object.keys(first)).toEqual([...RECORD_FIELDS]);
+      expect(Object.keys(first)).toEqual([...RECORD_FIELDS, 'mode']);
       expect(first).toMatchObject({ userId: owner.userId, keyId: owner.keyId, licenceNumber: FOUND, status: 'FOUND', channel: 'console', source: 'register' });
       expect(first).toMatchObject({ nameCheck: null, dateOfBirthCheck: null, batchId: null, row: null });
 

@@ -74,6 +74,17 @@ describe('npm run demo', () => {
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers the printed test-mode curl with Verification-Mode: test, and counts it on the test side only', async () => {
+    const testKey = log.match(/^Demo test key \(test mode: its own data and quota, never the live plan\): (lvs_test_\S+)$/m)![1];
+    const verified = parseCurl((await runInBash(commandAfter(log, '# TEST MODE.'))).stdout);
+    expect([verified.status, verified.headers['verification-mode']]).toEqual([200, 'test']);
+    expect(verified.body).toMatchObject({ status: 'FOUND', licence: { firstName: 'JANE', surname: 'DOE' } });
+    const lines = log.split('\n');
+    const usageCommand = lines[lines.findIndex((line) => line.startsWith('# TEST MODE.')) + 2];
+    expect(usageCommand).toContain(`X-API-Key: ${testKey}`);
+    expect(JSON.parse((await runInBash(usageCommand)).stdout)).toMatchObject({ used: 1, quota: 1000, remaining: 999 });
+  });
+
   it('answers NOT_FOUND through the printed curl', async () => {
     const answer = parseCurl((await runInBash(commandAfter(log, '# NOT_FOUND (404):'))).stdout);
     expect(answer.status).toBe(404);

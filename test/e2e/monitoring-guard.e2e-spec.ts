@@ -64,6 +64,7 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
       events: ['licence.status_changed'],
       secret: expect.stringMatching(/^whsec_/),
       createdAt: expect.any(String),
+      mode: 'live',
     });
     const { rows } = await t.db.query('SELECT secret FROM webhook_endpoints WHERE id = $1', [created.id]);
     expect(rows[0].secret).toMatch(/^v2\.[\w-]{8}\./); // sealed, naming its key
@@ -101,6 +102,6 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     );
     expect(schemas.WatchEntryDto.properties.expiresInDays).toMatchObject({ type: ['integer', 'null'] });
     expect(schemas.DeliveryAttemptDto.properties.responseStatus).toMatchObject({ type: ['integer', 'null'] });
-    expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt']);
+    expect(schemas.CreatedWebhookDto.required).toEqual(['id', 'url', 'events', 'secret', 'createdAt', 'mode']);
   });
 });

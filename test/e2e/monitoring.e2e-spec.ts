@@ -88,6 +88,7 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       expiresInDays: null,
       state: 'ACTIVE',
       pausedReason: null,
+      mode: 'live',
     });
     const again = await call(key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.expired}`, { reference: 'guard-1b' });
     expect(again.status).toBe(200);
@@ -191,7 +192,8 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       const events = await feed(users[index].key);
       expect(events.map((event) => event.type)).toEqual(['licence.status_changed']);
       expect(events[0].id).toBe(received[0].headers['webhook-id']);
-      expect(events[0]).toEqual({ ...received[0].body, id: events[0].id });
+      // The feed's event is the webhook body with its id and its side's mode (the body has neither: the endpoint is of one side).
+      expect(events[0]).toEqual({ ...received[0].body, id: events[0].id, mode: 'live' });
     }
     expect(await entry(users[0].key, SANDBOX_NUMBERS.active)).toMatchObject({ licence: { status: 'Revoked' }, lastChangedAt: expect.any(String) });
   });
@@ -249,6 +251,7 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       disabledAt: expect.any(String),
       disabledReason: 'GONE',
       failingSince: expect.any(String),
+      mode: 'live',
     });
     await sleep(2500); // no retry after a 410
     expect(receiver.to('/gone')).toHaveLength(1);

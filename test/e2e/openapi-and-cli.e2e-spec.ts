@@ -106,8 +106,8 @@ describe('OpenAPI document and the key command', () => {
         );
         expect(Object.keys(responses[httpStatus].headers).sort()).toEqual(
           httpStatus === '202'
-            ? ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Verification-Source']
-            : ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'X-Verification-Source'],
+            ? ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Verification-Mode', 'X-Verification-Source']
+            : ['Idempotency-Key', 'RateLimit', 'RateLimit-Policy', 'Verification-Mode', 'X-Verification-Source'],
         );
       }
       expect(responses['202'].content['application/json'].example).toEqual({

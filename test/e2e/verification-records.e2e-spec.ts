@@ -75,7 +75,7 @@ describe('verification records: one per final answer, history, export and signed
     expect(body.verificationId).toMatch(UUID);
     const derivedKey = first.headers.get('idempotency-key')!;
     const record = await recordOf(key, body.verificationId);
-    expect(Object.keys(record)).toEqual([...RECORD_FIELDS]);
+    expect(Object.keys(record)).toEqual([...RECORD_FIELDS, 'mode']);
     expect(record).toEqual({
       verificationId: body.verificationId,
       userId,
@@ -93,6 +93,7 @@ describe('verification records: one per final answer, history, export and signed
       batchId: null,
       row: null,
       channel: 'api',
+      mode: 'live',
     });
     expect(Date.parse(record.answeredAt)).toBeGreaterThanOrEqual(Date.parse(body.checkedAt));
 
@@ -210,6 +211,7 @@ describe('verification records: one per final answer, history, export and signed
       batchId: batch.id,
       row: 1,
       channel: 'batch',
+      mode: 'live',
     });
     expect(second).toMatchObject({ status: 'NOT_FOUND', licence: null, row: 2, batchId: batch.id, channel: 'batch' });
     const csv = await get(key, `/v1/batches/${batch.id}/results.csv`);

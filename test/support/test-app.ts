@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
 import { Clock } from '../../src/clock/clock';
+import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/env.schema';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from '../../src/http/configure-http';
 import { createLogger } from '../../src/logging/create-logger';
@@ -40,7 +41,8 @@ export interface TestApp {
   workers: WorkerProcess[];
   /** starts one more worker process, with `overrides` on top of the app's settings; all of them stop with close() */
   startWorker(overrides?: Record<string, string>): Promise<WorkerProcess>;
-  createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string }): Promise<CreatedKey>;
+  /** a live key (a new user unless userId), or with `test` a test key of the user's test side (a new live user's unless userId) */
+  createKey(options?: { quota?: number | null; expiresAt?: Date | null; userId?: string; name?: string; test?: boolean }): Promise<CreatedKey>;
   close(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         quota: keyOptions.quota ?? null,
         expiresAt: keyOptions.expiresAt ?? null,
         userId: keyOptions.userId,
+        testModeQuota: keyOptions.test ? app.get(AppConfig).get('TEST_MODE_QUOTA') : undefined,
       }),
     async close() {
       await Promise.all(workers.map((worker) => worker.stop()));

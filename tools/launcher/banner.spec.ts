@@ -41,7 +41,7 @@ describe('startBanner', () => {
 });
 
 describe('demoBanner', () => {
-  const lines = demoBanner('http://127.0.0.1:3000', 'lvs_key', 'http://127.0.0.1:4010', 'http://127.0.0.1:4020', {
+  const lines = demoBanner('http://127.0.0.1:3000', { key: 'lvs_key', testKey: 'lvs_test_key' }, 'http://127.0.0.1:4010', 'http://127.0.0.1:4020', {
     database: 'licence_verification_demo',
     redisPrefix: 'lvs-demo',
   });
@@ -51,6 +51,14 @@ describe('demoBanner', () => {
       'Answers come from the register SANDBOX at http://127.0.0.1:4010, not the real register.',
       'Demo data: database licence_verification_demo, Redis prefix lvs-demo (npm start keeps its own).',
     ]);
+  });
+
+  it('prints the demo test key beside the live one, and a verification with it that shows its mode', () => {
+    const keyLine = lines.indexOf('Demo key (quota 100 per month): lvs_key');
+    expect(lines[keyLine + 2]).toBe('Demo test key (test mode: its own data and quota, never the live plan): lvs_test_key');
+    const testMode = lines.findIndex((line) => line.startsWith('# TEST MODE.'));
+    expect(lines[testMode + 1]).toContain('-H "X-API-Key: lvs_test_key"');
+    expect(lines[testMode + 2]).toBe('curl -s http://127.0.0.1:3000/v1/quota/usage -H "X-API-Key: lvs_test_key"');
   });
 
   it('says where the console is and to sign in there with the demo key', () => {

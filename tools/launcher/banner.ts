@@ -134,8 +134,8 @@ export interface DemoData {
   redisPrefix: string;
 }
 
-/** The demo's banner: where answers come from, the key, and curl commands that work as printed. */
-export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, receiverUrl: string, data: DemoData): string[] {
+/** The demo's banner: where answers come from, the keys, and curl commands that work as printed. */
+export function demoBanner(apiUrl: string, { key, testKey }: { key: string; testKey: string }, sandboxUrl: string, receiverUrl: string, data: DemoData): string[] {
   const slowBody = `{"licenceNumber":"'"$SLOW"'"}`;
   return [
     '================================ DEMO ================================',
@@ -143,6 +143,7 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     `Demo data: database ${data.database}, Redis prefix ${data.redisPrefix} (npm start keeps its own).`,
     `Demo key (quota 100 per month): ${key}`,
     `Console: open ${apiUrl}/console and sign in with the demo key.`,
+    `Demo test key (test mode: its own data and quota, never the live plan): ${testKey}`,
     '',
     '# FOUND (200):',
     verifyCurl(apiUrl, key, `{"licenceNumber":"${DEMO_FOUND}"}`),
@@ -159,6 +160,10 @@ export function demoBanner(apiUrl: string, key: string, sandboxUrl: string, rece
     '',
     '# Quota (200):',
     `curl -s ${apiUrl}/v1/quota/usage -H "X-API-Key: ${key}"`,
+    '',
+    '# TEST MODE. The same FOUND with the test key: answered with Verification-Mode: test, counted on the test side only:',
+    verifyCurl(apiUrl, testKey, `{"licenceNumber":"${DEMO_FOUND}"}`),
+    `curl -s ${apiUrl}/v1/quota/usage -H "X-API-Key: ${testKey}"`,
     '',
     ...holderSteps(apiUrl, key),
     ...monitoringSteps(apiUrl, key, sandboxUrl, receiverUrl),

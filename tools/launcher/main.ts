@@ -83,6 +83,7 @@ class Launcher {
     if ((await migrate.exited) !== 0) throw new Error('Migrations failed (see above)');
 
     let key = '';
+    let testKey = '';
     let sandboxUrl = '';
     let receiverUrl = '';
     if (this.demo) {
@@ -102,7 +103,7 @@ class Launcher {
       const receiver = await DemoReceiver.start((line) => this.say(line, 'receiver'));
       this.stoppable.push({ name: 'receiver', stop: () => receiver.close() });
       receiverUrl = receiver.url;
-      key = this.createDemoKey(env);
+      ({ key, testKey } = this.createDemoKeys(env));
     }
 
     // Asked while the processes start; the banner says why the register cannot be reached, if it cannot.
@@ -128,7 +129,7 @@ class Launcher {
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
       ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, await registerProblem, launcher.WORKERS),
-      ...(demoData ? demoBanner(apiUrl, key, sandboxUrl, receiverUrl, demoData) : []),
+      ...(demoData ? demoBanner(apiUrl, { key, testKey }, sandboxUrl, receiverUrl, demoData) : []),
       STOP_LINE,
     ];
     process.stdout.write(`\n${banner.join('\n')}\n\n`);
@@ -179,13 +180,17 @@ class Launcher {
     return url;
   }
 
-  private createDemoKey(env: Env): string {
-    const created = spawnSync(process.execPath, [ENTRY.keys, 'create', '--name', 'Demo user', '--quota', '100'], {
-      env,
-      encoding: 'utf8',
-    });
+  /** The demo user's live key, and a test key of its test side. */
+  private createDemoKeys(env: Env): { key: string; testKey: string } {
+    const live = this.runKeys(env, 'create', '--name', 'Demo user', '--quota', '100');
+    const test = this.runKeys(env, 'create', '--name', 'Demo test key', '--test', '--user', live.userId);
+    return { key: live.key, testKey: test.key };
+  }
+
+  private runKeys(env: Env, ...args: string[]): { key: string; userId: string } {
+    const created = spawnSync(process.execPath, [ENTRY.keys, ...args], { env, encoding: 'utf8' });
     if (created.status !== 0) throw new Error(`Could not create the demo key: ${created.stderr}`);
-    return (JSON.parse(created.stdout) as { key: string }).key;
+    return JSON.parse(created.stdout) as { key: string; userId: string };
   }
 
   /** Stops the API first (it drains), then the workers, the sandbox and the databases, newest first. */

@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsOptional, IsString, Length } from 'class-validator';
+import { IsDate, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { parseExpiry } from '../key-expiry';
+import { KEY_MODES, KeyMode } from '../key-mode';
 
-const { keyBody, keyExpiry } = FEATURE_VALIDATION_MESSAGES;
+const { keyBody, keyExpiry, keyMode } = FEATURE_VALIDATION_MESSAGES;
 
 /** POST /v1/keys: {"name"}, the label that tells the new key apart in the list, and an optional expiry. */
 @UnknownFieldMessage(keyBody)
@@ -30,6 +31,18 @@ export class CreateKeyDto {
   // Anything that does not parse stays as it came, so that IsDate refuses it.
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? (parseExpiry(value) ?? value) : value))
   expiresAt?: Date;
+
+  @ApiProperty({
+    required: false,
+    enum: KEY_MODES,
+    example: 'test',
+    description:
+      'The new key\'s mode; the calling key\'s when left out. A live key may create either; a test key only test keys ' +
+      '(asking for live answers 400 VALIDATION_ERROR).',
+  })
+  @IsOptional()
+  @IsIn(KEY_MODES, { message: keyMode })
+  mode?: KeyMode;
 }
 
 export class KeyDto {
@@ -41,6 +54,9 @@ export class KeyDto {
 
   @ApiProperty({ example: 'lvs_Ab3dE9', description: 'The first characters of the key, to tell keys apart' })
   prefix!: string;
+
+  @ApiProperty({ enum: KEY_MODES, example: 'live', description: 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)' })
+  mode!: KeyMode;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

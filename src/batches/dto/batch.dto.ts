@@ -1,3 +1,5 @@
+import { KeyMode } from '../../auth/key-mode';
+import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HolderCheckDto } from '../../holders/dto/holder-answers.dto';
 import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
@@ -86,6 +88,9 @@ export class BatchSummaryDto {
 
   @ApiProperty({ type: BatchCountsDto, description: 'Items per result' })
   counts!: BatchCountsDto;
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 }
 
 export class BatchDto extends BatchSummaryDto {

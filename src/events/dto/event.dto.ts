@@ -1,3 +1,5 @@
+import { KeyMode } from '../../auth/key-mode';
+import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES } from '../event-types';
 
@@ -20,6 +22,9 @@ export class EventDto {
     example: { licenceNumber: '1011001544208079', reference: 'guard-0042', previous: null, current: null },
   })
   data!: Record<string, unknown>;
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 }
 
 export class EventFeedDto {

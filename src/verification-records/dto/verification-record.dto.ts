@@ -1,3 +1,5 @@
+import { KeyMode } from '../../auth/key-mode';
+import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty } from '@nestjs/swagger';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
 import type { VerificationRecord } from '../../evidence/verification-record';
@@ -58,6 +60,9 @@ export class VerificationRecordDto implements VerificationRecord {
 
   @ApiProperty({ enum: ['api', 'console', 'batch'] })
   channel!: 'api' | 'console' | 'batch';
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 }
 
 export class VerificationListDto {

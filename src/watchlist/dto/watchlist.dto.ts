@@ -1,3 +1,5 @@
+import { KeyMode } from '../../auth/key-mode';
+import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, ValidateNested } from 'class-validator';
@@ -97,6 +99,9 @@ export class WatchEntryDto {
 
   @ApiProperty({ type: String, nullable: true, enum: ['QUOTA_EXCEEDED'], example: null, description: 'Why the entry is paused' })
   pausedReason!: string | null;
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 
   @ApiPropertyOptional({
     type: String,

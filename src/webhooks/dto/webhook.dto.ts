@@ -1,3 +1,5 @@
+import { KeyMode } from '../../auth/key-mode';
+import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
@@ -56,6 +58,9 @@ export class WebhookDto {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null, description: 'Since when deliveries fail; null when the last one succeeded' })
   failingSince!: string | null;
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 }
 
 export class CreatedWebhookDto {
@@ -73,6 +78,9 @@ export class CreatedWebhookDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
+
+  @ApiModeProperty()
+  mode!: KeyMode;
 }
 
 export class WebhookListDto {
