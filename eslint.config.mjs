@@ -30,7 +30,20 @@ export const LAYERS = [
 ];
 
 /** Folders that serve every feature and so import none: where they need a feature, they define a token it provides. */
-export const INFRASTRUCTURE = ['config', 'errors', 'clock', 'database', 'redis', 'logging', 'metrics', 'http', 'health', 'validation', 'common', 'secrets'];
+export const INFRASTRUCTURE = [
+  'config',
+  'errors',
+  'clock',
+  'database',
+  'redis',
+  'logging',
+  'metrics',
+  'http',
+  'health',
+  'validation',
+  'common',
+  'secrets',
+];
 
 /** What the rest of src/ may import of the lookup road: its modules, its service and the types they answer with. */
 export const LOOKUPS_FACES = [

@@ -22,9 +22,9 @@ const path = require('node:path');
 function esmOnlyPackages() {
   const root = path.join(__dirname, 'node_modules');
   if (!fs.existsSync(root)) return [];
-  const names = fs.readdirSync(root).flatMap((entry) =>
-    entry.startsWith('@') ? fs.readdirSync(path.join(root, entry)).map((inner) => `${entry}/${inner}`) : [entry],
-  );
+  const names = fs
+    .readdirSync(root)
+    .flatMap((entry) => (entry.startsWith('@') ? fs.readdirSync(path.join(root, entry)).map((inner) => `${entry}/${inner}`) : [entry]));
   return names.filter((name) => {
     try {
       return JSON.parse(fs.readFileSync(path.join(root, name, 'package.json'), 'utf8')).type === 'module';

@@ -16,7 +16,12 @@ function newestChange(path) {
 }
 
 const built = existsSync(output) ? statSync(output).mtimeMs : 0;
-const changed = Math.max(...inputs.map((input) => join(root, input)).filter(existsSync).map(newestChange));
+const changed = Math.max(
+  ...inputs
+    .map((input) => join(root, input))
+    .filter(existsSync)
+    .map(newestChange),
+);
 if (changed > built) {
   console.log(built === 0 ? 'Building (no dist/ yet)…' : 'Building (sources changed since the last build)…');
   const result = spawnSync(process.execPath, [join(root, 'node_modules/@nestjs/cli/bin/nest.js'), 'build'], {

@@ -28,7 +28,10 @@ async function bootstrap(): Promise<void> {
     setTimeout(() => process.exit(1), graceMs + 5000).unref(); // whatever hangs, the process goes
     const worker = app.get(LookupProcessor).worker;
     logger.log(`${signal}: no longer taking jobs; finishing active lookups within ${graceMs} ms`, 'Shutdown');
-    await app.get(WorkerHeartbeat).stop().catch(() => undefined);
+    await app
+      .get(WorkerHeartbeat)
+      .stop()
+      .catch(() => undefined);
     const finished = await Promise.race([worker.close().then(() => true), sleep(graceMs, false, { ref: false })]);
     if (finished) {
       logger.log(`Active lookups finished in ${Date.now() - started} ms`, 'Shutdown');

@@ -27,11 +27,11 @@ describe('cappedExpiry', () => {
     expect(cappedExpiry(null, issuer)).toEqual(issuer);
   });
 
-  it('caps a later expiry to the issuer\'s', () => {
+  it("caps a later expiry to the issuer's", () => {
     expect(cappedExpiry(new Date('2027-03-01T00:00:00.001Z'), issuer)).toEqual(issuer);
   });
 
-  it('keeps an expiry no later than the issuer\'s', () => {
+  it("keeps an expiry no later than the issuer's", () => {
     expect(cappedExpiry(new Date('2027-02-28T23:59:59Z'), issuer)).toEqual(new Date('2027-02-28T23:59:59Z'));
     expect(cappedExpiry(issuer, issuer)).toEqual(issuer);
   });

@@ -82,7 +82,9 @@ async function deleteUser(deletion: UserDeletion, userId: string, confirmed: boo
   if (!confirmed) {
     const footprint = await deletion.footprint(userId);
     if (footprint === null) throw new UsageError(`No user ${userId}`);
-    const counts = Object.entries(footprint).map(([kind, count]) => `${kind} ${count}`).join(', ');
+    const counts = Object.entries(footprint)
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(', ');
     throw new UsageError(`delete-user deletes user ${userId} for good, with ${counts} and its Redis keys: export first, then add --confirm`);
   }
   const report = await deletion.delete(userId);

@@ -41,9 +41,9 @@ export class KeysController {
   @Post()
   @ApiOperation({
     operationId: 'createKey',
-    summary: 'Issue another API key to the caller\'s user',
+    summary: "Issue another API key to the caller's user",
     description:
-      'The new key shares the user\'s quota and data (a test key: the test side\'s), and expires no later than the key ' +
+      "The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key " +
       'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.',
   })
   @ApiBody({ type: CreateKeyDto })
@@ -68,8 +68,8 @@ export class KeysController {
     operationId: 'revokeKey',
     summary: 'Revoke the key of this request, or a key it issued',
     description:
-      'A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key\'s test keys ' +
-      'included). Its issuer, keys the operator issued, other users\' keys and, to a test key, live keys answer 404, as ' +
+      "A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key's test keys " +
+      "included). Its issuer, keys the operator issued, other users' keys and, to a test key, live keys answer 404, as " +
       'unknown ids do. Refused at once by every API process, the key of this very request included.',
   })
   @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })

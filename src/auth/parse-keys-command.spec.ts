@@ -34,11 +34,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses create with --name, --quota and --expires-at', () => {
-      expect(
-        comparable(
-          parseKeysCommand(['create', '--name', 'Acme', '--quota', '1000', '--expires-at', '2027-01-01T00:00:00Z']),
-        ),
-      ).toEqual({
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '1000', '--expires-at', '2027-01-01T00:00:00Z']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: 1000,
@@ -123,15 +119,25 @@ describe('parseKeysCommand', () => {
     });
 
     it('reads a date-only --expires-at as midnight UTC', () => {
-      expect(
-        comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30'])),
-      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T00:00:00.000Z', userId: null, test: false });
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: null,
+        expiresAt: '2027-06-30T00:00:00.000Z',
+        userId: null,
+        test: false,
+      });
     });
 
     it('reads an --expires-at with an offset', () => {
-      expect(
-        comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00'])),
-      ).toEqual({ command: 'create', name: 'Acme', quota: null, expiresAt: '2027-06-30T11:30:00.000Z', userId: null, test: false });
+      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00']))).toEqual({
+        command: 'create',
+        name: 'Acme',
+        quota: null,
+        expiresAt: '2027-06-30T11:30:00.000Z',
+        userId: null,
+        test: false,
+      });
     });
 
     it('accepts 29 February in a leap year', () => {
@@ -285,36 +291,16 @@ describe('parseKeysCommand', () => {
         ['create', '--name', 'Acme', '--test', '--quota', '5'],
         '--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota',
       ],
-      [
-        'create with --quota=-1',
-        ['create', '--name', 'Acme', '--quota=-1'],
-        'Quota must be a whole number from 0 to 2147483647, got "-1"',
-      ],
-      [
-        'create with --quota 1.5',
-        ['create', '--name', 'Acme', '--quota', '1.5'],
-        'Quota must be a whole number from 0 to 2147483647, got "1.5"',
-      ],
-      [
-        'create with --quota abc',
-        ['create', '--name', 'Acme', '--quota', 'abc'],
-        'Quota must be a whole number from 0 to 2147483647, got "abc"',
-      ],
+      ['create with --quota=-1', ['create', '--name', 'Acme', '--quota=-1'], 'Quota must be a whole number from 0 to 2147483647, got "-1"'],
+      ['create with --quota 1.5', ['create', '--name', 'Acme', '--quota', '1.5'], 'Quota must be a whole number from 0 to 2147483647, got "1.5"'],
+      ['create with --quota abc', ['create', '--name', 'Acme', '--quota', 'abc'], 'Quota must be a whole number from 0 to 2147483647, got "abc"'],
       [
         'create with --quota 2147483648',
         ['create', '--name', 'Acme', '--quota', '2147483648'],
         'Quota must be a whole number from 0 to 2147483647, got "2147483648"',
       ],
-      [
-        'create with an empty --quota',
-        ['create', '--name', 'Acme', '--quota', ''],
-        'Quota must be a whole number from 0 to 2147483647, got ""',
-      ],
-      [
-        'create with --quota 1e3',
-        ['create', '--name', 'Acme', '--quota', '1e3'],
-        'Quota must be a whole number from 0 to 2147483647, got "1e3"',
-      ],
+      ['create with an empty --quota', ['create', '--name', 'Acme', '--quota', ''], 'Quota must be a whole number from 0 to 2147483647, got ""'],
+      ['create with --quota 1e3', ['create', '--name', 'Acme', '--quota', '1e3'], 'Quota must be a whole number from 0 to 2147483647, got "1e3"'],
       [
         'create with both --quota and --user',
         ['create', '--name', 'Acme', '--quota', '5', '--user', USER_ID],
@@ -350,16 +336,8 @@ describe('parseKeysCommand', () => {
         ['create', '--name', 'Acme', '--expires-at', '01/06/2027'],
         '--expires-at must be an ISO-8601 date, or date and time with a zone, got "01/06/2027"',
       ],
-      [
-        'create with a --user that is not a UUID',
-        ['create', '--name', 'Acme', '--user', 'not-a-uuid'],
-        '--user must be a UUID',
-      ],
-      [
-        'create with a --user UUID one digit short',
-        ['create', '--name', 'Acme', '--user', USER_ID.slice(0, -1)],
-        '--user must be a UUID',
-      ],
+      ['create with a --user that is not a UUID', ['create', '--name', 'Acme', '--user', 'not-a-uuid'], '--user must be a UUID'],
+      ['create with a --user UUID one digit short', ['create', '--name', 'Acme', '--user', USER_ID.slice(0, -1)], '--user must be a UUID'],
       ['create with a positional argument', ['create', 'extra', '--name', 'Acme'], 'create takes no positional arguments'],
       ['list with an argument', ['list', 'extra'], 'list takes no arguments'],
       ['list with an option', ['list', '--name', 'Acme'], '"list" takes no options'],
@@ -371,16 +349,8 @@ describe('parseKeysCommand', () => {
       ['set-quota without a quota', ['set-quota', USER_ID], 'set-quota takes USER_ID and N|unlimited'],
       ['set-quota with an extra argument', ['set-quota', USER_ID, '5', '6'], 'set-quota takes USER_ID and N|unlimited'],
       ['set-quota with a USER_ID that is not a UUID', ['set-quota', 'bob', '5'], 'USER_ID must be a UUID'],
-      [
-        'set-quota with a bad quota',
-        ['set-quota', USER_ID, 'lots'],
-        'Quota must be a whole number from 0 to 2147483647, got "lots"',
-      ],
-      [
-        'set-quota with quota 2147483648',
-        ['set-quota', USER_ID, '2147483648'],
-        'Quota must be a whole number from 0 to 2147483647, got "2147483648"',
-      ],
+      ['set-quota with a bad quota', ['set-quota', USER_ID, 'lots'], 'Quota must be a whole number from 0 to 2147483647, got "lots"'],
+      ['set-quota with quota 2147483648', ['set-quota', USER_ID, '2147483648'], 'Quota must be a whole number from 0 to 2147483647, got "2147483648"'],
       ['set-quota with an option', ['set-quota', USER_ID, '5', '--user', USER_ID], '"set-quota" takes no options'],
       ['disable-user without USER_ID', ['disable-user'], 'disable-user takes exactly one USER_ID'],
       ['disable-user with two USER_IDs', ['disable-user', USER_ID, USER_ID], 'disable-user takes exactly one USER_ID'],

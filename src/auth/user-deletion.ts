@@ -130,7 +130,7 @@ export class UserDeletion {
 
 /** Deletes the entries of a stream (verification records not yet drained) any field of which names one of the users. */
 async function forgetInStream(client: Redis | Cluster, key: string, userIds: string[]): Promise<void> {
-  for (let after = '-'; ; ) {
+  for (let after = '-'; ;) {
     const entries = await client.xrange(key, after, '+', 'COUNT', 1000);
     const naming = entries.filter(([, fields]) => fields.some((field) => userIds.some((userId) => field.includes(userId)))).map(([id]) => id);
     if (naming.length > 0) await client.xdel(key, ...naming);

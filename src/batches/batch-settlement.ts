@@ -36,9 +36,7 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
   ) {
     this.completions.setMaxListeners(0);
     this.lookups.onFinished((jobId) => {
-      this.settleJob(jobId).catch((error: unknown) =>
-        this.logger.error(`Writing the results of lookup ${jobId} failed: ${(error as Error).message}`),
-      );
+      this.settleJob(jobId).catch((error: unknown) => this.logger.error(`Writing the results of lookup ${jobId} failed: ${(error as Error).message}`));
     });
   }
 

@@ -31,7 +31,12 @@ describe('itemResult', () => {
 
 describe('countsOf', () => {
   it('gives every status, zero when absent, as numbers', () => {
-    expect(countsOf([{ status: 'FOUND', count: '3' }, { status: 'ERROR', count: 1 }])).toEqual({
+    expect(
+      countsOf([
+        { status: 'FOUND', count: '3' },
+        { status: 'ERROR', count: 1 },
+      ]),
+    ).toEqual({
       FOUND: 3,
       NOT_FOUND: 0,
       TOO_MANY_RESULTS: 0,
@@ -56,7 +61,6 @@ describe('readItemsCursor', () => {
     expect(readItemsCursor(cursor)).toBeNull();
   });
 });
-
 
 describe('retryAfterSeconds', () => {
   it('is the time the register needs for what is pending, from 1 to 60 s', () => {

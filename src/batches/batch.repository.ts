@@ -115,19 +115,16 @@ export class BatchRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async findByKey(userId: string, idempotencyKey: string): Promise<StoredBatch | undefined> {
-    const rows = await this.dataSource.query<BatchRow[]>(
-      `SELECT ${BATCH_COLUMNS} FROM batches WHERE user_id = $1 AND idempotency_key = $2`,
-      [userId, idempotencyKey],
-    );
+    const rows = await this.dataSource.query<BatchRow[]>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE user_id = $1 AND idempotency_key = $2`, [
+      userId,
+      idempotencyKey,
+    ]);
     return rows[0] && toStoredBatch(rows[0]);
   }
 
   /** The user's batch; another user's is as unknown as one that never was. */
   async findOwned(userId: string, batchId: string): Promise<StoredBatch | undefined> {
-    const rows = await this.dataSource.query<BatchRow[]>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1 AND user_id = $2`, [
-      batchId,
-      userId,
-    ]);
+    const rows = await this.dataSource.query<BatchRow[]>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = $1 AND user_id = $2`, [batchId, userId]);
     return rows[0] && toStoredBatch(rows[0]);
   }
 
@@ -189,9 +186,7 @@ export class BatchRepository {
   }
 
   async anyPendingOnJob(jobId: string): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM batch_items WHERE job_id = $1 AND status = 'PENDING' LIMIT 1`, [
-      jobId,
-    ]);
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM batch_items WHERE job_id = $1 AND status = 'PENDING' LIMIT 1`, [jobId]);
     return rows.length > 0;
   }
 

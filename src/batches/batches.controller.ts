@@ -58,9 +58,7 @@ function sendBatch(reply: FastifyReply, view: BatchView, lookupsPerSecond: numbe
 }
 
 function sendCsv(reply: FastifyReply, batchId: string, csv: string): string {
-  void reply
-    .header('Content-Type', 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="batch-${batchId}.csv"`);
+  void reply.header('Content-Type', 'text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="batch-${batchId}.csv"`);
   return csv;
 }
 

@@ -10,12 +10,7 @@ import { Charge, QuotaService } from '../quota/quota.service';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { BatchDispatch } from './batch-dispatch';
 import { BatchSettlement } from './batch-settlement';
-import {
-  BatchCounts,
-  BatchSummaryView,
-  BatchView,
-  isBatchId,
-} from './batch-view';
+import { BatchCounts, BatchSummaryView, BatchView, isBatchId } from './batch-view';
 import { BatchRepository, batchItemIndex, isUniqueViolation, StoredBatch } from './batch.repository';
 import { NewestFirstCursor, PageRequest, writeNewestFirstCursor } from '../validation/paging';
 import { distinctNumbers, RosterEntry } from '../common/roster';
@@ -79,7 +74,14 @@ export class BatchesService {
               ? null
               : this.holderData.seal(entry.holder.dateOfBirth, holderDataRow.batchItem(batchId, batchItemIndex(position))),
         }));
-        await this.repository.insert(batchId, { userId: user.userId, keyId: user.keyId, requestId }, rows, idempotencyKey ?? null, requestHash, this.clock.now());
+        await this.repository.insert(
+          batchId,
+          { userId: user.userId, keyId: user.keyId, requestId },
+          rows,
+          idempotencyKey ?? null,
+          requestHash,
+          this.clock.now(),
+        );
       } catch (error) {
         for (const charge of charges) await this.quota.refund(charge);
         if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;

@@ -15,12 +15,16 @@ describe('forEachLimited', () => {
   it('never has more than `limit` tasks running at once, and reaches the limit', async () => {
     let running = 0;
     let most = 0;
-    await forEachLimited(Array.from({ length: 20 }, (_, index) => index), 3, async () => {
-      running += 1;
-      most = Math.max(most, running);
-      await tick();
-      running -= 1;
-    });
+    await forEachLimited(
+      Array.from({ length: 20 }, (_, index) => index),
+      3,
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await tick();
+        running -= 1;
+      },
+    );
     expect(most).toBe(3);
   });
 

@@ -93,14 +93,33 @@ describe('writeResultsCsv', () => {
 
   it('starts with a UTF-8 BOM and ends records with CRLF', () => {
     const csv = writeResultsCsv([found]);
-    expect(csv.startsWith('\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck,verificationId\r\n')).toBe(true);
+    expect(
+      csv.startsWith(
+        '\uFEFFreference,licenceNumber,result,errorCode,name,role,sector,expiryDate,licenceStatus,statusReason,checkedAt,nameCheck,dateOfBirthCheck,verificationId\r\n',
+      ),
+    ).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
   it('quotes as RFC 4180 says and neutralises formulas, parsing back to the same cells', () => {
     expect(parse(writeResultsCsv([found, failed]), { bom: true })).toEqual([
       [...RESULT_COLUMNS], // spelled out by the test above
-      ['North Gate, "A"', A, 'FOUND', '', 'AHMED KHAN', 'Front Line', 'CCTV', '', '', '', '2026-11-22T10:00:00.000Z', 'PARTIAL', 'CONFIRMED', '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11'],
+      [
+        'North Gate, "A"',
+        A,
+        'FOUND',
+        '',
+        'AHMED KHAN',
+        'Front Line',
+        'CCTV',
+        '',
+        '',
+        '',
+        '2026-11-22T10:00:00.000Z',
+        'PARTIAL',
+        'CONFIRMED',
+        '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11',
+      ],
       ["'=cmd", B, 'ERROR', 'SERVICE_UNAVAILABLE', '', '', '', '', '', '', '', '', '', ''],
     ]);
     expect(writeResultsCsv([found])).toContain('"North Gate, ""A"""');

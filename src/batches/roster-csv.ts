@@ -60,7 +60,9 @@ export function readRosterCsv(text: string): CsvRoster | RejectedBody {
     if (record.every((cell) => cell === '')) return; // blank lines, and `;;` rows spreadsheets leave at the end
     const reference = referenceColumn === -1 ? undefined : record[referenceColumn];
     // An empty holder cell is no value: a roster may name holders on some rows only.
-    const holder = Object.fromEntries(holderColumns.map(([field, column]): [string, string] => [field, record[column] ?? '']).filter(([, value]) => value !== ''));
+    const holder = Object.fromEntries(
+      holderColumns.map(([field, column]): [string, string] => [field, record[column] ?? '']).filter(([, value]) => value !== ''),
+    );
     items.push({ licenceNumber: record[numberColumn] ?? '', ...(reference === undefined ? {} : { reference }), ...holder });
     rowNumbers.push(position + 2);
   });

@@ -10,7 +10,12 @@ const digest = (dateOfBirth: string) => `digest-of-${dateOfBirth.length}-${dateO
 describe('rosterHash', () => {
   it('is the same for the same rows and differs when a reference or the order differs', () => {
     const rows = [row(A, 'x'), row(B, null)];
-    expect(rosterHash(rows, digest)).toBe(rosterHash(rows.map((one) => ({ ...one })), digest));
+    expect(rosterHash(rows, digest)).toBe(
+      rosterHash(
+        rows.map((one) => ({ ...one })),
+        digest,
+      ),
+    );
     expect(rosterHash(rows, digest)).not.toBe(rosterHash([rows[0], row(B, 'y')], digest));
     expect(rosterHash(rows, digest)).not.toBe(rosterHash([rows[1], rows[0]], digest));
     expect(rosterHash(rows, digest)).toMatch(/^[0-9a-f]{64}$/);
@@ -18,7 +23,16 @@ describe('rosterHash', () => {
 
   it('hashes rows without a holder as before holders existed, so that stored keys still replay', () => {
     const rows = [row(A, 'x'), row(B, null)];
-    expect(rosterHash(rows, digest)).toBe(createHash('sha256').update(JSON.stringify([[A, 'x'], [B, null]])).digest('hex'));
+    expect(rosterHash(rows, digest)).toBe(
+      createHash('sha256')
+        .update(
+          JSON.stringify([
+            [A, 'x'],
+            [B, null],
+          ]),
+        )
+        .digest('hex'),
+    );
   });
 
   it('differs with the holder, and takes a date of birth only through the digest', () => {

@@ -26,11 +26,7 @@ describe('RosterDto', () => {
   it('reads items with and without references', async () => {
     const roster = await read({ items: [{ licenceNumber: A, reference: 'g-1' }, { licenceNumber: B }, { licenceNumber: A, reference: null }] });
     expect(roster).toBeInstanceOf(RosterDto);
-    expect(roster.items).toEqual([
-      { licenceNumber: A, reference: 'g-1' },
-      { licenceNumber: B },
-      { licenceNumber: A, reference: null },
-    ]);
+    expect(roster.items).toEqual([{ licenceNumber: A, reference: 'g-1' }, { licenceNumber: B }, { licenceNumber: A, reference: null }]);
   });
 
   it('reads a plain list of numbers as rows', async () => {
@@ -100,7 +96,11 @@ describe('RosterDto rows that name a holder', () => {
   const DATE = 'dateOfBirth must be a real date written YYYY-MM-DD, with firstName and surname';
 
   it('reads rows that name a holder, with or without a date of birth, beside rows that do not', async () => {
-    const items = [{ licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' }, { licenceNumber: B, firstName: 'J', surname: 'Doe' }, { licenceNumber: A }];
+    const items = [
+      { licenceNumber: A, firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' },
+      { licenceNumber: B, firstName: 'J', surname: 'Doe' },
+      { licenceNumber: A },
+    ];
     expect((await read({ items })).items).toEqual(items);
   });
 

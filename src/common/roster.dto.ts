@@ -81,7 +81,9 @@ export class RosterDto {
   })
   @Rows()
   @Type(() => RosterItemDto)
-  @Transform(({ value, obj }: { value: unknown; obj: unknown }) => (Array.isArray(value) ? numberRows(value, rowNumbersOf((obj as { items?: unknown }).items)) : value))
+  @Transform(({ value, obj }: { value: unknown; obj: unknown }) =>
+    Array.isArray(value) ? numberRows(value, rowNumbersOf((obj as { items?: unknown }).items)) : value,
+  )
   @OneShape()
   items?: RosterItemDto[];
 

@@ -6,7 +6,12 @@ const row = (licenceNumber: string, reference: string | null, holder: RosterEntr
 
 describe('rosterEntries', () => {
   it('takes the rows of either shape, an empty or missing reference as none', () => {
-    const items = [{ licenceNumber: A, reference: 'g-1' }, { licenceNumber: B }, { licenceNumber: A, reference: '' }, { licenceNumber: B, reference: null }];
+    const items = [
+      { licenceNumber: A, reference: 'g-1' },
+      { licenceNumber: B },
+      { licenceNumber: A, reference: '' },
+      { licenceNumber: B, reference: null },
+    ];
     const expected = [row(A, 'g-1'), row(B, null), row(A, null), row(B, null)];
     expect([rosterEntries({ items }), rosterEntries({ licenceNumbers: items })]).toEqual([expected, expected]);
   });

@@ -14,9 +14,7 @@ function errorOf(raw: Record<string, unknown>): Error {
 
 /** The variable named at the start of each problem line of an "Invalid configuration" message. */
 function namedVariables(message: string): string[] {
-  return message
-    .split('\n')
-    .map((line) => line.replace(/^Invalid configuration: /, '').split(':', 1)[0]);
+  return message.split('\n').map((line) => line.replace(/^Invalid configuration: /, '').split(':', 1)[0]);
 }
 
 describe('validateEnvironment', () => {
@@ -126,9 +124,7 @@ describe('validateEnvironment', () => {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       });
       expect([settings.WATCH_RECHECK_SECONDS, settings.WATCH_MAX_REGISTER_SHARE, settings.WEBHOOK_ALLOW_PRIVATE_URLS]).toEqual([5, 0.25, true]);
-      expect(() =>
-        validateEnvironment({ WATCH_MAX_REGISTER_SHARE: '2', WEBHOOK_SECRET_KEY: 'short', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,,5' }),
-      ).toThrow(
+      expect(() => validateEnvironment({ WATCH_MAX_REGISTER_SHARE: '2', WEBHOOK_SECRET_KEY: 'short', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,,5' })).toThrow(
         'Invalid configuration: WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be greater than 1\n' +
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)\n' +
           'Invalid configuration: WEBHOOK_RETRY_SCHEDULE_SECONDS: WEBHOOK_RETRY_SCHEDULE_SECONDS must be 1-20 comma-separated whole seconds',
@@ -141,12 +137,16 @@ describe('validateEnvironment', () => {
   });
 
   describe('conversions', () => {
-    it('keeps the operators\' listener off unless OPERATOR_PORT is given, 0 (a free port) included', () => {
+    it("keeps the operators' listener off unless OPERATOR_PORT is given, 0 (a free port) included", () => {
       expect(validateEnvironment({ OPERATOR_PORT: '' }).OPERATOR_PORT).toBeNull();
       expect(validateEnvironment({ OPERATOR_PORT: '0' }).OPERATOR_PORT).toBe(0);
       expect(validateEnvironment({ OPERATOR_PORT: '9100' }).OPERATOR_PORT).toBe(9100);
-      expect(() => validateEnvironment({ OPERATOR_PORT: '65536' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must not be greater than 65535');
-      expect(() => validateEnvironment({ OPERATOR_PORT: 'metrics' })).toThrow('Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be an integer number');
+      expect(() => validateEnvironment({ OPERATOR_PORT: '65536' })).toThrow(
+        'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must not be greater than 65535',
+      );
+      expect(() => validateEnvironment({ OPERATOR_PORT: 'metrics' })).toThrow(
+        'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be an integer number',
+      );
     });
 
     it("binds the operators' listener to OPERATOR_HOST, else to HOST", () => {
@@ -221,20 +221,15 @@ describe('validateEnvironment', () => {
   });
 
   describe('PUBLIC_BASE_URL', () => {
-    it.each(['https://api.example.com', 'http://127.0.0.1:3000', 'https://partners.example.com/licence-api'])(
-      'keeps %s',
-      (url) => {
-        expect(validateEnvironment({ PUBLIC_BASE_URL: url }).PUBLIC_BASE_URL).toBe(url);
-      },
-    );
+    it.each(['https://api.example.com', 'http://127.0.0.1:3000', 'https://partners.example.com/licence-api'])('keeps %s', (url) => {
+      expect(validateEnvironment({ PUBLIC_BASE_URL: url }).PUBLIC_BASE_URL).toBe(url);
+    });
 
     it.each(['api.example.com', 'https://api.example.com/', 'https://api.example.com/v1?x=1', 'ftp://api.example.com'])(
       'rejects %s with the exact message',
       (url) => {
         expect(() => validateEnvironment({ PUBLIC_BASE_URL: url })).toThrow(
-          new Error(
-            'Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment',
-          ),
+          new Error('Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an http(s) URL without a trailing slash, query or fragment'),
         );
       },
     );
@@ -251,15 +246,21 @@ describe('validateEnvironment', () => {
         'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
       );
       expect(
-        validateEnvironment({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, RECEIPT_SIGNING_KEYS: `${receiptKey}, ${'B'.repeat(43)}` })
-          .RECEIPT_SIGNING_KEYS,
+        validateEnvironment({
+          NODE_ENV: 'production',
+          WEBHOOK_SECRET_KEY: key,
+          HOLDER_DATA_KEY: key,
+          RECEIPT_SIGNING_KEYS: `${receiptKey}, ${'B'.repeat(43)}`,
+        }).RECEIPT_SIGNING_KEYS,
       ).toEqual([receiptKey, 'B'.repeat(43)]);
       expect(namedVariables(errorOf({ RECEIPT_SIGNING_KEYS: 'short' }).message)).toEqual(['RECEIPT_SIGNING_KEYS']);
     });
 
-
     it('refuses an unset or empty WEBHOOK_SECRET_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key }]) {
+      for (const raw of [
+        { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key },
+        { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: '', HOLDER_DATA_KEY: key },
+      ]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -267,7 +268,10 @@ describe('validateEnvironment', () => {
     });
 
     it('refuses an unset or empty HOLDER_DATA_KEY with one line naming it', () => {
-      for (const raw of [{ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key }, { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' }]) {
+      for (const raw of [
+        { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key },
+        { NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: '' },
+      ]) {
         expect(errorOf(raw).message).toBe(
           'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production',
         );
@@ -275,34 +279,49 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with WEBHOOK_SECRET_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}` }).WEBHOOK_SECRET_KEYS).toEqual([
-        key,
-        otherKey,
-      ]);
-      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message).toBe(
-        'Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits',
-      );
+      expect(
+        validateEnvironment({
+          NODE_ENV: 'production',
+          RECEIPT_SIGNING_KEYS: receiptKey,
+          HOLDER_DATA_KEY: key,
+          WEBHOOK_SECRET_KEYS: ` ${key} , ${otherKey}`,
+        }).WEBHOOK_SECRET_KEYS,
+      ).toEqual([key, otherKey]);
+      expect(
+        errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, HOLDER_DATA_KEY: key, WEBHOOK_SECRET_KEYS: `${key},short` }).message,
+      ).toBe('Invalid configuration: WEBHOOK_SECRET_KEYS: WEBHOOK_SECRET_KEYS must be comma-separated keys of 64 hex digits');
     });
 
     it('starts in production with HOLDER_DATA_KEYS alone, and refuses a malformed entry of it', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: ` ${key} , ${otherKey}` }).HOLDER_DATA_KEYS).toEqual([
-        key,
-        otherKey,
-      ]);
-      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message).toBe(
-        'Invalid configuration: HOLDER_DATA_KEYS: HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits',
-      );
+      expect(
+        validateEnvironment({
+          NODE_ENV: 'production',
+          RECEIPT_SIGNING_KEYS: receiptKey,
+          WEBHOOK_SECRET_KEY: key,
+          HOLDER_DATA_KEYS: ` ${key} , ${otherKey}`,
+        }).HOLDER_DATA_KEYS,
+      ).toEqual([key, otherKey]);
+      expect(
+        errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEYS: `${key},short` }).message,
+      ).toBe('Invalid configuration: HOLDER_DATA_KEYS: HOLDER_DATA_KEYS must be comma-separated keys of 64 hex digits');
     });
 
     it('refuses a short ADMIN_TOKEN with one line naming it', () => {
-      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) }).message).toBe(
+      expect(
+        errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key, ADMIN_TOKEN: 'x'.repeat(31) })
+          .message,
+      ).toBe(
         'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)',
       );
     });
 
     it('tells a malformed key in production only its format', () => {
-      expect(namedVariables(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message)).toEqual(['WEBHOOK_SECRET_KEY']);
-      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain('must be 64 hex digits');
+      expect(
+        namedVariables(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message),
+      ).toEqual(['WEBHOOK_SECRET_KEY']);
+      expect(errorOf({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: 'short', HOLDER_DATA_KEY: key }).message).toContain(
+        'must be 64 hex digits',
+      );
     });
 
     it('refuses weak keys, a repetitive ADMIN_TOKEN and WEBHOOK_ALLOW_PRIVATE_URLS, one line each naming the setting', () => {
@@ -326,8 +345,18 @@ describe('validateEnvironment', () => {
     });
 
     it('starts in production with a key and a 32-character token, or with no token at all', () => {
-      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: otherKey, ADMIN_TOKEN: token }).NODE_ENV).toBe('production');
-      expect(validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN).toBe('');
+      expect(
+        validateEnvironment({
+          NODE_ENV: 'production',
+          RECEIPT_SIGNING_KEYS: receiptKey,
+          WEBHOOK_SECRET_KEY: key,
+          HOLDER_DATA_KEY: otherKey,
+          ADMIN_TOKEN: token,
+        }).NODE_ENV,
+      ).toBe('production');
+      expect(
+        validateEnvironment({ NODE_ENV: 'production', RECEIPT_SIGNING_KEYS: receiptKey, WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).ADMIN_TOKEN,
+      ).toBe('');
     });
 
     it('accepts both development values outside production', () => {
@@ -355,7 +384,7 @@ describe('validateEnvironment', () => {
       expect(validateEnvironment({ MIGRATIONS_RUN: '' }).MIGRATIONS_RUN).toBe(true);
     });
 
-    it('counts an empty PUBLIC_BASE_URL as unset: each request\'s own origin', () => {
+    it("counts an empty PUBLIC_BASE_URL as unset: each request's own origin", () => {
       expect(validateEnvironment({ PUBLIC_BASE_URL: '' }).PUBLIC_BASE_URL).toBe('');
     });
 
@@ -423,9 +452,7 @@ describe('validateEnvironment', () => {
         REQUEST_BODY_TIMEOUT_MS: '3000',
         KEEP_ALIVE_TIMEOUT_MS: '4000',
       });
-      expect([settings.REQUEST_HEADERS_TIMEOUT_MS, settings.REQUEST_BODY_TIMEOUT_MS, settings.KEEP_ALIVE_TIMEOUT_MS]).toEqual([
-        2000, 3000, 4000,
-      ]);
+      expect([settings.REQUEST_HEADERS_TIMEOUT_MS, settings.REQUEST_BODY_TIMEOUT_MS, settings.KEEP_ALIVE_TIMEOUT_MS]).toEqual([2000, 3000, 4000]);
     });
 
     it('accepts headers and body timeouts that are equal', () => {
@@ -484,7 +511,10 @@ describe('validateEnvironment', () => {
       [{ PORT: '65536' }, 'PORT: PORT must not be greater than 65535'],
       [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY: WORKER_CONCURRENCY must not be less than 1'],
       [{ CACHE_TTL_FOUND_SECONDS: '0' }, 'CACHE_TTL_FOUND_SECONDS: CACHE_TTL_FOUND_SECONDS must not be less than 1'],
-      [{ WATCH_MAX_REGISTER_SHARE: 'half' }, 'WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must be a number conforming to the specified constraints'],
+      [
+        { WATCH_MAX_REGISTER_SHARE: 'half' },
+        'WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must be a number conforming to the specified constraints',
+      ],
       [{ WATCH_MAX_REGISTER_SHARE: '0.001' }, 'WATCH_MAX_REGISTER_SHARE: WATCH_MAX_REGISTER_SHARE must not be less than 0.01'],
       [{ WATCH_MAX_ENTRIES_PER_USER: '0' }, 'WATCH_MAX_ENTRIES_PER_USER: WATCH_MAX_ENTRIES_PER_USER must not be less than 1'],
       [{ LOG_LEVEL: 'trace' }, 'LOG_LEVEL: LOG_LEVEL must be one of the following values: fatal, error, warn, log, debug, verbose'],
@@ -576,9 +606,7 @@ describe('validateEnvironment', () => {
       expect(namedVariables(error.message).sort()).toEqual(['PORT', 'QUOTA_TIME_ZONE', 'REDIS_URL']);
       expect(lines.includes('Invalid configuration: QUOTA_TIME_ZONE: QUOTA_TIME_ZONE must be a valid IANA time-zone')).toBe(true);
       expect(lines.includes('Invalid configuration: REDIS_URL: REDIS_URL must be redis://host:port[/db] or rediss:// for TLS')).toBe(true);
-      expect(lines.some((line) => line.startsWith('Invalid configuration: PORT: ') && line.includes('PORT must be an integer number'))).toBe(
-        true,
-      );
+      expect(lines.some((line) => line.startsWith('Invalid configuration: PORT: ') && line.includes('PORT must be an integer number'))).toBe(true);
     });
 
     it('does not echo a valid variable in the error about another one', () => {

@@ -125,7 +125,12 @@ const toDecimal = ({ value }: TransformFnParams): unknown => (typeof value === '
 const toBoolean = ({ value }: TransformFnParams): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 /** Comma-separated items, trimmed, empty items dropped. */
 const toList = ({ value }: TransformFnParams): unknown =>
-  typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : value;
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    : value;
 
 /**
  * Every setting of both processes, with its default, validated once at start-up. A number's type check is
@@ -140,7 +145,10 @@ export class EnvironmentVariables {
   @IsString()
   HOST = '0.0.0.0';
 
-  @Transform(toInteger) @Min(0) @Max(65535) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(65535)
+  @IsInt()
   PORT = 3000;
 
   /**
@@ -148,7 +156,10 @@ export class EnvironmentVariables {
    * then answers them 404. Unset keeps everything on PORT; 0 picks a free port.
    */
   @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_PORT !== null)
-  @Transform(toInteger) @Min(0) @Max(65535) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(65535)
+  @IsInt()
   OPERATOR_PORT: number | null = null;
 
   /** The address of the operators' listener; empty: HOST. */
@@ -157,19 +168,29 @@ export class EnvironmentVariables {
 
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
-  @Transform(toInteger) @Min(1000) @Max(300000) @IsInt()
+  @Transform(toInteger)
+  @Min(1000)
+  @Max(300000)
+  @IsInt()
   REQUEST_HEADERS_TIMEOUT_MS = 5000;
 
   /** Time for a whole request, headers and body, to arrive: a body dripping in byte by byte gets 408. */
-  @Transform(toInteger) @Min(1000) @Max(300000) @IsInt()
+  @Transform(toInteger)
+  @Min(1000)
+  @Max(300000)
+  @IsInt()
   REQUEST_BODY_TIMEOUT_MS = 10000;
 
   /** How long an idle keep-alive connection stays open; above the 60 s idle timeout of common load balancers. */
-  @Transform(toInteger) @Min(1000) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(1000)
+  @Max(600000)
+  @IsInt()
   KEEP_ALIVE_TIMEOUT_MS = 65000;
 
   /** Browser origins allowed to call the API, comma-separated; empty turns CORS off. */
-  @Transform(toList) @Matches(/^https?:\/\/[^\s/,]+$/, { each: true, message: 'CORS_ORIGINS must be comma-separated http(s) origins' })
+  @Transform(toList)
+  @Matches(/^https?:\/\/[^\s/,]+$/, { each: true, message: 'CORS_ORIGINS must be comma-separated http(s) origins' })
   CORS_ORIGINS: string[] = [];
 
   /**
@@ -186,11 +207,15 @@ export class EnvironmentVariables {
   @Validate(IsDatabaseUrl)
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/licence_verification';
 
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   MIGRATIONS_RUN = true;
 
   /** How long opening a database connection may take: an unreachable database fails requests fast. */
-  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(60000)
+  @IsInt()
   DATABASE_CONNECT_TIMEOUT_MS = 1000;
 
   /**
@@ -205,55 +230,84 @@ export class EnvironmentVariables {
    * Hot statements run as named prepared statements (parsed once per connection); false for a pooler that
    * cannot carry them across transactions (PgBouncer in transaction mode before 1.21).
    */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   DATABASE_PREPARED_STATEMENTS = true;
 
   /** How long one database statement may take (the client's deadline on each query). */
-  @Transform(toInteger) @Min(100) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(600000)
+  @IsInt()
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
   /**
    * How long a quota charge may take from asking for a connection to its commit: past it the caller gets 503
    * and the charge is never committed, so that a verification answers within a second while PostgreSQL is frozen.
    */
-  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(60000)
+  @IsInt()
   DATABASE_CHARGE_TIMEOUT_MS = 800;
 
   /** How long an API process trusts what it cached about a key when it missed a change announcement. */
-  @Transform(toInteger) @Min(1) @Max(3600) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
   AUTH_CACHE_TTL_SECONDS = 60;
 
-  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
   AUTH_CACHE_MAX_KEYS = 10000;
 
   /** Requests a second each user may send to the partner routes (all of its keys together), unless set per user. */
-  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
   RATE_LIMIT_PER_SECOND = 20;
 
   /** Requests a user may send at once after a quiet spell: the size of its token bucket. */
-  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
   RATE_LIMIT_BURST = 40;
 
   /**
    * Whether test keys (lvs_test_) work. false: they answer 401 as unknown keys do, and the test sides' watches and
    * webhooks pause; nothing is deleted.
    */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   TEST_MODE_ENABLED = true;
 
   /** Verifications a month of every user's test side, whatever the live plan. */
-  @Transform(toInteger) @Min(0) @Max(2147483647) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(2147483647)
+  @IsInt()
   TEST_MODE_QUOTA = 1000;
 
   /** Failed authentications one client address may make in a minute; beyond it 429 before any database query. */
-  @Transform(toInteger) @Min(1) @Max(1000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
   AUTH_FAILURES_PER_MINUTE = 60;
 
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Connect and command timeout of our Redis clients, and of readiness checks: a Redis that is down or frozen fails requests fast. */
-  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(60000)
+  @IsInt()
   DEPENDENCY_TIMEOUT_MS = 800;
 
   /**
@@ -294,89 +348,155 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, { message: 'REGISTER_URL must be an http(s) origin' })
   REGISTER_URL = PRODUCTION_REGISTER_URL;
 
-  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(60000)
+  @IsInt()
   REGISTER_REQUEST_TIMEOUT_MS = 4000;
 
-  @Transform(toInteger) @Min(1) @Max(1000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
   REGISTER_MAX_PER_SECOND = 10;
 
-  @Transform(toInteger) @Min(100) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(100)
+  @Max(60000)
+  @IsInt()
   VERIFY_TIMEOUT_MS = 5000;
 
-  @Transform(toInteger) @Min(1) @Max(256) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(256)
+  @IsInt()
   WORKER_CONCURRENCY = 16;
 
   /** How long a worker's claim on a job lasts without renewal; a killed worker's job is retried after it. */
-  @Transform(toInteger) @Min(1000) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(1000)
+  @Max(600000)
+  @IsInt()
   WORKER_LOCK_DURATION_MS = 30000;
 
   /** How often workers look for jobs whose worker died. */
-  @Transform(toInteger) @Min(500) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(500)
+  @Max(600000)
+  @IsInt()
   WORKER_STALLED_INTERVAL_MS = 30000;
 
-  @Transform(toInteger) @Min(1) @Max(10) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(10)
+  @IsInt()
   LOOKUP_ATTEMPTS = 3;
 
   /** Consecutive lookups that end with the register unavailable before the breaker opens for every process. */
-  @Transform(toInteger) @Min(1) @Max(1000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
   REGISTER_BREAKER_FAILURES = 5;
 
   /** How long an open breaker refuses new lookups before one probe may try the register again. */
-  @Transform(toInteger) @Min(1) @Max(3600) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
   REGISTER_BREAKER_COOLDOWN_SECONDS = 30;
 
   /** Lookups allowed to wait in the queue; beyond it new lookups are refused with 503, uncharged. */
-  @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(10000000)
+  @IsInt()
   QUEUE_MAX_WAITING = 10000;
 
   /** Batch and re-check lookups one user may have waiting; beyond it that user's new lookups are refused with 503, uncharged. */
-  @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(10000000)
+  @IsInt()
   USER_MAX_WAITING_LOOKUPS = 2000;
 
   /**
    * Live lookups (verify, verify-holder, search) one user may have waiting for the register, from admission until
    * the register answers, even after a 202; beyond it that user's new live lookups are refused with 503, uncharged.
    */
-  @Transform(toInteger) @Min(1) @Max(100000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(100000)
+  @IsInt()
   USER_MAX_LIVE_LOOKUPS = 100;
 
   /** Distinct dates of birth one user may have checked for one licence number in a month; past it, NOT_CHECKED. */
-  @Transform(toInteger) @Min(1) @Max(1000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
   HOLDER_DATE_CHECKS_PER_NUMBER = 3;
 
-  @Transform(toInteger) @Min(10) @Max(60000) @IsInt()
+  @Transform(toInteger)
+  @Min(10)
+  @Max(60000)
+  @IsInt()
   LOOKUP_BACKOFF_MS = 500;
 
-  @Transform(toInteger) @Min(1) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @IsInt()
   CACHE_TTL_FOUND_SECONDS = 3600;
 
-  @Transform(toInteger) @Min(1) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @IsInt()
   CACHE_TTL_NOT_FOUND_SECONDS = 600;
 
-  @Transform(toInteger) @Min(1) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @IsInt()
   IDEMPOTENCY_TTL_SECONDS = 86400;
 
   /** How long batches and their results are kept. */
-  @Transform(toInteger) @Min(1) @Max(3650) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(3650)
+  @IsInt()
   BATCH_RETENTION_DAYS = 30;
 
   /** Months of the per-number ledger (quota_charges) kept, the current one included; the monthly totals stay. */
-  @Transform(toInteger) @Min(1) @Max(1200) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1200)
+  @IsInt()
   LEDGER_RETENTION_MONTHS = 25;
   /** How long verification records are kept (by answeredAt); six years by default, as assessors ask. */
-  @Transform(toInteger) @Min(1) @Max(36500) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(36500)
+  @IsInt()
   EVIDENCE_RETENTION_DAYS = 2190;
 
   /** Every watched number is re-checked at least this often (if the register share allows). */
-  @Transform(toInteger) @Min(1) @Max(31 * 86400) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(31 * 86400)
+  @IsInt()
   WATCH_RECHECK_SECONDS = 86400;
 
   /** The largest part of REGISTER_MAX_PER_SECOND that watchlist re-checks may use. */
-  @Transform(toDecimal) @Min(0.01) @Max(1) @IsNumber()
+  @Transform(toDecimal)
+  @Min(0.01)
+  @Max(1)
+  @IsNumber()
   WATCH_MAX_REGISTER_SHARE = 0.5;
 
   /** Entries one user's watchlist may hold, unless set per user (keys set-watch-limit): past it, WATCHLIST_FULL. */
-  @Transform(toInteger) @Min(1) @Max(10000000) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(10000000)
+  @IsInt()
   WATCH_MAX_ENTRIES_PER_USER = 10000;
 
   /**
@@ -423,18 +543,22 @@ export class EnvironmentVariables {
   WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,5,300,1800,7200,18000,36000,36000';
 
   /** Serves the partner console at /console (AppModule leaves ConsoleModule out otherwise). */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   CONSOLE_ENABLED = true;
 
   /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only; refused in production. */
-  @Transform(toBoolean) @Validate(SafeInProduction) @IsBoolean()
+  @Transform(toBoolean)
+  @Validate(SafeInProduction)
+  @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   /**
    * DNS servers the API and the worker ask for webhook hosts (address or address:port, IPv6 as [address]:port),
    * comma-separated; empty: the system's resolver. Every address a host resolves to is checked before connecting.
    */
-  @Transform(toList) @Validate(IsDnsServer, { each: true })
+  @Transform(toList)
+  @Validate(IsDnsServer, { each: true })
   WEBHOOK_DNS_SERVERS: string[] = [];
 
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
@@ -444,25 +568,35 @@ export class EnvironmentVariables {
   LOG_FORMAT = 'json';
 
   /** The worker's operators' listener (/metrics, /health/*); 0 picks a free port. */
-  @Transform(toInteger) @Min(0) @Max(65535) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(65535)
+  @IsInt()
   WORKER_HTTP_PORT = 3001;
 
   /** API readiness fails when no worker has written its heartbeat for this long. */
-  @Transform(toInteger) @Min(1000) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(1000)
+  @Max(600000)
+  @IsInt()
   WORKER_HEARTBEAT_TIMEOUT_MS = 30000;
 
   /** How long a SIGTERM'd process may finish in-flight work before it exits regardless. */
-  @Transform(toInteger) @Min(0) @Max(600000) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(600000)
+  @IsInt()
   SHUTDOWN_GRACE_MS = 10000;
 
   /** Enables the queue dashboard at /admin/queues, protected by this token; empty keeps it off. At least 32 characters in production. */
-  @Validate(SafeInProduction) @IsString()
+  @Validate(SafeInProduction)
+  @IsString()
   ADMIN_TOKEN = '';
 
   /** Lets the queue dashboard pause, empty, retry and delete; off, it only shows the queues. */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   ADMIN_DASHBOARD_WRITE = false;
-
 }
 
 export type AppSettings = Readonly<EnvironmentVariables>;

@@ -34,7 +34,9 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('accepts WEBHOOK_SECRET_KEYS in place of WEBHOOK_SECRET_KEY in production', () => {
-    expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] })).toBeNull();
+    expect(
+      describeProductionSecretProblem('WEBHOOK_SECRET_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [key], HOLDER_DATA_KEYS: [] }),
+    ).toBeNull();
     expect(describeProductionSecretProblem('WEBHOOK_SECRET_KEYS', [key], production)).toBeNull();
   });
 
@@ -62,7 +64,9 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('accepts HOLDER_DATA_KEYS in place of HOLDER_DATA_KEY in production, and refuses a weak key of the ring', () => {
-    expect(describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [key] })).toBeNull();
+    expect(
+      describeProductionSecretProblem('HOLDER_DATA_KEY', '', { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [key] }),
+    ).toBeNull();
     expect(describeProductionSecretProblem('HOLDER_DATA_KEYS', [key, DEVELOPMENT_HOLDER_DATA_KEY_HEX], production)).toBe(
       'HOLDER_DATA_KEYS must not be a development key published in the source when NODE_ENV is production',
     );
@@ -79,8 +83,7 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('refuses an ADMIN_TOKEN of 1 to 31 characters in production, and accepts 32 or none', () => {
-    const problem =
-      'ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
+    const problem = 'ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'x', production)).toBe(problem);
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4).slice(0, 31), production)).toBe(problem);
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4), production)).toBeNull();
@@ -88,8 +91,7 @@ describe('describeProductionSecretProblem', () => {
   });
 
   it('refuses an ADMIN_TOKEN of fewer than 8 different characters in production, however long', () => {
-    const problem =
-      'ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)';
+    const problem = 'ADMIN_TOKEN must have at least 8 different characters when NODE_ENV is production (openssl rand -hex 24 makes one)';
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 't'.repeat(32), production)).toBe(problem);
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefg'.repeat(10), production)).toBe(problem);
     expect(describeProductionSecretProblem('ADMIN_TOKEN', 'abcdefgh'.repeat(4), production)).toBeNull();

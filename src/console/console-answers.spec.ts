@@ -5,7 +5,14 @@ describe('pageModel', () => {
   const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' } } as unknown as ConsoleVisit;
 
   it("gives a signed-in page the route's data, its name and the session's token", () => {
-    expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({ keys: [], error: null, page: 'keys', csrfToken: 'token-1', signedIn: true, mode: 'live' });
+    expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({
+      keys: [],
+      error: null,
+      page: 'keys',
+      csrfToken: 'token-1',
+      signedIn: true,
+      mode: 'live',
+    });
   });
 
   it("tells a test key's pages their mode, for the Test mode banner", () => {
@@ -18,6 +25,11 @@ describe('pageModel', () => {
   });
 
   it("lets no route's data stand in for the page's own fields", () => {
-    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live' })).toEqual({ page: 'verify', csrfToken: null, signedIn: false, mode: null });
+    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live' })).toEqual({
+      page: 'verify',
+      csrfToken: null,
+      signedIn: false,
+      mode: null,
+    });
   });
 });

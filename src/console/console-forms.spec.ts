@@ -69,12 +69,25 @@ describe('HistoryQuery', () => {
   const blank = { licenceNumber: '', from: '', to: '', status: '', channel: '' };
 
   it("takes the form's blank fields as not sent: the API's defaults", async () => {
-    await expect(history(blank)).resolves.toEqual({ limit: 100, cursor: undefined, licenceNumber: undefined, from: undefined, to: undefined, status: undefined, channel: undefined });
+    await expect(history(blank)).resolves.toEqual({
+      limit: 100,
+      cursor: undefined,
+      licenceNumber: undefined,
+      from: undefined,
+      to: undefined,
+      status: undefined,
+      channel: undefined,
+    });
     await expect(history({ limit: '', cursor: '' })).resolves.toEqual({ limit: 100, cursor: undefined });
   });
 
   it('filters as GET /v1/verifications does', async () => {
-    await expect(history({ ...blank, status: 'FOUND', channel: 'batch', limit: '5' })).resolves.toMatchObject({ status: 'FOUND', channel: 'batch', limit: 5, licenceNumber: undefined });
+    await expect(history({ ...blank, status: 'FOUND', channel: 'batch', limit: '5' })).resolves.toMatchObject({
+      status: 'FOUND',
+      channel: 'batch',
+      limit: 5,
+      licenceNumber: undefined,
+    });
   });
 
   it("refuses a bad filter in the API's words, spaces included", async () => {

@@ -6,9 +6,7 @@ describe('consoleOrigin', () => {
   });
 
   it('is the origin of the public address, without its path', () => {
-    expect(consoleOrigin('https://partners.example.com/lvs', { protocol: 'http', host: 'internal:3000' })).toBe(
-      'https://partners.example.com',
-    );
+    expect(consoleOrigin('https://partners.example.com/lvs', { protocol: 'http', host: 'internal:3000' })).toBe('https://partners.example.com');
   });
 });
 
@@ -19,12 +17,9 @@ describe('isConsoleOrigin', () => {
     expect(isConsoleOrigin('https://Partners.Example.com', origin)).toBe(true);
   });
 
-  it.each([undefined, 'null', 'https://evil.example', 'http://partners.example.com', 'https://partners.example.com:444'])(
-    'refuses %p',
-    (header) => {
-      expect(isConsoleOrigin(header, origin)).toBe(false);
-    },
-  );
+  it.each([undefined, 'null', 'https://evil.example', 'http://partners.example.com', 'https://partners.example.com:444'])('refuses %p', (header) => {
+    expect(isConsoleOrigin(header, origin)).toBe(false);
+  });
 });
 
 describe('isSecureConsole', () => {

@@ -24,7 +24,8 @@ export class ConsolePageInterceptor implements NestInterceptor {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest & RequestWithVisit>();
     const visit = request.consoleVisit ?? null;
-    const answer = refusal === undefined ? next.handle() : next.handle().pipe(catchError((error: unknown) => shownOrThrown(refusal, request[refusal.form], error)));
+    const answer =
+      refusal === undefined ? next.handle() : next.handle().pipe(catchError((error: unknown) => shownOrThrown(refusal, request[refusal.form], error)));
     return answer.pipe(
       map((result: unknown) => {
         if (template !== undefined) {

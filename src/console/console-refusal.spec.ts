@@ -8,7 +8,10 @@ const form = { licenceNumber: '12' };
 
 describe('refusedPage', () => {
   it("shows the API's refusal of a form's content on the page, with the form as sent", () => {
-    expect(refusedPage(refusal, form, ApiError.validation(VALIDATION_MESSAGES.licenceNumber))).toEqual({ sent: form, words: VALIDATION_MESSAGES.licenceNumber });
+    expect(refusedPage(refusal, form, ApiError.validation(VALIDATION_MESSAGES.licenceNumber))).toEqual({
+      sent: form,
+      words: VALIDATION_MESSAGES.licenceNumber,
+    });
   });
 
   it("shows the service's refusal too, in its words", () => {
@@ -21,11 +24,11 @@ describe('refusedPage', () => {
 
   it('leaves a form that could not be read to the error answer: it has no fields to show again', () => {
     const error = ApiError.validation(VALIDATION_MESSAGES.notJson);
-    expect([refusedPage(refusal, undefined, error), refusedPage(refusal, new RejectedBody(VALIDATION_MESSAGES.tooLarge), error), refusedPage(refusal, ['a'], error)]).toEqual([
-      null,
-      null,
-      null,
-    ]);
+    expect([
+      refusedPage(refusal, undefined, error),
+      refusedPage(refusal, new RejectedBody(VALIDATION_MESSAGES.tooLarge), error),
+      refusedPage(refusal, ['a'], error),
+    ]).toEqual([null, null, null]);
   });
 
   it('leaves anything but an API error (a fault of ours) to the error answer', () => {

@@ -13,7 +13,11 @@ describe('sentToken', () => {
   });
 
   it('finds none without either', () => {
-    expect([sentToken(request({}, undefined)), sentToken(request({}, null)), sentToken(request({}, { name: 'x' }))]).toEqual([undefined, undefined, undefined]);
+    expect([sentToken(request({}, undefined)), sentToken(request({}, null)), sentToken(request({}, { name: 'x' }))]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('passes a repeated field on as it is, for the comparison to refuse', () => {

@@ -75,7 +75,7 @@ describe('licenceCard and verificationView', () => {
 });
 
 describe('holderCheckLines', () => {
-  it('shows the name, then the date of birth, each with the API\'s value and its tone', () => {
+  it("shows the name, then the date of birth, each with the API's value and its tone", () => {
     expect(holderCheckLines({ name: 'MATCH', dateOfBirth: 'CONFIRMED' })).toEqual([
       { label: 'Name', value: 'MATCH', words: 'The name matches the card.', tone: 'ok' },
       { label: 'Date of birth', value: 'CONFIRMED', words: 'The register confirms this date of birth for this licence.', tone: 'ok' },
@@ -253,10 +253,17 @@ describe('watchRow', () => {
 
   it('flags a licence that is not Active, and a number not found', () => {
     expect(watchRow({ ...entry, licence: { ...LICENCE, status: 'Revoked' } }).mark).toBe('flagged');
-    expect(watchRow({ ...entry, status: 'NOT_FOUND', licence: null, expiresInDays: null })).toMatchObject({ status: 'NOT_FOUND', mark: 'flagged', holder: null });
+    expect(watchRow({ ...entry, status: 'NOT_FOUND', licence: null, expiresInDays: null })).toMatchObject({
+      status: 'NOT_FOUND',
+      mark: 'flagged',
+      holder: null,
+    });
   });
 
   it('says when a number was not checked yet', () => {
-    expect(watchRow({ ...entry, status: null, licence: null, expiresInDays: null, checkedAt: null })).toMatchObject({ status: 'Not checked yet', mark: null });
+    expect(watchRow({ ...entry, status: null, licence: null, expiresInDays: null, checkedAt: null })).toMatchObject({
+      status: 'Not checked yet',
+      mark: null,
+    });
   });
 });

@@ -13,7 +13,6 @@ import type { VerificationAnswer } from '../verification/verification-outcomes';
 /** How a status is shown: its colour class and, for colour-blind readers, its words. */
 export type Tone = 'ok' | 'warn' | 'bad';
 
-
 /** "41 days left", "expires today", "expired 3 days ago". */
 export function daysLeftWords(days: number): string {
   if (days === 0) return 'expires today';
@@ -120,7 +119,14 @@ export function usageChart(periods: readonly { period: string; used: number }[])
   const width = CHART.width / Math.max(periods.length, 1) - CHART.gap;
   return periods.map((entry, index) => {
     const height = Math.round((entry.used / top) * CHART.height);
-    return { period: entry.period, used: entry.used, x: Math.round(index * (width + CHART.gap)), y: CHART.height - height, width: Math.round(width), height };
+    return {
+      period: entry.period,
+      used: entry.used,
+      x: Math.round(index * (width + CHART.gap)),
+      y: CHART.height - height,
+      width: Math.round(width),
+      height,
+    };
   });
 }
 

@@ -1,4 +1,21 @@
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Redirect, Render, Req, Res, StreamableFile, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Redirect,
+  Render,
+  Req,
+  Res,
+  StreamableFile,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';

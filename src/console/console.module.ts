@@ -19,13 +19,27 @@ import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
 @Module({
-  imports: [AuthModule, QuotaModule, VerificationModule, HoldersModule, BatchesModule, WatchlistModule, WebhooksModule, EventsModule, VerificationRecordsModule],
+  imports: [
+    AuthModule,
+    QuotaModule,
+    VerificationModule,
+    HoldersModule,
+    BatchesModule,
+    WatchlistModule,
+    WebhooksModule,
+    EventsModule,
+    VerificationRecordsModule,
+  ],
   controllers: [ConsoleSignInController, ConsoleController],
   providers: [
     ConsoleService,
     ConsoleSessions,
     // Roster uploads larger than an ordinary form are read only for a signed-in session.
-    { provide: ConsoleSessionBodyGate, useFactory: (sessions: ConsoleSessions) => ({ admits: (request: FastifyRequest) => sessions.hasLiveSession(request) }), inject: [ConsoleSessions] },
+    {
+      provide: ConsoleSessionBodyGate,
+      useFactory: (sessions: ConsoleSessions) => ({ admits: (request: FastifyRequest) => sessions.hasLiveSession(request) }),
+      inject: [ConsoleSessions],
+    },
   ],
 })
 export class ConsoleModule implements OnModuleInit {

@@ -5,7 +5,11 @@ const query = (fields: Partial<VerificationsQuery>) => Object.assign(new Verific
 
 describe('holderFields', () => {
   it("shows the holder's fields trimmed, blank when absent or not text", () => {
-    expect(holderFields({ firstName: ' Jane ', surname: undefined, dateOfBirth: ['1988-07-15'] })).toEqual({ firstName: 'Jane', surname: '', dateOfBirth: '' });
+    expect(holderFields({ firstName: ' Jane ', surname: undefined, dateOfBirth: ['1988-07-15'] })).toEqual({
+      firstName: 'Jane',
+      surname: '',
+      dateOfBirth: '',
+    });
   });
 });
 

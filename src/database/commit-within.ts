@@ -46,7 +46,10 @@ export async function commitWithin<Row extends QueryResultRow>(
   } catch (error) {
     clearTimeout(timer);
     // A connection that opens after the deadline goes back to the pool unused.
-    connecting.then((late) => late.release(), () => undefined);
+    connecting.then(
+      (late) => late.release(),
+      () => undefined,
+    );
     throw error;
   }
   // pg also emits a dropped connection's error on the client, besides failing its query: while the client is

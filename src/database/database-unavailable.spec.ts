@@ -3,12 +3,9 @@ import { isDatabaseUnavailable } from './database-unavailable';
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
 describe('isDatabaseUnavailable', () => {
-  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'])(
-    'is true for the network error %s',
-    (code) => {
-      expect(isDatabaseUnavailable(withCode(code))).toBe(true);
-    },
-  );
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'])('is true for the network error %s', (code) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
 
   it.each([
     ['08006', 'connection failure'],

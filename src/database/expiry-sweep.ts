@@ -26,7 +26,8 @@ export abstract class ExpirySweep implements OnApplicationBootstrap, OnModuleDes
   protected abstract deleteBefore(cutoff: Date): Promise<number>;
 
   onApplicationBootstrap(): void {
-    const run = () => this.deleteExpired().catch((error: unknown) => this.logger.error(`Deleting expired ${this.noun} failed: ${(error as Error).message}`));
+    const run = () =>
+      this.deleteExpired().catch((error: unknown) => this.logger.error(`Deleting expired ${this.noun} failed: ${(error as Error).message}`));
     void run();
     this.timer = setInterval(() => void run(), SWEEP_INTERVAL_MS).unref();
   }

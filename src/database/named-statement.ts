@@ -16,11 +16,7 @@ export interface NamedStatement {
  * DATABASE_PREPARED_STATEMENTS=false it runs unnamed (still parameterised): a pooler in transaction mode
  * before PgBouncer 1.21 hands each transaction any server connection, where the name may be unknown.
  */
-export async function runNamedStatement<Row extends QueryResultRow>(
-  dataSource: DataSource,
-  statement: NamedStatement,
-  values: unknown[],
-): Promise<Row[]> {
+export async function runNamedStatement<Row extends QueryResultRow>(dataSource: DataSource, statement: NamedStatement, values: unknown[]): Promise<Row[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
   const name = usesPreparedStatements(dataSource) ? statement.name : undefined;
   const result = await pool.query<Row>({ name, text: statement.text, values });

@@ -19,7 +19,7 @@ export class ApiErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
-    const cause = exception instanceof HttpException ? exception.cause ?? exception : exception;
+    const cause = exception instanceof HttpException ? (exception.cause ?? exception) : exception;
     if (isClientAbort(cause, http.getRequest<FastifyRequest>().raw.socket?.destroyed === true)) {
       // Nobody is left to answer; a disconnecting client is routine, so no stack and no error level.
       this.logger.debug('Client closed the connection before its request was read');
@@ -40,7 +40,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     const fastifyCode = (cause as { code?: unknown } | undefined)?.code;
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
     if (mapped) return toErrorAnswer(mapped);
-    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception), { requestId });
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), { requestId });
     return toErrorAnswer({ code: 'INTERNAL_ERROR' });
   }
 }

@@ -65,7 +65,8 @@ export const FEATURE_VALIDATION_MESSAGES = {
   batchesQuery: 'Query may only contain limit and cursor',
   watchReference: 'reference must be text of at most 100 characters',
   watchBody: 'Request body may only contain reference, holder and followSuccessor',
-  watchHolder: 'holder must be {"firstName","surname"} with an optional dateOfBirth: names of 1 to 50 letters, spaces, hyphens or apostrophes, and a real YYYY-MM-DD date',
+  watchHolder:
+    'holder must be {"firstName","surname"} with an optional dateOfBirth: names of 1 to 50 letters, spaces, hyphens or apostrophes, and a real YYYY-MM-DD date',
   followSuccessor: 'followSuccessor must be true or false',
   watchlistLimit: 'limit must be an integer from 1 to 1000',
   watchStatus: 'status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED',
@@ -107,8 +108,7 @@ export const FEATURE_VALIDATION_MESSAGES = {
 } as const;
 
 export type ValidationMessage =
-  | (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES]
-  | (typeof FEATURE_VALIDATION_MESSAGES)[keyof typeof FEATURE_VALIDATION_MESSAGES];
+  (typeof VALIDATION_MESSAGES)[keyof typeof VALIDATION_MESSAGES] | (typeof FEATURE_VALIDATION_MESSAGES)[keyof typeof FEATURE_VALIDATION_MESSAGES];
 
 /** Fixed texts for one bad row of a batch; the row's number is put before them. */
 export const ROW_MESSAGES = {

@@ -70,12 +70,9 @@ describe('mapFrameworkError', () => {
   });
 
   describe('other client errors', () => {
-    it.each([400, 402, 406, 408, 409, 411, 422, 431, 499])(
-      'maps %i to VALIDATION_ERROR with the not-a-JSON-object message',
-      (status) => {
-        expect(mapFrameworkError(status)).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.notJson });
-      },
-    );
+    it.each([400, 402, 406, 408, 409, 411, 422, 431, 499])('maps %i to VALIDATION_ERROR with the not-a-JSON-object message', (status) => {
+      expect(mapFrameworkError(status)).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.notJson });
+    });
 
     it('maps 400 with an unrecognised Fastify code to VALIDATION_ERROR with the not-a-JSON-object message', () => {
       expect(mapFrameworkError(400, 'FST_ERR_CTP_EMPTY_JSON_BODY')).toEqual({
@@ -149,7 +146,7 @@ describe('mapClientError', () => {
 });
 
 describe('toErrorAnswer', () => {
-  it('gives the code\'s status and fixed message when there is no specific message', () => {
+  it("gives the code's status and fixed message when there is no specific message", () => {
     expect(toErrorAnswer({ code: 'REQUEST_TIMEOUT' })).toEqual({
       status: 408,
       body: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time' },

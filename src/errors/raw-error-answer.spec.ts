@@ -25,8 +25,8 @@ describe('renderRawErrorAnswer', () => {
   });
 
   it('names 431 by its standard reason phrase', () => {
-    expect(
-      renderRawErrorAnswer({ status: 431, body: { code: 'HEADERS_TOO_LARGE', message: 'x' } }).split('\r\n')[0],
-    ).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(renderRawErrorAnswer({ status: 431, body: { code: 'HEADERS_TOO_LARGE', message: 'x' } }).split('\r\n')[0]).toBe(
+      'HTTP/1.1 431 Request Header Fields Too Large',
+    );
   });
 });

@@ -55,10 +55,7 @@ export class EventsService {
   }
 
   async find(eventId: string): Promise<StoredEvent | null> {
-    const rows = await this.dataSource.query<EventRow[]>(
-      'SELECT seq, id, user_id, type, data, created_at FROM events WHERE id = $1',
-      [eventId],
-    );
+    const rows = await this.dataSource.query<EventRow[]>('SELECT seq, id, user_id, type, data, created_at FROM events WHERE id = $1', [eventId]);
     return rows[0] ? toStoredEvent(rows[0]) : null;
   }
 
@@ -83,9 +80,6 @@ export class EventsService {
 
   /** Drops events older than the retention; their deliveries go with them. */
   async deleteExpired(now: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM events WHERE created_at < $1::timestamptz - make_interval(days => $2)`, [
-      now,
-      EVENT_RETENTION_DAYS,
-    ]);
+    await this.dataSource.query(`DELETE FROM events WHERE created_at < $1::timestamptz - make_interval(days => $2)`, [now, EVENT_RETENTION_DAYS]);
   }
 }

@@ -5,7 +5,14 @@ describe('receipt keys', () => {
     const seed = newReceiptKey();
     expect(seed).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const { jwk } = readReceiptKey(seed);
-    expect(jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: jwkThumbprint(jwk.x), use: 'sig', alg: 'EdDSA' });
+    expect(jwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      kid: jwkThumbprint(jwk.x),
+      use: 'sig',
+      alg: 'EdDSA',
+    });
     expect(readReceiptKey(seed).jwk).toEqual(jwk);
   });
 

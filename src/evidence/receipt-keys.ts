@@ -31,7 +31,9 @@ export function readReceiptKey(seed: string): ReceiptKey {
 
 /** RFC 7638: SHA-256 of the required members in lexical order, without spaces. */
 export function jwkThumbprint(x: string): string {
-  return createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
 }
 
 /** A new key in the form RECEIPT_SIGNING_KEYS takes. */
@@ -61,7 +63,8 @@ export function checkReceipt(receipt: string, jwks: { keys?: unknown }): Receipt
   const protectedHeader = decode(header);
   if (protectedHeader === null || protectedHeader.alg !== 'EdDSA') return { valid: false, reason: 'the protected header is not EdDSA' };
   const jwk = (Array.isArray(jwks.keys) ? (jwks.keys as ReceiptJwk[]) : []).find((key) => key.kid === protectedHeader.kid);
-  if (!jwk || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') return { valid: false, reason: `no Ed25519 key with kid ${String(protectedHeader.kid)} in the key set` };
+  if (!jwk || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519')
+    return { valid: false, reason: `no Ed25519 key with kid ${String(protectedHeader.kid)} in the key set` };
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
   if (!verify(null, Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))) {
     return { valid: false, reason: 'the signature does not match the header and payload' };

@@ -14,7 +14,11 @@ const ANSWER = {
 
 describe('recordOf', () => {
   it('records a found verify answer with every field, holder and roster fields null', () => {
-    const record = recordOf({ ...ANSWER, result: { status: 'FOUND', licence: LICENCE, checkedAt: '2026-11-22T10:00:00.000Z' } }, 'v1', new Date('2026-11-22T10:00:01.000Z'));
+    const record = recordOf(
+      { ...ANSWER, result: { status: 'FOUND', licence: LICENCE, checkedAt: '2026-11-22T10:00:00.000Z' } },
+      'v1',
+      new Date('2026-11-22T10:00:01.000Z'),
+    );
     expect(Object.keys(record)).toEqual([...RECORD_FIELDS]);
     expect(record).toEqual({
       verificationId: 'v1',
@@ -38,7 +42,12 @@ describe('recordOf', () => {
 
   it("records a holder check's outcome, and no licence when none was found", () => {
     const found = recordOf(
-      { ...ANSWER, channel: 'console', result: { status: 'FOUND', licence: LICENCE, checkedAt: 'c' }, holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' } },
+      {
+        ...ANSWER,
+        channel: 'console',
+        result: { status: 'FOUND', licence: LICENCE, checkedAt: 'c' },
+        holderCheck: { name: 'PARTIAL', dateOfBirth: 'CONFIRMED' },
+      },
       'v2',
       new Date(0),
     );

@@ -16,5 +16,4 @@ describe('isReadinessCheckFresh', () => {
     expect(isReadinessCheckFresh(5000, 5200, 100)).toBe(false);
     expect(isReadinessCheckFresh(5000, 5100, 100)).toBe(true);
   });
-
 });

@@ -15,6 +15,10 @@ describe('registerHealth', () => {
   });
 
   it('is degraded while one lookup tries the register again', () => {
-    expect(registerHealth('half-open')).toMatchObject({ state: 'half-open', register: 'degraded', message: expect.stringMatching(/^The register could not be reached: one lookup is trying it again/) });
+    expect(registerHealth('half-open')).toMatchObject({
+      state: 'half-open',
+      register: 'degraded',
+      message: expect.stringMatching(/^The register could not be reached: one lookup is trying it again/),
+    });
   });
 });

@@ -1,7 +1,5 @@
 /** What readiness says of the register, from the breaker's phase. */
-export type RegisterHealth =
-  | { state: string; register: 'ok' }
-  | { state: string; register: 'degraded'; message: string };
+export type RegisterHealth = { state: string; register: 'ok' } | { state: string; register: 'degraded'; message: string };
 
 const WHY = "the worker's log names the cause in a line 'Register <host> unreachable: …'";
 

@@ -29,9 +29,12 @@ export class WorkerHeartbeat implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const windowMs = this.config.get('WORKER_HEARTBEAT_TIMEOUT_MS');
     await this.beat(windowMs);
-    this.timer = setInterval(() => {
-      this.beat(windowMs).catch((error: unknown) => this.logger.warn(`Heartbeat not written: ${(error as Error).message}`));
-    }, Math.floor(windowMs / 3));
+    this.timer = setInterval(
+      () => {
+        this.beat(windowMs).catch((error: unknown) => this.logger.warn(`Heartbeat not written: ${(error as Error).message}`));
+      },
+      Math.floor(windowMs / 3),
+    );
     this.timer.unref();
   }
 

@@ -57,7 +57,10 @@ export class WorkerListener implements OnApplicationBootstrap, OnApplicationShut
     } else if (route === 'GET /health/ready') {
       // No timer of our own: the fail-fast client already gives up after DEPENDENCY_TIMEOUT_MS (its
       // command timeout) and at once while disconnected, and a timer raced here outlived every answer.
-      const ready = await this.redis.client.ping().then(() => true, () => false);
+      const ready = await this.redis.client.ping().then(
+        () => true,
+        () => false,
+      );
       if (ready) sendJson(response, 200, { status: 'ok' });
       else sendJson(response, 503, { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' });
     } else {

@@ -37,12 +37,20 @@ export class HoldersController {
     summary: 'Verify a licence and whether it belongs to a person (name, and optionally date of birth)',
     description:
       'Answers what verify answers for the number, with the same statuses, wait, Idempotency-Key and quota unit, plus holderCheck. ' +
-      'With a date of birth, one name search with the card\'s names and that date confirms it; it is not charged separately, and ' +
+      "With a date of birth, one name search with the card's names and that date confirms it; it is not charged separately, and " +
       'its failure fails the check (502 or 503, refunded). The date of birth is never stored or logged in clear.',
   })
   @ApiBody({ type: VerifyHolderDto })
   @ApiHolderCheckAnswers()
-  @ApiErrorResponsesWith({ ...dtoValidationTexts(VerifyHolderDto), ...REQUEST_TEXTS }, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'PARSE_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith(
+    { ...dtoValidationTexts(VerifyHolderDto), ...REQUEST_TEXTS },
+    'VALIDATION_ERROR',
+    'UNAUTHORIZED',
+    'QUOTA_EXCEEDED',
+    'INTERNAL_ERROR',
+    'PARSE_ERROR',
+    'SERVICE_UNAVAILABLE',
+  )
   async verifyHolder(
     @CurrentUser() user: AuthenticatedUser,
     @Body() claim: VerifyHolderDto,
@@ -64,7 +72,7 @@ export class HoldersController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'searchLicences',
-    summary: "Search the register by surname, narrowed by first and middle name, date of birth, role and sector",
+    summary: 'Search the register by surname, narrowed by first and middle name, date of birth, role and sector',
     description:
       'Answers every licence the register lists for the search, or 404 NOT_FOUND (a result), or 409 TOO_MANY_RESULTS (an error: ' +
       'refine the search). Waits up to 5 s, then 202 PENDING: retry with the same Idempotency-Key. Each distinct search (its ' +

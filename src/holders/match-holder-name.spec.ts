@@ -53,10 +53,22 @@ describe('matchHolderName', () => {
 
   it('gives the same answer whichever side is the card', () => {
     const pairs = [
-      [{ firstName: 'J', surname: 'SMITH' }, { firstName: 'JOHN', surname: 'SMITH' }],
-      [{ firstName: 'ANNA', surname: 'DOE' }, { firstName: 'ANNA-MARIE', surname: 'DOE' }],
-      [{ firstName: 'JOSÉ', surname: "O'BRIEN" }, { firstName: 'Jose', surname: 'Obrien' }],
-      [{ firstName: 'JANE', surname: 'DOE' }, { firstName: 'JOHN', surname: 'DOE' }],
+      [
+        { firstName: 'J', surname: 'SMITH' },
+        { firstName: 'JOHN', surname: 'SMITH' },
+      ],
+      [
+        { firstName: 'ANNA', surname: 'DOE' },
+        { firstName: 'ANNA-MARIE', surname: 'DOE' },
+      ],
+      [
+        { firstName: 'JOSÉ', surname: "O'BRIEN" },
+        { firstName: 'Jose', surname: 'Obrien' },
+      ],
+      [
+        { firstName: 'JANE', surname: 'DOE' },
+        { firstName: 'JOHN', surname: 'DOE' },
+      ],
     ];
     for (const [a, b] of pairs) expect(matchHolderName(a, b)).toBe(matchHolderName(b, a));
   });

@@ -18,13 +18,7 @@ const SEPARATORS = /[\s\p{Pd}]+/gu;
  * joined by one space ("José-María  O'Neil." -> "JOSE MARIA ONEIL").
  */
 export function normaliseName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(COMBINING_MARKS, '')
-    .toUpperCase()
-    .replace(DROPPED, '')
-    .replace(SEPARATORS, ' ')
-    .trim();
+  return name.normalize('NFKD').replace(COMBINING_MARKS, '').toUpperCase().replace(DROPPED, '').replace(SEPARATORS, ' ').trim();
 }
 
 /**

@@ -19,7 +19,11 @@ export class NameSearchSubjects {
   subject(search: NameSearch): LookupSubject {
     const normalised = normaliseNameSearch(search);
     const searchKey = this.holderData.digest(nameSearchText(normalised));
-    return this.lookups.nameSearchSubject(searchKey, this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)), searchQuotaUnit(searchKey));
+    return this.lookups.nameSearchSubject(
+      searchKey,
+      this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)),
+      searchQuotaUnit(searchKey),
+    );
   }
 
   /** The search that confirms a date of birth: the card's own names, and the date claimed. */

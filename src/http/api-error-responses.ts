@@ -8,10 +8,7 @@ import { errorResponseDocs, ValidationTexts } from './error-examples';
  * Documents the error answers a route can give, each with the contract's body and its real texts;
  * VALIDATION_ERROR's examples are `validationTexts`, the texts this route really sends.
  */
-export function ApiErrorResponsesWith(
-  validationTexts: ValidationTexts,
-  ...codes: ErrorCode[]
-): MethodDecorator & ClassDecorator {
+export function ApiErrorResponsesWith(validationTexts: ValidationTexts, ...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ...errorResponseDocs(codes, validationTexts).map(({ status, description, examples, headers }) =>
       ApiResponse({ status, description, type: ErrorBody, examples, headers }),

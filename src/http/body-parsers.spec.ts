@@ -17,7 +17,12 @@ describe('registerBodyParsers', () => {
   afterAll(() => fastify.close());
 
   const parserFor = async (contentType: string | undefined, payload = '{}') => {
-    const response = await fastify.inject({ method: 'POST', url: '/', payload, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+    const response = await fastify.inject({
+      method: 'POST',
+      url: '/',
+      payload,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+    });
     return [response.statusCode, response.json<{ mediaType: string | null }>().mediaType];
   };
 

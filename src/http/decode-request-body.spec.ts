@@ -65,7 +65,7 @@ describe('decodeRequestBody', () => {
       expect(decodeRequestBody(JSON_TYPE, body('{"constructor":"x"}'))).toEqual({ constructor: 'x' });
     });
 
-    it('with a __proto__ key kept as an own key, the object\'s prototype untouched', () => {
+    it("with a __proto__ key kept as an own key, the object's prototype untouched", () => {
       const decoded = decodeRequestBody(JSON_TYPE, body('{"__proto__":{"isAdmin":true}}'));
       expect(Object.keys(decoded)).toEqual(['__proto__']);
       expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
@@ -145,7 +145,9 @@ describe('decodeRequestBody', () => {
     });
 
     it('accepts many brackets side by side: depth counts, not how many', () => {
-      const text = `{"licenceNumber":"1234567890123456","a":[${Array(MAX_NESTING_DEPTH * 2).fill('{"b":[]}').join(',')}]}`;
+      const text = `{"licenceNumber":"1234567890123456","a":[${Array(MAX_NESTING_DEPTH * 2)
+        .fill('{"b":[]}')
+        .join(',')}]}`;
       expect(reasonOf(decodeRequestBody(JSON_TYPE, body(text)))).toBe('ACCEPTED');
     });
 
@@ -171,9 +173,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('rejects a valid JSON object of MAX_REQUEST_BODY_BYTES + 1 bytes as too large', () => {
-      expect(reasonOf(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES + 1)))).toBe(
-        VALIDATION_MESSAGES.tooLarge,
-      );
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, paddedObject(MAX_REQUEST_BODY_BYTES + 1)))).toBe(VALIDATION_MESSAGES.tooLarge);
     });
 
     it('counts bytes, not characters: a multi-byte body one byte over the limit is too large', () => {
@@ -184,9 +184,7 @@ describe('decodeRequestBody', () => {
     });
 
     it('rejects as too large by the size received, when the reader kept none of an oversized body', () => {
-      expect(reasonOf(decodeRequestBody(JSON_TYPE, Buffer.alloc(0), JSON_BODY, MAX_REQUEST_BODY_BYTES + 1))).toBe(
-        VALIDATION_MESSAGES.tooLarge,
-      );
+      expect(reasonOf(decodeRequestBody(JSON_TYPE, Buffer.alloc(0), JSON_BODY, MAX_REQUEST_BODY_BYTES + 1))).toBe(VALIDATION_MESSAGES.tooLarge);
     });
 
     it('rejects an oversized body as too large before looking at its content type', () => {
@@ -261,9 +259,7 @@ describe('decodeRequestBody', () => {
 
     it('takes 512 KiB and refuses a byte more with its own limit in the message', () => {
       expect(decodeRequestBody('text/csv', Buffer.alloc(512 * 1024, 0x31), ROSTER_BODY)).toBeInstanceOf(CsvText);
-      expect(reasonOf(decodeRequestBody('text/csv', Buffer.alloc(512 * 1024 + 1, 0x31), ROSTER_BODY))).toBe(
-        'Request body must not exceed 512 KiB',
-      );
+      expect(reasonOf(decodeRequestBody('text/csv', Buffer.alloc(512 * 1024 + 1, 0x31), ROSTER_BODY))).toBe('Request body must not exceed 512 KiB');
     });
 
     it('is not offered to other routes: text/csv stays refused there', () => {

@@ -80,9 +80,7 @@ export function errorResponseDocs(
       status,
       description: sameStatus.map((code) => describeCode(code, sources)).join('; '),
       examples: Object.fromEntries(
-        sameStatus.flatMap((code) =>
-          messagesOf(code, sources).map(([name, message]) => [name, { summary: message, value: { code, message } }]),
-        ),
+        sameStatus.flatMap((code) => messagesOf(code, sources).map(([name, message]) => [name, { summary: message, value: { code, message } }])),
       ),
       ...(headers === undefined ? {} : { headers }),
     };

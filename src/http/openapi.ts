@@ -31,11 +31,10 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('batches', 'Check a roster of up to 1,000 licence numbers at once, as JSON or CSV, and download the results')
     .addTag(
       'monitoring',
-      'Watchlists re-checked against the register, signed webhooks (Standard Webhooks) when a licence changes or ' +
-        'nears expiry, and the events feed',
+      'Watchlists re-checked against the register, signed webhooks (Standard Webhooks) when a licence changes or ' + 'nears expiry, and the events feed',
     )
     .addTag('verifications', 'A record of every final answer: history, CSV export, and receipts signed with Ed25519 that anyone can verify offline')
-    .addTag('keys', "The API keys of the calling user: list, issue and revoke them")
+    .addTag('keys', 'The API keys of the calling user: list, issue and revoke them')
     .addTag('test', "Test mode, for test keys only: change a licence of the caller's built-in test register, and restore it")
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
     // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.

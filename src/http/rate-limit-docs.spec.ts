@@ -51,9 +51,7 @@ describe('applyRateLimitDocs', () => {
     expect(tooMany.description).toBe('QUOTA_EXCEEDED: …; RATE_LIMITED: Too many requests; retry after the time in Retry-After');
     expect(Object.keys(tooMany.content['application/json'].examples)).toEqual(['QUOTA_EXCEEDED', 'RATE_LIMITED']);
     expect(tooMany.headers['Retry-After'].required).toBe(false);
-    expect(document.paths['/v1/licences/verify'].post!.responses['503']).toEqual(
-      expect.objectContaining({ description: 'SERVICE_UNAVAILABLE: …' }),
-    );
+    expect(document.paths['/v1/licences/verify'].post!.responses['503']).toEqual(expect.objectContaining({ description: 'SERVICE_UNAVAILABLE: …' }));
   });
 
   it('leaves exempt operations and operations without a key as they are, and drops the exemption mark', () => {

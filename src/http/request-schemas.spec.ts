@@ -22,7 +22,13 @@ describe('closeRequestSchemas', () => {
         },
       },
       {
-        Roster: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Row' } }, holder: { allOf: [{ $ref: '#/components/schemas/Holder' }] } } },
+        Roster: {
+          type: 'object',
+          properties: {
+            items: { type: 'array', items: { $ref: '#/components/schemas/Row' } },
+            holder: { allOf: [{ $ref: '#/components/schemas/Holder' }] },
+          },
+        },
         Row: { type: 'object', properties: { licenceNumber: { type: 'string' } }, example: { licenceNumber: '1', properties: {} } },
         Holder: { type: 'object', properties: { name: { type: 'string' } } },
         Answer: { type: 'object', properties: { status: { type: 'string' } } },
@@ -43,7 +49,14 @@ describe('closeRequestSchemas', () => {
 
   it('keeps a schema that says what its extra fields may be', () => {
     const document = documentWith(
-      { '/tags': { put: { requestBody: { content: { 'application/json': { schema: { type: 'object', properties: {}, additionalProperties: { type: 'string' } } } } }, responses: {} } } },
+      {
+        '/tags': {
+          put: {
+            requestBody: { content: { 'application/json': { schema: { type: 'object', properties: {}, additionalProperties: { type: 'string' } } } } },
+            responses: {},
+          },
+        },
+      },
       {},
     );
     const body = closeRequestSchemas(document).paths['/tags'].put!.requestBody as { content: Record<string, { schema: Record<string, unknown> }> };

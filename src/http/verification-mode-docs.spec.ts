@@ -2,17 +2,16 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { applyVerificationModeDocs, VERIFICATION_MODE_HEADER } from './verification-mode-docs';
 
 describe('applyVerificationModeDocs', () => {
-  const documentWith = (): OpenAPIObject =>
-    ({
-      openapi: '3.1.0',
-      info: { title: 't', version: '1' },
-      paths: {
-        '/v1/keys': {
-          get: { responses: { '200': { description: 'ok', headers: { RateLimit: { schema: { type: 'string' } } } }, '401': { description: 'no key' } } },
-        },
-        '/.well-known/jwks.json': { get: { responses: { '200': { description: 'keys' } } } },
+  const documentWith = (): OpenAPIObject => ({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/v1/keys': {
+        get: { responses: { '200': { description: 'ok', headers: { RateLimit: { schema: { type: 'string' } } } }, '401': { description: 'no key' } } },
       },
-    });
+      '/.well-known/jwks.json': { get: { responses: { '200': { description: 'keys' } } } },
+    },
+  });
 
   it('documents the header on every answer of a keyed operation but 401, beside the headers it had', () => {
     const responses = applyVerificationModeDocs(documentWith()).paths['/v1/keys'].get!.responses as Record<string, { headers?: Record<string, unknown> }>;

@@ -55,10 +55,10 @@ export class AppLogger implements LoggerService {
     const level = asked === 'info' && isFrameworkStartupDetail(context) ? 'debug' : asked;
     if (level !== asked && !this.pino.isLevelEnabled(level)) return;
     const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
-    const fields = Object.assign(
-      {},
-      ...rest.filter((param) => typeof param === 'object' && param !== null && !(param instanceof Error)),
-    ) as Record<string, unknown>;
+    const fields = Object.assign({}, ...rest.filter((param) => typeof param === 'object' && param !== null && !(param instanceof Error))) as Record<
+      string,
+      unknown
+    >;
     if (context) fields.context = context;
     if (stack) fields.stack = stack;
     if (message instanceof Error) fields.err = message;

@@ -1,7 +1,7 @@
 import { isFrameworkStartupDetail } from './framework-startup-detail';
 
 describe('isFrameworkStartupDetail', () => {
-  it.each(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'])('is true for Nest\'s %s', (context) => {
+  it.each(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'])("is true for Nest's %s", (context) => {
     expect(isFrameworkStartupDetail(context)).toBe(true);
   });
 

@@ -17,13 +17,16 @@ export function registerRequestLogging(fastify: FastifyInstance, logger: Logger)
     const route = request.routeOptions.url ?? '(no route)';
     const level = QUIET_ROUTES.has(route) ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
-      logger[level]({
-        requestId: request.id,
-        method: request.method,
-        route,
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-      }, 'request');
+      logger[level](
+        {
+          requestId: request.id,
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
     }
     done();
   });

@@ -2,7 +2,16 @@ import { freeSlots, mustPark, planDispatch, takeTurns } from './fair-turns';
 
 describe('takeTurns', () => {
   it('gives each user one lookup per turn, in user id order', () => {
-    expect(takeTurns([{ userId: 'b', pending: 5 }, { userId: 'a', pending: 5 }], null, 4)).toEqual({
+    expect(
+      takeTurns(
+        [
+          { userId: 'b', pending: 5 },
+          { userId: 'a', pending: 5 },
+        ],
+        null,
+        4,
+      ),
+    ).toEqual({
       turns: [
         { userId: 'a', count: 2 },
         { userId: 'b', count: 2 },
@@ -31,11 +40,27 @@ describe('takeTurns', () => {
   });
 
   it('starts at the first user after a last-served user who has left', () => {
-    expect(takeTurns([{ userId: 'a', pending: 1 }, { userId: 'c', pending: 1 }], 'b', 1).turns).toEqual([{ userId: 'c', count: 1 }]);
+    expect(
+      takeTurns(
+        [
+          { userId: 'a', pending: 1 },
+          { userId: 'c', pending: 1 },
+        ],
+        'b',
+        1,
+      ).turns,
+    ).toEqual([{ userId: 'c', count: 1 }]);
   });
 
   it('lets a small list finish beside a large one, and gives its unused share to the others', () => {
-    const { turns } = takeTurns([{ userId: 'big', pending: 1000 }, { userId: 'small', pending: 3 }], null, 50);
+    const { turns } = takeTurns(
+      [
+        { userId: 'big', pending: 1000 },
+        { userId: 'small', pending: 3 },
+      ],
+      null,
+      50,
+    );
     expect(turns).toEqual([
       { userId: 'big', count: 47 },
       { userId: 'small', count: 3 },
@@ -55,13 +80,26 @@ describe('planDispatch', () => {
     const plan = planDispatch(
       [
         { priority: 20, users: [{ userId: 'a', pending: 10 }] },
-        { priority: 10, users: [{ userId: 'a', pending: 2 }, { userId: 'b', pending: 1 }] },
+        {
+          priority: 10,
+          users: [
+            { userId: 'a', pending: 2 },
+            { userId: 'b', pending: 1 },
+          ],
+        },
       ],
       new Map([[20, 'a']]),
       5,
     );
     expect(plan).toEqual([
-      { priority: 10, turns: [{ userId: 'a', count: 2 }, { userId: 'b', count: 1 }], lastServed: 'a' },
+      {
+        priority: 10,
+        turns: [
+          { userId: 'a', count: 2 },
+          { userId: 'b', count: 1 },
+        ],
+        lastServed: 'a',
+      },
       { priority: 20, turns: [{ userId: 'a', count: 2 }], lastServed: 'a' },
     ]);
   });

@@ -43,7 +43,10 @@ export function takeTurns(users: PendingUser[], lastServed: string | null, slots
     }
     left -= Math.min(left, inRound.length);
   }
-  return { turns: order.filter((user) => counts.has(user.userId)).map((user) => ({ userId: user.userId, count: counts.get(user.userId)! })), lastServed: served };
+  return {
+    turns: order.filter((user) => counts.has(user.userId)).map((user) => ({ userId: user.userId, count: counts.get(user.userId)! })),
+    lastServed: served,
+  };
 }
 
 /**

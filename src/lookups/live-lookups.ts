@@ -40,7 +40,11 @@ export class LiveLookups {
   async move(place: LivePlace, jobId: string): Promise<LivePlace> {
     const now = Date.now();
     await this.redis.client.multi().sadd(this.holdersKey(jobId), place.userId).pexpire(this.holdersKey(jobId), LIVE_PLACE_LAPSE_MS).exec();
-    await this.redis.client.multi().zrem(this.placesKey(place.userId), place.jobId).zadd(this.placesKey(place.userId), now + LIVE_PLACE_LAPSE_MS, jobId).exec();
+    await this.redis.client
+      .multi()
+      .zrem(this.placesKey(place.userId), place.jobId)
+      .zadd(this.placesKey(place.userId), now + LIVE_PLACE_LAPSE_MS, jobId)
+      .exec();
     await this.redis.client.del(this.holdersKey(place.jobId));
     return { ...place, jobId };
   }

@@ -59,9 +59,7 @@ export function lookupFailureCode(failedReason: string | undefined): ErrorCode {
 
 /** A lookup job's outcome as a waiter sees it: finished either way, or still pending. */
 export type LookupWait<Result extends LookupJobResult = FinalResult> =
-  | { state: 'completed'; result: Result }
-  | { state: 'failed'; reason: string | undefined }
-  | { state: 'pending' };
+  { state: 'completed'; result: Result } | { state: 'failed'; reason: string | undefined } | { state: 'pending' };
 
 /** A job's standing as stored, for callers that only kept its id; `missing` once it was removed. */
 export type LookupStanding<Result extends LookupJobResult = FinalResult> = LookupWait<Result> | { state: 'missing' };

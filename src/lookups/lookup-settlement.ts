@@ -50,7 +50,7 @@ export class LookupSettlement implements OnApplicationBootstrap, OnApplicationSh
     if (!running) {
       running = (async () => {
         let claim = await this.payers.claimRefund(jobId, REFUND_LEASE_MS);
-        for (const waitUntil = Date.now() + REFUND_WAIT_MS; claim.outcome === 'busy' && Date.now() < waitUntil; ) {
+        for (const waitUntil = Date.now() + REFUND_WAIT_MS; claim.outcome === 'busy' && Date.now() < waitUntil;) {
           await sleep(REFUND_POLL_MS);
           claim = await this.payers.claimRefund(jobId, REFUND_LEASE_MS);
         }

@@ -67,7 +67,10 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       return this.ask(job, 'Name search', {
         cached: () => this.cache.getByKey(cacheKey),
         register: async (askedAt) =>
-          toNameSearchResult(await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch), askedAt),
+          toNameSearchResult(
+            await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch),
+            askedAt,
+          ),
         store,
       });
     }
@@ -142,7 +145,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
         const detail =
           error instanceof RegisterError
             ? `${error.message}${error.excerpt === null ? '' : `: ${JSON.stringify(error.excerpt)}`}`
-            : (error as Error).stack ?? String(error);
+            : ((error as Error).stack ?? String(error));
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
       // The test register's failures are its answer, every time: retrying them would only delay it.
@@ -153,6 +156,8 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
 
   /** Not awaited: the lookup's own outcome does not depend on the breaker's bookkeeping. */
   private recordForBreaker(outcome: 'answered' | 'unavailable'): void {
-    this.breaker.record(outcome).catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
+    this.breaker
+      .record(outcome)
+      .catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
   }
 }

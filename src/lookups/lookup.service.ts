@@ -102,7 +102,9 @@ export class LookupService {
     };
     this.intentLeaseMs = config.get('DATABASE_CHARGE_TIMEOUT_MS') + 2 * config.get('DEPENDENCY_TIMEOUT_MS') + 5000;
     this.queue.onLookupFinished((jobId) => {
-      this.live.finished(jobId).catch((error: unknown) => this.logger.warn(`Releasing the live places of lookup ${jobId} failed: ${(error as Error).message}`));
+      this.live
+        .finished(jobId)
+        .catch((error: unknown) => this.logger.warn(`Releasing the live places of lookup ${jobId} failed: ${(error as Error).message}`));
     });
   }
 

@@ -34,7 +34,10 @@ export class TestRegisters {
        ON CONFLICT (user_id, licence_number) DO UPDATE SET licence = excluded.licence, changed_at = excluded.changed_at`,
       [testUserId, JSON.stringify(licences), changedAt],
     );
-    await this.cache.forgetTest(testUserId, licences.map((licence) => licence.licenceNumber));
+    await this.cache.forgetTest(
+      testUserId,
+      licences.map((licence) => licence.licenceNumber),
+    );
   }
 
   /** Forgets the user's change of a number, then drops its cached answer for it. */

@@ -58,17 +58,35 @@ describe('the test register world', () => {
     expect(testAnswer(SANDBOX_NUMBERS.tooMany, world)).toEqual({ kind: 'too_many_results' });
     expect(testAnswer(SANDBOX_NUMBERS.twoCards, world)).toEqual({ kind: 'too_many_results' });
     expect(testAnswer(SANDBOX_NUMBERS.notFound, world)).toEqual({ kind: 'not_found' });
-    for (const fault of [SANDBOX_NUMBERS.fault503, SANDBOX_NUMBERS.fault500, SANDBOX_NUMBERS.fault429, SANDBOX_NUMBERS.faultHang, SANDBOX_NUMBERS.faultReset]) {
+    for (const fault of [
+      SANDBOX_NUMBERS.fault503,
+      SANDBOX_NUMBERS.fault500,
+      SANDBOX_NUMBERS.fault429,
+      SANDBOX_NUMBERS.faultHang,
+      SANDBOX_NUMBERS.faultReset,
+    ]) {
       expect(testAnswer(fault, world)).toEqual({ kind: 'unavailable' });
     }
-    for (const fault of [SANDBOX_NUMBERS.fault404, SANDBOX_NUMBERS.faultMaintenance, SANDBOX_NUMBERS.faultTruncated, SANDBOX_NUMBERS.faultOversize, SANDBOX_NUMBERS.faultRedirect]) {
+    for (const fault of [
+      SANDBOX_NUMBERS.fault404,
+      SANDBOX_NUMBERS.faultMaintenance,
+      SANDBOX_NUMBERS.faultTruncated,
+      SANDBOX_NUMBERS.faultOversize,
+      SANDBOX_NUMBERS.faultRedirect,
+    ]) {
       expect(testAnswer(fault, world)).toEqual({ kind: 'unexpected_page' });
     }
   });
 
   it('answers a changed number from its change, whatever it answered before, and lets the name search find it', () => {
     const changed = { ...found(MAGIC_NUMBERS.active).licence, status: 'Revoked' };
-    const own: TestWorld = { sandbox, changed: new Map([[MAGIC_NUMBERS.active, changed], [MAGIC_NUMBERS.unavailable, { ...changed, licenceNumber: MAGIC_NUMBERS.unavailable }]]) };
+    const own: TestWorld = {
+      sandbox,
+      changed: new Map([
+        [MAGIC_NUMBERS.active, changed],
+        [MAGIC_NUMBERS.unavailable, { ...changed, licenceNumber: MAGIC_NUMBERS.unavailable }],
+      ]),
+    };
     expect(testAnswer(MAGIC_NUMBERS.active, own)).toEqual({ kind: 'found', licence: changed });
     expect(testAnswer(MAGIC_NUMBERS.unavailable, own)).toMatchObject({ kind: 'found' });
     const actives = testWorldLicences(own).filter((licence) => licence.surname === 'ACTIVE');

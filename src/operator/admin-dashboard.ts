@@ -34,15 +34,18 @@ export async function mountAdminDashboard(
     queues: [new BullMQAdapter(source.get<Queue>(getQueueToken(REGISTER_LOOKUP_QUEUE), { strict: false }), { readOnlyMode: !writable })],
     serverAdapter: board,
   });
-  await target.getHttpAdapter().getInstance().register(async (scope: FastifyInstance) => {
-    scope.addHook('onRequest', async (request, reply) => {
-      if (isAdminAuthorized(request.headers.authorization, token)) return;
-      await reply
-        .status(ERROR_CODES.UNAUTHORIZED.status)
-        .header('WWW-Authenticate', 'Basic realm="queues"')
-        .header('content-type', 'application/json; charset=utf-8')
-        .send({ code: 'UNAUTHORIZED', message: 'Invalid or missing admin token' });
+  await target
+    .getHttpAdapter()
+    .getInstance()
+    .register(async (scope: FastifyInstance) => {
+      scope.addHook('onRequest', async (request, reply) => {
+        if (isAdminAuthorized(request.headers.authorization, token)) return;
+        await reply
+          .status(ERROR_CODES.UNAUTHORIZED.status)
+          .header('WWW-Authenticate', 'Basic realm="queues"')
+          .header('content-type', 'application/json; charset=utf-8')
+          .send({ code: 'UNAUTHORIZED', message: 'Invalid or missing admin token' });
+      });
+      await scope.register(board.registerPlugin(), { prefix: ADMIN_DASHBOARD_PATH });
     });
-    await scope.register(board.registerPlugin(), { prefix: ADMIN_DASHBOARD_PATH });
-  });
 }

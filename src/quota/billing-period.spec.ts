@@ -100,11 +100,11 @@ describe('billingPeriod', () => {
 
   it('puts the same instant in different periods in different zones', () => {
     const instant = new Date('2026-12-31T23:30:00Z');
-    expect([
-      billingPeriod(instant, 'UTC'),
-      billingPeriod(instant, 'Asia/Tokyo'),
-      billingPeriod(instant, 'America/New_York'),
-    ]).toEqual(['2026-12', '2027-01', '2026-12']);
+    expect([billingPeriod(instant, 'UTC'), billingPeriod(instant, 'Asia/Tokyo'), billingPeriod(instant, 'America/New_York')]).toEqual([
+      '2026-12',
+      '2027-01',
+      '2026-12',
+    ]);
   });
 });
 

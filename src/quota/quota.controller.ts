@@ -20,7 +20,7 @@ export class QuotaController {
     operationId: 'getQuotaUsage',
     summary: "The caller's verification usage in the current monthly period",
     description:
-      'Usage belongs to the user of the API key, shared by all of that user\'s keys. A period is a calendar month; ' +
+      "Usage belongs to the user of the API key, shared by all of that user's keys. A period is a calendar month; " +
       'each distinct licence number verified in it counts once. quota and remaining are null for an unlimited plan.',
   })
   @ApiOkResponse({ type: QuotaUsageDto, description: 'The usage of the current period' })

@@ -62,7 +62,14 @@ export class QuotaRepository {
   }
 
   /** A user's numbers charged all or nothing in one statement, which commits within `timeoutMs` or not at all. */
-  async chargeMany(userId: string, period: string, licenceNumbers: string[], monthlyQuota: number | null, chargeId: string, timeoutMs: number): Promise<ManyCharged> {
+  async chargeMany(
+    userId: string,
+    period: string,
+    licenceNumbers: string[],
+    monthlyQuota: number | null,
+    chargeId: string,
+    timeoutMs: number,
+  ): Promise<ManyCharged> {
     const [charged] = await commitWithin<ManyCharged>(this.dataSource, CHARGE_MANY, [userId, period, licenceNumbers, monthlyQuota, chargeId], timeoutMs);
     return charged;
   }

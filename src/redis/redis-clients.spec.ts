@@ -1,11 +1,22 @@
 import { Cluster } from 'ioredis';
 import { blockingConnection, failFastConnection } from './redis-clients';
 
-const settings = { REDIS_URL: 'redis://:secret@127.0.0.1:6379', REDIS_SENTINELS: '', REDIS_SENTINEL_NAME: 'mymaster', REDIS_CLUSTER_NODES: '', DEPENDENCY_TIMEOUT_MS: 800 };
+const settings = {
+  REDIS_URL: 'redis://:secret@127.0.0.1:6379',
+  REDIS_SENTINELS: '',
+  REDIS_SENTINEL_NAME: 'mymaster',
+  REDIS_CLUSTER_NODES: '',
+  DEPENDENCY_TIMEOUT_MS: 800,
+};
 
 describe('BullMQ connections', () => {
   it('are options for the server of REDIS_URL, failing fast for queues and blocking for workers', () => {
-    expect(failFastConnection(settings)).toMatchObject({ url: settings.REDIS_URL, commandTimeout: 800, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    expect(failFastConnection(settings)).toMatchObject({
+      url: settings.REDIS_URL,
+      commandTimeout: 800,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    });
     const blocking = blockingConnection(settings);
     expect(blocking).toMatchObject({ url: settings.REDIS_URL, connectTimeout: 800, maxRetriesPerRequest: null });
     expect(blocking).not.toHaveProperty('commandTimeout');

@@ -35,7 +35,11 @@ function serverOptions(topology: RedisTopology, timeouts: RedisTimeouts): Server
  * A cluster client: the timeouts apply to each node's connection, the reconnect delays to the cluster as a whole,
  * and a command that meets a failover is retried after 100 ms (ioredis' default) within its timeout.
  */
-function clusterClient(topology: Extract<RedisTopology, { kind: 'cluster' }>, timeouts: RedisTimeouts, extra: { lazyConnect?: boolean; enableAutoPipelining?: boolean }): Cluster {
+function clusterClient(
+  topology: Extract<RedisTopology, { kind: 'cluster' }>,
+  timeouts: RedisTimeouts,
+  extra: { lazyConnect?: boolean; enableAutoPipelining?: boolean },
+): Cluster {
   const { retryStrategy, enableOfflineQueue, ...perNode } = timeouts;
   return new Cluster(topology.nodes, {
     redisOptions: { ...topology.auth, ...perNode },
@@ -54,7 +58,9 @@ export function createStoreClient(settings: RedisConnectionSettings): RedisClien
   const timeouts = failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS);
   if (topology.kind === 'cluster') return defineScripts(clusterClient(topology, timeouts, { enableAutoPipelining: true }));
   const { url, ...options } = serverOptions(topology, timeouts);
-  return defineScripts(url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true }));
+  return defineScripts(
+    url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true }),
+  );
 }
 
 /**
@@ -62,7 +68,9 @@ export function createStoreClient(settings: RedisConnectionSettings): RedisClien
  * first, so one duplicate() call would not fit both.
  */
 export function duplicateClient(client: RedisClient, options: RedisOptions): RedisClient {
-  return client instanceof Cluster ? client.duplicate(undefined, { enableOfflineQueue: options.enableOfflineQueue, redisOptions: { ...client.options.redisOptions, ...options } }) : client.duplicate(options);
+  return client instanceof Cluster
+    ? client.duplicate(undefined, { enableOfflineQueue: options.enableOfflineQueue, redisOptions: { ...client.options.redisOptions, ...options } })
+    : client.duplicate(options);
 }
 
 /**

@@ -11,7 +11,12 @@ import { WebhookSecrets } from './webhook-secrets';
  * secrets, sealed for the API and the worker, and resealed under the first key of their ring for the keys command.
  */
 @Module({
-  providers: [{ provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection }, HolderDataReseal, WebhookSecrets, SecretReencryption],
+  providers: [
+    { provide: HolderDataProtection, inject: [AppConfig], useFactory: holderDataProtection },
+    HolderDataReseal,
+    WebhookSecrets,
+    SecretReencryption,
+  ],
   exports: [HolderDataProtection, HolderDataReseal, WebhookSecrets, SecretReencryption],
 })
 export class SecretsModule {}

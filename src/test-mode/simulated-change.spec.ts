@@ -23,7 +23,9 @@ describe('simulated changes of test licences', () => {
       statusReason: 'Revoked in a test',
     });
     expect(applySimulatedChange(active.licenceNumber, active, { expiryDate: '2026-12-10' }, today)).toEqual({ ...active, expiryDate: '2026-12-10' });
-    expect(applySimulatedChange(active.licenceNumber, active, { status: undefined, statusReason: undefined, expiryDate: undefined }, today)).toEqual(active);
+    expect(applySimulatedChange(active.licenceNumber, active, { status: undefined, statusReason: undefined, expiryDate: undefined }, today)).toEqual(
+      active,
+    );
   });
 
   it('clears a status reason with null, and keeps the successor off the card', () => {

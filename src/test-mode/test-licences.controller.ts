@@ -33,7 +33,11 @@ export class TestLicencesController {
   @ApiBody({ type: SimulateChangeDto, required: false })
   @ApiOkResponse({ type: TestLicenceDto, description: 'The licence as it now stands' })
   @ApiErrorResponsesWith(CHANGE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'TEST_MODE_ONLY', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
-  change(@CurrentUser() user: AuthenticatedUser, @Param() { licenceNumber }: TestLicenceParams, @Body() change: SimulateChangeDto): Promise<TestLicenceView> {
+  change(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param() { licenceNumber }: TestLicenceParams,
+    @Body() change: SimulateChangeDto,
+  ): Promise<TestLicenceView> {
     return this.licences.change(user.userId, licenceNumber, change);
   }
 

@@ -14,7 +14,12 @@ export interface TestLicenceView {
   licence: RegisterLicence | null;
 }
 
-const STATUS_OF = { not_found: 'NOT_FOUND', too_many_results: 'TOO_MANY_RESULTS', unavailable: 'SERVICE_UNAVAILABLE', unexpected_page: 'PARSE_ERROR' } as const;
+const STATUS_OF = {
+  not_found: 'NOT_FOUND',
+  too_many_results: 'TOO_MANY_RESULTS',
+  unavailable: 'SERVICE_UNAVAILABLE',
+  unexpected_page: 'PARSE_ERROR',
+} as const;
 
 /**
  * Simulated changes of a test user's licences, kept by its test register (LookupService): each is that user's alone.
@@ -35,9 +40,13 @@ export class TestLicencesService {
     const now = this.clock.now();
     const licence = applySimulatedChange(licenceNumber, await this.found(testUserId, licenceNumber), change, now);
     const written = [licence];
-    if (successorLicenceNumber && !(await this.found(testUserId, successorLicenceNumber))) written.push(successorLicence(licence, successorLicenceNumber, now));
+    if (successorLicenceNumber && !(await this.found(testUserId, successorLicenceNumber)))
+      written.push(successorLicence(licence, successorLicenceNumber, now));
     await this.lookups.changeTestLicences(testUserId, written, now);
-    await this.watchlist.recheckNow(testUserId, written.map((changed) => changed.licenceNumber));
+    await this.watchlist.recheckNow(
+      testUserId,
+      written.map((changed) => changed.licenceNumber),
+    );
     return { status: 'FOUND', licence: shownOnCard(licence) };
   }
 

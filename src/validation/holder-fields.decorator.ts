@@ -32,7 +32,14 @@ export function IsHolderName(
     // class-validator runs a property's decorators bottom-up: the type is checked before the pattern.
     Matches(pattern, { message }),
     IsString({ message }),
-    document({ type: String, minLength: 1, maxLength: 50, pattern: pattern.source, example: documentation.example, description: documentation.description }),
+    document({
+      type: String,
+      minLength: 1,
+      maxLength: 50,
+      pattern: pattern.source,
+      example: documentation.example,
+      description: documentation.description,
+    }),
   );
 }
 

@@ -14,8 +14,8 @@ export class IdempotencyKeyPipe implements PipeTransform<unknown, string | undef
   }
 }
 
-const IdempotencyKeyHeader = createParamDecorator((_data: unknown, context: ExecutionContext): unknown =>
-  context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'],
+const IdempotencyKeyHeader = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): unknown => context.switchToHttp().getRequest<FastifyRequest>().headers['idempotency-key'],
 );
 
 const DERIVED_WHEN_ABSENT = 'Without it, the key is derived from your user and what you ask.';

@@ -60,9 +60,7 @@ describe('other query fields', () => {
   it('refuse a parameter the list does not take, with the list’s text', async () => {
     await expect(read(BatchesQuery, { page: '2' })).rejects.toEqual(refusal('Query may only contain limit and cursor'));
     await expect(read(EventsQuery, { cursor: '1' })).rejects.toEqual(refusal('Query may only contain after and limit'));
-    await expect(read(WatchlistQueryDto, { sort: 'x' })).rejects.toEqual(
-      refusal('Query may only contain limit, cursor, status and expiringWithinDays'),
-    );
+    await expect(read(WatchlistQueryDto, { sort: 'x' })).rejects.toEqual(refusal('Query may only contain limit, cursor, status and expiringWithinDays'));
   });
 
   it('read the watchlist’s filters', async () => {
@@ -73,9 +71,7 @@ describe('other query fields', () => {
     await expect(read(WatchlistQueryDto, { status: 'Act1ve' })).rejects.toEqual(
       refusal('status must be a licence status such as Active or Revoked, NOT_FOUND, TOO_MANY_RESULTS or UNCHECKED'),
     );
-    await expect(read(WatchlistQueryDto, { expiringWithinDays: '3651' })).rejects.toEqual(
-      refusal('expiringWithinDays must be an integer from 0 to 3650'),
-    );
+    await expect(read(WatchlistQueryDto, { expiringWithinDays: '3651' })).rejects.toEqual(refusal('expiringWithinDays must be an integer from 0 to 3650'));
   });
 });
 

@@ -12,9 +12,9 @@ const error = (fields: Partial<ValidationError>): ValidationError => Object.assi
 
 describe('validationMessage', () => {
   it('takes the text of the first failed constraint', () => {
-    expect(validationMessage([error({ property: 'a', constraints: { matches: 'a is bad' } }), error({ property: 'b', constraints: { isInt: 'b is bad' } })])).toBe(
-      'a is bad',
-    );
+    expect(
+      validationMessage([error({ property: 'a', constraints: { matches: 'a is bad' } }), error({ property: 'b', constraints: { isInt: 'b is bad' } })]),
+    ).toBe('a is bad');
   });
 
   it('answers an unknown field with the text its DTO declares, or the generic one', () => {
@@ -29,9 +29,11 @@ describe('validationMessage', () => {
     expect(validationMessage([inRow(2, error({ property: 'licenceNumber', constraints: { matches: 'licence number must be 16 digits' } }))])).toBe(
       'Row 5: licence number must be 16 digits',
     );
-    expect(validationMessage([error({ property: 'items', children: [error({ property: '0', target: rows, constraints: { nestedValidation: 'not an item' } })] })])).toBe(
-      'Row 2: not an item',
-    );
+    expect(
+      validationMessage([
+        error({ property: 'items', children: [error({ property: '0', target: rows, constraints: { nestedValidation: 'not an item' } })] }),
+      ]),
+    ).toBe('Row 2: not an item');
   });
 
   it('adds no row to a problem inside a list that is not numbered', () => {

@@ -24,10 +24,32 @@ const RECORD: VerificationRecord = {
 describe('the verification export', () => {
   it("names the record's fields, the licence's flattened in its place", () => {
     expect(RECORD_CSV_COLUMNS).toEqual([
-      'verificationId', 'userId', 'keyId', 'requestId', 'idempotencyKey', 'licenceNumber', 'status',
-      'licence.licenceNumber', 'licence.firstName', 'licence.surname', 'licence.dateOfBirth', 'licence.licenceType', 'licence.role',
-      'licence.licenceSector', 'licence.expiryDate', 'licence.status', 'licence.statusReason', 'licence.additionalConditions',
-      'checkedAt', 'answeredAt', 'source', 'nameCheck', 'dateOfBirthCheck', 'batchId', 'row', 'channel',
+      'verificationId',
+      'userId',
+      'keyId',
+      'requestId',
+      'idempotencyKey',
+      'licenceNumber',
+      'status',
+      'licence.licenceNumber',
+      'licence.firstName',
+      'licence.surname',
+      'licence.dateOfBirth',
+      'licence.licenceType',
+      'licence.role',
+      'licence.licenceSector',
+      'licence.expiryDate',
+      'licence.status',
+      'licence.statusReason',
+      'licence.additionalConditions',
+      'checkedAt',
+      'answeredAt',
+      'source',
+      'nameCheck',
+      'dateOfBirthCheck',
+      'batchId',
+      'row',
+      'channel',
     ]);
   });
 
@@ -35,9 +57,32 @@ describe('the verification export', () => {
     const cells = recordCsvCells(RECORD);
     expect(cells).toHaveLength(RECORD_CSV_COLUMNS.length);
     expect(cells).toEqual([
-      'v1', 'u1', 'k1', 'r1', `'=HYPERLINK("x")`, '1011001544208079', 'FOUND',
-      '1011001544208079', 'JANE', "'-DOE", '', '', 'Front Line', 'Door Supervision', '2027-06-06', 'Active', '', '',
-      '2026-11-22T10:00:00.000Z', '2026-11-22T10:00:01.000Z', 'register', '', '', 'b1', '3', 'batch',
+      'v1',
+      'u1',
+      'k1',
+      'r1',
+      `'=HYPERLINK("x")`,
+      '1011001544208079',
+      'FOUND',
+      '1011001544208079',
+      'JANE',
+      "'-DOE",
+      '',
+      '',
+      'Front Line',
+      'Door Supervision',
+      '2027-06-06',
+      'Active',
+      '',
+      '',
+      '2026-11-22T10:00:00.000Z',
+      '2026-11-22T10:00:01.000Z',
+      'register',
+      '',
+      '',
+      'b1',
+      '3',
+      'batch',
     ]);
     expect(recordCsvCells({ ...RECORD, licence: null }).slice(7, 18)).toEqual(Array(11).fill(''));
   });

@@ -27,7 +27,7 @@ function text(value: string | number | null | undefined): string {
 
 /** One record as the export's cells, formula-like cells neutralised as in roster results. */
 export function recordCsvCells(record: VerificationRecord): string[] {
-  return RECORD_FIELDS.flatMap((field) =>
-    field === 'licence' ? LICENCE_FIELDS.map((name) => text(record.licence?.[name])) : [text(record[field])],
-  ).map(neutraliseFormula);
+  return RECORD_FIELDS.flatMap((field) => (field === 'licence' ? LICENCE_FIELDS.map((name) => text(record.licence?.[name])) : [text(record[field])])).map(
+    neutraliseFormula,
+  );
 }

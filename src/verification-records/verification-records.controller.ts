@@ -12,7 +12,6 @@ import { VerificationListDto, VerificationRecordDto } from './dto/verification-r
 import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
 import { VerificationRecordsService } from './verification-records.service';
 
-
 const RECORD_ID = new ResourceIdPipe('VERIFICATION_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: { type: 'string', format: 'uuid' } };
 

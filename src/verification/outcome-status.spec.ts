@@ -63,9 +63,7 @@ describe('verificationAnswer', () => {
   });
 
   it('never shows a licence for TOO_MANY_RESULTS, even if the result carries one', () => {
-    expect(
-      verificationAnswer({ status: 'TOO_MANY_RESULTS', licence: LICENCE, checkedAt: CHECKED_AT_ISO }).body.licence,
-    ).toBeNull();
+    expect(verificationAnswer({ status: 'TOO_MANY_RESULTS', licence: LICENCE, checkedAt: CHECKED_AT_ISO }).body.licence).toBeNull();
   });
 
   it('gives a body with exactly status, message, licence and checkedAt', () => {
@@ -83,4 +81,3 @@ describe('verificationAnswer', () => {
     expect([answer.httpStatus, answer.body.status, answer.body.licence]).toEqual([200, 'FOUND', LICENCE]);
   });
 });
-

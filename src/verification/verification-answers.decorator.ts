@@ -27,12 +27,7 @@ export const RETRY_AFTER_HEADER = {
 };
 
 /** One documented answer per verification status: its own schema, its HTTP status and a real example. */
-function ApiVerificationAnswer(
-  status: VerificationStatus,
-  type: Type,
-  description: string,
-  headers: Record<string, object> = ANSWER_HEADERS,
-) {
+function ApiVerificationAnswer(status: VerificationStatus, type: Type, description: string, headers: Record<string, object> = ANSWER_HEADERS) {
   const { httpStatus, body } = exampleVerificationAnswer(status);
   return ApiResponse({ status: httpStatus, description, type, headers, example: body });
 }

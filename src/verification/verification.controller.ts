@@ -49,10 +49,7 @@ export class VerificationController {
     const { httpStatus, body } = verificationAnswer(verification.result, verificationId);
     this.metrics.countVerification(body.status, verification.source);
     this.outcomes.count(user.userId, body.status);
-    void reply
-      .status(httpStatus)
-      .header('Idempotency-Key', verification.idempotencyKey)
-      .header('X-Verification-Source', verification.source);
+    void reply.status(httpStatus).header('Idempotency-Key', verification.idempotencyKey).header('X-Verification-Source', verification.source);
     if (verification.result === 'PENDING') void reply.header('Retry-After', '1');
     return body;
   }

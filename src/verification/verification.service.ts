@@ -119,9 +119,7 @@ export class VerificationService {
 
   /** Marks a charge as final without making the answer wait for it (see chargeForCachedResult). */
   markChargedLater(charge: Charge): void {
-    this.quota
-      .markCharged(charge)
-      .catch((error: unknown) => this.logger.warn(`Marking a charge in Redis failed: ${(error as Error).message}`));
+    this.quota.markCharged(charge).catch((error: unknown) => this.logger.warn(`Marking a charge in Redis failed: ${(error as Error).message}`));
   }
 }
 

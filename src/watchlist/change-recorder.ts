@@ -52,7 +52,13 @@ export class ChangeRecorder {
       });
       const followUp: SuccessorJobData | null =
         previousLicence !== null && stoppedBeingActive(previousLicence, current)
-          ? { licenceNumber, world, previous: previousLicence, current: currentLicence, withheld: changes.filter((change) => change.type !== 'licence.details_changed') }
+          ? {
+              licenceNumber,
+              world,
+              previous: previousLicence,
+              current: currentLicence,
+              withheld: changes.filter((change) => change.type !== 'licence.details_changed'),
+            }
           : null;
       const announced = followUp === null ? changes : changes.filter((change) => change.type === 'licence.details_changed');
       const events: NewEvent[] = watchers.flatMap((watcher) => [

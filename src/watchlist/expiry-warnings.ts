@@ -15,10 +15,7 @@ export function daysUntil(expiryDate: string, now: Date): number {
  * nearest fires and the earlier ones are recorded as passed, so a partner never gets a stale
  * "60 days" after a "7 days". Nothing fires on or after the expiry day: status changes cover that.
  */
-export function dueExpiryWarning(
-  daysLeft: number,
-  alreadySent: readonly number[],
-): { warnAt: number | null; sent: number[] } {
+export function dueExpiryWarning(daysLeft: number, alreadySent: readonly number[]): { warnAt: number | null; sent: number[] } {
   if (daysLeft <= 0) return { warnAt: null, sent: [...alreadySent] };
   const crossed = EXPIRY_WARNING_DAYS.filter((threshold) => daysLeft <= threshold);
   const fresh = crossed.filter((threshold) => !alreadySent.includes(threshold));

@@ -108,6 +108,8 @@ export class SuccessorFollower {
       dateOfBirthSealed: this.holderData.seal(dateOfBirth, holderDataRow.watchEntry(watcher.userId, successorNumber)),
     });
     if (!inserted || charged) return [];
-    return [{ userId: watcher.userId, type: 'watch.paused', data: { licenceNumber: successorNumber, reference: watcher.reference, reason: 'QUOTA_EXCEEDED' } }];
+    return [
+      { userId: watcher.userId, type: 'watch.paused', data: { licenceNumber: successorNumber, reference: watcher.reference, reason: 'QUOTA_EXCEEDED' } },
+    ];
   }
 }

@@ -37,7 +37,7 @@ export class WatchlistController {
       'Costs one unit of quota like a verification (free when the number was already verified or watched this month). ' +
       '201 when new to the list, 200 when already watched (the reference is updated). With holder (and its date of birth), ' +
       'a licence that stops being Active is searched for a successor (licence.replaced); with followSuccessor, a successor ' +
-      'found by name and date of birth is watched with the same reference. A new number past the watchlist\'s cap (10,000 ' +
+      "found by name and date of birth is watched with the same reference. A new number past the watchlist's cap (10,000 " +
       'entries unless the operator set another) is 409 WATCHLIST_FULL, with nothing added, updated or charged.',
   })
   @ApiBody({ type: WatchRequestDto, required: false, description: 'Your own reference for the number, and its holder, if any' })

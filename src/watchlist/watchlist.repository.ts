@@ -89,7 +89,10 @@ export class WatchlistRepository {
   /** SQL: the served users as relation `u`, test sides by the test mode settings */
   private readonly servedUsers: string;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, config: AppConfig) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    config: AppConfig,
+  ) {
     this.servedUsers = servedUsers('u', { testModeEnabled: config.get('TEST_MODE_ENABLED'), testModeQuota: config.get('TEST_MODE_QUOTA') });
   }
 
@@ -118,7 +121,12 @@ export class WatchlistRepository {
   async setSuccessorSettings(
     userId: string,
     licenceNumber: string,
-    settings: { replaceHolder: boolean; holder: { firstName: string; surname: string } | null; dateOfBirthSealed: string | null; followSuccessor: boolean | null },
+    settings: {
+      replaceHolder: boolean;
+      holder: { firstName: string; surname: string } | null;
+      dateOfBirthSealed: string | null;
+      followSuccessor: boolean | null;
+    },
   ): Promise<void> {
     await this.dataSource.query(
       `UPDATE watch_entries SET

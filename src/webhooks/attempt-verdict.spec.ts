@@ -19,7 +19,10 @@ describe('judgeAttempt', () => {
 
   it('retries other answers and network errors on the schedule, starting the failing streak now', () => {
     expect(judge(answered(500))).toEqual({ delivered: false, deliveryStatus: 'PENDING', retryInMs: 5000, failingSince: startedAt, disableReason: null });
-    expect(judge({ responseStatus: null, error: 'ECONNREFUSED', refused: false }, null, 1)).toMatchObject({ deliveryStatus: 'PENDING', retryInMs: 300_000 });
+    expect(judge({ responseStatus: null, error: 'ECONNREFUSED', refused: false }, null, 1)).toMatchObject({
+      deliveryStatus: 'PENDING',
+      retryInMs: 300_000,
+    });
     expect(judge(answered(302))).toMatchObject({ deliveryStatus: 'PENDING' });
   });
 

@@ -41,9 +41,7 @@ export function judgeAttempt(options: {
     return { delivered: true, deliveryStatus: 'DELIVERED', retryInMs: null, failingSince: null, disableReason: null };
   }
   const failingSince = options.failingSince ?? startedAt;
-  const disableReason =
-    status === 410 ? 'GONE' : startedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'FAILING_FOR_3_DAYS' : null;
-  const retryInMs =
-    disableReason === null && !outcome.refused ? delayBeforeNextAttemptMs(options.schedule, options.attemptsMade + 1) : null;
+  const disableReason = status === 410 ? 'GONE' : startedAt.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS ? 'FAILING_FOR_3_DAYS' : null;
+  const retryInMs = disableReason === null && !outcome.refused ? delayBeforeNextAttemptMs(options.schedule, options.attemptsMade + 1) : null;
   return { delivered: false, deliveryStatus: retryInMs === null ? 'FAILED' : 'PENDING', retryInMs, failingSince, disableReason };
 }

@@ -160,5 +160,4 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
     }
     return secrets;
   }
-
 }

@@ -46,7 +46,14 @@ export class EndpointsService {
   /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
   async create({ userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
-    const row = await this.repository.createEndpoint(userId, request.url, request.events, this.secrets.seal(secret), this.clock.now(), MAX_ENDPOINTS_PER_USER);
+    const row = await this.repository.createEndpoint(
+      userId,
+      request.url,
+      request.events,
+      this.secrets.seal(secret),
+      this.clock.now(),
+      MAX_ENDPOINTS_PER_USER,
+    );
     if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
     return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString(), mode };
   }

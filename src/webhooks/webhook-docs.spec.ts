@@ -22,7 +22,7 @@ describe('the webhooks section of the OpenAPI document', () => {
     }
   });
 
-  it("documents the headers signPayload sends, with a signature pattern its one and two signatures match", () => {
+  it('documents the headers signPayload sends, with a signature pattern its one and two signatures match', () => {
     const parameters = (WEBHOOK_DOCS.webhooks.ping as { post: { parameters: Array<{ name: string; schema: { pattern?: string } }> } }).post.parameters;
     const sent = (secrets: number) => signPayload(Array.from({ length: secrets }, newSigningSecret), 'id', 1_795_000_000, '{}');
     expect(parameters.map((parameter) => parameter.name)).toEqual(Object.keys(sent(1)));

@@ -31,7 +31,10 @@ const closed = (properties: Properties, description: string): SchemaObject => ({
 
 /** The `data` of each kind of event, named as the document's schemas. */
 const DATA_SCHEMAS: Record<string, SchemaObject> = {
-  LicenceChangeEventData: closed(licenceChange('The licence as this re-check found it; null when the number is gone from the register'), 'What changed on the register'),
+  LicenceChangeEventData: closed(
+    licenceChange('The licence as this re-check found it; null when the number is gone from the register'),
+    'What changed on the register',
+  ),
   LicenceExpiringEventData: closed(
     {
       ...licenceChange('The licence as this re-check found it'),
@@ -136,7 +139,8 @@ function webhook(type: EventType): PathItemObject {
         '2XX': { description: `Delivered, when it comes within ${DELIVERY_TIMEOUT_MS / 1000} s; redirects are not followed` },
         '410': { description: 'Gone: the endpoint is disabled at once and gets no further deliveries' },
         default: {
-          description: 'Any other answer, or none in time: sent again with the same webhook-id on the retry schedule; 3 days of failures disable the endpoint',
+          description:
+            'Any other answer, or none in time: sent again with the same webhook-id on the retry schedule; 3 days of failures disable the endpoint',
         },
       },
     },

@@ -66,7 +66,10 @@ export class WebhookRepository {
   /** SQL: the endpoint `w`'s user is served (a test side only while test mode is enabled) */
   private readonly endpointUserServed: string;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, config: AppConfig) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    config: AppConfig,
+  ) {
     this.endpointUserServed = isServedUser('w.user_id', config.get('TEST_MODE_ENABLED'));
   }
 
@@ -75,7 +78,14 @@ export class WebhookRepository {
    * concurrent creations count one after another; the count is a statement of its own, so it sees the endpoints
    * they committed.
    */
-  createEndpoint(userId: string, url: string, events: string[], sealedSecret: string, createdAt: Date, maxPerUser: number): Promise<StoredEndpoint | undefined> {
+  createEndpoint(
+    userId: string,
+    url: string,
+    events: string[],
+    sealedSecret: string,
+    createdAt: Date,
+    maxPerUser: number,
+  ): Promise<StoredEndpoint | undefined> {
     return this.dataSource.transaction(async (manager) => {
       await lockUser(manager, userId, 'UPDATE');
       const [row] = await manager.query<StoredEndpoint[]>(
@@ -89,7 +99,9 @@ export class WebhookRepository {
   }
 
   listEndpoints(userId: string): Promise<StoredEndpoint[]> {
-    return this.dataSource.query<StoredEndpoint[]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+    return this.dataSource.query<StoredEndpoint[]>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id`, [
+      userId,
+    ]);
   }
 
   /** Answers whether the user had the endpoint. */

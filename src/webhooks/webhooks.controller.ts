@@ -7,14 +7,7 @@ import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/erro
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
-import {
-  CreatedWebhookDto,
-  CreateWebhookDto,
-  DeliveryDto,
-  DeliveryListDto,
-  RotatedSecretDto,
-  WebhookListDto,
-} from './dto/webhook.dto';
+import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, WebhookListDto } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
 

@@ -20,7 +20,14 @@ const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE }
   imports: [AuthModule, EventsModule, SecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   // The webhooks section of the OpenAPI document (src/http/openapi.ts) describes what this module sends.
-  providers: [EndpointsService, WebhookDispatcher, WebhookRepository, ManualSendLimit, WebhookUrlCheck, { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS }],
+  providers: [
+    EndpointsService,
+    WebhookDispatcher,
+    WebhookRepository,
+    ManualSendLimit,
+    WebhookUrlCheck,
+    { provide: OpenApiWebhooks, useValue: WEBHOOK_DOCS },
+  ],
   exports: [EndpointsService, WebhookDispatcher, WebhookRepository, WebhookUrlCheck, SecretsModule, DELIVERY_QUEUE],
 })
 export class WebhooksModule {}

@@ -68,9 +68,7 @@ export async function measureBatchImpact(options: BatchImpactOptions): Promise<B
   });
   // Give the batch a head start so that its items wait in the queue before the first single verify.
   await sleep(500);
-  const duringBatch = await runLoad(verifyNumbers.length - half, concurrency, (index) =>
-    verify(baseUrl, verifyKey, verifyNumbers[half + index]),
-  );
+  const duringBatch = await runLoad(verifyNumbers.length - half, concurrency, (index) => verify(baseUrl, verifyKey, verifyNumbers[half + index]));
   const lastVerifyAnswered = performance.timeOrigin + performance.now();
 
   const response = await batchAnswer;

@@ -14,9 +14,7 @@ async function runAutocannon(plan: LoadPlan): Promise<LoadFigures> {
     ? [(index: number) => index % plan.apiKeys.length, (index: number) => Math.floor(index / plan.apiKeys.length)]
     : [(index: number) => Math.floor(index / Math.max(plan.numbers.length, 1)), (index: number) => index];
   const body = (index: number) =>
-    plan.numbers.length > 0
-      ? JSON.stringify({ licenceNumber: plan.numbers[numberIndex(index) % plan.numbers.length], ...plan.bodyFields })
-      : undefined;
+    plan.numbers.length > 0 ? JSON.stringify({ licenceNumber: plan.numbers[numberIndex(index) % plan.numbers.length], ...plan.bodyFields }) : undefined;
   const apiKey = (index: number) => plan.apiKeys[userIndex(index) % plan.apiKeys.length];
   const started = process.hrtime.bigint();
   let lastAnswerAt = started;

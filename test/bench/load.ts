@@ -16,11 +16,7 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 /** Runs `count` calls with at most `concurrency` in flight; latencies in milliseconds. */
-export async function runLoad(
-  count: number,
-  concurrency: number,
-  call: (index: number) => Promise<string>,
-): Promise<LoadResult> {
+export async function runLoad(count: number, concurrency: number, call: (index: number) => Promise<string>): Promise<LoadResult> {
   const latencies: number[] = [];
   const outcomes: Record<string, number> = {};
   let next = 0;

@@ -69,9 +69,7 @@ const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? BASELINE_CHECKOUT;
 /** As the start scripts run each process (npm run start:api, start:worker): see src/config/node-flags.ts. */
 const NODE_FLAGS = { api: readNodeFlags(join(ROOT, 'package.json'), 'api'), worker: readNodeFlags(join(ROOT, 'package.json'), 'worker') };
 
-const LOAD_GENERATOR = wrkInstalled()
-  ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)`
-  : 'autocannon';
+const LOAD_GENERATOR = wrkInstalled() ? `wrk, ${WRK_THREADS} threads (timed runs); autocannon (runs of a fixed number of requests)` : 'autocannon';
 
 const run = promisify(execFile);
 const number = (prefix: string, index: number) => `${prefix}${String(index).padStart(16 - prefix.length, '0')}`;
@@ -94,7 +92,10 @@ async function startProcess(
   // first one's ready line.
   const logFile = join(workDir, `${entry.replace(/\W+/g, '-')}-${++processesStarted}.log`);
   const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeFlags, isAbsolute(entry) ? entry : join(ROOT, entry)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, [...nodeFlags, isAbsolute(entry) ? entry : join(ROOT, entry)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   for (let waited = 0; waited < 30_000; waited += 100) {
     const match = readyText.exec(readFileSync(logFile, 'utf8'));
@@ -191,9 +192,7 @@ async function createUsers(db: Client, count: number, name: string): Promise<str
   const keys: string[] = [];
   for (let index = 0; index < count; index++) {
     const key = generateApiKey();
-    const { rows } = await db.query<{ id: string }>('INSERT INTO users (name, monthly_quota) VALUES ($1, NULL) RETURNING id', [
-      `${name} ${index}`,
-    ]);
+    const { rows } = await db.query<{ id: string }>('INSERT INTO users (name, monthly_quota) VALUES ($1, NULL) RETURNING id', [`${name} ${index}`]);
     await db.query('INSERT INTO api_keys (user_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
       rows[0].id,
       name,
@@ -292,7 +291,9 @@ async function main(): Promise<void> {
   await admin.connect();
   try {
     if (!['hot-path', 'comparisons', 'cluster'].some((rows) => BENCH_ROWS.has(rows))) {
-      const rows = BENCH_ROWS.has('watch-impact') ? [await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })] : [];
+      const rows = BENCH_ROWS.has('watch-impact')
+        ? [await watchImpactRow({ workDir, env, nodeFlags: NODE_FLAGS, postgresUrl: POSTGRES_URL, startProcess })]
+        : [];
       writeResults(rows, {});
       return;
     }
@@ -412,7 +413,12 @@ async function main(): Promise<void> {
       }
     };
     if (BENCH_ROWS.has('comparisons')) {
-      await cachedRepeatAgainst('cached repeat verification, console enabled', 'dist/src/main.js', { CONSOLE_ENABLED: 'false' }, 'the same, console disabled');
+      await cachedRepeatAgainst(
+        'cached repeat verification, console enabled',
+        'dist/src/main.js',
+        { CONSOLE_ENABLED: 'false' },
+        'the same, console disabled',
+      );
       if (BASELINE_CHECKOUT) {
         await cachedRepeatAgainst(
           'cached repeat verification, this checkout',

@@ -88,7 +88,8 @@ function busiestSecond(arrivals: number[]): number {
 
 async function callEach(numbers: string[], concurrency: number, call: (licenceNumber: string) => Promise<Response>): Promise<void> {
   const result = await runLoad(numbers.length, concurrency, async (index) => String((await call(numbers[index])).status));
-  if (Object.keys(result.outcomes).some((status) => !/^2\d\d$/.test(status))) throw new Error(`watchlist calls answered ${JSON.stringify(result.outcomes)}`);
+  if (Object.keys(result.outcomes).some((status) => !/^2\d\d$/.test(status)))
+    throw new Error(`watchlist calls answered ${JSON.stringify(result.outcomes)}`);
 }
 
 /**
@@ -142,7 +143,13 @@ export async function measureWatchImpact(options: WatchImpactOptions): Promise<W
     const { byLicence } = (await (await fetch(`${sandboxUrl}/__sandbox/requests/times`)).json()) as RequestTimes;
     const rechecked = numbers.flatMap((number) => (byLicence[number] ?? []).filter((at) => at >= started && at <= ended)).length;
     impact.recheckLookupsPerSecond.push(rechecked / ((ended - started) / 1000));
-    impact.peakRegisterPerSecond.push(busiestSecond(Object.values(byLicence).flat().filter((at) => at >= started && at <= ended)));
+    impact.peakRegisterPerSecond.push(
+      busiestSecond(
+        Object.values(byLicence)
+          .flat()
+          .filter((at) => at >= started && at <= ended),
+      ),
+    );
 
     // Stop the cycle before the next A run: unwatch everything, let the claimed re-checks finish.
     await callEach(numbers, 8, (licenceNumber) => watchlist('DELETE', `/${licenceNumber}`));

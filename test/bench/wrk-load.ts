@@ -30,7 +30,11 @@ local numbers = ${luaList(plan.numbers)}
 local first, threadCount = ${plan.firstIndex}, ${WRK_THREADS}
 local interleave = ${plan.interleaveUsers === true}
 local method, path = ${luaString(plan.method)}, ${luaString(plan.path)}
-local moreFields = ${luaString(Object.entries(plan.bodyFields ?? {}).map(([field, value]) => `,${JSON.stringify(field)}:${JSON.stringify(value)}`).join(''))}
+local moreFields = ${luaString(
+    Object.entries(plan.bodyFields ?? {})
+      .map(([field, value]) => `,${JSON.stringify(field)}:${JSON.stringify(value)}`)
+      .join(''),
+  )}
 local started = {}
 
 function setup(thread)

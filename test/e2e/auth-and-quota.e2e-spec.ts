@@ -118,10 +118,7 @@ describe('API keys and the monthly quota', () => {
       expect((await verify(t.baseUrl, key, unknownNumber(10))).status).toBe(404);
       expect((await verify(t.baseUrl, key, unknownNumber(11), 'another-key')).status).toBe(404);
 
-      const { rows } = await t.db.query(
-        'SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY licence_number',
-        [userId],
-      );
+      const { rows } = await t.db.query('SELECT licence_number FROM quota_charges WHERE user_id = $1 ORDER BY licence_number', [userId]);
       expect(rows.map((row) => row.licence_number)).toEqual([unknownNumber(10), unknownNumber(11)]);
       expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 2, remaining: 0 });
     });
@@ -144,13 +141,9 @@ describe('API keys and the monthly quota', () => {
       const { userId } = await t.createKey({ quota: 25 });
       const quota = t.app.get(QuotaService);
       const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 25 };
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 60 }, (_, index) => quota.chargeOnce(user, unknownNumber(100 + index))),
-      );
+      const outcomes = await Promise.allSettled(Array.from({ length: 60 }, (_, index) => quota.chargeOnce(user, unknownNumber(100 + index))));
       const charged = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-      const refused = outcomes.filter(
-        (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED',
-      );
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED');
       expect(charged).toHaveLength(25);
       expect(refused).toHaveLength(35);
       const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
@@ -174,7 +167,12 @@ describe('API keys and the monthly quota', () => {
       const limit = 9;
       for (let pass = 0; pass < 8; pass++) {
         const users = await Promise.all(
-          Array.from({ length: 6 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: limit })),
+          Array.from({ length: 6 }, async () => ({
+            userId: (await t.createKey({ quota: limit })).userId,
+            keyId: 'n/a',
+            mode: 'live' as const,
+            monthlyQuota: limit,
+          })),
         );
         const numbersOf = (userIndex: number, from: number, to: number) =>
           Array.from({ length: to - from }, (_, offset) => unknownNumber(2000 + pass * 1000 + userIndex * 20 + from + offset));
@@ -199,7 +197,9 @@ describe('API keys and the monthly quota', () => {
           expect(charged.rows.length).toBeLessThanOrEqual(limit);
           // Every row was made by exactly one call: a single charge that says it is new, or a batch that lists it.
           const ownSingles = singles.flatMap(({ user: owner, number }, index) => (owner === user ? [{ number, outcome: singleOutcomes[index] }] : []));
-          const newBySingles = ownSingles.flatMap(({ outcome }) => (outcome.status === 'fulfilled' && outcome.value.isNew ? [outcome.value.licenceNumber] : []));
+          const newBySingles = ownSingles.flatMap(({ outcome }) =>
+            outcome.status === 'fulfilled' && outcome.value.isNew ? [outcome.value.licenceNumber] : [],
+          );
           const newByBatches = batchOutcomes
             .slice(users.indexOf(user) * 2, users.indexOf(user) * 2 + 2)
             .flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value.map((charge) => charge.licenceNumber) : []));
@@ -215,7 +215,12 @@ describe('API keys and the monthly quota', () => {
       const quota = t.app.get(QuotaService);
       const limit = 40;
       const users = await Promise.all(
-        Array.from({ length: 5 }, async () => ({ userId: (await t.createKey({ quota: limit })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: limit })),
+        Array.from({ length: 5 }, async () => ({
+          userId: (await t.createKey({ quota: limit })).userId,
+          keyId: 'n/a',
+          mode: 'live' as const,
+          monthlyQuota: limit,
+        })),
       );
       const numberOf = (userIndex: number, index: number) => unknownNumber(20_000 + userIndex * 100 + index);
       const work: Promise<unknown>[] = [];
@@ -230,7 +235,13 @@ describe('API keys and the monthly quota', () => {
             work.push(turn % 4 === 0 ? charging.then((charge) => quota.refund(charge)) : charging);
           }
         }
-        if (turn % 5 === 0) work.push(quota.chargeMany(users[order[0]], [40, 41, 42, 43, 44, 45].map((index) => numberOf(order[0], index))));
+        if (turn % 5 === 0)
+          work.push(
+            quota.chargeMany(
+              users[order[0]],
+              [40, 41, 42, 43, 44, 45].map((index) => numberOf(order[0], index)),
+            ),
+          );
         await new Promise((resolve) => setImmediate(resolve));
       }
       const failures = (await Promise.allSettled(work)).flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as { code?: string }] : []));
@@ -251,7 +262,11 @@ describe('API keys and the monthly quota', () => {
         code: 'QUOTA_EXCEEDED',
       });
       await expect(
-        quota.chargeMany({ userId: small.userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 2 }, [unknownNumber(601), unknownNumber(602), unknownNumber(603)]),
+        quota.chargeMany({ userId: small.userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 2 }, [
+          unknownNumber(601),
+          unknownNumber(602),
+          unknownNumber(603),
+        ]),
       ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
       const counters = await t.db.query('SELECT count(*)::int AS n FROM quota_usage WHERE user_id = ANY($1)', [[noPlan.userId, small.userId]]);
       const charges = await t.db.query('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = ANY($1)', [[noPlan.userId, small.userId]]);
@@ -261,9 +276,7 @@ describe('API keys and the monthly quota', () => {
 
     it('over HTTP, 50 concurrent verifications of distinct numbers against a quota of 20 charge exactly 20', async () => {
       const { key, userId } = await t.createKey({ quota: 20 });
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, index) => verify(t.baseUrl, key, unknownNumber(500 + index))),
-      );
+      const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => verify(t.baseUrl, key, unknownNumber(500 + index))));
       const statuses = responses.map((response) => response.status);
       expect(statuses.filter((status) => status === 404)).toHaveLength(20);
       expect(statuses.filter((status) => status === 429)).toHaveLength(30);

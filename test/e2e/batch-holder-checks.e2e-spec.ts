@@ -43,7 +43,10 @@ describe('batches with holder columns', () => {
 
   it('checks the holder of every row that names one, and the CSV download shows nameCheck and dateOfBirthCheck per row', async () => {
     const { key } = await t.createKey({ quota: 20 });
-    const csv = ['reference;Licence number;First name;Surname;Date of birth', ...ROWS.map((row, index) => [`row-${index + 1}`, ...row.slice(0, 4)].join(';'))].join('\r\n');
+    const csv = [
+      'reference;Licence number;First name;Surname;Date of birth',
+      ...ROWS.map((row, index) => [`row-${index + 1}`, ...row.slice(0, 4)].join(';')),
+    ].join('\r\n');
     const created = await post(key, `${csv}\r\n`);
     expect([200, 202]).toContain(created.status);
     const { id } = created.body as { id: string };

@@ -55,7 +55,9 @@ describe('stopping a disabled user’s batch: charges follow the rows, whatever 
   /** The batch completed with every row ended as SERVICE_UNAVAILABLE, and none of the user's charges kept. */
   const expectStopped = async (batchId: string, roster: string[], userId: string) => {
     expect(await batchStatus(batchId)).toBe('COMPLETED');
-    expect(await rows(batchId)).toEqual(roster.map((licenceNumber) => ({ licence_number: licenceNumber, status: 'ERROR', error_code: 'SERVICE_UNAVAILABLE' })));
+    expect(await rows(batchId)).toEqual(
+      roster.map((licenceNumber) => ({ licence_number: licenceNumber, status: 'ERROR', error_code: 'SERVICE_UNAVAILABLE' })),
+    );
     expect(await charged(userId)).toEqual([]);
   };
   const disable = async (userId: string) => expect((await runKeysCli(t.env, 'disable-user', userId)).status).toBe(0);

@@ -119,7 +119,11 @@ describe('batches: roster checks through the lookup queue', () => {
         { items: [{ licenceNumber: notFound(1, 1) }, { licenceNumber: notFound(1, 2), reference: 'r'.repeat(101) }] },
         'Row 2: reference must be text of at most 100 characters',
       ],
-      ['an item with an unknown field', { items: [{ licenceNumber: notFound(1, 1), name: 'x' }] }, 'Row 1: item must be an object with licenceNumber and an optional reference'],
+      [
+        'an item with an unknown field',
+        { items: [{ licenceNumber: notFound(1, 1), name: 'x' }] },
+        'Row 1: item must be an object with licenceNumber and an optional reference',
+      ],
       ['no items', { licenceNumbers: [] }, 'A batch must have 1 to 1000 items'],
       ['1,001 items', { licenceNumbers: Array.from({ length: 1001 }, (_, index) => notFound(1, index)) }, 'A batch must have 1 to 1000 items'],
       ['both shapes at once', { items: [], licenceNumbers: [] }, 'Request body must have either items or licenceNumbers, as an array'],
@@ -576,10 +580,10 @@ describe('batches: roster checks through the lookup queue', () => {
       answer.catch(() => undefined); // the connection dies with the API
       const itemCount = async (status: string) =>
         (
-          await t.db.query(
-            `SELECT count(*)::int AS n FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE b.user_id = $1 AND i.status = $2`,
-            [userId, status],
-          )
+          await t.db.query(`SELECT count(*)::int AS n FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE b.user_id = $1 AND i.status = $2`, [
+            userId,
+            status,
+          ])
         ).rows[0].n as number;
       for (let attempt = 0; attempt < 100 && (await itemCount('NOT_FOUND')) < 30; attempt++) await sleep(100);
       await first.kill();

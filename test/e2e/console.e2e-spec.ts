@@ -14,7 +14,16 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 const WIDTHS = [375, 1280] as const;
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -113,7 +122,7 @@ describe('the partner console', () => {
       await context.close();
     });
 
-    it('signs in with a key and sees the month\'s usage', async () => {
+    it("signs in with a key and sees the month's usage", async () => {
       await page.goto(`${t.baseUrl}/console`);
       await expect(page.getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(1);
       await checkPage('sign-in');
@@ -130,7 +139,7 @@ describe('the partner console', () => {
       expect(await page.content()).not.toContain(owner.key);
     });
 
-    it('verifies a number and shows the licence card, then counts it in the month\'s usage', async () => {
+    it("verifies a number and shows the licence card, then counts it in the month's usage", async () => {
       await page.getByRole('link', { name: 'Verify', exact: true }).click();
       await page.getByLabel('Licence number').fill(FOUND);
       await page.getByRole('button', { name: 'Verify', exact: true }).click();
@@ -143,12 +152,14 @@ describe('the partner console', () => {
 
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
-      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(/^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/);
+      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(
+        /^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/,
+      );
       await expect(page.locator('[data-figure="remaining"]').innerText()).resolves.toBe('49');
       await checkPage('overview');
     });
 
-    it('checks the holder with names and a date of birth, as verify-holder answers, and names a bad field in the API\'s words', async () => {
+    it("checks the holder with names and a date of birth, as verify-holder answers, and names a bad field in the API's words", async () => {
       const checkHolder = async (firstName: string, surname: string, dateOfBirth: string) => {
         await page.getByRole('link', { name: 'Verify', exact: true }).click();
         await page.getByLabel('Licence number').fill(FOUND);
@@ -190,8 +201,12 @@ describe('the partner console', () => {
       // refused form none.
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('1');
-      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(/^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/);
-      const answers = await page.locator('[data-answer]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-answer'), cell.textContent]));
+      await expect(page.locator('[data-usage-words]').innerText()).resolves.toMatch(
+        /^You have used 1 licence number this month, of the \d+ your plan allows \(\d+ left\)\. Each number counts once a month/,
+      );
+      const answers = await page
+        .locator('[data-answer]')
+        .evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-answer'), cell.textContent]));
       expect(answers).toEqual([
         ['FOUND', '3'],
         ['NOT_FOUND', '0'],
@@ -241,18 +256,30 @@ describe('the partner console', () => {
       expect(refused.body).toEqual(UNAUTHORIZED);
     });
 
-    it('checks a 5-row roster, shows its progress to the end, the counts and flags, and downloads the API\'s CSV', async () => {
+    it("checks a 5-row roster, shows its progress to the end, the counts and flags, and downloads the API's CSV", async () => {
       await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 1500, licenceNumber: SUSPENDED });
       try {
         await page.getByRole('link', { name: 'Rosters', exact: true }).click();
-        const csv = ['licenceNumber,reference', `${FOUND},North gate`, `${UNKNOWN},Bar`, `${SUSPENDED},Slow one`, `${REVOKED},Car park`, `${FOUND},Again`].join('\r\n');
+        const csv = [
+          'licenceNumber,reference',
+          `${FOUND},North gate`,
+          `${UNKNOWN},Bar`,
+          `${SUSPENDED},Slow one`,
+          `${REVOKED},Car park`,
+          `${FOUND},Again`,
+        ].join('\r\n');
         await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
         await page.getByRole('button', { name: 'Check roster' }).click();
         await page.waitForURL(/\/console\/rosters\/[0-9a-f-]{36}$/);
         await expect(page.locator('[data-batch-status]').getAttribute('data-batch-status')).resolves.toBe('RUNNING');
         await page.locator('[data-batch-status="COMPLETED"]').waitFor({ timeout: 20_000 });
         const counts = Object.fromEntries(
-          await Promise.all(['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'].map(async (outcome) => [outcome, await page.locator(`[data-count="${outcome}"]`).innerText()])),
+          await Promise.all(
+            ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'].map(async (outcome) => [
+              outcome,
+              await page.locator(`[data-count="${outcome}"]`).innerText(),
+            ]),
+          ),
         );
         expect(counts).toEqual({ FOUND: '4', NOT_FOUND: '1', TOO_MANY_RESULTS: '0', PENDING: '0', ERROR: '0' });
         const flagged = await page.locator('tr.flagged').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
@@ -262,14 +289,22 @@ describe('the partner console', () => {
         // Outcomes in words, as Verify says them: the counts, the filters and each row's result.
         const labels = await page.locator('dl.counts dt').allInnerTexts();
         expect(labels).toEqual(['Found', 'Not found', 'Several licences for one number', 'Being checked', 'Could not be checked']);
-        const results = await page.locator('td[data-result]').evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-result'), cell.textContent]));
-        expect(results).toEqual([['FOUND', 'Found'], ['NOT_FOUND', 'Not found'], ['FOUND', 'Found'], ['FOUND', 'Found'], ['FOUND', 'Found']]);
+        const results = await page
+          .locator('td[data-result]')
+          .evaluateAll((cells) => cells.map((cell) => [cell.getAttribute('data-result'), cell.textContent]));
+        expect(results).toEqual([
+          ['FOUND', 'Found'],
+          ['NOT_FOUND', 'Not found'],
+          ['FOUND', 'Found'],
+          ['FOUND', 'Found'],
+          ['FOUND', 'Found'],
+        ]);
         await page.getByRole('link', { name: 'Not found', exact: true }).click();
         await expect(page.locator('tbody tr').count()).resolves.toBe(1);
 
         const batchId = page.url().split('/').at(-1)!.split('?')[0];
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
-        const downloaded = readFileSync((await download.path()), 'utf8');
+        const downloaded = readFileSync(await download.path(), 'utf8');
         const fromApi = await apiRequest(t.baseUrl, 'GET', `/v1/batches/${batchId}/results.csv`, { headers: { 'x-api-key': owner.key } });
         expect(fromApi.status).toBe(200);
         // The same file byte for byte: its BOM (for spreadsheets) too, which fetch drops when it decodes the text.
@@ -298,7 +333,14 @@ describe('the partner console', () => {
       // The first verification of the Verify page, recorded with exactly the record's fields.
       const first = (await api(`/v1/verifications/${consoleIds.at(-1)}`)).body as Record<string, unknown>;
       expect(Object.keys(first)).toEqual([...RECORD_FIELDS, 'mode']);
-      expect(first).toMatchObject({ userId: owner.userId, keyId: owner.keyId, licenceNumber: FOUND, status: 'FOUND', channel: 'console', source: 'register' });
+      expect(first).toMatchObject({
+        userId: owner.userId,
+        keyId: owner.keyId,
+        licenceNumber: FOUND,
+        status: 'FOUND',
+        channel: 'console',
+        source: 'register',
+      });
       expect(first).toMatchObject({ nameCheck: null, dateOfBirthCheck: null, batchId: null, row: null });
 
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
@@ -315,15 +357,23 @@ describe('the partner console', () => {
       await page.getByLabel('Channel').selectOption('console');
       await page.getByRole('button', { name: 'Show' }).click();
       await page.waitForURL(/channel=console/);
-      const consoleShown = await page.locator('tr[data-verification-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-verification-id')));
+      const consoleShown = await page
+        .locator('tr[data-verification-id]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-verification-id')));
       expect(consoleShown).toEqual(consoleIds);
 
       const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the period as CSV' }).click()]);
       const fromApi = await api('/v1/verifications/export');
-      expect(readFileSync((await csv.path()), 'utf8')).toBe(`\uFEFF${fromApi.text}`);
+      expect(readFileSync(await csv.path(), 'utf8')).toBe(`\uFEFF${fromApi.text}`);
 
-      const [receipt] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Receipt/ }).first().click()]);
-      const verified = await verifyWithJose(readFileSync((await receipt.path()), 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
+      const [receipt] = await Promise.all([
+        page.waitForEvent('download'),
+        page
+          .getByRole('link', { name: /^Receipt/ })
+          .first()
+          .click(),
+      ]);
+      const verified = await verifyWithJose(readFileSync(await receipt.path(), 'utf8'), `${t.baseUrl}/.well-known/jwks.json`);
       expect(verified).toMatchObject({ ok: true, payload: { verificationId: consoleIds[0], channel: 'console', iss: t.baseUrl } });
     });
 
@@ -394,7 +444,10 @@ describe('the partner console', () => {
       t.clock.travelTo(new Date(Date.now() + MANUAL_SEND_INTERVAL_MS));
       try {
         await page.getByRole('button', { name: 'Retry ping delivery' }).click();
-        await until(() => pings().length, (count) => count === 2);
+        await until(
+          () => pings().length,
+          (count) => count === 2,
+        );
       } finally {
         t.clock.set(null);
       }
@@ -421,7 +474,8 @@ describe('the partner console', () => {
         expect(answers.map((answer) => answer.status)).toContain(429);
         return Date.now();
       };
-      const words = 'Your organisation has sent more requests than its rate allows, counting this console and its API keys together. ' +
+      const words =
+        'Your organisation has sent more requests than its rate allows, counting this console and its API keys together. ' +
         'Nothing was done. Try again in 1 second: reload the page, or send the form again.';
 
       // The upload is held in the browser until the bucket is empty; a token comes back only a second later.
@@ -433,7 +487,10 @@ describe('the partner console', () => {
         await route.continue();
       });
       await page.getByLabel('Roster CSV').setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(`licenceNumber\n${UNKNOWN}`) });
-      const [upload] = await Promise.all([page.waitForResponse(`${t.baseUrl}/console/rosters`), page.getByRole('button', { name: 'Check roster' }).click()]);
+      const [upload] = await Promise.all([
+        page.waitForResponse(`${t.baseUrl}/console/rosters`),
+        page.getByRole('button', { name: 'Check roster' }).click(),
+      ]);
       expect(Date.now() - drained).toBeLessThan(1000);
       expect([upload.status(), upload.headers()['retry-after']]).toEqual([429, '1']);
       await expect(page.locator('[data-upload-error]').innerText()).resolves.toBe(words);
@@ -464,10 +521,15 @@ describe('the partner console', () => {
 
       const behindTls = new FormClient(t.baseUrl);
       const token = await behindTls.tokenOf('/console/sign-in');
-      const secured = await behindTls.send('POST', '/console/sign-in', { _csrf: token, apiKey: key }, {
-        'x-forwarded-proto': 'https',
-        origin: t.baseUrl.replace('http:', 'https:'),
-      });
+      const secured = await behindTls.send(
+        'POST',
+        '/console/sign-in',
+        { _csrf: token, apiKey: key },
+        {
+          'x-forwarded-proto': 'https',
+          origin: t.baseUrl.replace('http:', 'https:'),
+        },
+      );
       expect(secured.status).toBe(303);
       expect(secured.headers.getSetCookie().find((line) => line.startsWith('lvs_console='))).toMatch(/; Secure$/);
     });
@@ -542,7 +604,12 @@ describe('the partner console', () => {
       const client = new FormClient(t.baseUrl);
       const _csrf = await client.tokenOf('/console/sign-in');
       for (let attempt = 1; attempt <= 10; attempt++) {
-        const failed = await client.send('POST', '/console/sign-in', { _csrf, apiKey: `lvs_wrong${attempt}` }, { 'x-forwarded-for': `2001:db8:77:1::${attempt}` });
+        const failed = await client.send(
+          'POST',
+          '/console/sign-in',
+          { _csrf, apiKey: `lvs_wrong${attempt}` },
+          { 'x-forwarded-for': `2001:db8:77:1::${attempt}` },
+        );
         expect([attempt, failed.status]).toEqual([attempt, 401]);
       }
       const sameNetwork = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { 'x-forwarded-for': '2001:db8:77:1:abcd::1' });
@@ -642,7 +709,11 @@ describe('the partner console', () => {
 
       const badNumber = await verify({ licenceNumber: ' 12345 ', firstName: 'Jane', surname: '', dateOfBirth: '' });
       const badNumberPage = await badNumber.text();
-      expect([badNumber.status, badNumber.headers.get('content-type'), alertOf(badNumberPage)]).toEqual([200, 'text/html; charset=utf-8', 'Licence number must be 16 digits']);
+      expect([badNumber.status, badNumber.headers.get('content-type'), alertOf(badNumberPage)]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+        'Licence number must be 16 digits',
+      ]);
       const typed = (html: string, id: string) => new RegExp(`id="${id}"[^>]*value="([^"]*)"`).exec(html)?.[1];
       expect([typed(badNumberPage, 'licence-number'), typed(badNumberPage, 'first-name'), typed(badNumberPage, 'surname')]).toEqual(['12345', 'Jane', '']);
 
@@ -652,15 +723,32 @@ describe('the partner console', () => {
       // Blank holder fields are no holder check: the number's card alone, the number read without its spaces.
       const plain = await verify({ licenceNumber: ` ${FOUND} `, firstName: ' ', surname: '', dateOfBirth: '' });
       const plainPage = await plain.text();
-      expect([plain.status, alertOf(plainPage), plainPage.includes('aria-label="Licence of JANE DOE"'), plainPage.includes('data-check=')]).toEqual([200, null, true, false]);
+      expect([plain.status, alertOf(plainPage), plainPage.includes('aria-label="Licence of JANE DOE"'), plainPage.includes('data-check=')]).toEqual([
+        200,
+        null,
+        true,
+        false,
+      ]);
       expect(plainPage).toContain(`<h2 id="result">Result for ${FOUND}</h2>`);
 
       for (const form of [{ licenceNumber: FOUND, extra: '1' }, { licenceNumber: '1'.repeat(101) }] as Record<string, string>[]) {
         const refused = await verify(form);
-        expect([refused.status, await refused.json()]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Form may only contain the fields of its console page' }]);
+        expect([refused.status, await refused.json()]).toEqual([
+          400,
+          { code: 'VALIDATION_ERROR', message: 'Form may only contain the fields of its console page' },
+        ]);
       }
-      const unreadable = await client.send('POST', '/console/verify', undefined, { 'content-type': 'application/json', origin: t.baseUrl }, JSON.stringify({ _csrf, licenceNumber: FOUND }));
-      expect([unreadable.status, await unreadable.json()]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Content-Type must be application/x-www-form-urlencoded' }]);
+      const unreadable = await client.send(
+        'POST',
+        '/console/verify',
+        undefined,
+        { 'content-type': 'application/json', origin: t.baseUrl },
+        JSON.stringify({ _csrf, licenceNumber: FOUND }),
+      );
+      expect([unreadable.status, await unreadable.json()]).toEqual([
+        400,
+        { code: 'VALIDATION_ERROR', message: 'Content-Type must be application/x-www-form-urlencoded' },
+      ]);
     });
 
     it("takes History's blank filters as none and shows a bad one on the page in the API's words", async () => {
@@ -694,11 +782,17 @@ describe('the partner console', () => {
       const client = new FormClient(t.baseUrl);
       await client.signIn(key);
       const numbers = Array.from({ length: 55 }, (_, index) => String(1_777_000_000_000_000 + index));
-      const imported = await client.send('POST', '/console/watchlist/import', undefined, {
-        'content-type': 'text/csv',
-        'x-csrf-token': await client.tokenOf('/console/watchlist'),
-        origin: t.baseUrl,
-      }, ['licenceNumber', ...numbers].join('\n'));
+      const imported = await client.send(
+        'POST',
+        '/console/watchlist/import',
+        undefined,
+        {
+          'content-type': 'text/csv',
+          'x-csrf-token': await client.tokenOf('/console/watchlist'),
+          origin: t.baseUrl,
+        },
+        ['licenceNumber', ...numbers].join('\n'),
+      );
       expect(imported.status).toBe(200);
       expect(await imported.json()).toEqual({ added: 55, updated: 0 });
       const first = await (await client.send('GET', '/console/watchlist')).text();
@@ -714,11 +808,17 @@ describe('the partner console', () => {
       const userB = await t.createKey();
       const a = new FormClient(t.baseUrl);
       await a.signIn(userA.key);
-      const roster = await a.send('POST', '/console/rosters', undefined, {
-        'content-type': 'text/csv',
-        'x-csrf-token': await a.tokenOf('/console/rosters'),
-        origin: t.baseUrl,
-      }, `licenceNumber\n${UNKNOWN}`);
+      const roster = await a.send(
+        'POST',
+        '/console/rosters',
+        undefined,
+        {
+          'content-type': 'text/csv',
+          'x-csrf-token': await a.tokenOf('/console/rosters'),
+          origin: t.baseUrl,
+        },
+        `licenceNumber\n${UNKNOWN}`,
+      );
       expect(roster.status).toBe(201);
       const { id: batchId } = (await roster.json()) as { id: string };
       await a.send('POST', '/console/watchlist', { _csrf: await a.tokenOf('/console/watchlist'), licenceNumber: UNKNOWN, reference: 'A only' });
@@ -771,7 +871,9 @@ describe('the partner console', () => {
       expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
       const linked = await fetch(`${t.baseUrl}/console/assets/favicon.svg`);
       expect([linked.status, await linked.text()]).toEqual([200, svg]);
-      expect(await (await fetch(`${t.baseUrl}/console/sign-in`)).text()).toContain('<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">');
+      expect(await (await fetch(`${t.baseUrl}/console/sign-in`)).text()).toContain(
+        '<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">',
+      );
     });
   });
 });

@@ -36,8 +36,7 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey }, body });
   const stateOf = async (licenceNumber: string) =>
     (await t.db.query('SELECT result, unwatched_since FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0] as
-      | { result: { status: string; licence?: { status: string } } | null; unwatched_since: Date | null }
-      | undefined;
+      { result: { status: string; licence?: { status: string } } | null; unwatched_since: Date | null } | undefined;
 
   // First, while nothing at all is watched.
   it('deletes events after 30 days though no number is watched', async () => {
@@ -49,7 +48,8 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
       start,
       daysAfter(start, 2),
     ]);
-    const events = async () => (await t.db.query('SELECT type FROM events WHERE user_id = $1 ORDER BY seq', [userId])).rows.map((row) => row.type as string);
+    const events = async () =>
+      (await t.db.query('SELECT type FROM events WHERE user_id = $1 ORDER BY seq', [userId])).rows.map((row) => row.type as string);
     expect((await t.db.query('SELECT count(*)::int AS n FROM watch_entries')).rows[0].n).toBe(0);
 
     t.clock.travelTo(daysAfter(start, 29));
@@ -66,7 +66,11 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     const start = '2027-02-01T12:00:00Z';
     t.clock.travelTo(start);
     for (const { key } of [first, second]) expect((await call(key, 'PUT', `/v1/watchlist/${watched}`)).status).toBe(201);
-    await until(() => stateOf(watched), (state) => state?.result?.status === 'NOT_FOUND', 10_000);
+    await until(
+      () => stateOf(watched),
+      (state) => state?.result?.status === 'NOT_FOUND',
+      10_000,
+    );
 
     expect((await call(first.key, 'DELETE', `/v1/watchlist/${watched}`)).status).toBe(204);
     expect((await stateOf(watched))?.unwatched_since).toBeNull();
@@ -80,7 +84,11 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     await sleep(3000);
     expect(await stateOf(watched)).toBeDefined();
     t.clock.travelTo(daysAfter(lastLeft, 31));
-    await until(() => stateOf(watched), (state) => state === undefined, 10_000);
+    await until(
+      () => stateOf(watched),
+      (state) => state === undefined,
+      10_000,
+    );
   });
 
   it('keeps the state of a number watched again before its retention ran out', async () => {
@@ -105,7 +113,11 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     const other = await t.createKey();
     t.clock.travelTo('2027-06-20T12:00:00Z');
     for (const { key } of [paused, other]) expect((await call(key, 'PUT', `/v1/watchlist/${licenceNumber}`)).status).toBe(201);
-    await until(() => stateOf(licenceNumber), (state) => state?.result?.licence?.status === 'Active', 10_000);
+    await until(
+      () => stateOf(licenceNumber),
+      (state) => state?.result?.licence?.status === 'Active',
+      10_000,
+    );
 
     // July, and no room: the first re-check of the month pauses the entry.
     await t.db.query('UPDATE users SET monthly_quota = 0 WHERE id = $1', [paused.userId]);
@@ -119,7 +131,11 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
 
     // The register changes; the other watcher's re-checks record it.
     await sandbox.changeLicence(licenceNumber, { status: 'Revoked', statusReason: 'Licence revoked' });
-    await until(() => stateOf(licenceNumber), (state) => state?.result?.licence?.status === 'Revoked', 10_000);
+    await until(
+      () => stateOf(licenceNumber),
+      (state) => state?.result?.licence?.status === 'Revoked',
+      10_000,
+    );
 
     expect((await entryState()).paused_result?.licence.status).toBe('Active');
     const shown = async (key: string) => ((await call(key, 'GET', '/v1/watchlist')).body as { items: WatchEntry[] }).items[0];
@@ -142,8 +158,12 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
       await t.db.query('INSERT INTO quota_usage (user_id, period, used) VALUES ($1, $2, 2)', [userId, period]);
     }
     const ledger = async () =>
-      (await t.db.query<{ period: string; n: number }>('SELECT period, count(*)::int AS n FROM quota_charges WHERE user_id = $1 GROUP BY period ORDER BY period', [userId]))
-        .rows;
+      (
+        await t.db.query<{ period: string; n: number }>(
+          'SELECT period, count(*)::int AS n FROM quota_charges WHERE user_id = $1 GROUP BY period ORDER BY period',
+          [userId],
+        )
+      ).rows;
     await until(ledger, (rows) => rows.length === 3, 10_000);
     expect(await ledger()).toEqual([
       { period: '2027-03', n: 2 },

@@ -47,7 +47,13 @@ describe('keys delete-user', () => {
   /** A user with data in every table a user's data goes to: keys, charges, usage, batches, watch entries, endpoints, events, deliveries. */
   async function partnerWithEverything(path: string) {
     const owner = await t.createKey({ quota: 100 });
-    const verified = await call(owner.key, 'POST', '/v1/licences/verify', { licenceNumber: SANDBOX_NUMBERS.active }, { 'idempotency-key': `${path}-verify` });
+    const verified = await call(
+      owner.key,
+      'POST',
+      '/v1/licences/verify',
+      { licenceNumber: SANDBOX_NUMBERS.active },
+      { 'idempotency-key': `${path}-verify` },
+    );
     expect(verified.status).toBe(200);
     const second = await call(owner.key, 'POST', '/v1/keys', { name: 'second' });
     expect(second.status).toBe(201);
@@ -63,12 +69,15 @@ describe('keys delete-user', () => {
     const ping = await call(owner.key, 'POST', `/v1/webhooks/${(endpoint.body as { id: string }).id}/test`);
     expect(ping.status).toBe(202);
     await until(
-      async () => (await t.db.query<{ done: boolean }>(
-        `SELECT (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+      async () =>
+        (
+          await t.db.query<{ done: boolean }>(
+            `SELECT (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
                    JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.user_id = $1) > 0
             AND (SELECT bool_and(status <> 'RUNNING') FROM batches WHERE user_id = $1) AS done`,
-        [owner.userId],
-      )).rows[0].done,
+            [owner.userId],
+          )
+        ).rows[0].done,
       (done) => done,
       20_000,
     );
@@ -86,14 +95,25 @@ describe('keys delete-user', () => {
         ORDER BY 1, 2`,
     );
     expect(columns.map((column) => column.table_name)).toEqual(
-      expect.arrayContaining(['users', 'api_keys', 'quota_charges', 'quota_usage', 'batches', 'batch_items', 'watch_entries', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts']),
+      expect.arrayContaining([
+        'users',
+        'api_keys',
+        'quota_charges',
+        'quota_usage',
+        'batches',
+        'batch_items',
+        'watch_entries',
+        'events',
+        'webhook_endpoints',
+        'webhook_deliveries',
+        'webhook_attempts',
+      ]),
     );
     const naming: string[] = [];
     for (const { table_name: table, column_name: column } of columns) {
-      const { rows } = await t.db.query<{ found: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM "${table}" WHERE strpos("${column}"::text, $1) > 0) AS found`,
-        [needle],
-      );
+      const { rows } = await t.db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "${table}" WHERE strpos("${column}"::text, $1) > 0) AS found`, [
+        needle,
+      ]);
       if (rows[0].found) naming.push(`${table}.${column}`);
     }
     return naming;
@@ -125,7 +145,18 @@ describe('keys delete-user', () => {
     expect(keyRows).toHaveLength(2);
     const before = (await columnsNaming(leaving.userId)).sort();
     // Every table a user's data lives in names it (those without a user column through the ids below).
-    expect(before).toEqual(expect.arrayContaining(['api_keys.user_id', 'batches.user_id', 'events.user_id', 'quota_charges.user_id', 'quota_usage.user_id', 'users.id', 'watch_entries.user_id', 'webhook_endpoints.user_id']));
+    expect(before).toEqual(
+      expect.arrayContaining([
+        'api_keys.user_id',
+        'batches.user_id',
+        'events.user_id',
+        'quota_charges.user_id',
+        'quota_usage.user_id',
+        'users.id',
+        'watch_entries.user_id',
+        'webhook_endpoints.user_id',
+      ]),
+    );
     expect(await redisText(t.redis, t.redisPrefix)).toContain(leaving.userId);
     const stayingBefore = await columnsNaming(staying.userId);
     const count = async (sql: string, userId: string) => (await t.db.query<{ n: number }>(sql, [userId])).rows[0].n;

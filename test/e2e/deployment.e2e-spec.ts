@@ -44,13 +44,15 @@ describe('deployment files', () => {
     expect(services.api.depends_on?.migrations).toEqual({ condition: 'service_completed_successfully' });
     expect(services.worker.depends_on?.migrations).toEqual({ condition: 'service_completed_successfully' });
     expect(services.sandbox.profiles).toEqual(['demo']);
-    expect(Object.entries(services).filter(([, service]) => service.profiles).map(([name]) => name)).toEqual(['sandbox']);
+    expect(
+      Object.entries(services)
+        .filter(([, service]) => service.profiles)
+        .map(([name]) => name),
+    ).toEqual(['sandbox']);
   });
 
   it('starts each role with the npm script the tests and the launcher start', () => {
-    const commands = Object.fromEntries(
-      ['migrations', 'api', 'worker', 'sandbox'].map((name) => [name, services[name].command]),
-    );
+    const commands = Object.fromEntries(['migrations', 'api', 'worker', 'sandbox'].map((name) => [name, services[name].command]));
     expect(commands).toEqual({
       migrations: ['npm', 'run', 'migration:run'],
       api: ['npm', 'run', 'start:api'],
@@ -75,7 +77,15 @@ describe('deployment files', () => {
   it('runs every role in production, requiring WEBHOOK_SECRET_KEY and HOLDER_DATA_KEY and passing an optional WEBHOOK_SECRET_KEYS, HOLDER_DATA_KEYS and ADMIN_TOKEN', () => {
     for (const name of ['migrations', 'api', 'worker', 'sandbox']) {
       const environment = services[name].environment ?? {};
-      expect([name, environment.NODE_ENV, environment.WEBHOOK_SECRET_KEY, environment.HOLDER_DATA_KEY, environment.WEBHOOK_SECRET_KEYS, environment.HOLDER_DATA_KEYS, environment.ADMIN_TOKEN]).toEqual([
+      expect([
+        name,
+        environment.NODE_ENV,
+        environment.WEBHOOK_SECRET_KEY,
+        environment.HOLDER_DATA_KEY,
+        environment.WEBHOOK_SECRET_KEYS,
+        environment.HOLDER_DATA_KEYS,
+        environment.ADMIN_TOKEN,
+      ]).toEqual([
         name,
         'production',
         '${WEBHOOK_SECRET_KEY:?set WEBHOOK_SECRET_KEY to 64 hex digits, e.g. openssl rand -hex 32}',
@@ -130,10 +140,16 @@ describe('deployment files', () => {
     // Preloaded into every node that npm starts; only the service's entry prints its flags and stops.
     const dir = mkdtempSync(join(tmpdir(), 'node-flags-'));
     const preload = join(dir, 'print-flags.js');
-    writeFileSync(preload, "if (/dist\\/src\\/(main|worker)\\.js$/.test(process.argv[1])) { console.log('flags ' + JSON.stringify(process.execArgv)); process.exit(0); }");
+    writeFileSync(
+      preload,
+      "if (/dist\\/src\\/(main|worker)\\.js$/.test(process.argv[1])) { console.log('flags ' + JSON.stringify(process.execArgv)); process.exit(0); }",
+    );
     try {
       const flagsOf = async (script: string) => {
-        const { stdout } = await run('npm', ['run', '--silent', script], { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${preload}` } });
+        const { stdout } = await run('npm', ['run', '--silent', script], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${preload}` },
+        });
         return JSON.parse(/^flags (.*)$/m.exec(stdout)![1]) as string[];
       };
       expect(await flagsOf('start:api')).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-allocation-site-pretenuring']);

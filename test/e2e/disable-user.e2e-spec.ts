@@ -40,8 +40,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     request(baseUrl, method, path, { headers: { 'x-api-key': apiKey }, body });
   const usageOnEveryApi = (apiKey: string) => Promise.all(apis.map((api) => call(api.baseUrl, apiKey, 'GET', '/v1/quota/usage')));
   const statuses = (answers: TestResponse[]) => answers.map((answer) => answer.status);
-  const eventCount = async (userId: string) =>
-    Number((await t.db.query('SELECT count(*)::int AS n FROM events WHERE user_id = $1', [userId])).rows[0].n);
+  const eventCount = async (userId: string) => Number((await t.db.query('SELECT count(*)::int AS n FROM events WHERE user_id = $1', [userId])).rows[0].n);
   const deliveryRows = async (endpointId: string) =>
     (
       await t.db.query(
@@ -63,20 +62,30 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     expect(created.status).toBe(201);
     const endpoint = created.body as { id: string; secret: string };
     receiver.useSecret('/stopped', endpoint.secret);
-    await until(async () => (await t.db.query('SELECT count(*)::int AS n FROM licence_states WHERE checked_at IS NOT NULL')).rows[0].n, (n) => n === 2);
+    await until(
+      async () => (await t.db.query('SELECT count(*)::int AS n FROM licence_states WHERE checked_at IS NOT NULL')).rows[0].n,
+      (n) => n === 2,
+    );
 
     // Both processes know both keys (cached), and a ping's first attempt fails, so its second is due 6 s later.
     expect(statuses([...(await usageOnEveryApi(stopped.key)), ...(await usageOnEveryApi(other.key))])).toEqual([200, 200, 200, 200]);
     receiver.script('/stopped', [500]);
     expect((await call(apiB.baseUrl, stopped.key, 'POST', `/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
-    await until(() => receiver.to('/stopped'), (received) => received.length === 1);
+    await until(
+      () => receiver.to('/stopped'),
+      (received) => received.length === 1,
+    );
 
     const disabled = await runKeysCli(t.env, 'disable-user', stopped.userId);
     const disabledAt = Date.now();
     expect([disabled.status, disabled.stderr]).toEqual([0, '']);
     expect(JSON.parse(disabled.stdout)).toEqual({ userId: stopped.userId, disabledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 
-    const refused = await until(() => usageOnEveryApi(stopped.key), (answers) => answers.every((answer) => answer.status === 401), 1000);
+    const refused = await until(
+      () => usageOnEveryApi(stopped.key),
+      (answers) => answers.every((answer) => answer.status === 401),
+      1000,
+    );
     expect(Date.now() - disabledAt).toBeLessThan(1000);
     expect(refused.map((answer) => answer.body)).toEqual([UNAUTHORIZED, UNAUTHORIZED]);
     expect(statuses(await usageOnEveryApi(other.key))).toEqual([200, 200]);
@@ -93,7 +102,13 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     expect(await eventCount(stopped.userId)).toBe(eventsBefore);
     expect((await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1', [stopped.userId])).rows).toEqual(usageBefore);
     // The ping's second attempt comes due: held, not attempted and not failed.
-    expect(await until(() => deliveryRows(endpoint.id), (rows) => rows[0].held, 10_000)).toEqual([{ status: 'PENDING', held: true, attempts: 1 }]);
+    expect(
+      await until(
+        () => deliveryRows(endpoint.id),
+        (rows) => rows[0].held,
+        10_000,
+      ),
+    ).toEqual([{ status: 'PENDING', held: true, attempts: 1 }]);
     expect(receiver.to('/stopped')).toHaveLength(1);
     // Nothing of the partner was deleted.
     const kept = await t.db.query(
@@ -107,7 +122,11 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     const enabled = await runKeysCli(t.env, 'enable-user', stopped.userId);
     const enabledAt = Date.now();
     expect([enabled.status, JSON.parse(enabled.stdout)]).toEqual([0, { userId: stopped.userId, disabledAt: null }]);
-    await until(() => usageOnEveryApi(stopped.key), (answers) => answers.every((answer) => answer.status === 200), 1000);
+    await until(
+      () => usageOnEveryApi(stopped.key),
+      (answers) => answers.every((answer) => answer.status === 200),
+      1000,
+    );
     expect(Date.now() - enabledAt).toBeLessThan(1000);
 
     // The held ping goes out, and the re-check finds the revocation and sends it.
@@ -118,7 +137,10 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     );
     expect(received.every((hook) => hook.verified)).toBe(true);
     expect(await sandbox.requestsFor(SANDBOX_NUMBERS.active)).toBeGreaterThanOrEqual(1);
-    const deliveries = await until(() => deliveryRows(endpoint.id), (rows) => rows.every((row) => row.status === 'DELIVERED'));
+    const deliveries = await until(
+      () => deliveryRows(endpoint.id),
+      (rows) => rows.every((row) => row.status === 'DELIVERED'),
+    );
     expect(deliveries).toEqual([
       { status: 'DELIVERED', held: false, attempts: 2 },
       { status: 'DELIVERED', held: false, attempts: 1 },
@@ -141,10 +163,16 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     receiver.useSecret('/keyless', endpoint.secret);
     const checked = async (licenceNumber: string) =>
       (await t.db.query('SELECT checked_at FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0]?.checked_at ?? null;
-    await until(async () => [await checked(WATCHED), await checked(OTHERS)], (times) => times.every((time) => time !== null));
+    await until(
+      async () => [await checked(WATCHED), await checked(OTHERS)],
+      (times) => times.every((time) => time !== null),
+    );
     receiver.script('/keyless', [500]);
     expect((await call(api.baseUrl, keyless.key, 'POST', `/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
-    await until(() => receiver.to('/keyless'), (received) => received.length === 1);
+    await until(
+      () => receiver.to('/keyless'),
+      (received) => received.length === 1,
+    );
 
     // The partner revokes its only key with itself: nobody can read its results any more.
     expect((await call(api.baseUrl, keyless.key, 'DELETE', `/v1/keys/${keyless.keyId}`)).status).toBe(204);
@@ -153,11 +181,21 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     const eventsBefore = await eventCount(keyless.userId);
     const usageBefore = (await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1', [keyless.userId])).rows;
     // Two re-checks of the other partner's number: the cycles ran, and never took the keyless partner's.
-    await until(() => sandbox.requestsFor(OTHERS), (requests) => requests >= 2, 15_000);
+    await until(
+      () => sandbox.requestsFor(OTHERS),
+      (requests) => requests >= 2,
+      15_000,
+    );
     expect(await sandbox.requestsFor(WATCHED)).toBe(0);
     expect(await eventCount(keyless.userId)).toBe(eventsBefore);
     expect((await t.db.query('SELECT period, used FROM quota_usage WHERE user_id = $1', [keyless.userId])).rows).toEqual(usageBefore);
-    expect(await until(() => deliveryRows(endpoint.id), (rows) => rows[0].held, 10_000)).toEqual([{ status: 'PENDING', held: true, attempts: 1 }]);
+    expect(
+      await until(
+        () => deliveryRows(endpoint.id),
+        (rows) => rows[0].held,
+        10_000,
+      ),
+    ).toEqual([{ status: 'PENDING', held: true, attempts: 1 }]);
     expect(receiver.to('/keyless')).toHaveLength(1);
 
     // The operator issues a key again: the held ping goes out, and the re-check finds the revocation and sends it.

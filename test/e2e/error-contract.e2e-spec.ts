@@ -44,12 +44,37 @@ describe('error contract of POST /v1/licences/verify and GET /v1/quota/usage', (
     ['no body and no content type', {}, undefined, 'Request body must be a JSON object'],
     ['JSON array', { 'content-type': 'application/json' }, '["1011001544208079"]', 'Request body must be a JSON object'],
     ['JSON string', { 'content-type': 'application/json' }, '"1011001544208079"', 'Request body must be a JSON object'],
-    ['prototype pollution attempt', { 'content-type': 'application/json' }, '{"licenceNumber":"1011001544208079","__proto__":{"x":1}}', 'Request body may only contain licenceNumber'],
+    [
+      'prototype pollution attempt',
+      { 'content-type': 'application/json' },
+      '{"licenceNumber":"1011001544208079","__proto__":{"x":1}}',
+      'Request body may only contain licenceNumber',
+    ],
     ['text/plain content type', { 'content-type': 'text/plain' }, '{"licenceNumber":"1011001544208079"}', 'Content-Type must be application/json'],
-    ['form content type', { 'content-type': 'application/x-www-form-urlencoded' }, 'licenceNumber=1011001544208079', 'Content-Type must be application/json'],
-    ['body over 16 KiB', { 'content-type': 'application/json' }, JSON.stringify({ licenceNumber: VALID_NUMBER, pad: 'x'.repeat(16 * 1024) }), 'Request body must not exceed 16 KiB'],
-    ['body over 1 MiB', { 'content-type': 'application/json' }, JSON.stringify({ licenceNumber: VALID_NUMBER, pad: 'x'.repeat(1100 * 1024) }), 'Request body must not exceed 16 KiB'],
-    ['unknown extra field', { 'content-type': 'application/json' }, '{"licenceNumber":"1011001544208079","extra":true}', 'Request body may only contain licenceNumber'],
+    [
+      'form content type',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'licenceNumber=1011001544208079',
+      'Content-Type must be application/json',
+    ],
+    [
+      'body over 16 KiB',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ licenceNumber: VALID_NUMBER, pad: 'x'.repeat(16 * 1024) }),
+      'Request body must not exceed 16 KiB',
+    ],
+    [
+      'body over 1 MiB',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ licenceNumber: VALID_NUMBER, pad: 'x'.repeat(1100 * 1024) }),
+      'Request body must not exceed 16 KiB',
+    ],
+    [
+      'unknown extra field',
+      { 'content-type': 'application/json' },
+      '{"licenceNumber":"1011001544208079","extra":true}',
+      'Request body may only contain licenceNumber',
+    ],
   ])('%s', (_name, headers, body, message) => {
     it('answers 400 VALIDATION_ERROR with its fixed message and leaves no trace', async () => {
       const response = await post(headers, body);

@@ -94,7 +94,11 @@ describe('fair use of the register between users', () => {
     expect([200, 202]).toContain(ofB.status);
     expect((await batch(a.key, firstId)).status).toBe('RUNNING');
 
-    const done = await until(() => batch(a.key, firstId), (view) => view.status === 'COMPLETED', 60_000);
+    const done = await until(
+      () => batch(a.key, firstId),
+      (view) => view.status === 'COMPLETED',
+      60_000,
+    );
     expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, counts: { NOT_FOUND: 1000, PENDING: 0, ERROR: 0 } });
     expect(await charged(a.userId)).toEqual(firstOfA);
     expect(await charged(b.userId)).toEqual([unknownNumber(2304, 0), ...numbers(2305, 10)].sort());
@@ -110,7 +114,11 @@ describe('fair use of the register between users', () => {
     const started = Date.now();
     const small = await postBatch(b.key, numbers(2312, 10));
     const smallId = (small.body as BatchSummary).id;
-    const finished = await until(() => batch(b.key, smallId), (view) => view.status === 'COMPLETED', 10_000);
+    const finished = await until(
+      () => batch(b.key, smallId),
+      (view) => view.status === 'COMPLETED',
+      10_000,
+    );
     const elapsed = Date.now() - started;
     const largeId = ((await large).body as BatchSummary).id;
     const stillRunning = await batch(a.key, largeId);
@@ -121,7 +129,11 @@ describe('fair use of the register between users', () => {
     expect(stillRunning.counts.PENDING).toBeGreaterThan(0);
     expect(await charged(b.userId)).toEqual(numbers(2312, 10));
 
-    await until(() => batch(a.key, largeId), (view) => view.status === 'COMPLETED', 60_000);
+    await until(
+      () => batch(a.key, largeId),
+      (view) => view.status === 'COMPLETED',
+      60_000,
+    );
     expect(await charged(a.userId)).toEqual(numbers(2311, 1000));
   }, 120_000);
 
@@ -141,7 +153,11 @@ describe('fair use of the register between users', () => {
     const created = await creating;
     expect(created.status).toBe(202);
     await until(leaseHolderPid, (pid) => pid === surviving.pid, 10_000);
-    const done = await until(() => batch(c.key, (created.body as BatchSummary).id), (view) => view.status === 'COMPLETED', 60_000);
+    const done = await until(
+      () => batch(c.key, (created.body as BatchSummary).id),
+      (view) => view.status === 'COMPLETED',
+      60_000,
+    );
     expect(done).toMatchObject({ status: 'COMPLETED', total: 1000, counts: { NOT_FOUND: 1000, PENDING: 0, ERROR: 0 } });
     expect(await parked()).toBe(0);
     expect(await charged(c.userId)).toEqual(roster);

@@ -44,7 +44,12 @@ describe('health probes', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       status: 'ok',
-      info: { database: { status: 'up' }, redis: { status: 'up' }, workers: { status: 'up', live: 1 }, registerBreaker: { status: 'up', state: 'closed', register: 'ok' } },
+      info: {
+        database: { status: 'up' },
+        redis: { status: 'up' },
+        workers: { status: 'up', live: 1 },
+        registerBreaker: { status: 'up', state: 'closed', register: 'ok' },
+      },
       error: {},
     });
   });

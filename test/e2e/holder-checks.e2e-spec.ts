@@ -53,7 +53,14 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
   function expectFound(response: { status: number; body: unknown }, licence: object, holderCheck: object): void {
     expect(response.status).toBe(200);
     const body = response.body as { checkedAt: string; verificationId: string };
-    expect(body).toEqual({ status: 'FOUND', message: 'Licence found', licence, checkedAt: body.checkedAt, verificationId: body.verificationId, holderCheck });
+    expect(body).toEqual({
+      status: 'FOUND',
+      message: 'Licence found',
+      licence,
+      checkedAt: body.checkedAt,
+      verificationId: body.verificationId,
+      holderCheck,
+    });
     expect(body.verificationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   }
 
@@ -95,7 +102,12 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
 
     it('a number the register does not know answers as verify does, with holderCheck null', async () => {
       const { key } = await t.createKey({ quota: 10 });
-      const response = await verifyHolder(t.baseUrl, key, { licenceNumber: SANDBOX_NUMBERS.notFound, firstName: 'Jane', surname: 'Doe', dateOfBirth: OLIVIA_BORN });
+      const response = await verifyHolder(t.baseUrl, key, {
+        licenceNumber: SANDBOX_NUMBERS.notFound,
+        firstName: 'Jane',
+        surname: 'Doe',
+        dateOfBirth: OLIVIA_BORN,
+      });
       expect(response.status).toBe(404);
       const body = response.body as { checkedAt: string };
       expect(body).toEqual({
@@ -198,7 +210,12 @@ describe('POST /v1/licences/verify-holder: names, dates of birth, quota and priv
 
     it('refuses a date that is no day, and a body with other fields, with nothing charged or asked', async () => {
       const { key } = await t.createKey({ quota: 10 });
-      const badDate = await verifyHolder(t.baseUrl, key, { licenceNumber: SANDBOX_NUMBERS.active, firstName: 'Jane', surname: 'Doe', dateOfBirth: '1988-02-30' });
+      const badDate = await verifyHolder(t.baseUrl, key, {
+        licenceNumber: SANDBOX_NUMBERS.active,
+        firstName: 'Jane',
+        surname: 'Doe',
+        dateOfBirth: '1988-02-30',
+      });
       expect([badDate.status, badDate.body]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'dateOfBirth must be a real date written YYYY-MM-DD' }]);
       const extra = await verifyHolder(t.baseUrl, key, { licenceNumber: SANDBOX_NUMBERS.active, firstName: 'Jane', surname: 'Doe', middleName: 'X' });
       expect([extra.status, extra.body]).toEqual([

@@ -42,8 +42,9 @@ describe('holder data key rotation', () => {
     request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey }, body });
 
   async function entries(apiKey: string) {
-    return ((await call(apiKey, 'GET', '/v1/watchlist?limit=1000')).body as { items: { licenceNumber: string; checkedAt: string | null; state: string }[] })
-      .items;
+    return (
+      (await call(apiKey, 'GET', '/v1/watchlist?limit=1000')).body as { items: { licenceNumber: string; checkedAt: string | null; state: string }[] }
+    ).items;
   }
 
   /** A user with its own webhook path watching `licenceNumber` with a holder's date of birth, its baseline recorded. */
@@ -66,12 +67,17 @@ describe('holder data key rotation', () => {
   }
 
   const storedSeal = async (userId: string, licenceNumber: string) =>
-    (await t.db.query<{ sealed: string }>('SELECT date_of_birth_sealed AS sealed FROM watch_entries WHERE user_id = $1 AND licence_number = $2', [userId, licenceNumber]))
-      .rows[0].sealed;
+    (
+      await t.db.query<{ sealed: string }>('SELECT date_of_birth_sealed AS sealed FROM watch_entries WHERE user_id = $1 AND licence_number = $2', [
+        userId,
+        licenceNumber,
+      ])
+    ).rows[0].sealed;
 
-  const delivered = (path: string) => receiver.to(path).map((webhook) => ({ type: webhook.body.type, data: webhook.body.data, verified: webhook.verified }));
+  const delivered = (path: string) =>
+    receiver.to(path).map((webhook) => ({ type: webhook.body.type, data: webhook.body.data, verified: webhook.verified }));
 
-  it('falls back to a search by name when the worker\'s ring lacks the old key, and the events still go out', async () => {
+  it("falls back to a search by name when the worker's ring lacks the old key, and the events still go out", async () => {
     const OLD = '1340000000000017';
     const NEW = '1340000000000025';
     const BORN = '1979-11-02';
@@ -121,7 +127,9 @@ describe('holder data key rotation', () => {
     // A batch row's date sealed by the API with the old key, and the watcher's date rewritten as it was sealed
     // before this format existed (no key ring, no associated data).
     const { key: batchKey } = await t.createKey();
-    const batch = await call(batchKey, 'POST', '/v1/batches', { items: [{ licenceNumber: OLD, firstName: 'Olga', surname: 'Ivanova', dateOfBirth: BORN }] });
+    const batch = await call(batchKey, 'POST', '/v1/batches', {
+      items: [{ licenceNumber: OLD, firstName: 'Olga', surname: 'Ivanova', dateOfBirth: BORN }],
+    });
     expect([200, 202]).toContain(batch.status);
     const legacy = encryptSecret(BORN, secretKey(createHmac('sha256', Buffer.from(OLD_KEY, 'hex')).update('seal').digest('hex')));
     expect(legacy.startsWith('v2.')).toBe(true);
@@ -134,8 +142,11 @@ describe('holder data key rotation', () => {
     // This test's two (the earlier test's entry, sealed with the old key, is stale too).
     expect(stale).toBeGreaterThanOrEqual(2);
     const batchSeal = async () =>
-      (await t.db.query<{ sealed: string }>('SELECT date_of_birth_sealed AS sealed FROM batch_items WHERE batch_id = $1', [(batch.body as { id: string }).id])).rows[0]
-        .sealed;
+      (
+        await t.db.query<{ sealed: string }>('SELECT date_of_birth_sealed AS sealed FROM batch_items WHERE batch_id = $1', [
+          (batch.body as { id: string }).id,
+        ])
+      ).rows[0].sealed;
     expect((await batchSeal()).split('.').slice(0, 2)).toEqual(['v3', sealKeyIdOf(OLD_KEY)]);
 
     const env = { ...t.env, HOLDER_DATA_KEY: '', HOLDER_DATA_KEYS: `${NEW_KEY},${OLD_KEY}` };
@@ -161,7 +172,11 @@ describe('holder data key rotation', () => {
       4 * CYCLE_SECONDS * 1000 + 15_000,
     );
     expect(delivered('/resealed')).toEqual([
-      expect.objectContaining({ type: 'licence.replaced', verified: true, data: expect.objectContaining({ successorLicenceNumber: NEW, confidence: 'NAME_AND_DATE_OF_BIRTH' }) }),
+      expect.objectContaining({
+        type: 'licence.replaced',
+        verified: true,
+        data: expect.objectContaining({ successorLicenceNumber: NEW, confidence: 'NAME_AND_DATE_OF_BIRTH' }),
+      }),
     ]);
     expect((await entries(key)).map((item) => item.licenceNumber)).toEqual([OLD, NEW]);
     // The successor's entry has its own seal, bound to its own row.

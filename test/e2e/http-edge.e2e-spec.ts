@@ -178,7 +178,10 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     it('reads a whole 100 KiB body from a valid key and judges its content, not its size; with a bad key, 401', async () => {
       const body = JSON.stringify({ pad: 'x'.repeat(100 * 1024) });
       const answered = await request(t.baseUrl, 'POST', path, { headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
-      expect([answered.status, answered.body]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'Request body must have either items or licenceNumbers, as an array' }]);
+      expect([answered.status, answered.body]).toEqual([
+        400,
+        { code: 'VALIDATION_ERROR', message: 'Request body must have either items or licenceNumbers, as an array' },
+      ]);
       const refused = await request(t.baseUrl, 'POST', path, { headers: { 'x-api-key': 'lvs_unknown', 'content-type': 'application/json' }, body });
       expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
       await expectNoCharge();
@@ -190,7 +193,9 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     const exchange = await exchangeRaw(
       t.baseUrl,
       (socket) => {
-        socket.write(`POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`);
+        socket.write(
+          `POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`,
+        );
         socket.write(`licenceNumber\n${'1011001544208079\n'.repeat(1100)}`);
         dripping = setInterval(() => socket.writable && socket.write('x'), 200);
       },
@@ -305,8 +310,7 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
         t.baseUrl,
         (socket) => {
           socket.write(
-            'POST /v1/licences/verify HTTP/1.1\r\nHost: x\r\n' +
-              `X-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+            'POST /v1/licences/verify HTTP/1.1\r\nHost: x\r\n' + `X-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
           );
           drip.push(setInterval(() => socket.writable && socket.write(' '), 2000));
         },
@@ -323,11 +327,10 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
     });
 
     it('answers headers that never finish with 408 at REQUEST_HEADERS_TIMEOUT_MS', async () => {
-      const exchange = await exchangeRaw(
-        t.baseUrl,
-        (socket) => socket.write('GET /v1/quota/usage HTTP/1.1\r\nHost: x\r\n'),
-        { waitMs: REQUEST_HEADERS_TIMEOUT_MS + 5000, untilClosed: true },
-      );
+      const exchange = await exchangeRaw(t.baseUrl, (socket) => socket.write('GET /v1/quota/usage HTTP/1.1\r\nHost: x\r\n'), {
+        waitMs: REQUEST_HEADERS_TIMEOUT_MS + 5000,
+        untilClosed: true,
+      });
       const answer = onlyAnswer(exchange.received);
       expect(answer.status).toBe(408);
       expect(JSON.parse(answer.body)).toEqual({ code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time' });
@@ -337,7 +340,7 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
   });
 
   describe('security headers', () => {
-    it('sends helmet\'s headers and no X-Powered-By on API answers, errors included', async () => {
+    it("sends helmet's headers and no X-Powered-By on API answers, errors included", async () => {
       for (const response of [
         await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': apiKey } }),
         await request(t.baseUrl, 'GET', '/v1/quota/usage'),

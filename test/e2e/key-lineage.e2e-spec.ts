@@ -73,7 +73,7 @@ describe('key lineage', () => {
       expect((await issue(root.key, { expiresAt: '2030-06-01T12:00:00+01:00' })).expiresAt).toBe('2030-06-01T11:00:00.000Z');
     });
 
-    it('stops the issued key when its issuer\'s expiry comes', async () => {
+    it("stops the issued key when its issuer's expiry comes", async () => {
       const expiresAt = new Date(Date.now() + 60_000);
       const root = await t.createKey({ expiresAt });
       const child = await issue(root.key);

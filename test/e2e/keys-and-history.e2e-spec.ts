@@ -35,8 +35,7 @@ describe('quota history and the keys routes', () => {
   const as = (key: string) => ({ headers: { 'x-api-key': key } });
   const history = (key: string, query = '') => request(t.baseUrl, 'GET', `/v1/quota/history${query}`, as(key));
   const listKeys = (key: string) => request(t.baseUrl, 'GET', '/v1/keys', as(key));
-  const createKey = (key: string, body: unknown = { name: 'second key' }) =>
-    request(t.baseUrl, 'POST', '/v1/keys', { ...as(key), body: body as object });
+  const createKey = (key: string, body: unknown = { name: 'second key' }) => request(t.baseUrl, 'POST', '/v1/keys', { ...as(key), body: body as object });
   const revokeKey = (key: string, id: string) => request(t.baseUrl, 'DELETE', `/v1/keys/${id}`, as(key));
   const keyIds = (response: TestResponse) => (response.body as { keys: { id: string }[] }).keys.map((key) => key.id);
 
@@ -45,11 +44,7 @@ describe('quota history and the keys routes', () => {
       const owner = await t.createKey({ quota: 40 });
       const current = billingPeriod(t.clock.now(), 'UTC');
       const periods = recentPeriods(current, 12);
-      await t.db.query('INSERT INTO quota_usage (user_id, period, used) VALUES ($1, $2, 7), ($1, $3, 3)', [
-        owner.userId,
-        periods[0],
-        current,
-      ]);
+      await t.db.query('INSERT INTO quota_usage (user_id, period, used) VALUES ($1, $2, 7), ($1, $3, 3)', [owner.userId, periods[0], current]);
       // Another user's usage in the same period is not the caller's.
       const other = await t.createKey();
       await t.db.query('INSERT INTO quota_usage (user_id, period, used) VALUES ($1, $2, 99)', [other.userId, current]);
@@ -115,7 +110,7 @@ describe('quota history and the keys routes', () => {
       }
     });
 
-    it('writes a key\'s last use at most once a minute', async () => {
+    it("writes a key's last use at most once a minute", async () => {
       const { key, keyId } = await t.createKey();
       await listKeys(key);
       const lastUsed = async () =>
@@ -160,7 +155,10 @@ describe('quota history and the keys routes', () => {
 
     it('refuses a body that is not JSON with the contract text', async () => {
       const owner = await t.createKey();
-      const response = await request(t.baseUrl, 'POST', '/v1/keys', { headers: { 'x-api-key': owner.key, 'content-type': 'application/json' }, body: '{"name":' });
+      const response = await request(t.baseUrl, 'POST', '/v1/keys', {
+        headers: { 'x-api-key': owner.key, 'content-type': 'application/json' },
+        body: '{"name":',
+      });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(invalid('Request body is not valid JSON'));
     });
@@ -188,14 +186,13 @@ describe('quota history and the keys routes', () => {
       expect(answers.filter((answer) => answer.status !== 201 && answer.status !== 400).map((answer) => [answer.status, answer.body])).toEqual([]);
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(4);
       expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body)).toEqual(Array(8).fill(invalid(KEY_LIMIT)));
-      const { rows } = await t.db.query<{ active: number }>(
-        'SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL',
-        [owner.userId],
-      );
+      const { rows } = await t.db.query<{ active: number }>('SELECT count(*)::int AS active FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL', [
+        owner.userId,
+      ]);
       expect(rows[0].active).toBe(10);
     });
 
-    it('keeps users apart: B neither sees nor revokes A\'s keys, by id too', async () => {
+    it("keeps users apart: B neither sees nor revokes A's keys, by id too", async () => {
       const userA = await t.createKey({ name: 'A' });
       const userB = await t.createKey({ name: 'B' });
       const aSecond = (await createKey(userA.key)).body as { id: string; key: string };
@@ -231,7 +228,11 @@ describe('quota history and the keys routes', () => {
     });
 
     it('answers 401 without a key on every route', async () => {
-      for (const [method, path] of [['GET', '/v1/keys'], ['POST', '/v1/keys'], ['DELETE', '/v1/keys/00000000-0000-4000-8000-000000000000']]) {
+      for (const [method, path] of [
+        ['GET', '/v1/keys'],
+        ['POST', '/v1/keys'],
+        ['DELETE', '/v1/keys/00000000-0000-4000-8000-000000000000'],
+      ]) {
         const response = await request(t.baseUrl, method, path, method === 'POST' ? { body: { name: 'x' } } : {});
         expect(response.status).toBe(401);
         expect(response.body).toEqual(UNAUTHORIZED);

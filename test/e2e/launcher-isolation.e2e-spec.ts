@@ -1,7 +1,16 @@
 import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
 import { Client } from 'pg';
 import { runKeysCli } from '../support/keys-cli';
-import { commandAfter, isolatedLauncherSettings, LauncherProcess, parseCurl, removeDataDir, runInBash, scratchDataDir, STARTED } from '../support/launcher-process';
+import {
+  commandAfter,
+  isolatedLauncherSettings,
+  LauncherProcess,
+  parseCurl,
+  removeDataDir,
+  runInBash,
+  scratchDataDir,
+  STARTED,
+} from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { databaseUrl, testRunId } from '../support/test-run';
 
@@ -88,7 +97,11 @@ describe('npm run demo, then npm start against another register', () => {
       expect([answer.status, answer.headers['x-verification-source']]).toEqual([200, 'register']);
       expect(answer.body).toMatchObject({ status: 'FOUND', licence: { licenceNumber: JANE_DOE, firstName: 'JANE', surname: 'DOE' } });
       // Watched too (free: charged this month already), for the next demo to stop monitoring.
-      const watched = await fetch(`${apiUrl}/v1/watchlist/${JANE_DOE}`, { method: 'PUT', headers: { 'x-api-key': demoKey, 'content-type': 'application/json' }, body: '{}' });
+      const watched = await fetch(`${apiUrl}/v1/watchlist/${JANE_DOE}`, {
+        method: 'PUT',
+        headers: { 'x-api-key': demoKey, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(watched.status).toBe(201);
     });
   }, 200_000);
@@ -144,7 +157,11 @@ describe('npm run demo, then npm start against another register', () => {
   it("a second demo starts from empty demo data: the first demo's user, key and watched number are gone, npm start's kept", async () => {
     await whileRunning('demo', environment(), async (apiUrl, log) => {
       expect(log).toContain(`\nlvs      | Starting the demo with empty demo data: dropping database ${name}_demo, an earlier demo's users go with it\n`);
-      expect(await verify(apiUrl, demoKey, JANE_DOE)).toEqual({ status: 401, source: null, body: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' } });
+      expect(await verify(apiUrl, demoKey, JANE_DOE)).toEqual({
+        status: 401,
+        source: null,
+        body: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' },
+      });
       const db = new Client({ connectionString: databaseUrl(`${name}_demo`) });
       await db.connect();
       try {

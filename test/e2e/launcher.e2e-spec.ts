@@ -56,14 +56,26 @@ describe('npm run demo', () => {
     expect(before.length).toBeLessThanOrEqual(22);
     // One line explains the warnings before the first of them, and every warning is one it explains.
     const explained = before.findIndex((line) =>
-      /^lvs +\| Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys \(HOLDER_DATA_KEY, WEBHOOK_SECRET_KEY and RECEIPT_SIGNING_KEYS unset\)\.$/.test(line),
+      /^lvs +\| Expected in a demo, so warned about below: a sandbox register, not the real one, and public development keys \(HOLDER_DATA_KEY, WEBHOOK_SECRET_KEY and RECEIPT_SIGNING_KEYS unset\)\.$/.test(
+        line,
+      ),
     );
     const warnings = before.filter((line) => / WARN: /.test(line));
     expect(explained).toBeGreaterThanOrEqual(0);
     expect(explained).toBeLessThan(before.indexOf(warnings[0]));
-    expect(warnings.filter((line) => !/ WARN: (\((HolderData|Webhooks|Register|Receipts)\) )?(HOLDER_DATA_KEY|WEBHOOK_SECRET_KEY|RECEIPT_SIGNING_KEYS|REGISTER_URL) /.test(line))).toEqual([]);
+    expect(
+      warnings.filter(
+        (line) =>
+          !/ WARN: (\((HolderData|Webhooks|Register|Receipts)\) )?(HOLDER_DATA_KEY|WEBHOOK_SECRET_KEY|RECEIPT_SIGNING_KEYS|REGISTER_URL) /.test(line),
+      ),
+    ).toEqual([]);
     // Nothing of any process comes between the banner and its last line.
-    expect(log.slice(bannerAt).split('\n').filter((line) => /^[\w-]+ +\| /.test(line))).toEqual([]);
+    expect(
+      log
+        .slice(bannerAt)
+        .split('\n')
+        .filter((line) => /^[\w-]+ +\| /.test(line)),
+    ).toEqual([]);
   });
 
   it('answers FOUND through the printed curl', async () => {
@@ -103,9 +115,7 @@ describe('npm run demo', () => {
     const script = [lines[at], lines[at + 1], "echo '@@@'", lines[at + 2]].join('\n');
     const runs = await Promise.all(Array.from({ length: 10 }, () => runInBash(script)));
     const answers = runs.map((run) => run.stdout.split('@@@\n').map(parseCurl));
-    expect(answers.map(([first]) => [first.status, first.body.status, first.headers['retry-after']])).toEqual(
-      runs.map(() => [202, 'PENDING', '1']),
-    );
+    expect(answers.map(([first]) => [first.status, first.body.status, first.headers['retry-after']])).toEqual(runs.map(() => [202, 'PENDING', '1']));
     // Joined, not answered from the cache: the retry waited for the same lookup to finish.
     expect(answers.map(([, retry]) => [retry.status, retry.body.status, retry.headers['x-verification-source']])).toEqual(
       runs.map(() => [404, 'NOT_FOUND', 'register']),
@@ -165,20 +175,37 @@ describe('npm run demo', () => {
     const lines = log.split('\n');
     const section = lines.slice(lines.findIndex((line) => line.startsWith('# SUCCESSOR')));
     // Up to the step that lists the watchlist once the event has come.
-    const pasted = section.slice(0, section.findIndex((line) => line.startsWith('# 3.'))).join('\n');
-    const watchlist = section.slice(0, section.findIndex((line) => line.startsWith('====='))).filter((line) => line.startsWith('curl')).at(-1)!;
+    const pasted = section
+      .slice(
+        0,
+        section.findIndex((line) => line.startsWith('# 3.')),
+      )
+      .join('\n');
+    const watchlist = section
+      .slice(
+        0,
+        section.findIndex((line) => line.startsWith('=====')),
+      )
+      .filter((line) => line.startsWith('curl'))
+      .at(-1)!;
     const output = (await runInBash(pasted)).stdout;
     expect(output).toContain('HTTP/1.1 201 Created\r\n');
     expect(output).toContain('1400000000000018 re-checked\n');
     expect(output).toContain('"status":"Replaced"');
 
-    const [, body] = await demo.waitFor(/^receiver +\| Received licence\.replaced \(webhook-id [0-9a-f-]{36}\): signature verified\nreceiver +\| (.*)$/m, 30_000);
+    const [, body] = await demo.waitFor(
+      /^receiver +\| Received licence\.replaced \(webhook-id [0-9a-f-]{36}\): signature verified\nreceiver +\| (.*)$/m,
+      30_000,
+    );
     expect(JSON.parse(body)).toMatchObject({
       type: 'licence.replaced',
       data: { licenceNumber: '1400000000000018', reference: 'guard-43', successorLicenceNumber: '1400000000000026', confidence: 'NAME_AND_DATE_OF_BIRTH' },
     });
     const listed = JSON.parse((await runInBash(watchlist)).stdout) as { items: { licenceNumber: string; reference: string | null }[] };
-    expect(listed.items.filter((item) => item.reference === 'guard-43').map((item) => item.licenceNumber)).toEqual(['1400000000000018', '1400000000000026']);
+    expect(listed.items.filter((item) => item.reference === 'guard-43').map((item) => item.licenceNumber)).toEqual([
+      '1400000000000018',
+      '1400000000000026',
+    ]);
   }, 60_000);
 
   it("prints the console's address; the build serves its sign-in page, and the demo key signs in there", async () => {
@@ -237,14 +264,18 @@ describe('npm run demo with a port in use', () => {
     ['WORKER_HTTP_PORT', "worker-1's operators' listener"],
     ['PORT', 'the API'],
     ['SANDBOX_PORT', 'the register sandbox'],
-  ])('names %s when its port is taken, starts nothing and exits 1', async (setting, owner) => {
-    const name = `${testRunId()}_busy`;
-    const demo = LauncherProcess.start('demo', { ...isolatedLauncherSettings(name, dataDir), [setting]: String(port) });
-    expect(await demo.exited).toBe(1);
-    expect(demo.log).toContain(`\nlvs      | Start-up failed: Port ${port} is in use (${owner}): set ${setting} to a free port\n`);
-    expect(demo.log).not.toContain('EADDRINUSE');
-    expect(demo.log).not.toContain('Applying migrations');
-  }, 60_000);
+  ])(
+    'names %s when its port is taken, starts nothing and exits 1',
+    async (setting, owner) => {
+      const name = `${testRunId()}_busy`;
+      const demo = LauncherProcess.start('demo', { ...isolatedLauncherSettings(name, dataDir), [setting]: String(port) });
+      expect(await demo.exited).toBe(1);
+      expect(demo.log).toContain(`\nlvs      | Start-up failed: Port ${port} is in use (${owner}): set ${setting} to a free port\n`);
+      expect(demo.log).not.toContain('EADDRINUSE');
+      expect(demo.log).not.toContain('Applying migrations');
+    },
+    60_000,
+  );
 });
 
 describe('npm start with a register that cannot be reached', () => {
@@ -369,7 +400,9 @@ describe('npm start without PostgreSQL and Redis at the default addresses', () =
     const launcher = startLauncher();
     try {
       await launcher.waitFor(STARTED, 150_000);
-      expect(launcher.log).toContain(`No PostgreSQL on 127.0.0.1:${postgresPort}: starting the embedded PostgreSQL with its data in ${join(dataDir, 'postgres')}`);
+      expect(launcher.log).toContain(
+        `No PostgreSQL on 127.0.0.1:${postgresPort}: starting the embedded PostgreSQL with its data in ${join(dataDir, 'postgres')}`,
+      );
       expect(launcher.log).toContain(`No Redis on 127.0.0.1:${redisPort}: starting redis-server with its data in ${join(dataDir, 'redis')}`);
       const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
       expect(launcher.log).toContain(`\nSwagger UI   ${apiUrl}/docs\n`);

@@ -46,18 +46,21 @@ describe('LookupService: the rules of the one road', () => {
   describe('with the register answering, then failing', () => {
     afterEach(() => sandbox.clearFaults());
 
-    it.each(CASES)('a $kind lookup of a $subjectKind is answered by the register once, then by the cache, and charged once', async ({ kind, subjectKind }) => {
-      const { userId } = await t.createKey();
-      const lookups = t.app.get(LookupService);
-      const subject = subjectOf(subjectKind);
-      const user = { userId, monthlyQuota: null };
-      const first = await lookups.lookup({ subject, user, kind, deadline: Date.now() + 20_000, charge: true });
-      expect(first).toMatchObject({ state: 'answered', source: 'register', result: { status: 'NOT_FOUND' } });
-      expect(first.newCharge).toMatchObject({ userId, licenceNumber: subject.unit, isNew: true });
-      const again = await lookups.lookup({ subject, user, kind, deadline: Date.now() + 20_000, charge: true });
-      expect(again).toMatchObject({ state: 'answered', source: 'cache', result: { status: 'NOT_FOUND' }, newCharge: null });
-      expect(await ledger(userId)).toEqual([subject.unit]);
-    });
+    it.each(CASES)(
+      'a $kind lookup of a $subjectKind is answered by the register once, then by the cache, and charged once',
+      async ({ kind, subjectKind }) => {
+        const { userId } = await t.createKey();
+        const lookups = t.app.get(LookupService);
+        const subject = subjectOf(subjectKind);
+        const user = { userId, monthlyQuota: null };
+        const first = await lookups.lookup({ subject, user, kind, deadline: Date.now() + 20_000, charge: true });
+        expect(first).toMatchObject({ state: 'answered', source: 'register', result: { status: 'NOT_FOUND' } });
+        expect(first.newCharge).toMatchObject({ userId, licenceNumber: subject.unit, isNew: true });
+        const again = await lookups.lookup({ subject, user, kind, deadline: Date.now() + 20_000, charge: true });
+        expect(again).toMatchObject({ state: 'answered', source: 'cache', result: { status: 'NOT_FOUND' }, newCharge: null });
+        expect(await ledger(userId)).toEqual([subject.unit]);
+      },
+    );
 
     it.each(CASES)('a $kind lookup of a $subjectKind that fails refunds its charge and its payer', async ({ kind, subjectKind }) => {
       const { userId } = await t.createKey();

@@ -30,8 +30,7 @@ describe('monitoring: re-checks keep off the register while the circuit breaker 
   const call = (apiKey: string, method: string, path: string): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey } });
   const breakerState = async () =>
-    ((await request(t.baseUrl, 'GET', '/health/ready')).body as { info?: { registerBreaker?: { state?: string } } }).info?.registerBreaker
-      ?.state;
+    ((await request(t.baseUrl, 'GET', '/health/ready')).body as { info?: { registerBreaker?: { state?: string } } }).info?.registerBreaker?.state;
 
   it('makes no re-check lookup while open, concludes nothing, and new numbers are refused at once', async () => {
     const { key } = await t.createKey();

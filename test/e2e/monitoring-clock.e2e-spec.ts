@@ -53,7 +53,10 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
 
     t.clock.travelTo('2027-03-01T09:00:00Z'); // 97 days: nothing yet
     expect((await call(key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.active}`, { reference: 'door-7' })).status).toBe(201);
-    await until(async () => (await call(key, 'GET', '/v1/watchlist')).body as { items: { status: string | null }[] }, (page) => page.items[0].status === 'FOUND');
+    await until(
+      async () => (await call(key, 'GET', '/v1/watchlist')).body as { items: { status: string | null }[] },
+      (page) => page.items[0].status === 'FOUND',
+    );
     await sleep(3 * CYCLE_SECONDS * 1000);
     expect(await expiring()).toEqual([]);
 
@@ -68,7 +71,11 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
       ['2027-06-05T09:00:00Z', 1], // 1 day
     ] as const) {
       t.clock.travelTo(date);
-      await until(() => sentOn(date), (events) => events.length === expected, 10_000);
+      await until(
+        () => sentOn(date),
+        (events) => events.length === expected,
+        10_000,
+      );
       await sleep(3 * CYCLE_SECONDS * 1000); // several more cycles on the same day: no repeat
       const events = await sentOn(date);
       expect(events).toHaveLength(expected);
@@ -133,7 +140,10 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
 
   it('disables an endpoint that has failed for 3 days, and the user sees it in GET /v1/webhooks', async () => {
     const { key } = await t.createKey();
-    receiver.script('/down', Array.from({ length: 8 }, () => 500));
+    receiver.script(
+      '/down',
+      Array.from({ length: 8 }, () => 500),
+    );
     const firstFailure = '2026-11-23T08:00:00Z';
     t.clock.travelTo(firstFailure);
     const created = await call(key, 'POST', '/v1/webhooks', { url: `${receiver.url}/down` });
@@ -143,14 +153,26 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
     const listed = async () => ((await call(key, 'GET', '/v1/webhooks')).body as { webhooks: Record<string, unknown>[] }).webhooks;
 
     // Each attempt is 3 s after the previous one: the clock moves on a day, then two more.
-    await until(() => receiver.to('/down'), (received) => received.length === 1, 10_000);
+    await until(
+      () => receiver.to('/down'),
+      (received) => received.length === 1,
+      10_000,
+    );
     t.clock.travelTo('2026-11-24T08:00:00Z');
-    await until(() => receiver.to('/down'), (received) => received.length === 2, 10_000);
+    await until(
+      () => receiver.to('/down'),
+      (received) => received.length === 2,
+      10_000,
+    );
     expect(await listed()).toEqual([
       expect.objectContaining({ id, enabled: true, disabledAt: null, disabledReason: null, failingSince: expect.stringMatching(/^2026-11-23T08:00:0/) }),
     ]);
     t.clock.travelTo('2026-11-26T08:00:05Z'); // 3 days after the first failure
-    await until(() => receiver.to('/down'), (received) => received.length === 3, 10_000);
+    await until(
+      () => receiver.to('/down'),
+      (received) => received.length === 3,
+      10_000,
+    );
     const disabled = await until(listed, (webhooks) => webhooks[0]?.enabled === false, 10_000);
     expect(disabled).toEqual([
       {

@@ -61,7 +61,10 @@ describe('monitoring: the SSRF guard at delivery time', () => {
   it('refuses IPv6 literals that carry a blocked IPv4 address, and the discard-only prefix: one refused attempt each, no retry', async () => {
     const logs = await pingEach(BLOCKED_IPV6_URLS);
     for (const url of BLOCKED_IPV6_URLS) {
-      expect([url, logs[url].map(({ eventType, status, attempts }) => ({ eventType, status, attempts }))]).toEqual([url, refusedOnce('url refused: address')]);
+      expect([url, logs[url].map(({ eventType, status, attempts }) => ({ eventType, status, attempts }))]).toEqual([
+        url,
+        refusedOnce('url refused: address'),
+      ]);
     }
   });
 
@@ -71,8 +74,16 @@ describe('monitoring: the SSRF guard at delivery time', () => {
     const logs = await pingEach(urls);
     for (const name of names) {
       const url = `https://${name}/hook`;
-      expect([url, logs[url].map(({ eventType, status, attempts }) => ({ eventType, status, attempts }))]).toEqual([url, refusedOnce('url refused: address')]);
-      expect(dns.questions).toEqual(expect.arrayContaining([{ name, type: 'A' }, { name, type: 'AAAA' }]));
+      expect([url, logs[url].map(({ eventType, status, attempts }) => ({ eventType, status, attempts }))]).toEqual([
+        url,
+        refusedOnce('url refused: address'),
+      ]);
+      expect(dns.questions).toEqual(
+        expect.arrayContaining([
+          { name, type: 'A' },
+          { name, type: 'AAAA' },
+        ]),
+      );
     }
     // Not refused, so retried by the schedule (0,1,1): three attempts, each ENOTFOUND.
     const unknown = logs['https://unknown.hooks.test/hook'];

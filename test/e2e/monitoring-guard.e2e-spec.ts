@@ -21,8 +21,7 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     await dns.close();
   });
 
-  const create = (body: object): Promise<TestResponse> =>
-    request(t.baseUrl, 'POST', '/v1/webhooks', { headers: { 'x-api-key': key }, body });
+  const create = (body: object): Promise<TestResponse> => request(t.baseUrl, 'POST', '/v1/webhooks', { headers: { 'x-api-key': key }, body });
 
   it.each([
     'http://127.0.0.1/hook',
@@ -51,7 +50,12 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     expect((await create({ url: 'https://nat64.hooks.test/hook' })).status).toBe(400);
     expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'nat64.hooks.test', type: 'AAAA' }]));
     expect((await create({ url: 'https://not-yet.hooks.test/hook' })).status).toBe(201);
-    expect(dns.questions.slice(asked)).toEqual(expect.arrayContaining([{ name: 'not-yet.hooks.test', type: 'A' }, { name: 'not-yet.hooks.test', type: 'AAAA' }]));
+    expect(dns.questions.slice(asked)).toEqual(
+      expect.arrayContaining([
+        { name: 'not-yet.hooks.test', type: 'A' },
+        { name: 'not-yet.hooks.test', type: 'AAAA' },
+      ]),
+    );
   });
 
   it('accepts a public https URL, stores the secret encrypted and lists the endpoint without it', async () => {

@@ -106,10 +106,16 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     expect((await call(key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.active}`, { note: 'x' })).status).toBe(400);
 
     // The first re-check records what the register says.
-    const checked = await until(() => entry(key, SANDBOX_NUMBERS.expired), (value) => value?.status === 'FOUND');
+    const checked = await until(
+      () => entry(key, SANDBOX_NUMBERS.expired),
+      (value) => value?.status === 'FOUND',
+    );
     expect(checked).toMatchObject({ licence: { status: 'Expired', surname: "O'BRIEN" }, state: 'ACTIVE' });
     expect(checked!.expiresInDays).toBeLessThan(0);
-    await until(() => entry(key, SANDBOX_NUMBERS.notFound), (value) => value?.status === 'NOT_FOUND');
+    await until(
+      () => entry(key, SANDBOX_NUMBERS.notFound),
+      (value) => value?.status === 'NOT_FOUND',
+    );
 
     const byStatus = (await call(key, 'GET', '/v1/watchlist?status=expired')).body as { items: WatchEntry[] };
     expect(byStatus.items.map((item) => item.licenceNumber)).toEqual([SANDBOX_NUMBERS.expired]);
@@ -171,7 +177,10 @@ describe('monitoring: watchlists re-checked against the register, with signed we
       await endpoint(user.key, paths[index]);
       expect((await call(user.key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.active}`, { reference: `user-${index}` })).status).toBe(201);
     }
-    await until(() => entry(users[1].key, SANDBOX_NUMBERS.active), (value) => value?.status === 'FOUND');
+    await until(
+      () => entry(users[1].key, SANDBOX_NUMBERS.active),
+      (value) => value?.status === 'FOUND',
+    );
     await sandbox.changeLicence(SANDBOX_NUMBERS.active, { status: 'Revoked', statusReason: 'Licence revoked' });
     const changedAt = Date.now();
 
@@ -206,7 +215,10 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ eventType: 'ping', status: 'PENDING', attempts: [] });
 
-    const received = await until(() => receiver.to('/flaky'), (list) => list.length === 3);
+    const received = await until(
+      () => receiver.to('/flaky'),
+      (list) => list.length === 3,
+    );
     expect(received.map((hook) => [hook.answeredWith, hook.verified, hook.body.type])).toEqual([
       [500, true, 'ping'],
       [500, true, 'ping'],
@@ -231,13 +243,19 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     const replay = await call(key, 'POST', `/v1/webhooks/${flaky.id}/deliveries/${log[0].id}/retry`);
     t.clock.set(null);
     expect(replay.status).toBe(202);
-    await until(() => receiver.to('/flaky'), (list) => list.length === 4);
+    await until(
+      () => receiver.to('/flaky'),
+      (list) => list.length === 4,
+    );
     expect(receiver.to('/flaky')[3].headers['webhook-id']).toBe(received[0].headers['webhook-id']);
 
     const gone = await endpoint(key, '/gone');
     receiver.script('/gone', [410]);
     await call(key, 'POST', `/v1/webhooks/${gone.id}/test`);
-    await until(() => receiver.to('/gone'), (list) => list.length === 1);
+    await until(
+      () => receiver.to('/gone'),
+      (list) => list.length === 1,
+    );
     const listed = await until(
       async () => ((await call(key, 'GET', '/v1/webhooks')).body as { webhooks: any[] }).webhooks,
       (webhooks) => webhooks.some((hook) => hook.id === gone.id && !hook.enabled),
@@ -266,7 +284,10 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     expect(secret).toMatch(/^whsec_/);
     receiver.useSecret('/rotating', secret);
     await call(key, 'POST', `/v1/webhooks/${created.id}/test`);
-    const [hook] = await until(() => receiver.to('/rotating'), (list) => list.length === 1);
+    const [hook] = await until(
+      () => receiver.to('/rotating'),
+      (list) => list.length === 1,
+    );
     expect(hook.verified).toBe(true);
     expect(hook.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(() => new Webhook(created.secret).verify(hook.raw, hook.headers)).not.toThrow();
@@ -276,7 +297,10 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     const { key } = await t.createKey();
     await endpoint(key, '/outage');
     await call(key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.withConditions}`);
-    await until(() => entry(key, SANDBOX_NUMBERS.withConditions), (value) => value?.status === 'FOUND');
+    await until(
+      () => entry(key, SANDBOX_NUMBERS.withConditions),
+      (value) => value?.status === 'FOUND',
+    );
     await sandbox.setFault({ fault: 'status-503', licenceNumber: SANDBOX_NUMBERS.withConditions });
     await sandbox.changeLicence(SANDBOX_NUMBERS.withConditions, { status: 'Suspended' });
     const before = await sandbox.requestsFor(SANDBOX_NUMBERS.withConditions);
@@ -288,9 +312,16 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     expect(await entry(key, SANDBOX_NUMBERS.withConditions)).toMatchObject({ status: 'FOUND', licence: { status: 'Active' } });
 
     await sandbox.clearFaults();
-    const [event] = await until(() => feed(key), (events) => events.length > 0, (CYCLE_SECONDS + 3) * 1000);
+    const [event] = await until(
+      () => feed(key),
+      (events) => events.length > 0,
+      (CYCLE_SECONDS + 3) * 1000,
+    );
     expect(event).toMatchObject({ type: 'licence.status_changed', data: { previous: { status: 'Active' }, current: { status: 'Suspended' } } });
-    await until(() => receiver.to('/outage'), (list: ReceivedWebhook[]) => list.length === 1);
+    await until(
+      () => receiver.to('/outage'),
+      (list: ReceivedWebhook[]) => list.length === 1,
+    );
   });
 
   it("keeps each user's watchlist, endpoints and events to that user", async () => {
@@ -299,9 +330,11 @@ describe('monitoring: watchlists re-checked against the register, with signed we
     const hook = await endpoint(owner.key, '/owner');
     await call(owner.key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.nonFrontLine}`, { reference: 'mine' });
     await call(owner.key, 'POST', `/v1/webhooks/${hook.id}/test`);
-    await until(() => receiver.to('/owner'), (list) => list.length === 1);
-    const ownerDelivery = ((await call(owner.key, 'GET', `/v1/webhooks/${hook.id}/deliveries`)).body as { deliveries: { id: string }[] })
-      .deliveries[0];
+    await until(
+      () => receiver.to('/owner'),
+      (list) => list.length === 1,
+    );
+    const ownerDelivery = ((await call(owner.key, 'GET', `/v1/webhooks/${hook.id}/deliveries`)).body as { deliveries: { id: string }[] }).deliveries[0];
 
     expect((await call(other.key, 'GET', '/v1/watchlist')).body).toEqual({ items: [], nextCursor: null });
     expect((await call(other.key, 'DELETE', `/v1/watchlist/${SANDBOX_NUMBERS.nonFrontLine}`)).status).toBe(404);

@@ -12,7 +12,10 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
   let sandbox: SandboxAdmin;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '4000', LOOKUP_ATTEMPTS: '2' } });
+    t = await startTestApp({
+      withWorker: true,
+      env: { VERIFY_TIMEOUT_MS: String(VERIFY_TIMEOUT_MS), REGISTER_REQUEST_TIMEOUT_MS: '4000', LOOKUP_ATTEMPTS: '2' },
+    });
     sandbox = new SandboxAdmin(t.sandbox.url);
   });
   afterAll(() => t.close());
@@ -67,13 +70,20 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
     await sandbox.setFault({ fault: 'none', latencyMs: VERIFY_TIMEOUT_MS + 700, times: 1 });
     const first = await searchLicences(t.baseUrl, key, { surname: 'Evans', firstName: 'Daniel' }, 'search-retry-1');
     expect(first.status).toBe(202);
-    expect(first.body).toEqual({ status: 'PENDING', message: 'Search is still in progress; retry with the same Idempotency-Key', licences: [], checkedAt: null });
+    expect(first.body).toEqual({
+      status: 'PENDING',
+      message: 'Search is still in progress; retry with the same Idempotency-Key',
+      licences: [],
+      checkedAt: null,
+    });
     expect(first.headers.get('retry-after')).toBe('1');
     expect(first.headers.get('idempotency-key')).toBe('search-retry-1');
 
     const retry = await searchLicences(t.baseUrl, key, { surname: 'Evans', firstName: 'Daniel' }, 'search-retry-1');
     expect(retry.status).toBe(200);
-    expect((retry.body as { licences: { licenceNumber: string; status: string }[] }).licences.map(({ licenceNumber, status }) => [licenceNumber, status])).toEqual([
+    expect(
+      (retry.body as { licences: { licenceNumber: string; status: string }[] }).licences.map(({ licenceNumber, status }) => [licenceNumber, status]),
+    ).toEqual([
       ['1241223344556600', 'Replaced'],
       ['1252334455667700', 'Active'],
     ]);
@@ -129,12 +139,18 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
   it('refuses a search beyond the quota with 429, and a bad body with 400, asking nothing', async () => {
     const { key } = await t.createKey({ quota: 0 });
     const refused = await searchLicences(t.baseUrl, key, { surname: 'Bell' });
-    expect([refused.status, refused.body]).toEqual([429, { code: 'QUOTA_EXCEEDED', message: 'Monthly verification quota exceeded; upgrade the plan to continue' }]);
+    expect([refused.status, refused.body]).toEqual([
+      429,
+      { code: 'QUOTA_EXCEEDED', message: 'Monthly verification quota exceeded; upgrade the plan to continue' },
+    ]);
     for (const [body, message] of [
       [{}, 'surname must be 1 to 50 letters, spaces, hyphens or apostrophes'],
       [{ surname: 'Bell', firstName: 'G2' }, 'firstName must be 1 to 50 letters, spaces, hyphens or apostrophes'],
       [{ surname: 'Bell', dateOfBirth: '12/04/1990' }, 'dateOfBirth must be a real date written YYYY-MM-DD'],
-      [{ surname: 'Bell', licenceNumber: '1011001544208079' }, 'Request body may only contain surname, firstName, middleName, dateOfBirth, role and licenceSector'],
+      [
+        { surname: 'Bell', licenceNumber: '1011001544208079' },
+        'Request body may only contain surname, firstName, middleName, dateOfBirth, role and licenceSector',
+      ],
     ] as const) {
       const response = await searchLicences(t.baseUrl, key, body);
       expect([response.status, response.body]).toEqual([400, { code: 'VALIDATION_ERROR', message }]);

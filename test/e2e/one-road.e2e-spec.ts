@@ -52,7 +52,10 @@ describe('one road to the register: fair turns and bounds', () => {
     const b = await t.createKey();
     const ofA = numbers(3211, 300);
     const burst = Promise.all(ofA.map((licenceNumber) => verify(t.baseUrl, a.key, licenceNumber)));
-    await until(() => liveWaiting(a.userId), (waiting) => waiting >= USER_MAX_LIVE_LOOKUPS / 2);
+    await until(
+      () => liveWaiting(a.userId),
+      (waiting) => waiting >= USER_MAX_LIVE_LOOKUPS / 2,
+    );
 
     const ofB = [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.withConditions, SANDBOX_NUMBERS.nonFrontLine];
     const timed = await Promise.all(
@@ -73,7 +76,11 @@ describe('one road to the register: fair turns and bounds', () => {
       USER_MAX_LIVE_LOOKUPS,
     );
     expect(answers.every((answer) => [202, 404, 503].includes(answer.status))).toBe(true);
-    await until(() => liveWaiting(a.userId), (waiting) => waiting === 0, 60_000);
+    await until(
+      () => liveWaiting(a.userId),
+      (waiting) => waiting === 0,
+      60_000,
+    );
   }, 120_000);
 
   it('checks at most HOLDER_DATE_CHECKS_PER_NUMBER dates of birth of one number for a user in a month; a date already checked is answered again', async () => {
@@ -135,7 +142,11 @@ describe('one road to the register: fair turns and bounds', () => {
       expect(added.body).toEqual({ added: 1000, updated: 0 });
     }
     // A's numbers became due first: wait until their re-checks are under way.
-    await until(() => sandbox.counts(), (counts) => numbers(3241, 1000).some((number) => (counts.byLicence[number] ?? 0) > 0), 30_000);
+    await until(
+      () => sandbox.counts(),
+      (counts) => numbers(3241, 1000).some((number) => (counts.byLicence[number] ?? 0) > 0),
+      30_000,
+    );
 
     const ofB = numbers(3243, 10);
     const watchedAt = Date.now();

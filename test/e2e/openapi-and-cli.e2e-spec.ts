@@ -30,9 +30,7 @@ describe('OpenAPI document and the key command', () => {
       expect(document.openapi).toBe('3.1.0');
 
       const verifyOperation = document.paths['/v1/licences/verify'].post;
-      expect(Object.keys(verifyOperation.responses).sort()).toEqual(
-        ['200', '202', '400', '401', '404', '409', '429', '500', '502', '503'].sort(),
-      );
+      expect(Object.keys(verifyOperation.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '429', '500', '502', '503'].sort());
       expect(verifyOperation.responses['202'].headers['Retry-After']).toEqual({
         required: true,
         description: 'Seconds to wait before retrying',
@@ -61,9 +59,12 @@ describe('OpenAPI document and the key command', () => {
       );
       // Every route that takes the key documents it once, with the rule the service checks.
       const keyRule = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' };
-      const keyParameters = [['/v1/licences/verify', 'post'], ['/v1/licences/verify-holder', 'post'], ['/v1/licences/search', 'post'], ['/v1/batches', 'post']].map(
-        ([path, method]) => document.paths[path][method].parameters.filter((parameter: { name: string }) => parameter.name === 'Idempotency-Key'),
-      );
+      const keyParameters = [
+        ['/v1/licences/verify', 'post'],
+        ['/v1/licences/verify-holder', 'post'],
+        ['/v1/licences/search', 'post'],
+        ['/v1/batches', 'post'],
+      ].map(([path, method]) => document.paths[path][method].parameters.filter((parameter: { name: string }) => parameter.name === 'Idempotency-Key'));
       expect(keyParameters.map((found) => found.map((parameter: { schema: object }) => parameter.schema))).toEqual(Array(4).fill([keyRule]));
       const takingTheKey = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
         Object.entries<any>(item)
@@ -125,9 +126,7 @@ describe('OpenAPI document and the key command', () => {
     it('gives every error status an example per message the service really sends', async () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       const badRequest = document.paths['/v1/licences/verify'].post.responses['400'].content['application/json'];
-      expect(Object.values(badRequest.examples).map((example: any) => example.value.message)).toEqual(
-        Object.values(VALIDATION_MESSAGES),
-      );
+      expect(Object.values(badRequest.examples).map((example: any) => example.value.message)).toEqual(Object.values(VALIDATION_MESSAGES));
     });
 
     it('describes every operation and every answer, and declares every tag an operation uses', async () => {
@@ -155,13 +154,25 @@ describe('OpenAPI document and the key command', () => {
         contact: { name: 'Licence Verification Service support' },
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       });
-      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['verification', 'holders', 'quota', 'batches', 'monitoring', 'verifications', 'keys', 'test']);
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
+        'verification',
+        'holders',
+        'quota',
+        'batches',
+        'monitoring',
+        'verifications',
+        'keys',
+        'test',
+      ]);
       expect(document.components.securitySchemes).toEqual({
         'api-key': { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token' },
       });
       expect(document.security).toEqual([{ 'api-key': [] }, { bearer: [] }]);
-      for (const [path, method] of [['/v1/licences/verify', 'post'], ['/v1/quota/usage', 'get']]) {
+      for (const [path, method] of [
+        ['/v1/licences/verify', 'post'],
+        ['/v1/quota/usage', 'get'],
+      ]) {
         const operation = document.paths[path][method];
         expect(operation.description).toEqual(expect.any(String));
         for (const answer of Object.values<{ description: string }>(operation.responses)) {
@@ -202,8 +213,14 @@ describe('OpenAPI document and the key command', () => {
           .map(([method, operation]: [string, any]) => [`${method} ${path}`, operation.requestBody.content['application/json'].schema]),
       );
       expect(bodies.map(([name]) => name)).toEqual([
-        'post /v1/keys', 'post /v1/licences/verify', 'post /v1/licences/verify-holder', 'post /v1/licences/search',
-        'post /v1/batches', 'put /v1/watchlist/{licenceNumber}', 'post /v1/watchlist:batchAdd', 'post /v1/webhooks',
+        'post /v1/keys',
+        'post /v1/licences/verify',
+        'post /v1/licences/verify-holder',
+        'post /v1/licences/search',
+        'post /v1/batches',
+        'put /v1/watchlist/{licenceNumber}',
+        'post /v1/watchlist:batchAdd',
+        'post /v1/webhooks',
         'post /v1/test/licences/{licenceNumber}',
       ]);
       for (const [name, schema] of bodies) visit(schema, name);

@@ -61,7 +61,9 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
           ...example,
           checkedAt: example.checkedAt === null ? null : expect.any(String),
           // Each answer has its own record; the example shows the form of its id.
-          ...(example.verificationId && { verificationId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) }),
+          ...(example.verificationId && {
+            verificationId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+          }),
         },
       ]);
     }
@@ -118,11 +120,23 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       ['a status that belongs to another HTTP status', 404, { ...notFound, status: 'FOUND' }, verifyHeaders, 'must be equal to one of the allowed values'],
       ['a field the document does not list', 404, { ...notFound, extra: 1 }, verifyHeaders, 'must NOT have additional properties'],
       ['a checkedAt that is not a date-time', 404, { ...notFound, checkedAt: 'yesterday' }, verifyHeaders, 'must match format "date-time"'],
-      ['a final answer without its verificationId', 404, { ...notFound, verificationId: undefined }, verifyHeaders, "must have required property 'verificationId'"],
+      [
+        'a final answer without its verificationId',
+        404,
+        { ...notFound, verificationId: undefined },
+        verifyHeaders,
+        "must have required property 'verificationId'",
+      ],
       ['a missing required header', 404, notFound, headers({ 'idempotency-key': 'k' }), 'header X-Verification-Source is required but missing'],
       ['a header outside its enum', 404, notFound, headers({ 'idempotency-key': 'k', 'x-verification-source': 'disk' }), 'header X-Verification-Source'],
       ['an undocumented status', 418, notFound, verifyHeaders, 'status is not documented'],
-      ['an undocumented media type', 404, notFound, new Headers({ 'content-type': 'text/html', 'idempotency-key': 'k', 'x-verification-source': 'cache' }), 'content type "text/html" is not documented'],
+      [
+        'an undocumented media type',
+        404,
+        notFound,
+        new Headers({ 'content-type': 'text/html', 'idempotency-key': 'k', 'x-verification-source': 'cache' }),
+        'content type "text/html" is not documented',
+      ],
     ])('rejects %s', (_case, status, body, answerHeaders, problem) => {
       const problems = contract.problemsOf('POST', '/v1/licences/verify', answer(status, body, answerHeaders));
       expect(problems).toEqual([expect.stringContaining(problem)]);
@@ -147,7 +161,11 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
 
     describe('webhook deliveries, against the webhooks section', () => {
       const eventId = '0b5c1a58-3f5e-4a61-9a63-2b1f3f0c9a11';
-      const paused = { type: 'watch.paused', timestamp: '2026-11-22T10:15:00.000Z', data: { licenceNumber: SANDBOX_NUMBERS.active, reference: null, reason: 'QUOTA_EXCEEDED' } };
+      const paused = {
+        type: 'watch.paused',
+        timestamp: '2026-11-22T10:15:00.000Z',
+        data: { licenceNumber: SANDBOX_NUMBERS.active, reference: null, reason: 'QUOTA_EXCEEDED' },
+      };
       /** A delivery as the worker sends it: signed by signPayload, during a rotation with two secrets. */
       const delivery = (body: unknown, change: Record<string, string | undefined> = {}) => {
         const raw = JSON.stringify(body);
@@ -163,7 +181,12 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       it.each([
         ['an event type with no webhook', { ...paused, type: 'watch.deleted' }, {}, 'event type "watch.deleted" has no webhook in the document'],
         ['a field the document does not list', { ...paused, data: { ...paused.data, extra: 1 } }, {}, 'must NOT have additional properties'],
-        ['a reason outside its enum', { ...paused, data: { ...paused.data, reason: 'BORED' } }, {}, 'body/data/reason must be equal to one of the allowed values'],
+        [
+          'a reason outside its enum',
+          { ...paused, data: { ...paused.data, reason: 'BORED' } },
+          {},
+          'body/data/reason must be equal to one of the allowed values',
+        ],
         ['a missing signature header', paused, { 'webhook-signature': undefined }, 'header webhook-signature is required but missing'],
         ['a signature of another scheme', paused, { 'webhook-signature': 'v2,abc' }, 'header webhook-signature: data must match pattern'],
         ['a timestamp that is not Unix seconds', paused, { 'webhook-timestamp': 'now' }, 'header webhook-timestamp: data must be integer'],
@@ -199,11 +222,10 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
     expect(compilerErrors).toBe('');
 
     const { key } = await t.createKey({ quota: 10 });
-    const { stdout } = await run(
-      process.execPath,
-      ['verify-licence.js', '1011001544208079', '1888000000000000', '1999000000000000', '123'],
-      { cwd: directory, env: { PATH: process.env.PATH ?? '', LVS_BASE_URL: t.baseUrl, LVS_API_KEY: key } },
-    );
+    const { stdout } = await run(process.execPath, ['verify-licence.js', '1011001544208079', '1888000000000000', '1999000000000000', '123'], {
+      cwd: directory,
+      env: { PATH: process.env.PATH ?? '', LVS_BASE_URL: t.baseUrl, LVS_API_KEY: key },
+    });
     expect(stdout.split('\n')).toEqual([
       '1011001544208079 FOUND JANE DOE, Active, expires 2027-06-06',
       '1888000000000000 NOT_FOUND: No licence matches the number',

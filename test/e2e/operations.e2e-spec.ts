@@ -18,7 +18,9 @@ function series(text: string, name: string): number | undefined {
 async function waitForLine(source: () => string, pattern: RegExp): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const line = source().split('\n').find((candidate) => pattern.test(candidate));
+    const line = source()
+      .split('\n')
+      .find((candidate) => pattern.test(candidate));
     if (line) return JSON.parse(line) as Record<string, unknown>;
     if (Date.now() > deadline) throw new Error(`No log line matches ${pattern}:\n${source().slice(-3000)}`);
     await sleep(100);
@@ -106,7 +108,11 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     });
     expect(typeof requestLine.durationMs).toBe('number');
     const jobLine = await waitForLine(() => t.workers[0].log, /"requestId":"trace-4711"/);
-    expect(jobLine).toMatchObject({ process: 'worker', context: 'LookupProcessor', msg: expect.stringMatching(/^Lookup of \*{12}0123: NOT_FOUND in \d+ ms$/) });
+    expect(jobLine).toMatchObject({
+      process: 'worker',
+      context: 'LookupProcessor',
+      msg: expect.stringMatching(/^Lookup of \*{12}0123: NOT_FOUND in \d+ ms$/),
+    });
 
     const generated = await request(apiUrl, 'GET', '/health/live', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

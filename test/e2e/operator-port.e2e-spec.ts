@@ -11,7 +11,7 @@ const ADMIN_TOKEN = 'admin-token-for-operator-port-tests';
 const ROUTE_NOT_FOUND = { code: 'ROUTE_NOT_FOUND', message: 'Route not found' };
 const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 
-describe('the operators\' listener (OPERATOR_PORT) of a real API process', () => {
+describe("the operators' listener (OPERATOR_PORT) of a real API process", () => {
   let t: TestApp;
   let api: ApiProcess;
   let operatorUrl: string;
@@ -95,12 +95,20 @@ describe('the operators\' listener (OPERATOR_PORT) of a real API process', () =>
       await sleep(1100); // whatever an earlier test checked is now too old
       const probes = await Promise.all(Array.from({ length: 20 }, () => ready()));
       expect(probes.map((probe) => probe.status)).toEqual(Array(20).fill(200));
-      await until(() => workerCounts.length, (count) => count >= 1, 2000);
+      await until(
+        () => workerCounts.length,
+        (count) => count >= 1,
+        2000,
+      );
       expect(workerCounts).toHaveLength(1);
 
       await sleep(1100);
       expect((await ready()).status).toBe(200);
-      await until(() => workerCounts.length, (count) => count >= 2, 2000);
+      await until(
+        () => workerCounts.length,
+        (count) => count >= 2,
+        2000,
+      );
       expect(workerCounts).toHaveLength(2);
     } finally {
       monitor.kill();

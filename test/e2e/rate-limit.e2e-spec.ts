@@ -224,7 +224,12 @@ describe('per-user rate limit, shared by two API processes', () => {
     ]);
     const written = Date.now();
     for (const api of apis) expect((await listWatchlist(api.baseUrl, plainKey)).status).toBe(401);
-    for (const api of apis) await until(async () => (await listWatchlist(api.baseUrl, plainKey)).status, (status) => status === 200, 8000);
+    for (const api of apis)
+      await until(
+        async () => (await listWatchlist(api.baseUrl, plainKey)).status,
+        (status) => status === 200,
+        8000,
+      );
     expect(Date.now() - written).toBeLessThan(5000 + 1000);
   });
 
@@ -299,7 +304,10 @@ describe('failed authentications per client address', () => {
       const other = await fetch(`${api.baseUrl}/v1/watchlist`, {
         headers: { 'x-api-key': madeUpKey(), 'x-forwarded-for': '198.51.100.7' },
         signal: AbortSignal.timeout(300),
-      }).then((response) => response.status, () => 'no answer yet');
+      }).then(
+        (response) => response.status,
+        () => 'no answer yet',
+      );
       expect(other).toBe('no answer yet');
     } finally {
       postgres.thaw();

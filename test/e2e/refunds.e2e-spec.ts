@@ -114,14 +114,20 @@ describe('refunds', () => {
         () => 'no answer',
       );
       await until(
-        async () => (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quota_charge_all%'`)).rows[0].n,
+        async () =>
+          (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%quota_charge_all%'`)).rows[0]
+            .n,
         (waiting) => waiting === 1,
         5000,
       );
       redis.freeze();
       await locker.query('COMMIT');
       await locker.end();
-      await until(() => ledger(userId), ({ charged }) => charged.length === 1, 5000);
+      await until(
+        () => ledger(userId),
+        ({ charged }) => charged.length === 1,
+        5000,
+      );
       await apis[0].kill();
       redis.thaw();
       expect(await answer).toBe('no answer');
@@ -130,7 +136,11 @@ describe('refunds', () => {
       // The next process to start sweeps once the intent's lease (about 9 s from the charge) has run out.
       await new Promise((resolve) => setTimeout(resolve, 9000));
       apis.push(await ApiProcess.start(env));
-      await until(() => ledger(userId), ({ charged }) => charged.length === 0, 10_000);
+      await until(
+        () => ledger(userId),
+        ({ charged }) => charged.length === 0,
+        10_000,
+      );
       expect(await ledger(userId)).toEqual({ charged: [], used: 0 });
     }, 60_000);
   });

@@ -24,7 +24,9 @@ describe('requests that share a round trip', () => {
   afterAll(() => t.close());
 
   async function twoUsers(monthlyQuota: number) {
-    return Promise.all([1, 2].map(async () => ({ userId: (await t.createKey({ quota: monthlyQuota })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota })));
+    return Promise.all(
+      [1, 2].map(async () => ({ userId: (await t.createKey({ quota: monthlyQuota })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota })),
+    );
   }
 
   it("charges the others of a turn when one user's charge breaks a constraint, and charges the failed one nothing", async () => {
@@ -69,7 +71,13 @@ describe('requests that share a round trip', () => {
     const [first, second] = await twoUsers(5);
     const period = quota.currentPeriod();
     await t.redis.set(quota.chargedMarkersKey(second.userId, period), 'not a hash');
-    const charges = [first, second].map((user, index) => ({ userId: user.userId, period, licenceNumber: unknownNumber(20 + index), isNew: true, chargeId: randomUUID() }));
+    const charges = [first, second].map((user, index) => ({
+      userId: user.userId,
+      period,
+      licenceNumber: unknownNumber(20 + index),
+      isNew: true,
+      chargeId: randomUUID(),
+    }));
     const outcomes = await Promise.allSettled(charges.map((charge) => quota.markCharged(charge)));
 
     expect(outcomes[0]).toEqual({ status: 'fulfilled', value: undefined });
@@ -97,6 +105,8 @@ describe('requests that share a round trip', () => {
     expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { message: WRONG_TYPE } });
     expect(outcomes[2]).toEqual(claimed(unknownNumber(32)));
     // The keys that were claimed stay bound to their numbers.
-    expect(await store.claim(first.userId, 'key-1', unknownNumber(99), period, cacheKey(unknownNumber(99)))).toMatchObject({ licenceNumber: unknownNumber(30) });
+    expect(await store.claim(first.userId, 'key-1', unknownNumber(99), period, cacheKey(unknownNumber(99)))).toMatchObject({
+      licenceNumber: unknownNumber(30),
+    });
   });
 });

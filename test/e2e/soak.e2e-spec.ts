@@ -52,7 +52,8 @@ describe('no growth over time: a soak of re-checks and cached verifications', ()
     await t.close();
   });
 
-  const verify = (licenceNumber: string) => request(api.baseUrl, 'POST', '/v1/licences/verify', { headers: { 'x-api-key': apiKey }, body: { licenceNumber } });
+  const verify = (licenceNumber: string) =>
+    request(api.baseUrl, 'POST', '/v1/licences/verify', { headers: { 'x-api-key': apiKey }, body: { licenceNumber } });
 
   /** Sends cached verifications from CLIENTS loops until `count` have been answered; each must be 200 from the cache. */
   async function verifyCached(count: number): Promise<void> {
@@ -72,29 +73,44 @@ describe('no growth over time: a soak of re-checks and cached verifications', ()
 
   const heaps = async (): Promise<Heaps> => ({ api: await api.heapUsedAfterCollection(), worker: await worker.heapUsedAfterCollection() });
 
-  it(`keeps both heaps within 10 % from ${EARLY.toLocaleString('en')} to ${TOTAL.toLocaleString('en')} re-checks and cached verifications`, async () => {
-    const sandbox = new SandboxAdmin(t.sandbox.url);
-    for (const licenceNumber of CACHED) expect((await verify(licenceNumber)).status).toBe(200);
-    await sandbox.resetCounts();
-    const items = Array.from({ length: WATCHED }, (_, index) => ({ licenceNumber: unknownNumber(77, index) }));
-    const added = await request(api.baseUrl, 'POST', '/v1/watchlist:batchAdd', { headers: { 'x-api-key': apiKey }, body: { items } });
-    expect(added.body).toEqual({ added: WATCHED, updated: 0 });
-    // Every re-check asks the register once (its answer is never newer in the cache): the register counts them.
-    const rechecks = async () => (await sandbox.counts()).total;
-    const started = Date.now();
+  it(
+    `keeps both heaps within 10 % from ${EARLY.toLocaleString('en')} to ${TOTAL.toLocaleString('en')} re-checks and cached verifications`,
+    async () => {
+      const sandbox = new SandboxAdmin(t.sandbox.url);
+      for (const licenceNumber of CACHED) expect((await verify(licenceNumber)).status).toBe(200);
+      await sandbox.resetCounts();
+      const items = Array.from({ length: WATCHED }, (_, index) => ({ licenceNumber: unknownNumber(77, index) }));
+      const added = await request(api.baseUrl, 'POST', '/v1/watchlist:batchAdd', { headers: { 'x-api-key': apiKey }, body: { items } });
+      expect(added.body).toEqual({ added: WATCHED, updated: 0 });
+      // Every re-check asks the register once (its answer is never newer in the cache): the register counts them.
+      const rechecks = async () => (await sandbox.counts()).total;
+      const started = Date.now();
 
-    await verifyCached(EARLY);
-    await until(rechecks, (count) => count >= EARLY, RECHECKS_WAIT_MS);
-    const early = await heaps();
-    const earlyAt = { rechecks: await rechecks(), ms: Date.now() - started };
+      await verifyCached(EARLY);
+      await until(rechecks, (count) => count >= EARLY, RECHECKS_WAIT_MS);
+      const early = await heaps();
+      const earlyAt = { rechecks: await rechecks(), ms: Date.now() - started };
 
-    await verifyCached(TOTAL - EARLY);
-    await until(rechecks, (count) => count >= TOTAL, RECHECKS_WAIT_MS);
-    const late = await heaps();
-    const growth = (key: keyof Heaps) => Math.round(((late[key] - early[key]) / early[key]) * 1000) / 10;
-    console.log(JSON.stringify({ soak: { early, earlyAt, late, rechecks: await rechecks(), ms: Date.now() - started, growthPercent: { api: growth('api'), worker: growth('worker') } } }));
+      await verifyCached(TOTAL - EARLY);
+      await until(rechecks, (count) => count >= TOTAL, RECHECKS_WAIT_MS);
+      const late = await heaps();
+      const growth = (key: keyof Heaps) => Math.round(((late[key] - early[key]) / early[key]) * 1000) / 10;
+      console.log(
+        JSON.stringify({
+          soak: {
+            early,
+            earlyAt,
+            late,
+            rechecks: await rechecks(),
+            ms: Date.now() - started,
+            growthPercent: { api: growth('api'), worker: growth('worker') },
+          },
+        }),
+      );
 
-    expect(late.api).toBeLessThan(early.api * 1.1);
-    expect(late.worker).toBeLessThan(early.worker * 1.1);
-  }, 2 * RECHECKS_WAIT_MS);
+      expect(late.api).toBeLessThan(early.api * 1.1);
+      expect(late.worker).toBeLessThan(early.worker * 1.1);
+    },
+    2 * RECHECKS_WAIT_MS,
+  );
 });

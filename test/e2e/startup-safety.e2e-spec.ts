@@ -72,45 +72,86 @@ describe('start-up safety of the API and the worker', () => {
       ['worker', 'RECEIPT_SIGNING_KEYS unset', { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY }, NO_RECEIPT_KEY_LINE],
       ['api', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
       ['worker', 'a 31-character ADMIN_TOKEN', { ...SOUND, ADMIN_TOKEN: TOKEN.slice(1) }, SHORT_TOKEN_LINE],
-      ...(['api', 'worker'] as const).flatMap((role) => [
-        [role, 'an all-zero WEBHOOK_SECRET_KEY', { ...SOUND, WEBHOOK_SECRET_KEY: '00'.repeat(32) }, refusal('WEBHOOK_SECRET_KEY', ONE_BYTE)],
-        [role, 'the development webhook key', { ...SOUND, WEBHOOK_SECRET_KEY: DEVELOPMENT_WEBHOOK_KEY_HEX }, refusal('WEBHOOK_SECRET_KEY', DEVELOPMENT_KEY)],
-        [role, 'the development key in WEBHOOK_SECRET_KEYS', { ...SOUND, WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${DEVELOPMENT_WEBHOOK_KEY_HEX}` }, refusal('WEBHOOK_SECRET_KEYS', DEVELOPMENT_KEY)],
-        [role, 'the development HOLDER_DATA_KEY', { ...SOUND, HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX }, refusal('HOLDER_DATA_KEY', DEVELOPMENT_KEY)],
-        [role, 'an HOLDER_DATA_KEY of one repeated byte', { ...SOUND, HOLDER_DATA_KEY: 'ab'.repeat(32) }, refusal('HOLDER_DATA_KEY', ONE_BYTE)],
-        [role, 'an ADMIN_TOKEN of one repeated letter', { ...SOUND, ADMIN_TOKEN: 't'.repeat(32) }, `${refusal('ADMIN_TOKEN', 'must have at least 8 different characters')} (openssl rand -hex 24 makes one)`],
-        [role, 'the development receipt key', { ...SOUND, RECEIPT_SIGNING_KEYS: DEVELOPMENT_RECEIPT_KEY }, refusal('RECEIPT_SIGNING_KEYS', 'must not list the development key published in the source')],
-        [role, 'WEBHOOK_ALLOW_PRIVATE_URLS=true', { ...SOUND, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses'],
-      ] as const),
+      ...(['api', 'worker'] as const).flatMap(
+        (role) =>
+          [
+            [role, 'an all-zero WEBHOOK_SECRET_KEY', { ...SOUND, WEBHOOK_SECRET_KEY: '00'.repeat(32) }, refusal('WEBHOOK_SECRET_KEY', ONE_BYTE)],
+            [
+              role,
+              'the development webhook key',
+              { ...SOUND, WEBHOOK_SECRET_KEY: DEVELOPMENT_WEBHOOK_KEY_HEX },
+              refusal('WEBHOOK_SECRET_KEY', DEVELOPMENT_KEY),
+            ],
+            [
+              role,
+              'the development key in WEBHOOK_SECRET_KEYS',
+              { ...SOUND, WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${DEVELOPMENT_WEBHOOK_KEY_HEX}` },
+              refusal('WEBHOOK_SECRET_KEYS', DEVELOPMENT_KEY),
+            ],
+            [
+              role,
+              'the development HOLDER_DATA_KEY',
+              { ...SOUND, HOLDER_DATA_KEY: DEVELOPMENT_HOLDER_DATA_KEY_HEX },
+              refusal('HOLDER_DATA_KEY', DEVELOPMENT_KEY),
+            ],
+            [role, 'an HOLDER_DATA_KEY of one repeated byte', { ...SOUND, HOLDER_DATA_KEY: 'ab'.repeat(32) }, refusal('HOLDER_DATA_KEY', ONE_BYTE)],
+            [
+              role,
+              'an ADMIN_TOKEN of one repeated letter',
+              { ...SOUND, ADMIN_TOKEN: 't'.repeat(32) },
+              `${refusal('ADMIN_TOKEN', 'must have at least 8 different characters')} (openssl rand -hex 24 makes one)`,
+            ],
+            [
+              role,
+              'the development receipt key',
+              { ...SOUND, RECEIPT_SIGNING_KEYS: DEVELOPMENT_RECEIPT_KEY },
+              refusal('RECEIPT_SIGNING_KEYS', 'must not list the development key published in the source'),
+            ],
+            [
+              role,
+              'WEBHOOK_ALLOW_PRIVATE_URLS=true',
+              { ...SOUND, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+              'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_URLS: WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses',
+            ],
+          ] as const,
+      ),
       [
         'api',
         'no OPERATOR_PORT',
         { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY },
         'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
       ],
-    ] as const)('the %s refuses %s: exit 1 and exactly one line naming it', async (role, _case, secrets, line) => {
-      const { code, output } = await runToExit(ENTRIES[role], { ...t.env, NODE_ENV: 'production', ...secrets });
-      expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
-    }, 20_000);
+    ] as const)(
+      'the %s refuses %s: exit 1 and exactly one line naming it',
+      async (role, _case, secrets, line) => {
+        const { code, output } = await runToExit(ENTRIES[role], { ...t.env, NODE_ENV: 'production', ...secrets });
+        expect({ code, output }).toEqual({ code: 1, output: `${line}\n` });
+      },
+      20_000,
+    );
 
     it.each([
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: KEY }],
       ['WEBHOOK_SECRET_KEYS alone (a rotation list)', { WEBHOOK_SECRET_KEYS: `${OTHER_KEY},${KEY}` }],
-    ] as const)('both start with %s and a 32-character token, without the development-key warning (the worker without OPERATOR_PORT)', async (_case, keys) => {
-      const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: TOKEN };
-      const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
-      started.push(api);
-      const worker = await WorkerProcess.start(env);
-      started.push(worker);
-      expect((await fetch(`${api.baseUrl}/health/live`)).status).toBe(404); // on the operators' port
-      const operatorsPort = /Operators' listener .* on [\d.]+:(\d+)/.exec(api.log)![1];
-      expect((await fetch(`http://127.0.0.1:${operatorsPort}/health/live`)).status).toBe(200);
-      for (const service of [api, worker]) {
-        expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
-        expect(service.log).not.toContain('HOLDER_DATA_KEY is not set');
-      }
-      expect(api.log).not.toContain('RECEIPT_SIGNING_KEYS is not set');
-    }, 45_000);
+    ] as const)(
+      'both start with %s and a 32-character token, without the development-key warning (the worker without OPERATOR_PORT)',
+      async (_case, keys) => {
+        const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: TOKEN };
+        const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
+        started.push(api);
+        const worker = await WorkerProcess.start(env);
+        started.push(worker);
+        expect((await fetch(`${api.baseUrl}/health/live`)).status).toBe(404); // on the operators' port
+        const operatorsPort = /Operators' listener .* on [\d.]+:(\d+)/.exec(api.log)![1];
+        expect((await fetch(`http://127.0.0.1:${operatorsPort}/health/live`)).status).toBe(200);
+        for (const service of [api, worker]) {
+          expect(service.log).not.toContain('WEBHOOK_SECRET_KEY is not set');
+          expect(service.log).not.toContain('HOLDER_DATA_KEY is not set');
+        }
+        expect(api.log).not.toContain('RECEIPT_SIGNING_KEYS is not set');
+      },
+      45_000,
+    );
   });
 
   describe('the Redis eviction policy', () => {
@@ -175,7 +216,10 @@ describe('start-up safety of the API and the worker', () => {
       const frozen = await fetch(ready);
       const took = Date.now() - began;
       redis.thaw();
-      expect([frozen.status, await frozen.json()]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' }]);
+      expect([frozen.status, await frozen.json()]).toEqual([
+        503,
+        { code: 'SERVICE_UNAVAILABLE', message: 'The worker cannot reach Redis; try again later' },
+      ]);
       expect(took).toBeLessThan(1500);
     }, 45_000);
   });

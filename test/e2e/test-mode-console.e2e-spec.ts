@@ -5,7 +5,16 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 // Debian's Chromium, as console.e2e-spec uses it; nothing is downloaded.
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const BANNER = 'Test mode: signed in with a test key. Answers come from the sandbox register, and nothing here touches your live data or quota.';
 const PAGES = ['overview', 'verify', 'history', 'rosters', 'watchlist', 'webhooks', 'keys'];
@@ -52,7 +61,9 @@ describe('the console in test mode', () => {
     // Readable by everyone: axe-core finds no serious or critical violation on a page with the banner.
     await testPage.goto(`${t.baseUrl}/console/overview`);
     await testPage.evaluate(AXE_SOURCE);
-    const violations = await testPage.evaluate<{ id: string; impact: string }[]>('axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))');
+    const violations = await testPage.evaluate<{ id: string; impact: string }[]>(
+      'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
+    );
     expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
     expect(await banners(await signedIn(live.key))).toEqual(PAGES.map(() => null));
   });

@@ -64,10 +64,19 @@ describe('test mode turned off', () => {
     expect((await call(live.key, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.nonFrontLine}`)).status).toBe(201);
 
     // The live side's number is re-checked and its ping delivered; a few ticks later the test side's still are not.
-    await until(() => receiver.to('/off-live').length, (count) => count === 1, 10_000);
+    await until(
+      () => receiver.to('/off-live').length,
+      (count) => count === 1,
+      10_000,
+    );
     const checkedAt = async (licenceNumber: string) =>
-      (await t.db.query<{ checked_at: Date | null }>('SELECT checked_at FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0].checked_at;
-    await until(() => checkedAt(SANDBOX_NUMBERS.nonFrontLine), (at) => at !== null, 10_000);
+      (await t.db.query<{ checked_at: Date | null }>('SELECT checked_at FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0]
+        .checked_at;
+    await until(
+      () => checkedAt(SANDBOX_NUMBERS.nonFrontLine),
+      (at) => at !== null,
+      10_000,
+    );
     await sleep(3000);
     expect(await checkedAt(SANDBOX_NUMBERS.withConditions)).toBeNull();
     expect(await sandbox.requestsFor(SANDBOX_NUMBERS.withConditions)).toBe(0);

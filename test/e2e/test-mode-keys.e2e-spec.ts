@@ -109,7 +109,9 @@ describe('test mode: test keys and separate worlds', () => {
       expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', `User ${one.userId} is a test side: give its live user\n`]);
       const quotaWithTest = await runKeysCli(t.env, 'create', '--name', 'Acme', '--test', '--quota', '5');
       expect(quotaWithTest.status).toBe(2);
-      expect(quotaWithTest.stderr.split('\n')[0]).toBe('--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota');
+      expect(quotaWithTest.stderr.split('\n')[0]).toBe(
+        '--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota',
+      );
     });
 
     it('makes one test side for a live user when 10 test keys are issued to it at once', async () => {
@@ -164,7 +166,13 @@ describe('test mode: test keys and separate worlds', () => {
 
       // A live key lists both sides' keys, each with its mode; a test key only the test keys.
       const summary = (response: TestResponse) =>
-        (response.body as { keys: KeyView[] }).keys.map(({ id, mode: keyMode, createdBy, revocable, current }) => ({ id, mode: keyMode, createdBy, revocable, current }));
+        (response.body as { keys: KeyView[] }).keys.map(({ id, mode: keyMode, createdBy, revocable, current }) => ({
+          id,
+          mode: keyMode,
+          createdBy,
+          revocable,
+          current,
+        }));
       const listedLive = await call(root.key, 'GET', '/v1/keys');
       expect(summary(listedLive)).toEqual([
         { id: root.keyId, mode: 'live', createdBy: null, revocable: true, current: true },
@@ -249,19 +257,27 @@ describe('test mode: test keys and separate worlds', () => {
       const other = made.get(sides.find((candidate) => candidate !== side)!)!;
       // Every list shows exactly its own side's object, with its mode.
       const lists = {
-        batches: ((await call(side.key, 'GET', '/v1/batches')).body as { batches: { id: string; mode: string }[] }).batches.map((item) => [item.id, item.mode]),
+        batches: ((await call(side.key, 'GET', '/v1/batches')).body as { batches: { id: string; mode: string }[] }).batches.map((item) => [
+          item.id,
+          item.mode,
+        ]),
         watchlist: ((await call(side.key, 'GET', '/v1/watchlist')).body as { items: { licenceNumber: string; mode: string }[] }).items.map((item) => [
           item.licenceNumber,
           item.mode,
         ]),
-        webhooks: ((await call(side.key, 'GET', '/v1/webhooks')).body as { webhooks: { id: string; mode: string }[] }).webhooks.map((item) => [item.id, item.mode]),
+        webhooks: ((await call(side.key, 'GET', '/v1/webhooks')).body as { webhooks: { id: string; mode: string }[] }).webhooks.map((item) => [
+          item.id,
+          item.mode,
+        ]),
         // Re-checks of the watched numbers may add licence events; the pings are what each side made.
         events: ((await call(side.key, 'GET', '/v1/events')).body as { events: { id: string; type: string; mode: string }[] }).events
           .filter((item) => item.type === 'ping')
           .map((item) => [item.id, item.mode]),
         verifications: (
           await until(
-            async () => ((await call(side.key, 'GET', '/v1/verifications')).body as { verifications: { verificationId: string; mode: string; channel: string }[] }).verifications,
+            async () =>
+              ((await call(side.key, 'GET', '/v1/verifications')).body as { verifications: { verificationId: string; mode: string; channel: string }[] })
+                .verifications,
             (records) => records.some((record) => record.channel === 'api'),
             5_000,
           )
@@ -348,7 +364,7 @@ describe('test mode: test keys and separate worlds', () => {
       ['test', TEST_MODE_QUOTA],
     ];
     // The live watcher watches the number in the live world, the test watcher in its test side's own world.
-    const inBothWorlds = async <T,>(read: (world: string) => Promise<T[]>) => [...(await read(LIVE_WORLD)), ...(await read(testUserId))];
+    const inBothWorlds = async <T>(read: (world: string) => Promise<T[]>) => [...(await read(LIVE_WORLD)), ...(await read(testUserId))];
     expect(ours(await inBothWorlds((world) => repository.watchers(licenceNumber, world)))).toEqual(expected);
     expect(ours(await inBothWorlds((world) => repository.successorWatchers(licenceNumber, world)))).toEqual(expected);
   });

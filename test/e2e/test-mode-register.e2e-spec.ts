@@ -79,11 +79,18 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
     ] as const) {
       const started = Date.now();
       const response = await verify(t.baseUrl, side.key, licenceNumber);
-      expect([licenceNumber, response.status, response.body]).toEqual([licenceNumber, ERROR_CODES[code].status, { code, message: ERROR_CODES[code].message }]);
+      expect([licenceNumber, response.status, response.body]).toEqual([
+        licenceNumber,
+        ERROR_CODES[code].status,
+        { code, message: ERROR_CODES[code].message },
+      ]);
       // Its failure is its answer: no retries with backoff.
       expect(Date.now() - started).toBeLessThan(3000);
     }
-    await until(() => used(side.key), (value) => value === usedBefore);
+    await until(
+      () => used(side.key),
+      (value) => value === usedBefore,
+    );
     await sleep(500);
     expect(await used(side.key)).toBe(usedBefore);
     expect(await t.redis.exists(`${t.redisPrefix}:register-breaker`)).toBe(0);
@@ -111,11 +118,14 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
   }, 20_000);
 
   it('confirms a holder, searches by name, checks a roster and watches a number in the test world', async () => {
-    const holder = await verifyHolder(t.baseUrl, side.key, { licenceNumber: '4000000000000001', firstName: 'Test', surname: 'Active', dateOfBirth: '1990-01-01' });
+    const holder = await verifyHolder(t.baseUrl, side.key, {
+      licenceNumber: '4000000000000001',
+      firstName: 'Test',
+      surname: 'Active',
+      dateOfBirth: '1990-01-01',
+    });
     expect([holder.status, found(holder)]).toEqual([200, magic('4000000000000001', 'ACTIVE', 'Active')]);
-    expect((holder.body as { holderCheck: unknown }).holderCheck).toEqual(
-      { name: 'MATCH', dateOfBirth: 'CONFIRMED' },
-    );
+    expect((holder.body as { holderCheck: unknown }).holderCheck).toEqual({ name: 'MATCH', dateOfBirth: 'CONFIRMED' });
 
     const search = await searchLicences(t.baseUrl, side.key, { surname: 'Replaced' });
     expect(search.status).toBe(200);
@@ -128,7 +138,11 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
     expect([200, 202]).toContain(roster.status);
     const batchId = (roster.body as { id: string }).id;
     const batch = await until(
-      async () => (await call(side.key, 'GET', `/v1/batches/${batchId}`)).body as { status: string; items: { licenceNumber: string; status: string; errorCode?: string | null }[] },
+      async () =>
+        (await call(side.key, 'GET', `/v1/batches/${batchId}`)).body as {
+          status: string;
+          items: { licenceNumber: string; status: string; errorCode?: string | null }[];
+        },
       (body) => body.status === 'COMPLETED',
     );
     expect(batch.items.map(({ licenceNumber, status }) => [licenceNumber, status])).toEqual([
@@ -139,7 +153,9 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
 
     expect((await call(side.key, 'PUT', '/v1/watchlist/4000000000000004', { reference: 'test-watch' })).status).toBe(201);
     const entry = await until(
-      async () => ((await call(side.key, 'GET', '/v1/watchlist')).body as { items: { licenceNumber: string; checkedAt: string | null; licence: unknown }[] }).items[0],
+      async () =>
+        ((await call(side.key, 'GET', '/v1/watchlist')).body as { items: { licenceNumber: string; checkedAt: string | null; licence: unknown }[] })
+          .items[0],
       (item) => item?.checkedAt !== null,
       4 * CYCLE_SECONDS * 1000 + 10_000,
     );

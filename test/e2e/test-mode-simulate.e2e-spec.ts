@@ -29,7 +29,7 @@ const active = (change: object = {}) => ({
   ...change,
 });
 
-describe('test mode: simulated licence changes fire the usual webhooks, in the caller\'s test world only', () => {
+describe("test mode: simulated licence changes fire the usual webhooks, in the caller's test world only", () => {
   let t: TestApp;
   let sandbox: SandboxAdmin;
   let receiver: WebhookReceiver;
@@ -189,7 +189,13 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(event.verified).toBe(true);
-    expect(event.body.data).toEqual({ licenceNumber: ACTIVE, reference: '/theirs', previous: active(), current: active({ expiryDate: soon }), daysLeft: 10 });
+    expect(event.body.data).toEqual({
+      licenceNumber: ACTIVE,
+      reference: '/theirs',
+      previous: active(),
+      current: active({ expiryDate: soon }),
+      daysLeft: 10,
+    });
     expect(of('/mine', 'licence.expiring')).toEqual([]);
   }, 30_000);
 
@@ -201,8 +207,7 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
       ['POST', '{not json'],
       ['DELETE', undefined],
     ] as const) {
-      const response =
-        method === 'POST' ? await simulate(liveKey, ACTIVE, body) : await call(liveKey, 'DELETE', `/v1/test/licences/${ACTIVE}`);
+      const response = method === 'POST' ? await simulate(liveKey, ACTIVE, body) : await call(liveKey, 'DELETE', `/v1/test/licences/${ACTIVE}`);
       expect([method, body, response.status, response.body]).toEqual([method, body, 403, TEST_MODE_ONLY]);
     }
     expect((await call(liveKey, 'POST', '/v1/test/licences/123', { status: 'Revoked' })).status).toBe(403);
@@ -232,7 +237,10 @@ describe('test mode: simulated licence changes fire the usual webhooks, in the c
       expect([body, response.status, response.body]).toEqual([body, 400, BAD_BODY]);
     }
     expect((await simulate(mine.key, ACTIVE, '{not json')).body).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.invalidJson });
-    expect((await simulate(mine.key, '123', { status: 'Revoked' })).body).toEqual({ code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGES.licenceNumber });
+    expect((await simulate(mine.key, '123', { status: 'Revoked' })).body).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: VALIDATION_MESSAGES.licenceNumber,
+    });
     expect((await t.db.query('SELECT count(*)::int AS count FROM test_licences')).rows[0].count).toBe(before);
     expect(await used(mine.key)).toBe(usedBefore);
     expect(await lookupJobs()).toBe(jobsBefore);

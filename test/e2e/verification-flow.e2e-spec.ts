@@ -85,7 +85,13 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const response = await verify(t.baseUrl, key, number);
       expect(response.status).toBe(status);
       const body = response.body as Record<string, unknown>;
-      expect(body).toEqual({ status: name.split(' ')[0], message, licence: null, checkedAt: body.checkedAt, verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(body).toEqual({
+        status: name.split(' ')[0],
+        message,
+        licence: null,
+        checkedAt: body.checkedAt,
+        verificationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       expect(typeof body.checkedAt).toBe('string');
       expect(await used(key)).toBe(1);
     });
@@ -160,9 +166,7 @@ describe('verification flow: queue, worker, 5-second wait, idempotency, cache an
       const bob = await t.createKey({ quota: 5 });
       await sandbox.setFault({ fault: 'none', latencyMs: 300, licenceNumber: SANDBOX_NUMBERS.revoked });
       const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, index) =>
-          verify(t.baseUrl, index % 2 === 0 ? alice.key : bob.key, SANDBOX_NUMBERS.revoked),
-        ),
+        Array.from({ length: 50 }, (_, index) => verify(t.baseUrl, index % 2 === 0 ? alice.key : bob.key, SANDBOX_NUMBERS.revoked)),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
       // One answer; one record per user (each user's plain repeats share its derived key, so its id).

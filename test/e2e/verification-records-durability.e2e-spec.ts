@@ -57,7 +57,11 @@ describe('verification records on real processes: nothing lost, export in consta
       }
     };
     const load = Promise.all(Array.from({ length: 16 }, (_, lane) => client(lane)));
-    await until(() => received.length, (count) => count >= 300, 20_000);
+    await until(
+      () => received.length,
+      (count) => count >= 300,
+      20_000,
+    );
     await api.kill();
     stop = true;
     await load;
@@ -66,10 +70,15 @@ describe('verification records on real processes: nothing lost, export in consta
 
     const restarted = await ApiProcess.start(t.env);
     try {
-      await until(() => t.redis.xlen(`${t.redisPrefix}:evidence:records`), (length) => length === 0, 10_000);
-      const { rows } = await t.db.query<{ verification_id: string }>('SELECT verification_id FROM verification_records WHERE verification_id = ANY ($1::uuid[])', [
-        received,
-      ]);
+      await until(
+        () => t.redis.xlen(`${t.redisPrefix}:evidence:records`),
+        (length) => length === 0,
+        10_000,
+      );
+      const { rows } = await t.db.query<{ verification_id: string }>(
+        'SELECT verification_id FROM verification_records WHERE verification_id = ANY ($1::uuid[])',
+        [received],
+      );
       expect(rows.length).toBe(new Set(received).size);
       // And each is readable through the restarted API.
       for (const id of received.slice(-5)) {
@@ -112,7 +121,9 @@ describe('verification records on real processes: nothing lost, export in consta
       // at a time, so ten times the records must not take more memory; a buffered export would take ~50 MiB more.
       const tenth = await exportPeak('?to=2025-02-05T00:00:00Z');
       const whole = await exportPeak('');
-      console.log(`export peaks above idle: ${tenth.lines - 1} records +${(tenth.above / MIB).toFixed(1)} MiB, ${whole.lines - 1} records +${(whole.above / MIB).toFixed(1)} MiB`);
+      console.log(
+        `export peaks above idle: ${tenth.lines - 1} records +${(tenth.above / MIB).toFixed(1)} MiB, ${whole.lines - 1} records +${(whole.above / MIB).toFixed(1)} MiB`,
+      );
       expect([tenth.lines, whole.lines]).toEqual([10_080, EXPORTED + 1]);
       expect(whole.above - tenth.above).toBeLessThan(20 * MIB);
     } finally {

@@ -39,7 +39,10 @@ describe('verification records: one per final answer, history, export and signed
   let sandbox: SandboxAdmin;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: '1000', REGISTER_REQUEST_TIMEOUT_MS: '4000', HOLDER_DATA_KEY: 'c0'.repeat(32) } });
+    t = await startTestApp({
+      withWorker: true,
+      env: { VERIFY_TIMEOUT_MS: '1000', REGISTER_REQUEST_TIMEOUT_MS: '4000', HOLDER_DATA_KEY: 'c0'.repeat(32) },
+    });
     sandbox = new SandboxAdmin(t.sandbox.url);
   });
   afterAll(() => t.close());
@@ -49,7 +52,11 @@ describe('verification records: one per final answer, history, export and signed
 
   /** The record of an answer, read as soon as it is there; fails unless it is there within 5 s of the answer. */
   async function recordOf(key: string, verificationId: string, answeredBy = Date.now()): Promise<VerificationRecord> {
-    const found = await until(() => get(key, `/v1/verifications/${verificationId}`), (answer) => answer.status === 200, 5_000);
+    const found = await until(
+      () => get(key, `/v1/verifications/${verificationId}`),
+      (answer) => answer.status === 200,
+      5_000,
+    );
     expect(Date.now() - answeredBy).toBeLessThan(5_000);
     return found.body as VerificationRecord;
   }
@@ -61,7 +68,11 @@ describe('verification records: one per final answer, history, export and signed
 
   /** Waits until the evidence stream is drained, so that counts in PostgreSQL are final. */
   async function drained(): Promise<void> {
-    await until(() => t.redis.xlen(`${t.redisPrefix}:evidence:records`), (length) => length === 0, 5_000);
+    await until(
+      () => t.redis.xlen(`${t.redisPrefix}:evidence:records`),
+      (length) => length === 0,
+      5_000,
+    );
   }
 
   it('records verify answers with exactly the listed fields; a replay keeps its id, a new key is a new record', async () => {
@@ -124,14 +135,19 @@ describe('verification records: one per final answer, history, export and signed
     const api = await ApiProcess.start({ ...t.env, IDEMPOTENCY_TTL_SECONDS: '2' });
     try {
       const { key, userId } = await t.createKey({ quota: 5 });
-      const idOf = async () => ((await verify(api.baseUrl, key, SANDBOX_NUMBERS.nonFrontLine, 'short-lived')).body as { verificationId: string }).verificationId;
+      const idOf = async () =>
+        ((await verify(api.baseUrl, key, SANDBOX_NUMBERS.nonFrontLine, 'short-lived')).body as { verificationId: string }).verificationId;
       const first = await idOf();
       expect(await idOf()).toBe(first); // remembered by the process
       await sleep(2_500);
       const after = await idOf();
       expect(after).toMatch(UUID);
       expect(after).not.toBe(first);
-      await until(() => countRecords(userId), (count) => count === 2, 5_000);
+      await until(
+        () => countRecords(userId),
+        (count) => count === 2,
+        5_000,
+      );
     } finally {
       await api.stop();
     }
@@ -147,14 +163,22 @@ describe('verification records: one per final answer, history, export and signed
     await drained();
     expect(await countRecords(userId)).toBe(0);
 
-    const final = await until(() => verify(t.baseUrl, key, slow, 'slow-1'), (answer) => answer.status !== 202, 10_000);
+    const final = await until(
+      () => verify(t.baseUrl, key, slow, 'slow-1'),
+      (answer) => answer.status !== 202,
+      10_000,
+    );
     expect(final.status).toBe(200);
     const id = (final.body as { verificationId: string }).verificationId;
     expect(await recordOf(key, id)).toMatchObject({ idempotencyKey: 'slow-1', status: 'FOUND', source: 'register' });
 
     const failing = unknownNumber(33, 3);
     await sandbox.setFault({ fault: 'status-500', licenceNumber: failing });
-    const failed = await until(() => verify(t.baseUrl, key, failing), (answer) => answer.status !== 202, 15_000);
+    const failed = await until(
+      () => verify(t.baseUrl, key, failing),
+      (answer) => answer.status !== 202,
+      15_000,
+    );
     expect(failed).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
     await drained();
     expect(await countRecords(userId)).toBe(1);
@@ -233,7 +257,11 @@ describe('verification records: one per final answer, history, export and signed
       const answer = await verify(t.baseUrl, key, index < 3 ? unknownNumber(34, index) : SANDBOX_NUMBERS.revoked, `list-${index}`);
       ids.push((answer.body as { verificationId: string }).verificationId);
     }
-    await until(() => countRecords(userId), (count) => count === 5, 5_000);
+    await until(
+      () => countRecords(userId),
+      (count) => count === 5,
+      5_000,
+    );
     const all = await get(key, '/v1/verifications');
     expect(all.status).toBe(200);
     const listed = (all.body as { verifications: VerificationRecord[]; nextCursor: string | null }).verifications;
@@ -266,9 +294,7 @@ describe('verification records: one per final answer, history, export and signed
     expect((before.body as { verifications: VerificationRecord[] }).verifications.every((record) => record.answeredAt < middle)).toBe(true);
     const since = await get(key, `/v1/verifications?from=${middle}`);
     expect((since.body as { verifications: VerificationRecord[] }).verifications.every((record) => record.answeredAt >= middle)).toBe(true);
-    expect(
-      (before.body as { verifications: unknown[] }).verifications.length + (since.body as { verifications: unknown[] }).verifications.length,
-    ).toBe(5);
+    expect((before.body as { verifications: unknown[] }).verifications.length + (since.body as { verifications: unknown[] }).verifications.length).toBe(5);
 
     for (const [query, message] of [
       ['status=PENDING', 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS'],
@@ -284,7 +310,10 @@ describe('verification records: one per final answer, history, export and signed
 
     const stranger = await t.createKey();
     for (const path of [`/v1/verifications/${ids[0]}`, `/v1/verifications/${ids[0]}/receipt`, '/v1/verifications/not-an-id']) {
-      expect(await get(stranger.key, path)).toMatchObject({ status: 404, body: { code: 'VERIFICATION_NOT_FOUND', message: 'Verification record not found' } });
+      expect(await get(stranger.key, path)).toMatchObject({
+        status: 404,
+        body: { code: 'VERIFICATION_NOT_FOUND', message: 'Verification record not found' },
+      });
     }
     expect(((await get(stranger.key, '/v1/verifications')).body as { verifications: unknown[] }).verifications).toEqual([]);
   });
@@ -323,7 +352,11 @@ describe('verification records: one per final answer, history, export and signed
     try {
       const answer = await verify(before.baseUrl, key, SANDBOX_NUMBERS.suspended);
       id = (answer.body as { verificationId: string }).verificationId;
-      await until(() => request(before.baseUrl, 'GET', `/v1/verifications/${id}`, { headers: { 'x-api-key': key } }), (r) => r.status === 200, 5_000);
+      await until(
+        () => request(before.baseUrl, 'GET', `/v1/verifications/${id}`, { headers: { 'x-api-key': key } }),
+        (r) => r.status === 200,
+        5_000,
+      );
       const receipt = await request(before.baseUrl, 'GET', `/v1/verifications/${id}/receipt`, { headers: { 'x-api-key': key } });
       expect(receipt.status).toBe(200);
       expect(receipt.headers.get('content-type')).toBe('application/jose');
@@ -331,7 +364,9 @@ describe('verification records: one per final answer, history, export and signed
       const jwks = await request(before.baseUrl, 'GET', '/.well-known/jwks.json');
       expect(jwks.status).toBe(200);
       const keys = (jwks.body as { keys: { kid: string; kty: string; crv: string; use: string; x: string }[] }).keys;
-      expect(keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), use: 'sig', alg: 'EdDSA' }]);
+      expect(keys).toEqual([
+        { kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), use: 'sig', alg: 'EdDSA' },
+      ]);
 
       const checked = await verifyWithJose(oldReceipt, `${before.baseUrl}/.well-known/jwks.json`);
       const record = (await request(before.baseUrl, 'GET', `/v1/verifications/${id}`, { headers: { 'x-api-key': key } })).body as object;
@@ -344,7 +379,10 @@ describe('verification records: one per final answer, history, export and signed
       const [header, payload, signature] = oldReceipt.split('.');
       const text = Buffer.from(payload, 'base64url').toString('utf8');
       const tampered = `${header}.${Buffer.from(text.replace('"status":"FOUND"', '"status":"FOUNE"')).toString('base64url')}.${signature}`;
-      expect(await verifyWithJose(tampered, `${before.baseUrl}/.well-known/jwks.json`)).toEqual({ ok: false, code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+      expect(await verifyWithJose(tampered, `${before.baseUrl}/.well-known/jwks.json`)).toEqual({
+        ok: false,
+        code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+      });
 
       // The CLI: offline with a JWKS file, and by the issuer's URL.
       const dir = mkdtempSync(join(tmpdir(), 'receipts-'));
@@ -390,7 +428,11 @@ describe('verification records: one per final answer, history, export and signed
     );
     const worker = await t.startWorker({ EVIDENCE_RETENTION_DAYS: '2' });
     const stored = async (id: string) => (await t.db.query('SELECT 1 FROM verification_records WHERE verification_id = $1', [id])).rowCount;
-    await until(() => stored(old), (count) => count === 0, 10_000);
+    await until(
+      () => stored(old),
+      (count) => count === 0,
+      10_000,
+    );
     expect((await get(key, `/v1/verifications/${kept.verificationId}`)).status).toBe(200);
     expect(worker.log).toContain('Deleted 1 verification records answered before');
   });

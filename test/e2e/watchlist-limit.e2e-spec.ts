@@ -26,8 +26,7 @@ describe('the watchlist cap', () => {
   const call = (apiKey: string, method: string, path: string, body?: object): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': apiKey }, body });
   const watch = (apiKey: string, licenceNumber: string, body?: object) => call(apiKey, 'PUT', `/v1/watchlist/${licenceNumber}`, body);
-  const batchAdd = (apiKey: string, items: { licenceNumber: string; reference?: string }[]) =>
-    call(apiKey, 'POST', '/v1/watchlist:batchAdd', { items });
+  const batchAdd = (apiKey: string, items: { licenceNumber: string; reference?: string }[]) => call(apiKey, 'POST', '/v1/watchlist:batchAdd', { items });
 
   async function setWatchLimit(userId: string, limit: string): Promise<void> {
     const set = await runKeysCli(t.env, 'set-watch-limit', userId, limit);
@@ -58,7 +57,10 @@ describe('the watchlist cap', () => {
     // A quota of exactly the cap: once full, the user is out of quota too, and the cap must answer first.
     const { key, userId } = await t.createKey({ quota: DEFAULT_CAP });
     const watched = Array.from({ length: DEFAULT_CAP }, (_, index) => unknownNumber(61, index));
-    const added = await batchAdd(key, watched.map((licenceNumber, index) => ({ licenceNumber, reference: `ref-${index}` })));
+    const added = await batchAdd(
+      key,
+      watched.map((licenceNumber, index) => ({ licenceNumber, reference: `ref-${index}` })),
+    );
     expect([added.status, added.body]).toEqual([200, { added: DEFAULT_CAP, updated: 0 }]);
     const before = await footprint(userId);
     expect(before.entries.map((row) => row.licence_number)).toEqual(watched);
@@ -69,7 +71,10 @@ describe('the watchlist cap', () => {
       await watch(key, extra),
       await watch(key, extra, { reference: 'new', holder: { firstName: 'Jane', surname: 'Doe', dateOfBirth: '1980-01-01' }, followSuccessor: true }),
       // A watched number with a new reference, beside a new number: the whole request is refused, the reference kept.
-      await batchAdd(key, [{ licenceNumber: watched[0], reference: 'changed' }, { licenceNumber: extra, reference: 'new' }]),
+      await batchAdd(key, [
+        { licenceNumber: watched[0], reference: 'changed' },
+        { licenceNumber: extra, reference: 'new' },
+      ]),
     ];
     for (const refused of refusals) {
       expect([refused.status, refused.body]).toEqual([409, WATCHLIST_FULL]);
@@ -80,7 +85,10 @@ describe('the watchlist cap', () => {
     // Updating what is already watched needs no room: the PUT and batchAdd of watched numbers alone pass at the cap.
     const updated = await watch(key, watched[1], { reference: 'updated' });
     expect([updated.status, (updated.body as { reference: string }).reference]).toEqual([200, 'updated']);
-    const again = await batchAdd(key, watched.map((licenceNumber) => ({ licenceNumber, reference: 'again' })));
+    const again = await batchAdd(
+      key,
+      watched.map((licenceNumber) => ({ licenceNumber, reference: 'again' })),
+    );
     expect([again.status, again.body]).toEqual([200, { added: 0, updated: DEFAULT_CAP }]);
     const after = await footprint(userId);
     expect(after.entries.map((row) => row.reference)).toEqual(watched.map(() => 'again'));
@@ -96,7 +104,14 @@ describe('the watchlist cap', () => {
   it('follows `keys set-watch-limit`: a larger cap lets more in, `default` returns to the setting, and removing entries makes room', async () => {
     const { key, userId } = await t.createKey();
     const numbers = Array.from({ length: DEFAULT_CAP + 3 }, (_, index) => unknownNumber(62, index));
-    expect((await batchAdd(key, numbers.slice(0, DEFAULT_CAP).map((licenceNumber) => ({ licenceNumber })))).body).toEqual({
+    expect(
+      (
+        await batchAdd(
+          key,
+          numbers.slice(0, DEFAULT_CAP).map((licenceNumber) => ({ licenceNumber })),
+        )
+      ).body,
+    ).toEqual({
       added: DEFAULT_CAP,
       updated: 0,
     });
@@ -106,7 +121,14 @@ describe('the watchlist cap', () => {
     expect((await t.db.query('SELECT watch_limit FROM users WHERE id = $1', [userId])).rows).toEqual([{ watch_limit: DEFAULT_CAP + 2 }]);
     expect((await watch(key, numbers[DEFAULT_CAP])).status).toBe(201);
     // One more fits, two do not: a batch is all or nothing.
-    expect((await batchAdd(key, numbers.slice(DEFAULT_CAP + 1).map((licenceNumber) => ({ licenceNumber })))).body).toEqual(WATCHLIST_FULL);
+    expect(
+      (
+        await batchAdd(
+          key,
+          numbers.slice(DEFAULT_CAP + 1).map((licenceNumber) => ({ licenceNumber })),
+        )
+      ).body,
+    ).toEqual(WATCHLIST_FULL);
     expect((await watch(key, numbers[DEFAULT_CAP + 1])).status).toBe(201);
     expect(await watchedNumbers(userId)).toEqual(numbers.slice(0, DEFAULT_CAP + 2));
 
@@ -133,7 +155,14 @@ describe('the watchlist cap', () => {
     await setWatchLimit(userId, '10');
     // Five imports of four new numbers each, at once: whatever the order, exactly two fit (4 + 4 <= 10 < 4 + 4 + 4).
     const imports = Array.from({ length: 5 }, (_, run) => Array.from({ length: 4 }, (_, index) => unknownNumber(63, run * 10 + index)));
-    const answers = await Promise.all(imports.map((numbers) => batchAdd(key, numbers.map((licenceNumber) => ({ licenceNumber })))));
+    const answers = await Promise.all(
+      imports.map((numbers) =>
+        batchAdd(
+          key,
+          numbers.map((licenceNumber) => ({ licenceNumber })),
+        ),
+      ),
+    );
     const accepted = imports.filter((_, run) => answers[run].status === 200);
     expect(answers.map((answer) => answer.body).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
       { added: 4, updated: 0 },
@@ -163,14 +192,25 @@ describe('the watchlist cap', () => {
   it("refuses the console's watch form and import alike, with the same body and nothing changed", async () => {
     const { key, userId } = await t.createKey();
     const watched = Array.from({ length: DEFAULT_CAP }, (_, index) => unknownNumber(65, index));
-    expect((await batchAdd(key, watched.map((licenceNumber) => ({ licenceNumber, reference: 'api' })))).status).toBe(200);
+    expect(
+      (
+        await batchAdd(
+          key,
+          watched.map((licenceNumber) => ({ licenceNumber, reference: 'api' })),
+        )
+      ).status,
+    ).toBe(200);
     const before = await footprint(userId);
     const staff = new FormClient(t.baseUrl);
     expect((await staff.signIn(key)).status).toBe(303);
 
     const extra = unknownNumber(65, 100);
     const form = await staff.send('POST', '/console/watchlist', { _csrf: await staff.tokenOf('/console/watchlist'), licenceNumber: extra });
-    const imported = await staff.uploadCsv('/console/watchlist/import', '/console/watchlist', `licenceNumber,reference\n${watched[0]},console\n${extra},console`);
+    const imported = await staff.uploadCsv(
+      '/console/watchlist/import',
+      '/console/watchlist',
+      `licenceNumber,reference\n${watched[0]},console\n${extra},console`,
+    );
     for (const refused of [form, imported]) {
       expect(refused.status).toBe(409);
       expect(await refused.json()).toEqual(WATCHLIST_FULL);

@@ -105,7 +105,9 @@ describe('webhooks: isolation between endpoints and users', () => {
 
   it('caps a user at 10 endpoints, also when 12 are created at once, and leaves no row for the refused ones', async () => {
     const { key, userId } = await t.createKey();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => call(key, 'POST', '/v1/webhooks', { url: `${receiver.url}/cap-${index}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => call(key, 'POST', '/v1/webhooks', { url: `${receiver.url}/cap-${index}` })),
+    );
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(10);
     const refused = answers.filter((answer) => answer.status !== 201);
     expect(refused.map((answer) => [answer.status, answer.body])).toEqual([
@@ -137,7 +139,10 @@ describe('webhooks: isolation between endpoints and users', () => {
     for (const ping of pings.filter((answer) => answer.status !== 202)) expectRateLimited(ping, '10');
     expect((await call(key, 'POST', `/v1/webhooks/${neighbour.id}/test`)).status).toBe(202); // each endpoint has its own turn
     const deliveryId = (pings.find((ping) => ping.status === 202)!.body as { id: string }).id;
-    await until(() => receiver.to('/limited'), (got) => got.length === 1);
+    await until(
+      () => receiver.to('/limited'),
+      (got) => got.length === 1,
+    );
 
     at(9_001);
     expectRateLimited(await call(key, 'POST', `/v1/webhooks/${limited.id}/test`), '1');
@@ -148,7 +153,10 @@ describe('webhooks: isolation between endpoints and users', () => {
     expect([unknown.status, unknown.body]).toEqual([404, { code: 'DELIVERY_NOT_FOUND', message: 'Delivery not found' }]);
     expect((await call(key, 'POST', `/v1/webhooks/${limited.id}/deliveries/${deliveryId}/retry`)).status).toBe(202);
     expectRateLimited(await call(key, 'POST', `/v1/webhooks/${limited.id}/test`), '10');
-    await until(() => receiver.to('/limited'), (got) => got.length === 2);
+    await until(
+      () => receiver.to('/limited'),
+      (got) => got.length === 2,
+    );
 
     // The refused sends left nothing: one ping event and one delivery, sent twice (the ping and its replay).
     expect(await count(`SELECT count(*) AS n FROM events WHERE type = 'ping' AND data->>'endpointId' = $1`, [limited.id])).toBe(1);
@@ -161,14 +169,21 @@ describe('webhooks: isolation between endpoints and users', () => {
     const userA = await t.createKey();
     const hanging = await addEndpoint(userA.key, `${silent.url}/never`);
     await pingTimes(userA.key, hanging.id, 50);
-    await until(() => silent.received, (received) => received >= 2);
+    await until(
+      () => silent.received,
+      (received) => received >= 2,
+    );
 
     const userB = await t.createKey();
     const endpointB = await addEndpoint(userB.key, `${receiver.url}/user-b`);
     receiver.useSecret('/user-b', endpointB.secret);
     const sentAt = Date.now();
     expect((await call(userB.key, 'POST', `/v1/webhooks/${endpointB.id}/test`)).status).toBe(202);
-    const [hook] = await until(() => receiver.to('/user-b'), (got) => got.length === 1, 3_000);
+    const [hook] = await until(
+      () => receiver.to('/user-b'),
+      (got) => got.length === 1,
+      3_000,
+    );
     expect(Date.now() - sentAt).toBeLessThan(3_000);
     expect([hook.verified, hook.body.type]).toEqual([true, 'ping']);
 
@@ -193,12 +208,19 @@ describe('webhooks: isolation between endpoints and users', () => {
     const quick = await addEndpoint(key, `${slow.url}/quick`);
     // 20 deliveries queued while the endpoint holds its first 2 requests, so that 18 wait for a slot.
     await pingTimes(key, quick.id, 20);
-    await until(() => slow.received, (received) => received === 2);
+    await until(
+      () => slow.received,
+      (received) => received === 2,
+    );
     const openedAt = Date.now();
     slow.open();
     // 20 answers of 100 ms, 2 at a time: about 1 s. Deliveries that each waited out their own delay (5 s)
     // instead of being woken by the slot their predecessor freed would take 5 s or more.
-    await until(() => slow.answered, (answered) => answered === 20, 15_000);
+    await until(
+      () => slow.answered,
+      (answered) => answered === 20,
+      15_000,
+    );
     expect(Date.now() - openedAt).toBeLessThan(3_000);
     expect([slow.mostAtOnce, slow.received]).toEqual([2, 20]);
     await until(

@@ -33,7 +33,14 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     const before = Object.fromEntries(Object.keys(endpoints).map((path) => [path, receiver.to(path).length]));
     for (const id of Object.values(endpoints)) expect((await call('POST', `/v1/webhooks/${id}/test`)).status).toBe(202);
     return Promise.all(
-      Object.keys(endpoints).map(async (path) => (await until(() => receiver.to(path), (got) => got.length === before[path] + 1)).at(-1)!),
+      Object.keys(endpoints).map(async (path) =>
+        (
+          await until(
+            () => receiver.to(path),
+            (got) => got.length === before[path] + 1,
+          )
+        ).at(-1)!,
+      ),
     );
   }
 
@@ -66,7 +73,10 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     const rotated = await call('POST', `/v1/webhooks/${endpoints['/rotated']}/rotate-secret`);
     secrets['/rotated'].unshift((rotated.body as { secret: string }).secret);
     const underK1 = new RegExp(`^v2\\.${keyIdOf(K1)}\\.`);
-    expect(await storedSecrets(endpoints['/rotated'])).toEqual({ secret: expect.stringMatching(underK1), previous_secret: expect.stringMatching(underK1) });
+    expect(await storedSecrets(endpoints['/rotated'])).toEqual({
+      secret: expect.stringMatching(underK1),
+      previous_secret: expect.stringMatching(underK1),
+    });
     // '/legacy' holds a secret stored before ciphertexts named their key.
     await t.db.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [endpoints['/legacy'], LEGACY_SEALED]);
     secrets['/legacy'] = [LEGACY_SECRET];
@@ -87,7 +97,10 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     expect([moved.status, moved.stderr]).toEqual([0, '']);
     expect(JSON.parse(moved.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, undecryptable: 0, changedMeanwhile: 0 });
     const underK2 = new RegExp(`^v2\\.${keyIdOf(K2)}\\.`);
-    expect(await storedSecrets(endpoints['/rotated'])).toEqual({ secret: expect.stringMatching(underK2), previous_secret: expect.stringMatching(underK2) });
+    expect(await storedSecrets(endpoints['/rotated'])).toEqual({
+      secret: expect.stringMatching(underK2),
+      previous_secret: expect.stringMatching(underK2),
+    });
     expect(await storedSecrets(endpoints['/legacy'])).toEqual({ secret: expect.stringMatching(underK2), previous_secret: null });
     const again = await reencrypt(`${K2},${K1}`);
     expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, undecryptable: 0, changedMeanwhile: 0 });
@@ -105,7 +118,9 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     const deliveryId = (ping.body as { id: string }).id;
     const status = async () => (await t.db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [deliveryId])).rows[0].status;
     await until(status, (value) => value === 'FAILED', 10_000);
-    const attempts = await t.db.query('SELECT attempt, response_status, error, next_attempt_at FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
+    const attempts = await t.db.query('SELECT attempt, response_status, error, next_attempt_at FROM webhook_attempts WHERE delivery_id = $1', [
+      deliveryId,
+    ]);
     expect(attempts.rows).toEqual([{ attempt: 1, response_status: null, error: UNDECRYPTABLE, next_attempt_at: null }]);
     expect(receiver.received).toHaveLength(received);
     const undecryptable = await reencrypt(K3);

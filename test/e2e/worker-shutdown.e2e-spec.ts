@@ -30,7 +30,11 @@ describe('worker SIGTERM', () => {
     // The other four requests may still be charging when the register sees the first two (seen in CI): wait until all
     // six are queued, then the exact counts.
     // Live lookups wait in the prioritised set, in their users' turns.
-    const queued = await until(() => queueJobs(t.baseUrl), (jobs) => jobs.prioritized + jobs.active >= 6, 5000);
+    const queued = await until(
+      () => queueJobs(t.baseUrl),
+      (jobs) => jobs.prioritized + jobs.active >= 6,
+      5000,
+    );
     expect(queued).toEqual({ waiting: 0, prioritized: 4, active: 2, delayed: 0, failed: 0 });
 
     const [worker] = t.workers;
@@ -44,9 +48,7 @@ describe('worker SIGTERM', () => {
     await sandbox.clearFaults();
     await t.startWorker();
     const retries = await Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
-    expect(retries.map((response) => [response.status, (response.body as { status: string }).status])).toEqual(
-      numbers.map(() => [404, 'NOT_FOUND']),
-    );
+    expect(retries.map((response) => [response.status, (response.body as { status: string }).status])).toEqual(numbers.map(() => [404, 'NOT_FOUND']));
     expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, prioritized: 0, active: 0, delayed: 0, failed: 0 });
     expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 6 });
   }, 60_000);

@@ -71,9 +71,7 @@ const workloads = [...ofKind<Workload>('Deployment'), migrationJob];
 /** A setting as the pods see it: the container's own value, else the ConfigMap's, else the code's default. */
 function settingOf(container: Container, name: keyof EnvironmentVariables): string {
   const own = container.env?.find((variable) => variable.name === name)?.value;
-  const fromConfigMap = container.envFrom?.some((source) => source.configMapRef?.name === configMap.metadata.name)
-    ? configMap.data[name]
-    : undefined;
+  const fromConfigMap = container.envFrom?.some((source) => source.configMapRef?.name === configMap.metadata.name) ? configMap.data[name] : undefined;
   return own ?? fromConfigMap ?? String(defaults[name]);
 }
 
@@ -110,7 +108,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       return { file: original.file, object };
     };
 
-    it('fails on an unknown field deep inside a manifest, a CRD\'s included', async () => {
+    it("fails on an unknown field deep inside a manifest, a CRD's included", async () => {
       const deploymentTypo = mutated('Deployment', ['spec', 'template', 'spec', 'containers', 0, 'imagePullPolcy'], 'Always');
       const scaledObjectTypo = mutated('ScaledObject', ['spec', 'maxReplicas'], 8);
       await expect(validateManifests([deploymentTypo, scaledObjectTypo])).resolves.toEqual([
@@ -213,7 +211,8 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       expect(policy.spec.policyTypes).toEqual(['Ingress']);
       expect(selects(policy.spec.podSelector, { 'app.kubernetes.io/component': 'postgresql' })).toBe(true);
       expect(selects(policy.spec.podSelector, { 'app.kubernetes.io/component': 'redis' })).toBe(true);
-      for (const workload of workloads) expect([workload.metadata.name, selects(policy.spec.podSelector, podLabels(workload))]).toEqual([workload.metadata.name, false]);
+      for (const workload of workloads)
+        expect([workload.metadata.name, selects(policy.spec.podSelector, podLabels(workload))]).toEqual([workload.metadata.name, false]);
     });
 
     it('lets in only the API, the workers and the migration Job, on the PostgreSQL and Redis ports', () => {
@@ -269,7 +268,17 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       ),
     );
     for (const { variable, secret, key } of references) expect([secret, key]).toEqual(['lvs-secrets', variable]);
-    const secretNames = ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEYS', 'HOLDER_DATA_KEY', 'HOLDER_DATA_KEYS', 'RECEIPT_SIGNING_KEYS', 'ADMIN_TOKEN'];
+    const secretNames = [
+      'DATABASE_URL',
+      'DATABASE_MIGRATION_URL',
+      'REDIS_URL',
+      'WEBHOOK_SECRET_KEY',
+      'WEBHOOK_SECRET_KEYS',
+      'HOLDER_DATA_KEY',
+      'HOLDER_DATA_KEYS',
+      'RECEIPT_SIGNING_KEYS',
+      'ADMIN_TOKEN',
+    ];
     expect(new Set(references.map(({ variable }) => variable))).toEqual(new Set(secretNames));
     for (const secretName of secretNames) {
       expect(Object.keys(configMap.data)).not.toContain(secretName);
@@ -290,7 +299,9 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
     const [trigger, ...others] = scaledObject.spec.triggers;
     expect(others).toEqual([]);
     expect(trigger.type).toBe('prometheus');
-    expect(trigger.metadata.query).toBe('max(lvs_lookup_queue_jobs{state="waiting"}) + max(lvs_lookup_queue_jobs{state="prioritized"}) + max(lvs_lookup_queue_jobs{state="delayed"}) + max(lvs_lookup_queue_jobs{state="active"})');
+    expect(trigger.metadata.query).toBe(
+      'max(lvs_lookup_queue_jobs{state="waiting"}) + max(lvs_lookup_queue_jobs{state="prioritized"}) + max(lvs_lookup_queue_jobs{state="delayed"}) + max(lvs_lookup_queue_jobs{state="active"})',
+    );
     const metricsSource = readFileSync(join(repository, 'src', 'metrics', 'metrics.ts'), 'utf8');
     expect(metricsSource).toContain("name: 'lvs_lookup_queue_jobs'");
     expect(metricsSource).toContain("const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;");

@@ -38,7 +38,7 @@ describe('authBlockedFor', () => {
     expect(await authBlockedFor.run(client, [counter()], [3])).toBe(0);
   });
 
-  it("answers the milliseconds left of the window at the limit and past it", async () => {
+  it('answers the milliseconds left of the window at the limit and past it', async () => {
     for (let failure = 0; failure < 4; failure += 1) await countAuthFailure.run(client, [counter()], []);
     for (const allowed of [3, 4]) {
       const blockedFor = await authBlockedFor.run(client, [counter()], [allowed]);

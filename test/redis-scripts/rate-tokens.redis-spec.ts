@@ -66,7 +66,9 @@ describe('takeRateTokens', () => {
   });
 
   it("admits exactly a burst of one user's requests sent at once from two connections", async () => {
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, index) => takeRateTokens.run(index % 2 ? client : other, [bucket()], [1, 4, TOKEN_UNITS, 2])));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => takeRateTokens.run(index % 2 ? client : other, [bucket()], [1, 4, TOKEN_UNITS, 2])),
+    );
     expect(replies.flat().filter(([admitted]) => admitted === 1)).toHaveLength(4);
   });
 });

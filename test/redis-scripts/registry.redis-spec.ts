@@ -9,11 +9,11 @@ const redis = scriptRedis();
 describe('defineScripts', () => {
   it('defines every script on the client, with its number of keys', () => {
     for (const { name } of REDIS_SCRIPTS) expect(typeof (redis.client as unknown as Record<string, unknown>)[name]).toBe('function');
-    expect(REDIS_SCRIPTS.filter(({ numberOfKeys }) => numberOfKeys === null).map(({ name }) => name).sort()).toEqual([
-      'lvsClaimIdempotencyKeys',
-      'lvsMarkCharged',
-      'lvsRecordAnswers',
-    ]);
+    expect(
+      REDIS_SCRIPTS.filter(({ numberOfKeys }) => numberOfKeys === null)
+        .map(({ name }) => name)
+        .sort(),
+    ).toEqual(['lvsClaimIdempotencyKeys', 'lvsMarkCharged', 'lvsRecordAnswers']);
   });
 
   it('compiles every script on the server', async () => {
@@ -24,7 +24,9 @@ describe('defineScripts', () => {
   it('answers a clear error for a script called on a client it was never defined on', async () => {
     const bare = new Redis(TEST_REDIS_URL, { lazyConnect: true });
     try {
-      expect(() => compareAndSet.run(bare, [redis.key('k')], ['', 'v'])).toThrow('Redis script lvsCompareAndSet is not defined on this client (defineScripts)');
+      expect(() => compareAndSet.run(bare, [redis.key('k')], ['', 'v'])).toThrow(
+        'Redis script lvsCompareAndSet is not defined on this client (defineScripts)',
+      );
     } finally {
       bare.disconnect();
     }

@@ -1,6 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import {
+  Answer,
+  countByStatus,
+  FaultRig,
+  loadFigures,
+  newNumber,
+  report,
+  settleLedger,
+  SteadyLoad,
+  TestKey,
+  timing,
+  unexpectedAnswers,
+  verifyOnce,
+  WARM_NUMBERS,
+} from './fault-rig';
 
 // The default: a verification that needs a dependency which does not answer must be refused within 1 s.
 const DEPENDENCY_TIMEOUT_MS = 800;
@@ -27,7 +41,10 @@ const count = (text: string, fragment: string) => text.split(fragment).length - 
 /** Time until readiness says 200 again, polled every 100 ms, and whether a new verification then succeeds at once. */
 async function awaitReadiness(rig: FaultRig, user: TestKey, since: number): Promise<{ readyAfterMs: number; firstVerify: Answer }> {
   for (;;) {
-    const ready = await fetch(`${rig.baseUrl}/health/ready`).then((response) => response.status, () => 0);
+    const ready = await fetch(`${rig.baseUrl}/health/ready`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (ready === 200) {
       const readyAfterMs = Date.now() - since;
       const check = await verifyOnce(rig.baseUrl, user, newNumber(), true, since);
@@ -77,7 +94,9 @@ describe('our own dependencies fail fast and come back fast, under steady load',
     // Sent after the fault began (a moment for it to bite) and answered before it ended.
     const during = answers.filter((answer) => answer.sentAt > began + 300 && answer.sentAt + answer.ms < ended);
     const refusedLate = during.filter((answer) => answer.status === 503 && answer.ms > outage.refusalBoundMs);
-    const unexpected = during.filter((answer) => !(answer.fresh ? outage.allowedDuring.fresh : outage.allowedDuring.warm).includes(answer.status as number));
+    const unexpected = during.filter(
+      (answer) => !(answer.fresh ? outage.allowedDuring.fresh : outage.allowedDuring.warm).includes(answer.status as number),
+    );
     const after = answers.filter((answer) => answer.sentAt > ended + RECOVERY_BOUND_MS);
     const failingAfter = after.filter((answer) => ![200, 202, 404].includes(answer.status as number));
     const firstGood = answers.find((answer) => answer.sentAt >= ended && [200, 404].includes(answer.status as number) && answer.fresh);
@@ -195,30 +214,37 @@ describe('our own dependencies fail fast and come back fast, under steady load',
   it.each<[string, (r: FaultRig) => void | Promise<void>, (r: FaultRig) => void | Promise<void>]>([
     ['frozen (SIGSTOP)', (r: FaultRig) => r.redis.freeze(), (r: FaultRig) => r.redis.thaw()],
     ['down', (r: FaultRig) => r.redis.stop(), (r: FaultRig) => r.redis.resume()],
-  ])('Redis %s: a repeat and a new number each answer 503 within 1 s; a new number is answered within 3 s of recovery', async (name, begin, end) => {
-    const user = users[2];
-    await begin(rig);
-    let during: Answer[];
-    try {
-      await sleep(200);
-      // Together: a request whose Redis commands queue behind another's must not wait out a timeout of each.
-      during = await Promise.all([verifyOnce(rig.baseUrl, user, WARM_NUMBERS[0], false, Date.now()), verifyOnce(rig.baseUrl, user, newNumber(), true, Date.now())]);
-    } finally {
-      await end(rig);
-    }
-    const recoveredAt = Date.now();
-    let answered: Answer;
-    do answered = await verifyOnce(rig.baseUrl, user, newNumber(), true, recoveredAt);
-    while (![200, 404].includes(answered.status as number) && Date.now() - recoveredAt < 10_000);
-    const backAfterMs = answered.sentAt + answered.ms;
-    report(`redis-${name.split(' ')[0]}-single`, { during: during.map((answer) => ({ status: answer.status, ms: answer.ms })), backAfterMs });
+  ])(
+    'Redis %s: a repeat and a new number each answer 503 within 1 s; a new number is answered within 3 s of recovery',
+    async (name, begin, end) => {
+      const user = users[2];
+      await begin(rig);
+      let during: Answer[];
+      try {
+        await sleep(200);
+        // Together: a request whose Redis commands queue behind another's must not wait out a timeout of each.
+        during = await Promise.all([
+          verifyOnce(rig.baseUrl, user, WARM_NUMBERS[0], false, Date.now()),
+          verifyOnce(rig.baseUrl, user, newNumber(), true, Date.now()),
+        ]);
+      } finally {
+        await end(rig);
+      }
+      const recoveredAt = Date.now();
+      let answered: Answer;
+      do answered = await verifyOnce(rig.baseUrl, user, newNumber(), true, recoveredAt);
+      while (![200, 404].includes(answered.status as number) && Date.now() - recoveredAt < 10_000);
+      const backAfterMs = answered.sentAt + answered.ms;
+      report(`redis-${name.split(' ')[0]}-single`, { during: during.map((answer) => ({ status: answer.status, ms: answer.ms })), backAfterMs });
 
-    expect(during.map((answer) => ({ status: answer.status, body: answer.body }))).toEqual([
-      { status: 503, body: SERVICE_UNAVAILABLE },
-      { status: 503, body: SERVICE_UNAVAILABLE },
-    ]);
-    expect(during.map((answer) => answer.ms).filter((ms) => ms >= 1000)).toEqual([]);
-    expect(answered.status).toBe(404);
-    expect(backAfterMs).toBeLessThan(3000);
-  }, 30_000);
+      expect(during.map((answer) => ({ status: answer.status, body: answer.body }))).toEqual([
+        { status: 503, body: SERVICE_UNAVAILABLE },
+        { status: 503, body: SERVICE_UNAVAILABLE },
+      ]);
+      expect(during.map((answer) => answer.ms).filter((ms) => ms >= 1000)).toEqual([]);
+      expect(answered.status).toBe(404);
+      expect(backAfterMs).toBeLessThan(3000);
+    },
+    30_000,
+  );
 });

@@ -224,12 +224,7 @@ export class SteadyLoad {
   private readonly loops: Promise<void>[];
   readonly startedAt = Date.now();
 
-  constructor(
-    baseUrl: () => string,
-    users: TestKey[],
-    warmNumbers: string[],
-    { clients = 24, newShare = 0.3, pauseMs = 25 } = {},
-  ) {
+  constructor(baseUrl: () => string, users: TestKey[], warmNumbers: string[], { clients = 24, newShare = 0.3, pauseMs = 25 } = {}) {
     this.loops = Array.from({ length: clients }, async (_, client) => {
       const user = users[client % users.length];
       while (this.running) {
@@ -283,7 +278,17 @@ async function retryPending(baseUrl: string, answers: Answer[], users: TestKey[]
   const final = new Set(answers.filter((answer) => FINAL.includes(answer.status as number)).map((answer) => answer.licenceNumber));
   const pending = answers.filter((answer) => answer.fresh && answer.status === 202 && !final.has(answer.licenceNumber));
   const started = Date.now();
-  return Promise.all(pending.map((answer) => verifyOnce(baseUrl, users.find((user) => user.userId === answer.userId)!, answer.licenceNumber, true, started)));
+  return Promise.all(
+    pending.map((answer) =>
+      verifyOnce(
+        baseUrl,
+        users.find((user) => user.userId === answer.userId)!,
+        answer.licenceNumber,
+        true,
+        started,
+      ),
+    ),
+  );
 }
 
 /** The figures every scenario reports about its answers. */
@@ -313,7 +318,11 @@ function expectedCharges(answers: Answer[], warmNumbers: string[], users: TestKe
  * answers so far (`answers` gains the retries): the figures for the summary, and each mismatch
  * with the answers its number got.
  */
-export async function settleLedger(rig: FaultRig<RigRedis>, answers: Answer[], users: TestKey[]): Promise<{ expected: number; found: number; retried: number; mismatches: string[] }> {
+export async function settleLedger(
+  rig: FaultRig<RigRedis>,
+  answers: Answer[],
+  users: TestKey[],
+): Promise<{ expected: number; found: number; retried: number; mismatches: string[] }> {
   await rig.untilSettled(60_000);
   const retries = await retryPending(rig.baseUrl, answers, users);
   answers.push(...retries);
@@ -328,7 +337,10 @@ async function compareLedgers(
   answers: Answer[],
 ): Promise<{ expected: number; found: number; mismatches: string[] }> {
   const answered = (number: string) =>
-    answers.filter((answer) => answer.licenceNumber === number).map((answer) => `${answer.status}@${answer.sentAt}+${answer.ms}ms`).join(' ');
+    answers
+      .filter((answer) => answer.licenceNumber === number)
+      .map((answer) => `${answer.status}@${answer.sentAt}+${answer.ms}ms`)
+      .join(' ');
   let expectedCount = 0;
   let foundCount = 0;
   const mismatches: string[] = [];
@@ -339,8 +351,14 @@ async function compareLedgers(
     const missing = numbers.filter((number) => !charged.includes(number));
     const extra = charged.filter((number) => !numbers.includes(number));
     if (missing.length > 0 || extra.length > 0 || used !== charged.length) {
-      const describe = (numbers: string[]) => numbers.slice(0, 5).map((number) => `${number} (${answered(number)})`).join(', ') || '-';
-      mismatches.push(`user ${userId}: ${missing.length} missing ${describe(missing)}; ${extra.length} extra ${describe(extra)}; used ${used} for ${charged.length} rows`);
+      const describe = (numbers: string[]) =>
+        numbers
+          .slice(0, 5)
+          .map((number) => `${number} (${answered(number)})`)
+          .join(', ') || '-';
+      mismatches.push(
+        `user ${userId}: ${missing.length} missing ${describe(missing)}; ${extra.length} extra ${describe(extra)}; used ${used} for ${charged.length} rows`,
+      );
     }
   }
   return { expected: expectedCount, found: foundCount, mismatches };

@@ -47,7 +47,8 @@ describe('hostile input: generated requests against the real API process', () =>
     if (rest !== '') problems.push(`bytes that are no HTTP answer: ${JSON.stringify(rest.slice(0, 200))}`);
     if (hostile.complete && answers.length === 0) problems.push('no answer to a complete request');
     const statuses = answers.length === 0 ? ['none' as const] : answers.map((answer) => answer.status);
-    const problem = problems.length === 0 ? null : `${hostile.kind}: ${problems.join('; ')}\n  sent: ${JSON.stringify(hostile.bytes.toString('latin1').slice(0, 400))}`;
+    const problem =
+      problems.length === 0 ? null : `${hostile.kind}: ${problems.join('; ')}\n  sent: ${JSON.stringify(hostile.bytes.toString('latin1').slice(0, 400))}`;
     return { problem, statuses, ms };
   }
 

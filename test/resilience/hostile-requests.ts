@@ -29,7 +29,16 @@ const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((codePoint) => St
 const oddText = fc.oneof(
   fc.string({ unit: anyCodePoint, maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('\u0000', '\uD800', '\uDFFF', '\uFEFF', '\u202E1011001544208079', '１０１１００１５４４２０８０７９', '١٠١١٠٠١٥٤٤٢٠٨٠٧٩', '1011001544208079\u200B'),
+  fc.constantFrom(
+    '\u0000',
+    '\uD800',
+    '\uDFFF',
+    '\uFEFF',
+    '\u202E1011001544208079',
+    '１０１１００１５４４２０８０７９',
+    '١٠١١٠٠١٥٤٤٢٠٨٠٧٩',
+    '1011001544208079\u200B',
+  ),
 );
 
 const licenceNumber = fc.oneof(
@@ -50,12 +59,10 @@ const wrongLicenceNumber = fc.oneof(
   oddText,
 );
 
-const deeplyNested = fc
-  .record({ depth: fc.integer({ min: 2, max: 6000 }), open: fc.constantFrom('[', '{"a":') })
-  .map(({ depth, open }) => {
-    const close = open === '[' ? ']' : '}';
-    return `{"licenceNumber":"1011001544208079","x":${open.repeat(depth)}${open === '[' ? '' : '1'}${close.repeat(depth)}}`;
-  });
+const deeplyNested = fc.record({ depth: fc.integer({ min: 2, max: 6000 }), open: fc.constantFrom('[', '{"a":') }).map(({ depth, open }) => {
+  const close = open === '[' ? ']' : '}';
+  return `{"licenceNumber":"1011001544208079","x":${open.repeat(depth)}${open === '[' ? '' : '1'}${close.repeat(depth)}}`;
+});
 
 /** Body texts, from valid through subtly wrong to hostile. */
 const jsonBody: fc.Arbitrary<string> = fc.oneof(
@@ -185,7 +192,10 @@ function request(lines: string[], body: Buffer): Buffer {
 function wellFramed(keys: Keys): fc.Arbitrary<HostileRequest> {
   const verify = fc
     .record({
-      body: fc.oneof({ weight: 9, arbitrary: jsonBody.map((text) => Buffer.from(text, 'utf8')) }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)) }),
+      body: fc.oneof(
+        { weight: 9, arbitrary: jsonBody.map((text) => Buffer.from(text, 'utf8')) },
+        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)) },
+      ),
       type: fc.option(contentType, { nil: undefined, freq: 10 }),
       key: keyHeaders(keys),
       idempotency: idempotencyHeaders,
@@ -195,24 +205,27 @@ function wellFramed(keys: Keys): fc.Arbitrary<HostileRequest> {
       kind: extra.length > 0 ? 'verify, odd headers' : 'verify',
       complete: true,
       bytes: request(
-        ['POST /v1/licences/verify HTTP/1.1', 'Host: api.test', ...key, ...idempotency, ...(type === undefined ? [] : [`Content-Type: ${type}`]), ...extra],
+        [
+          'POST /v1/licences/verify HTTP/1.1',
+          'Host: api.test',
+          ...key,
+          ...idempotency,
+          ...(type === undefined ? [] : [`Content-Type: ${type}`]),
+          ...extra,
+        ],
         body,
       ),
     }));
-  const quota = fc.record({ key: keyHeaders(keys), extra: extraHeaders }).map(
-    ({ key, extra }): HostileRequest => ({
-      kind: 'quota',
-      complete: true,
-      bytes: request(['GET /v1/quota/usage HTTP/1.1', 'Host: api.test', ...key, ...extra], Buffer.alloc(0)),
-    }),
-  );
-  const other = fc.record({ target: otherRoute, key: keyHeaders(keys), body: jsonBody }).map(
-    ({ target, key, body }): HostileRequest => ({
-      kind: 'other route or method',
-      complete: true,
-      bytes: request([`${target.method} ${target.path} HTTP/1.1`, 'Host: api.test', ...key, 'Content-Type: application/json'], Buffer.from(body, 'utf8')),
-    }),
-  );
+  const quota = fc.record({ key: keyHeaders(keys), extra: extraHeaders }).map(({ key, extra }): HostileRequest => ({
+    kind: 'quota',
+    complete: true,
+    bytes: request(['GET /v1/quota/usage HTTP/1.1', 'Host: api.test', ...key, ...extra], Buffer.alloc(0)),
+  }));
+  const other = fc.record({ target: otherRoute, key: keyHeaders(keys), body: jsonBody }).map(({ target, key, body }): HostileRequest => ({
+    kind: 'other route or method',
+    complete: true,
+    bytes: request([`${target.method} ${target.path} HTTP/1.1`, 'Host: api.test', ...key, 'Content-Type: application/json'], Buffer.from(body, 'utf8')),
+  }));
   return fc.oneof({ weight: 14, arbitrary: verify }, { weight: 2, arbitrary: quota }, { weight: 2, arbitrary: other });
 }
 

@@ -4,10 +4,7 @@ import { RawAnswer } from '../support/raw-http';
 /** Every status docs/api.md documents for the API (500 is documented too, but must never happen here). */
 export const DOCUMENTED_STATUSES = [200, 202, 400, 401, 404, 408, 409, 429, 431, 502, 503];
 
-const FIXED_MESSAGES = new Set<string>([
-  ...Object.values(ERROR_CODES).map((entry) => entry.message),
-  ...Object.values(VALIDATION_MESSAGES),
-]);
+const FIXED_MESSAGES = new Set<string>([...Object.values(ERROR_CODES).map((entry) => entry.message), ...Object.values(VALIDATION_MESSAGES)]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -22,10 +19,7 @@ function parseJson(text: string): unknown {
 }
 
 const hasExactKeys = (value: unknown, keys: string[]): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  JSON.stringify(Object.keys(value).sort()) === JSON.stringify([...keys].sort());
+  typeof value === 'object' && value !== null && !Array.isArray(value) && JSON.stringify(Object.keys(value).sort()) === JSON.stringify([...keys].sort());
 
 /** Why an answer is outside the contract, or null when it is inside. */
 export function judgeAnswer(answer: RawAnswer): string | null {

@@ -1,7 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { ApiProcess } from '../support/api-process';
-import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import {
+  Answer,
+  countByStatus,
+  FaultRig,
+  loadFigures,
+  newNumber,
+  report,
+  settleLedger,
+  SteadyLoad,
+  TestKey,
+  timing,
+  unexpectedAnswers,
+  verifyOnce,
+  WARM_NUMBERS,
+} from './fault-rig';
 
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
   const started = Date.now();
@@ -144,7 +158,11 @@ describe('processes killed, stopped and missing, under steady load: every answer
     await rig.startApi();
     await rig.untilSettled();
     const usage = await fetch(`${rig.baseUrl}/v1/quota/usage`, { headers: { 'x-api-key': user.key } });
-    report('no-api-when-lookup-fails', { refundedAfterThirdAttemptMs: refundMs, sinceThirdAttemptMs: Date.now() - thirdAttemptAt, charges: { expected: 0, found: 0 } });
+    report('no-api-when-lookup-fails', {
+      refundedAfterThirdAttemptMs: refundMs,
+      sinceThirdAttemptMs: Date.now() - thirdAttemptAt,
+      charges: { expected: 0, found: 0 },
+    });
     expect(await usage.json()).toMatchObject({ used: 0, quota: 10, remaining: 10 });
     await rig.worker!.waitForOutput(/Refunded 1 charge\(s\) of failed lookup/, 10_000);
   }, 60_000);
@@ -165,7 +183,10 @@ describe('processes killed, stopped and missing, under steady load: every answer
     const startedAt = Date.now();
     await rig.startApi();
     await until(async () => (await rig.ledger(user.userId)).charged.length === 0, 15_000, 'the refund');
-    report('refund-by-later-api', { refundedAfterApiStartMs: Date.now() - startedAt, charges: { expected: 0, found: (await rig.ledger(user.userId)).charged.length } });
+    report('refund-by-later-api', {
+      refundedAfterApiStartMs: Date.now() - startedAt,
+      charges: { expected: 0, found: (await rig.ledger(user.userId)).charged.length },
+    });
     // JSON logs are buffered, so wait for the line.
     await rig.api!.waitForOutput(/Refunded 1 charge\(s\) of failed lookup/, 10_000);
     await rig.startWorker();
@@ -180,8 +201,17 @@ describe('processes killed, stopped and missing, under steady load: every answer
     const answers = await Promise.all(Array.from({ length: 100 }, () => verifyOnce(rig.baseUrl, user, newNumber(), true, started)));
     await rig.untilSettled();
     const { charged, used } = await rig.ledger(user.userId);
-    const answered = answers.filter((answer) => answer.status !== 429).map((answer) => answer.licenceNumber).sort();
-    report('quota-100-vs-25', { requests: 100, byStatus: countByStatus(answers), answerMs: timing(answers), charges: { expected: 25, found: charged.length }, used });
+    const answered = answers
+      .filter((answer) => answer.status !== 429)
+      .map((answer) => answer.licenceNumber)
+      .sort();
+    report('quota-100-vs-25', {
+      requests: 100,
+      byStatus: countByStatus(answers),
+      answerMs: timing(answers),
+      charges: { expected: 25, found: charged.length },
+      used,
+    });
     expect(answers.filter((answer) => answer.problem !== null).map((answer) => answer.problem)).toEqual([]);
     expect(answers.filter((answer) => answer.status === 429).map((answer) => answer.body)).toEqual(
       Array(75).fill(JSON.stringify({ code: 'QUOTA_EXCEEDED', message: ERROR_CODES.QUOTA_EXCEEDED.message })),

@@ -2,7 +2,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PrivateRedisCluster } from '../support/private-redis-cluster';
 import { PrivateRedisSentinel } from '../support/private-redis-sentinel';
 import { until } from '../support/until';
-import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, RigRedis, settleLedger, SteadyLoad, TestKey, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import {
+  Answer,
+  countByStatus,
+  FaultRig,
+  loadFigures,
+  newNumber,
+  report,
+  RigRedis,
+  settleLedger,
+  SteadyLoad,
+  TestKey,
+  unexpectedAnswers,
+  verifyOnce,
+  WARM_NUMBERS,
+} from './fault-rig';
 
 // The bound: service is back within 10 s of the replica's promotion.
 const BACK_AFTER_PROMOTION_MS = 10_000;
@@ -53,7 +67,9 @@ async function runFailover<R extends RigRedis>(scenario: Failover<R>): Promise<v
       ...loadFigures(answers),
       promotionAfterKillMs: promotedAt - killedAt,
       serviceBackAfterPromotionMs: backAfterMs,
-      byStatusDuringFailover: countByStatus(answers.filter((answer) => answer.sentAt + load.startedAt >= killedAt && answer.sentAt + load.startedAt <= promotedAt + backAfterMs)),
+      byStatusDuringFailover: countByStatus(
+        answers.filter((answer) => answer.sentAt + load.startedAt >= killedAt && answer.sentAt + load.startedAt <= promotedAt + backAfterMs),
+      ),
       charges: { expected: ledger.expected, found: ledger.found, pendingRetried: ledger.retried },
     });
 
@@ -72,7 +88,11 @@ describe('losing the Redis primary under steady load', () => {
       start: () => PrivateRedisSentinel.start(),
       async failOver(sentinel) {
         const killed = await sentinel.killPrimary();
-        await until(() => sentinel.primaryPort(), (port) => port !== killed, 30_000);
+        await until(
+          () => sentinel.primaryPort(),
+          (port) => port !== killed,
+          30_000,
+        );
       },
     });
   }, 180_000);
@@ -86,7 +106,11 @@ describe('losing the Redis primary under steady load', () => {
         const primary = await cluster.primaryOf('{lvs}');
         killed = primary.port;
         await primary.stop();
-        await until(() => cluster.primaryOf('{lvs}').catch(() => primary), (now) => now.port !== killed, 30_000);
+        await until(
+          () => cluster.primaryOf('{lvs}').catch(() => primary),
+          (now) => now.port !== killed,
+          30_000,
+        );
       },
       async afterwards(cluster) {
         // Started again, the old primary rejoins as a replica of the promoted one.

@@ -1,6 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { Answer, countByStatus, FaultRig, loadFigures, newNumber, report, settleLedger, SteadyLoad, TestKey, timing, unexpectedAnswers, verifyOnce, WARM_NUMBERS } from './fault-rig';
+import {
+  Answer,
+  countByStatus,
+  FaultRig,
+  loadFigures,
+  newNumber,
+  report,
+  settleLedger,
+  SteadyLoad,
+  TestKey,
+  timing,
+  unexpectedAnswers,
+  verifyOnce,
+  WARM_NUMBERS,
+} from './fault-rig';
 
 const COOLDOWN_SECONDS = 3;
 const LOOKUP_ATTEMPTS = 3;

@@ -15,10 +15,7 @@ export default async function globalTeardown(globalConfig: Config.GlobalConfig, 
   const postgres = new Client({ connectionString: POSTGRES_ADMIN_URL });
   await postgres.connect();
   try {
-    const { rows } = await postgres.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE datname LIKE $1',
-      [`${runId}%`],
-    );
+    const { rows } = await postgres.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${runId}%`]);
     for (const { datname } of rows) await postgres.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await postgres.end();
@@ -39,8 +36,7 @@ function checkDocumentedStatusesSeen(globalConfig: Config.GlobalConfig): void {
   const unseen = unseenStatuses(INTERFACE_OPERATIONS);
   rmSync(openApiRunDirectory(), { recursive: true, force: true });
   // A run of some files or tests only cannot see everything; only the whole suite is held to it.
-  const partial =
-    globalConfig.testPathPatterns.isSet() || Boolean(globalConfig.testNamePattern) || globalConfig.onlyChanged;
+  const partial = globalConfig.testPathPatterns.isSet() || Boolean(globalConfig.testNamePattern) || globalConfig.onlyChanged;
   if (partial) return;
   if (unseen === null || unseen.length > 0) {
     throw new Error(

@@ -54,12 +54,7 @@ export async function request(
 }
 
 /** POST /v1/licences/verify with a key and optional Idempotency-Key. */
-export function verify(
-  baseUrl: string,
-  apiKey: string,
-  licenceNumber: string,
-  idempotencyKey?: string,
-): Promise<TestResponse> {
+export function verify(baseUrl: string, apiKey: string, licenceNumber: string, idempotencyKey?: string): Promise<TestResponse> {
   const headers: Record<string, string> = { 'x-api-key': apiKey };
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   return request(baseUrl, 'POST', '/v1/licences/verify', { headers, body: { licenceNumber } });

@@ -278,9 +278,9 @@ export function unseenStatuses(operations: OperationName[]): string[] | null {
     return null;
   }
   return operations.flatMap((operation) =>
-    (documented[operation] ?? []).filter(
-      (status) => !seen.some((answer) => answer.operation === operation && String(answer.status) === status),
-    ).map((status) => `${operation} ${status}`),
+    (documented[operation] ?? [])
+      .filter((status) => !seen.some((answer) => answer.operation === operation && String(answer.status) === status))
+      .map((status) => `${operation} ${status}`),
   );
 }
 

@@ -21,10 +21,16 @@ export class PrivateRedisCluster {
     const nodes = await Promise.all(
       Array.from({ length: 6 }, async () =>
         PrivateRedis.start([
-          '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(NODE_TIMEOUT_MS),
           // A free port of its own for the cluster bus: by default it is the node's port + 10000, which does not exist
           // for a free port above 55535 (the server then refuses to start) and may be taken below it.
-          '--cluster-port', String(await freePort()),
+          '--cluster-port',
+          String(await freePort()),
         ]),
       ),
     );
@@ -76,7 +82,7 @@ async function clusterInfo(port: number): Promise<string> {
   const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await client.connect();
-    return (await client.cluster('INFO'));
+    return await client.cluster('INFO');
   } catch {
     return 'unreachable';
   } finally {
@@ -95,7 +101,7 @@ export async function primaryAddressOf(nodeList: string, key: string): Promise<{
     const probe = new Redis(Number(port), host, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     try {
       await probe.connect();
-      const slot = (await probe.cluster('KEYSLOT', key));
+      const slot = await probe.cluster('KEYSLOT', key);
       const shards = await probe.cluster('SLOTS');
       const [primaryHost, primaryPort] = shards.find(([from, to]) => slot >= from && slot <= to)![2];
       return { host: primaryHost, port: primaryPort };

@@ -43,9 +43,27 @@ export class PrivateRedis {
 
   /** Starts the server (again) on the same port; with its data (append-only file, synced on every write, as a production Redis would keep it). */
   async resume(): Promise<void> {
-    this.server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', ...this.extraArgs], {
-      stdio: 'ignore',
-    });
+    this.server = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        this.dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        ...this.extraArgs,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     const server = this.server;
     while (!(await isListening(this.port))) {
       // A server that refused its options exits at once: fail, rather than wait for a port that never opens.

@@ -27,4 +27,3 @@ export const BLOCKED_BY_NAME: Record<string, StubRecords> = {
   'discard.hooks.test': { AAAA: ['0100:0000:0000:0000:0000:0000:0000:0001'] },
   'receiver.hooks.test': { A: ['127.0.0.1'] },
 };
-

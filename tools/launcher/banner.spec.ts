@@ -115,7 +115,9 @@ describe('demoBanner', () => {
     expect(steps).toHaveLength(5);
     // The replacement waits for the first re-check, which records the old card as Active.
     const replaceAt = lines.indexOf(steps[2]);
-    expect(lines[replaceAt - 1]).toMatch(/^until curl -s "http:\/\/127\.0\.0\.1:3000\/v1\/watchlist\?status=Active" .* grep -q 1400000000000018; do sleep 1; done;/);
+    expect(lines[replaceAt - 1]).toMatch(
+      /^until curl -s "http:\/\/127\.0\.0\.1:3000\/v1\/watchlist\?status=Active" .* grep -q 1400000000000018; do sleep 1; done;/,
+    );
     expect(steps[1]).toContain(`/v1/watchlist/1400000000000018`);
     expect(steps[1]).toContain('"followSuccessor":true');
     expect(steps[3]).toBe(

@@ -113,7 +113,16 @@ function holderSteps(apiUrl: string, key: string): string[] {
 function successorSteps(apiUrl: string, key: string, sandboxUrl: string): string[] {
   const { firstName, surname, dateOfBirth } = DEMO_SUCCESSOR;
   const card = (licenceNumber: string) =>
-    JSON.stringify({ licenceNumber, firstName, surname, dateOfBirth, role: 'Front Line', licenceSector: 'Door Supervision', expiryDate: '2028-08-21', status: 'Active' });
+    JSON.stringify({
+      licenceNumber,
+      firstName,
+      surname,
+      dateOfBirth,
+      role: 'Front Line',
+      licenceSector: 'Door Supervision',
+      expiryDate: '2028-08-21',
+      status: 'Active',
+    });
   const holder = { firstName: 'Sam', surname: 'Rivers', dateOfBirth };
   return [
     '# SUCCESSOR LICENCES. 1. A new person in the sandbox, watched with her holder details and followSuccessor:',
@@ -135,7 +144,13 @@ export interface DemoData {
 }
 
 /** The demo's banner: where answers come from, the keys, and curl commands that work as printed. */
-export function demoBanner(apiUrl: string, { key, testKey }: { key: string; testKey: string }, sandboxUrl: string, receiverUrl: string, data: DemoData): string[] {
+export function demoBanner(
+  apiUrl: string,
+  { key, testKey }: { key: string; testKey: string },
+  sandboxUrl: string,
+  receiverUrl: string,
+  data: DemoData,
+): string[] {
   const slowBody = `{"licenceNumber":"'"$SLOW"'"}`;
   return [
     '================================ DEMO ================================',

@@ -24,7 +24,10 @@ describe('the launcher settings', () => {
 
   it('tell which stores the operator named', () => {
     expect(readLauncherEnvironment({ REDIS_SENTINELS: '127.0.0.1:26379' })).toMatchObject({ databaseUrlGiven: false, redisUrlGiven: true });
-    expect(readLauncherEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' })).toMatchObject({ databaseUrlGiven: true, redisUrlGiven: false });
+    expect(readLauncherEnvironment({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' })).toMatchObject({
+      databaseUrlGiven: true,
+      redisUrlGiven: false,
+    });
   });
 });
 

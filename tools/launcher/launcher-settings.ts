@@ -5,7 +5,10 @@ import { AppSettings, toInteger, validateEnvironment } from '../../src/config/en
 /** What `npm start` and `npm run demo` read besides the service's own settings; the service never sees these. */
 class LauncherVariables {
   /** Worker processes to run. */
-  @Transform(toInteger) @Min(0) @Max(64) @IsInt()
+  @Transform(toInteger)
+  @Min(0)
+  @Max(64)
+  @IsInt()
   WORKERS = 1;
 
   /** Where an embedded PostgreSQL and a local Redis keep their data. */
@@ -13,11 +16,17 @@ class LauncherVariables {
   LVS_DATA_DIR = '.data';
 
   /** The local PostgreSQL port used while DATABASE_URL is unset (embedded server if closed). */
-  @Transform(toInteger) @Min(1) @Max(65535) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(65535)
+  @IsInt()
   LOCAL_POSTGRES_PORT = 5432;
 
   /** The local Redis port used while REDIS_URL is unset (redis-server started if closed). */
-  @Transform(toInteger) @Min(1) @Max(65535) @IsInt()
+  @Transform(toInteger)
+  @Min(1)
+  @Max(65535)
+  @IsInt()
   LOCAL_REDIS_PORT = 6379;
 }
 

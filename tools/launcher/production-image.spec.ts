@@ -10,7 +10,10 @@ function contextCopies(dockerfile: string): { stage: string; sources: string[] }
     const from = /^FROM\s+\S+(?:\s+AS\s+(\S+))?/i.exec(line);
     if (from) stages.push({ stage: from[1] ?? `stage ${stages.length}`, sources: [] });
     if (!/^COPY\s/i.test(line) || /--from=/.test(line)) continue;
-    const words = line.split(/\s+/).slice(1).filter((word) => !word.startsWith('--'));
+    const words = line
+      .split(/\s+/)
+      .slice(1)
+      .filter((word) => !word.startsWith('--'));
     stages.at(-1)!.sources.push(...words.slice(0, -1));
   }
   return stages;
@@ -23,7 +26,16 @@ describe('the production image', () => {
     expect(stages).toEqual([
       {
         stage: 'build',
-        sources: ['package.json', 'package-lock.json', 'test/client-example/package.json', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'libs'],
+        sources: [
+          'package.json',
+          'package-lock.json',
+          'test/client-example/package.json',
+          'nest-cli.json',
+          'tsconfig.json',
+          'tsconfig.build.json',
+          'src',
+          'libs',
+        ],
       },
       // The final stage: everything else comes from the build stage (package.json, node_modules, dist).
       { stage: 'stage 1', sources: ['scripts/healthcheck.js'] },
@@ -31,7 +43,9 @@ describe('the production image', () => {
   });
 
   it('leaves the launcher out of the build context too', () => {
-    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toContain('tools');
   });
 });

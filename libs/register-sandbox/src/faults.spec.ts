@@ -16,7 +16,10 @@ describe('parseFaultSetting', () => {
     [[], 'body must be a JSON object'],
     ['hang', 'body must be a JSON object'],
     [{}, 'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect'],
-    [{ fault: 'status-502' }, 'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect'],
+    [
+      { fault: 'status-502' },
+      'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect',
+    ],
     [{ fault: 'hang', latency: 5 }, 'unknown field "latency"'],
     [{ fault: 'none', latencyMs: -1 }, 'latencyMs must be a non-negative integer'],
     [{ fault: 'none', latencyMs: '100' }, 'latencyMs must be a non-negative integer'],
@@ -88,11 +91,7 @@ describe('FaultBook', () => {
 
     expect(book.take(otherNumber)).toBeNull();
     expect(book.view().byLicence[number]).toEqual({ fault: 'status-500', remaining: 2 });
-    expect([book.take(number), book.take(number), book.take(number)]).toEqual([
-      { fault: 'status-500' },
-      { fault: 'status-500' },
-      null,
-    ]);
+    expect([book.take(number), book.take(number), book.take(number)]).toEqual([{ fault: 'status-500' }, { fault: 'status-500' }, null]);
     expect(book.view()).toEqual({ global: null, byLicence: {} });
   });
 

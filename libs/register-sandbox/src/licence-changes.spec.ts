@@ -29,7 +29,10 @@ describe('parseLicenceChange', () => {
     [null, 'body must be a JSON object'],
     [{}, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions'],
     [{ surname: 'X' }, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions'],
-    [{ removed: true, status: 'Active' }, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions'],
+    [
+      { removed: true, status: 'Active' },
+      'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions',
+    ],
     [{ status: null }, 'status must be a non-empty string'],
     [{ expiryDate: '31/01/2028' }, 'expiryDate must be a YYYY-MM-DD date'],
   ])('refuses %j', (body, message) => {

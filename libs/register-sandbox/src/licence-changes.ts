@@ -2,8 +2,7 @@ import type { SandboxLicence } from './sandbox-data';
 
 /** Body of PUT /__sandbox/licences/{number}: new values for the licence's fields, or its removal. */
 export type LicenceChange =
-  | { removed: true }
-  | Partial<Pick<SandboxLicence, 'status' | 'statusReason' | 'expiryDate' | 'role' | 'licenceSector' | 'additionalConditions'>>;
+  { removed: true } | Partial<Pick<SandboxLicence, 'status' | 'statusReason' | 'expiryDate' | 'role' | 'licenceSector' | 'additionalConditions'>>;
 
 export class LicenceChangeError extends Error {}
 

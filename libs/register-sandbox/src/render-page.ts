@@ -101,9 +101,7 @@ function renderCard(licence: SandboxLicence): string {
     ],
     [
       licence.statusReason === null ? '' : renderField('Status reason', 'div', 'ax_h4', licence.statusReason),
-      licence.additionalConditions === null
-        ? ''
-        : renderField('Additional licence conditions', 'div', 'ax_h4', licence.additionalConditions),
+      licence.additionalConditions === null ? '' : renderField('Additional licence conditions', 'div', 'ax_h4', licence.additionalConditions),
     ],
   ];
   const rowsHtml = rows
@@ -129,10 +127,5 @@ function renderField(label: string, valueTag: 'div' | 'span', valueClass: string
 }
 
 function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

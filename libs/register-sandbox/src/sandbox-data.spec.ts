@@ -115,7 +115,7 @@ describe('the shipped data set', () => {
     expect(only(SANDBOX_NUMBERS.commonSurname)).toMatchObject({ firstName: 'WILLIAM', surname: 'SMITH', status: 'Active' });
   });
 
-  it('knows the dates of birth of JANE DOE and MARY ANNE O\'BRIEN, and not every holder\'s', () => {
+  it("knows the dates of birth of JANE DOE and MARY ANNE O'BRIEN, and not every holder's", () => {
     expect(only(SANDBOX_NUMBERS.active).dateOfBirth).toBe('1988-07-15');
     expect(only(SANDBOX_NUMBERS.expired).dateOfBirth).toBe('1975-03-02');
     expect(only(SANDBOX_NUMBERS.nonFrontLine).dateOfBirth).toBeNull();
@@ -181,14 +181,42 @@ describe('loadSandboxData from a file', () => {
 
   it.each([
     ['not JSON', '{licences: []', /is invalid: .*JSON/],
-    ['a licence number that is not 16 digits', { licences: [{ ...validLicence, licenceNumber: '123' }], tooManyResults: [], faults: {} }, /licences\[0\]\.licenceNumber must be 16 digits/],
-    ['an impossible expiry date', { licences: [{ ...validLicence, expiryDate: '2027-02-31' }], tooManyResults: [], faults: {} }, /licences\[0\]\.expiryDate must be a YYYY-MM-DD date/],
-    ['an empty surname', { licences: [{ ...validLicence, surname: '' }], tooManyResults: [], faults: {} }, /licences\[0\]\.surname must be a non-empty string/],
-    ['an unknown fault', { licences: [], tooManyResults: [], faults: { '1111222233334444': 'explode' } }, /faults\["1111222233334444"\] is not a fault name/],
+    [
+      'a licence number that is not 16 digits',
+      { licences: [{ ...validLicence, licenceNumber: '123' }], tooManyResults: [], faults: {} },
+      /licences\[0\]\.licenceNumber must be 16 digits/,
+    ],
+    [
+      'an impossible expiry date',
+      { licences: [{ ...validLicence, expiryDate: '2027-02-31' }], tooManyResults: [], faults: {} },
+      /licences\[0\]\.expiryDate must be a YYYY-MM-DD date/,
+    ],
+    [
+      'an empty surname',
+      { licences: [{ ...validLicence, surname: '' }], tooManyResults: [], faults: {} },
+      /licences\[0\]\.surname must be a non-empty string/,
+    ],
+    [
+      'an unknown fault',
+      { licences: [], tooManyResults: [], faults: { '1111222233334444': 'explode' } },
+      /faults\["1111222233334444"\] is not a fault name/,
+    ],
     ['no tooManyResults list', { licences: [], faults: {} }, /tooManyResults must be an array/],
-    ['an impossible date of birth', { licences: [{ ...validLicence, dateOfBirth: '1990-02-30' }], tooManyResults: [], faults: {} }, /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/],
-    ['a date of birth written DD/MM/YYYY', { licences: [{ ...validLicence, dateOfBirth: '12/04/1990' }], tooManyResults: [], faults: {} }, /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/],
-    ['a blank too-common surname', { licences: [], tooManyResults: [], tooManySurnames: [' '], faults: {} }, /tooManySurnames\[0\] must be a non-empty string/],
+    [
+      'an impossible date of birth',
+      { licences: [{ ...validLicence, dateOfBirth: '1990-02-30' }], tooManyResults: [], faults: {} },
+      /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/,
+    ],
+    [
+      'a date of birth written DD/MM/YYYY',
+      { licences: [{ ...validLicence, dateOfBirth: '12/04/1990' }], tooManyResults: [], faults: {} },
+      /licences\[0\]\.dateOfBirth must be a YYYY-MM-DD date/,
+    ],
+    [
+      'a blank too-common surname',
+      { licences: [], tooManyResults: [], tooManySurnames: [' '], faults: {} },
+      /tooManySurnames\[0\] must be a non-empty string/,
+    ],
   ])('refuses a file with %s, naming the file', async (_, content, message) => {
     const file = writeData(content);
 

@@ -52,11 +52,7 @@ function toSandboxData(raw: unknown): SandboxData {
     const licence = parseSandboxLicence(entry, `licences[${index}]`);
     licencesByNumber.set(licence.licenceNumber, [...(licencesByNumber.get(licence.licenceNumber) ?? []), licence]);
   });
-  const tooManyResults = new Set(
-    asArray(root.tooManyResults, 'tooManyResults').map((number, index) =>
-      licenceNumber(number, `tooManyResults[${index}]`),
-    ),
-  );
+  const tooManyResults = new Set(asArray(root.tooManyResults, 'tooManyResults').map((number, index) => licenceNumber(number, `tooManyResults[${index}]`)));
   const reservedFaults = new Map<string, FaultName>();
   for (const [number, fault] of Object.entries(asRecord(root.faults, 'faults'))) {
     licenceNumber(number, `faults key "${number}"`);
@@ -88,8 +84,7 @@ export function parseSandboxLicence(raw: unknown, where: string): SandboxLicence
     }
     return value;
   };
-  const textOrNull = (field: string): string | null =>
-    entry[field] === null || entry[field] === undefined ? null : text(field);
+  const textOrNull = (field: string): string | null => (entry[field] === null || entry[field] === undefined ? null : text(field));
   const isoDate = (field: string, value: string): string => {
     if (!isIsoDate(value)) throw new Error(`${where}.${field} must be a YYYY-MM-DD date`);
     return value;

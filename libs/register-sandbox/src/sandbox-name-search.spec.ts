@@ -23,16 +23,14 @@ describe('searchSandboxByName over the shipped data set', () => {
   });
 
   it('ignores case and extra white space, and empty filters', () => {
-    expect(
-      numbersFound({ Surname: ' hughes ', FirstName: 'Olivia', MiddleName: '', DateOfBirth: '', Role: 'front  line', LicenseSector: '' }),
-    ).toEqual([SANDBOX_NUMBERS.renewedOld, SANDBOX_NUMBERS.renewedNew]);
-  });
-
-  it.each(['12/04/1990', '1990-04-12'])('confirms the date of birth %s, written either way', (DateOfBirth) => {
-    expect(numbersFound({ Surname: 'HUGHES', FirstName: 'OLIVIA', DateOfBirth })).toEqual([
+    expect(numbersFound({ Surname: ' hughes ', FirstName: 'Olivia', MiddleName: '', DateOfBirth: '', Role: 'front  line', LicenseSector: '' })).toEqual([
       SANDBOX_NUMBERS.renewedOld,
       SANDBOX_NUMBERS.renewedNew,
     ]);
+  });
+
+  it.each(['12/04/1990', '1990-04-12'])('confirms the date of birth %s, written either way', (DateOfBirth) => {
+    expect(numbersFound({ Surname: 'HUGHES', FirstName: 'OLIVIA', DateOfBirth })).toEqual([SANDBOX_NUMBERS.renewedOld, SANDBOX_NUMBERS.renewedNew]);
   });
 
   it.each(['13/04/1990', '04/12/1990', '31/02/1990', '1990-4-12', 'yesterday'])('finds nothing with the date of birth %s', (DateOfBirth) => {

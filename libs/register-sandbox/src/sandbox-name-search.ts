@@ -30,9 +30,7 @@ export function searchSandboxByName(
   const dateOfBirth = dateOfBirthText === '' ? null : isoDateOfBirth(dateOfBirthText);
   if (surname === '' || dateOfBirth === undefined) return { kind: 'licences', licences: [] };
 
-  const filters = TEXT_FILTERS.map(([formField, field]) => [searchKey(form.get(formField) ?? ''), field] as const).filter(
-    ([wanted]) => wanted !== '',
-  );
+  const filters = TEXT_FILTERS.map(([formField, field]) => [searchKey(form.get(formField) ?? ''), field] as const).filter(([wanted]) => wanted !== '');
   const fits = (licence: SandboxLicence): boolean =>
     searchKey(licence.surname) === surname &&
     (dateOfBirth === null || licence.dateOfBirth === dateOfBirth) &&

@@ -54,7 +54,7 @@ describe('RegisterClient against the sandbox', () => {
       expect(await requestCounts()).toEqual({ total: 1, byLicence: { [SANDBOX_NUMBERS.active]: 1 }, bySurname: {} });
     });
 
-    it("finds an expired non-front-line licence with an empty sector and an apostrophe in the surname", async () => {
+    it('finds an expired non-front-line licence with an empty sector and an apostrophe in the surname', async () => {
       await expect(client.lookup(SANDBOX_NUMBERS.expired)).resolves.toEqual({ kind: 'found', licence: SANDBOX_LICENCES.expired });
     });
 
@@ -72,8 +72,7 @@ describe('RegisterClient against the sandbox', () => {
           expiryDate: '2027-09-09',
           status: 'Active',
           statusReason: 'Licence granted with conditions',
-          additionalConditions:
-            'Must not work between 23:00 & 06:00 without a supervisor present; licence to be shown on request',
+          additionalConditions: 'Must not work between 23:00 & 06:00 without a supervisor present; licence to be shown on request',
         },
       });
     });

@@ -30,8 +30,7 @@ describe('register sandbox', () => {
   };
   const search = (licenceNumber: string, signal?: AbortSignal): Promise<RawAnswer> =>
     send('POST', SEARCH_PATH, new URLSearchParams({ LicenseNo: licenceNumber }).toString(), signal);
-  const searchByName = (fields: Record<string, string>): Promise<RawAnswer> =>
-    send('POST', NAME_SEARCH_PATH, new URLSearchParams(fields).toString());
+  const searchByName = (fields: Record<string, string>): Promise<RawAnswer> => send('POST', NAME_SEARCH_PATH, new URLSearchParams(fields).toString());
   const outcomeOf = async (licenceNumber: string): Promise<LookupOutcome> => {
     const answer = await search(licenceNumber);
     expect(answer.status).toBe(200);
@@ -278,7 +277,10 @@ describe('register sandbox', () => {
     });
 
     it.each([
-      ['{"fault":"explode"}', 'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect'],
+      [
+        '{"fault":"explode"}',
+        'fault must be one of none, status-500, status-503, status-429, status-404, hang, reset, maintenance, truncated, oversize, redirect',
+      ],
       ['{"fault":"hang","times":0}', 'times must be at least 1'],
       ['{"fault":"hang","latncyMs":10}', 'unknown field "latncyMs"'],
       ['{"fault":', 'body must be JSON'],
@@ -382,8 +384,7 @@ describe('register sandbox', () => {
   });
 
   describe('licence admin API', () => {
-    const changeLicence = (licenceNumber: string, body: unknown) =>
-      send('PUT', `/__sandbox/licences/${licenceNumber}`, JSON.stringify(body));
+    const changeLicence = (licenceNumber: string, body: unknown) => send('PUT', `/__sandbox/licences/${licenceNumber}`, JSON.stringify(body));
 
     afterAll(async () => {
       // Back as shipped for the rest of the suite.
@@ -464,9 +465,7 @@ describe('register sandbox lifecycle', () => {
   it('closes promptly while a latency delay is pending', async () => {
     const sandbox = await startSandbox();
     await fetch(`${sandbox.url}/__sandbox/fault`, { method: 'PUT', body: '{"fault":"none","latencyMs":60000}' });
-    const slow = fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: `LicenseNo=${SANDBOX_NUMBERS.active}` }).catch(
-      () => 'dropped',
-    );
+    const slow = fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: `LicenseNo=${SANDBOX_NUMBERS.active}` }).catch(() => 'dropped');
     await waitFor(async () => (await countsOf(sandbox)).total === 1);
     const started = performance.now();
 
@@ -493,9 +492,7 @@ describe('register sandbox lifecycle', () => {
     writeFileSync(dataFile, JSON.stringify({ licences: [licence], tooManyResults: [], faults: {} }));
     const sandbox = await startSandbox({ dataFile });
     try {
-      const page = await (
-        await fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: 'LicenseNo=1234567812345678' })
-      ).text();
+      const page = await (await fetch(`${sandbox.url}${SEARCH_PATH}`, { method: 'POST', body: 'LicenseNo=1234567812345678' })).text();
       expect(parseRegisterPage(page, '1234567812345678')).toEqual({
         kind: 'found',
         licence: { ...licence, dateOfBirth: null, licenceType: null },
@@ -507,9 +504,7 @@ describe('register sandbox lifecycle', () => {
   });
 
   it('refuses to start on an invalid data file', async () => {
-    await expect(startSandbox({ dataFile: join(__dirname, 'sandbox-numbers.ts') })).rejects.toThrow(
-      /^Sandbox data in .*sandbox-numbers\.ts is invalid: /,
-    );
+    await expect(startSandbox({ dataFile: join(__dirname, 'sandbox-numbers.ts') })).rejects.toThrow(/^Sandbox data in .*sandbox-numbers\.ts is invalid: /);
   });
 });
 

@@ -178,9 +178,7 @@ describe('parseRegisterPage on other pages', () => {
 
   it('takes a status explanation as the reason, and empty reason or conditions as null', () => {
     const explained = buildPage(buildCard([...JANE_DOE_FIELDS, ['Status explanation', 'Renewed early']]));
-    const blank = buildPage(
-      buildCard([...JANE_DOE_FIELDS, ['Status reason', ' '], ['Additional licence conditions', '']]),
-    );
+    const blank = buildPage(buildCard([...JANE_DOE_FIELDS, ['Status reason', ' '], ['Additional licence conditions', '']]));
 
     expect(parseRegisterPage(explained, JANE_DOE_NUMBER)).toEqual({
       kind: 'found',
@@ -198,14 +196,9 @@ describe('parseRegisterPage on other pages', () => {
     expect(error.message).not.toContain(JANE_DOE_NUMBER);
   });
 
-  it.each(['31 February 2027', '2027-06-06', '06/06/2027', 'June 2027'])(
-    'is a parse error when the expiry date reads %j',
-    (expiryDate) => {
-      expect(parseError(janeDoeWith({ 'Expiry date': expiryDate })).message).toBe(
-        'Register result card has an unreadable "expiry date"',
-      );
-    },
-  );
+  it.each(['31 February 2027', '2027-06-06', '06/06/2027', 'June 2027'])('is a parse error when the expiry date reads %j', (expiryDate) => {
+    expect(parseError(janeDoeWith({ 'Expiry date': expiryDate })).message).toBe('Register result card has an unreadable "expiry date"');
+  });
 
   it('reports too many results when the message shows beside a single card', () => {
     const html = buildPage('<div class="alert">Too many search results were returned.</div>', buildCard(JANE_DOE_FIELDS));

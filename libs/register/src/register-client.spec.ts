@@ -89,10 +89,7 @@ describe('RegisterClient', () => {
 
     const outcome = await client.searchByName({ surname: 'HUGHES', firstName: 'OLIVIA', dateOfBirth: '1990-04-12' });
 
-    expect(outcome.kind === 'found' && outcome.licences.map(({ licenceNumber }) => licenceNumber)).toEqual([
-      '1229001122334455',
-      '1230112233445500',
-    ]);
+    expect(outcome.kind === 'found' && outcome.licences.map(({ licenceNumber }) => licenceNumber)).toEqual(['1229001122334455', '1230112233445500']);
     expect(received).toHaveLength(1);
     const [request] = received;
     expect(request.method).toBe('POST');

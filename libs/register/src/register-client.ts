@@ -3,13 +3,7 @@ import type { Dispatcher } from 'undici';
 import { nameSearchForm } from './name-search-form';
 import { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
 import { readCappedBody } from './read-capped-body';
-import {
-  bodyExcerpt,
-  RegisterError,
-  RegisterParseError,
-  RegisterUnavailableError,
-  RegisterUnreachableError,
-} from './register-errors';
+import { bodyExcerpt, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from './register-errors';
 import type { LookupOutcome, NameSearch, NameSearchOutcome } from './register-licence';
 import { errorCode, unreachableReason } from './unreachable-reason';
 
@@ -19,8 +13,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 4000;
 const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const DEFAULT_MAX_CONNECTIONS = 16;
 // The register turns away clients that do not look like a browser (REGISTER.md "Request").
-const DEFAULT_USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
+const DEFAULT_USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
 /** Enough of an error page's body for a log excerpt; the rest is not read. */
 const ERROR_BODY_READ_BYTES = 4096;
 const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);

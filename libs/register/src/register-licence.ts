@@ -18,10 +18,7 @@ export interface RegisterLicence {
   additionalConditions: string | null;
 }
 
-export type LookupOutcome =
-  | { kind: 'found'; licence: RegisterLicence }
-  | { kind: 'not_found' }
-  | { kind: 'too_many_results' };
+export type LookupOutcome = { kind: 'found'; licence: RegisterLicence } | { kind: 'not_found' } | { kind: 'too_many_results' };
 
 /** A search by name (REGISTER.md "Search by name"): the surname is required, every other field narrows it. */
 export interface NameSearch {
@@ -36,7 +33,4 @@ export interface NameSearch {
   licenceSector?: string;
 }
 
-export type NameSearchOutcome =
-  | { kind: 'found'; licences: RegisterLicence[] }
-  | { kind: 'not_found' }
-  | { kind: 'too_many_results' };
+export type NameSearchOutcome = { kind: 'found'; licences: RegisterLicence[] } | { kind: 'not_found' } | { kind: 'too_many_results' };

@@ -26,9 +26,12 @@ describe('unreachableReason', () => {
     expect(unreachableReason(code)).toBe(reason);
   });
 
-  it.each(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_INVALID_URL', 'EACCES', 'toString', ''])('%p is no reason to call the register unreachable', (code) => {
-    expect(unreachableReason(code)).toBeNull();
-  });
+  it.each(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_INVALID_URL', 'EACCES', 'toString', ''])(
+    '%p is no reason to call the register unreachable',
+    (code) => {
+      expect(unreachableReason(code)).toBeNull();
+    },
+  );
 });
 
 describe('errorCode', () => {

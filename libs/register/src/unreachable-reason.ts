@@ -1,11 +1,5 @@
 /** Why the register gave no HTTP answer, in the words an operator searches for. */
-export type UnreachableReason =
-  | 'DNS failure'
-  | 'connection refused'
-  | 'timeout'
-  | 'TLS failure'
-  | 'connection reset'
-  | 'network unreachable';
+export type UnreachableReason = 'DNS failure' | 'connection refused' | 'timeout' | 'TLS failure' | 'connection reset' | 'network unreachable';
 
 const REASON_BY_CODE: Readonly<Record<string, UnreachableReason>> = {
   ENOTFOUND: 'DNS failure',

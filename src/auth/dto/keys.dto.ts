@@ -24,7 +24,7 @@ export class CreateKeyDto {
     example: '2027-01-31T00:00:00Z',
     description:
       'When the new key stops working: a future ISO-8601 date (midnight UTC), or date and time with its zone. ' +
-      'Never later than the key making this request: a later expiry, or none, becomes that key\'s expiry.',
+      "Never later than the key making this request: a later expiry, or none, becomes that key's expiry.",
   })
   @IsOptional()
   @IsDate({ message: keyExpiry })
@@ -37,7 +37,7 @@ export class CreateKeyDto {
     enum: KEY_MODES,
     example: 'test',
     description:
-      'The new key\'s mode; the calling key\'s when left out. A live key may create either; a test key only test keys ' +
+      "The new key's mode; the calling key's when left out. A live key may create either; a test key only test keys " +
       '(asking for live answers 400 VALIDATION_ERROR).',
   })
   @IsOptional()
@@ -55,7 +55,11 @@ export class KeyDto {
   @ApiProperty({ example: 'lvs_Ab3dE9', description: 'The first characters of the key, to tell keys apart' })
   prefix!: string;
 
-  @ApiProperty({ enum: KEY_MODES, example: 'live', description: 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)' })
+  @ApiProperty({
+    enum: KEY_MODES,
+    example: 'live',
+    description: 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)',
+  })
   mode!: KeyMode;
 
   @ApiProperty({ format: 'date-time' })

@@ -5,8 +5,7 @@ import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 
 const { holderBody, searchBody, surname, firstName, middleName, role, licenceSector, dateOfBirth } = FEATURE_VALIDATION_MESSAGES;
 
-const DATE_OF_BIRTH =
-  'YYYY-MM-DD. Never stored or logged in clear; the register confirms it by a name search, since its cards never show it';
+const DATE_OF_BIRTH = 'YYYY-MM-DD. Never stored or logged in clear; the register confirms it by a name search, since its cards never show it';
 
 /** POST /v1/licences/verify-holder: the number, the name of the person who claims it, and an optional date of birth. */
 @UnknownFieldMessage(holderBody)

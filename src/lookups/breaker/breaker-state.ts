@@ -48,12 +48,7 @@ export function admitLookup(state: BreakerState, now: number, settings: BreakerS
  * the threshold, and at once when the probe fails. Late outcomes while open change nothing, so
  * the cooldown is not stretched by jobs that were already running.
  */
-export function recordOutcome(
-  state: BreakerState,
-  outcome: 'answered' | 'unavailable',
-  now: number,
-  settings: BreakerSettings,
-): BreakerState {
+export function recordOutcome(state: BreakerState, outcome: 'answered' | 'unavailable', now: number, settings: BreakerSettings): BreakerState {
   if (outcome === 'answered') return state.phase === 'closed' && state.failures === 0 ? state : CLOSED_BREAKER;
   const failures = state.failures + 1;
   switch (state.phase) {
@@ -76,7 +71,12 @@ export function parseBreakerState(stored: string | null): BreakerState {
     const phases: BreakerPhase[] = ['closed', 'open', 'half-open'];
     if (!phases.includes(value.phase as BreakerPhase)) return CLOSED_BREAKER;
     const number = (field: unknown) => (typeof field === 'number' && Number.isFinite(field) ? field : 0);
-    return { phase: value.phase as BreakerPhase, failures: number(value.failures), openUntil: number(value.openUntil), probeUntil: number(value.probeUntil) };
+    return {
+      phase: value.phase as BreakerPhase,
+      failures: number(value.failures),
+      openUntil: number(value.openUntil),
+      probeUntil: number(value.probeUntil),
+    };
   } catch {
     return CLOSED_BREAKER;
   }

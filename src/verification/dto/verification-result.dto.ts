@@ -69,7 +69,8 @@ abstract class FinishedVerificationFields extends VerificationResultFields {
   @ApiProperty({
     format: 'uuid',
     example: EXAMPLE_VERIFICATION_ID,
-    description: 'The verification record of this answer (GET /v1/verifications/{id}, its signed receipt at /receipt); a replay with the same Idempotency-Key answers the same id',
+    description:
+      'The verification record of this answer (GET /v1/verifications/{id}, its signed receipt at /receipt); a replay with the same Idempotency-Key answers the same id',
   })
   verificationId!: string;
 }

@@ -56,7 +56,13 @@ export class WebhookDto {
   @ApiProperty({ type: String, nullable: true, enum: ['GONE', 'FAILING_FOR_3_DAYS'], example: null })
   disabledReason!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date-time', example: null, description: 'Since when deliveries fail; null when the last one succeeded' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    example: null,
+    description: 'Since when deliveries fail; null when the last one succeeded',
+  })
   failingSince!: string | null;
 
   @ApiModeProperty()
