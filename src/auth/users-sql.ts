@@ -27,6 +27,11 @@ export function isServedUser(userId: string, testModeEnabled: boolean): string {
   return `EXISTS (SELECT 1 FROM users served WHERE served.id = ${userId} AND ${servedUser('served', testModeEnabled)})`;
 }
 
+/** The mode ('live' or 'test') of the user of id `userId` (an SQL expression): which side owns what that user has. */
+export function userMode(userId: string): string {
+  return `(SELECT moded.mode FROM users moded WHERE moded.id = ${userId})`;
+}
+
 /** Whether the operator disabled the user of id `userId` (an SQL expression). */
 export function isDisabledUser(userId: string): string {
   return `EXISTS (SELECT 1 FROM users disabled WHERE disabled.id = ${userId} AND disabled.disabled_at IS NOT NULL)`;

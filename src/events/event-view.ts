@@ -1,7 +1,7 @@
 import type { KeyMode } from '../auth/key-mode';
 import type { EventType } from './event-types';
 
-/** An event as partners see it, in the feed and (without id and mode) as a webhook body. */
+/** An event as partners see it, in the feed and (without id) as a webhook body. */
 export interface EventView {
   id: string;
   type: EventType;
@@ -14,9 +14,12 @@ export function eventView(event: { id: string; type: EventType; createdAt: Date;
   return { id: event.id, type: event.type, timestamp: event.createdAt.toISOString(), data: event.data, mode };
 }
 
-/** The Standard Webhooks body: {"type","timestamp","data"}; the id travels in webhook-id. */
-export function webhookBody(event: { type: EventType; createdAt: Date; data: Record<string, unknown> }): string {
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+/**
+ * The Standard Webhooks body: {"type","timestamp","data","mode"}; the id travels in webhook-id. The mode is the owning
+ * user's side, so that a receiver taking both live and test events on one URL can tell them apart.
+ */
+export function webhookBody(event: { type: EventType; createdAt: Date; data: Record<string, unknown> }, mode: KeyMode): string {
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data, mode });
 }
 
 /** The feed's cursor: a previous page's nextCursor, the sequence number of its last event (0: the start). */

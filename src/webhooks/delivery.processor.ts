@@ -132,7 +132,7 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
       // Recorded like any failed attempt, so the delivery ends FAILED (and can be replayed once the keys are fixed).
       return { responseStatus: null, error: error.message, refused: true };
     }
-    const body = webhookBody({ type: row.type, createdAt: row.createdAt, data: row.data });
+    const body = webhookBody({ type: row.type, createdAt: row.createdAt, data: row.data }, row.mode);
     const headers = signPayload(secrets, row.eventId, Math.floor(now.getTime() / 1000), body);
     try {
       // undici's request never follows redirects: a 3xx is an answer, and not a 2xx.

@@ -18,7 +18,7 @@ describe('the webhooks section of the OpenAPI document', () => {
     for (const type of EVENT_TYPES) {
       const operation = (WEBHOOK_DOCS.webhooks[type] as { post: Record<string, any> }).post;
       expect(operation.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${eventSchemaName(type)}` });
-      expect(WEBHOOK_DOCS.schemas[eventSchemaName(type)]).toMatchObject({ required: ['type', 'timestamp', 'data'], additionalProperties: false });
+      expect(WEBHOOK_DOCS.schemas[eventSchemaName(type)]).toMatchObject({ required: ['type', 'timestamp', 'data', 'mode'], additionalProperties: false });
     }
   });
 

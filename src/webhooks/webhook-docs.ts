@@ -1,4 +1,5 @@
 import type { ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { KEY_MODES } from '../auth/key-mode';
 import { EVENT_TYPES, EventType, SUCCESSOR_CONFIDENCES } from '../events/event-types';
 import type { OpenApiWebhooks } from '../http/openapi-webhooks';
 import { DELIVERY_TIMEOUT_MS } from './delivery.queue';
@@ -117,6 +118,11 @@ function eventSchema(type: EventType): SchemaObject {
       type: { const: type, description: 'The event type' } as SchemaObject,
       timestamp: { type: 'string', format: 'date-time', description: 'When the event happened' },
       data: ref(EVENTS[type].data),
+      mode: {
+        type: 'string',
+        enum: [...KEY_MODES],
+        description: "The side of the endpoint's owner: test for an event of the test side (docs/api.md, Test mode), else live",
+      },
     },
     `The body of a ${type} delivery`,
   );

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isServedUser, lockUser } from '../auth/users-sql';
+import type { KeyMode } from '../auth/key-mode';
+import { isServedUser, lockUser, userMode } from '../auth/users-sql';
 import { AppConfig } from '../config/app-config';
 import type { EventType } from '../events/event-types';
 import { storedEvents } from '../events/events-sql';
@@ -34,6 +35,8 @@ export interface DeliveryToSend {
   type: EventType;
   data: Record<string, unknown>;
   createdAt: Date;
+  /** the endpoint's user's side, which the body names so that one URL can take both live and test events */
+  mode: KeyMode;
   /** attempts recorded so far */
   attempts: number;
 }
@@ -167,6 +170,7 @@ export class WebhookRepository {
       `SELECT w.user_id AS "userId", d.endpoint_id AS "endpointId", w.url, w.secret, w.previous_secret AS "previousSecret",
               w.previous_secret_until AS "previousSecretUntil", w.failing_since AS "failingSince", w.disabled_at AS "disabledAt",
               NOT ${this.endpointUserServed} AS "userDisabled", e.id AS "eventId", e.type, e.data, e.created_at AS "createdAt",
+              ${userMode('w.user_id')} AS mode,
               (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
          JOIN ${storedEvents('e')} ON e.id = d.event_id

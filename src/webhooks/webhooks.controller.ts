@@ -32,7 +32,7 @@ export class WebhooksController {
     operationId: 'createWebhook',
     summary: 'Add a webhook endpoint (at most 10 per user)',
     description:
-      'Events are POSTed as Standard Webhooks: body {"type","timestamp","data"}, headers webhook-id (the event id, the ' +
+      'Events are POSTed as Standard Webhooks: body {"type","timestamp","data","mode"}, headers webhook-id (the event id, the ' +
       'same on every retry), webhook-timestamp (Unix seconds) and webhook-signature ("v1,<signature>", two separated ' +
       'by a space while a rotated secret still signs). To verify a delivery, on the raw body: signature = base64 of ' +
       'HMAC-SHA256, keyed with the base64-decoded part of the secret after "whsec_", of "<webhook-id>.<webhook-timestamp>.<body>"; ' +

@@ -229,7 +229,7 @@ describe('OpenAPI document and the key command', () => {
       expect([schemas.RosterItemDto.additionalProperties, schemas.WatchHolderDto.additionalProperties]).toEqual([false, false]);
     });
 
-    it('describes every event type we send in the webhooks section, with the Standard Webhooks headers', async () => {
+    it('describes every event type we send in the webhooks section, with the Standard Webhooks headers and the mode', async () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES]);
       for (const type of EVENT_TYPES) {
@@ -241,7 +241,8 @@ describe('OpenAPI document and the key command', () => {
         ]);
         const body = document.components.schemas[operation.requestBody.content['application/json'].schema.$ref.split('/').pop()];
         expect(body.properties.type).toEqual({ const: type, description: 'The event type' });
-        expect(body.required).toEqual(['type', 'timestamp', 'data']);
+        expect(body.required).toEqual(['type', 'timestamp', 'data', 'mode']);
+        expect(body.properties.mode.enum).toEqual(['live', 'test']);
       }
     });
 

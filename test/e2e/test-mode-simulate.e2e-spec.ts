@@ -91,6 +91,11 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     const elapsed = Date.now() - started;
     expect(elapsed).toBeLessThan(5000);
     expect(event.verified).toBe(true);
+    // A test side's delivery says so in the signed body, as the feed says of the same event.
+    expect(event.body.mode).toBe('test');
+    const feed = await call(mine.key, 'GET', '/v1/events');
+    const inFeed = (feed.body as { events: { id: string; mode: string }[] }).events.filter((fed) => fed.id === event.headers['webhook-id']);
+    expect(inFeed.map((fed) => fed.mode)).toEqual(['test']);
     expect(event.body.data).toEqual({
       licenceNumber: ACTIVE,
       reference: '/mine',
@@ -189,6 +194,7 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(event.verified).toBe(true);
+    expect(event.body.mode).toBe('test');
     expect(event.body.data).toEqual({
       licenceNumber: ACTIVE,
       reference: '/theirs',

@@ -8,7 +8,7 @@ export interface ReceivedWebhook {
   path: string;
   headers: Record<string, string>;
   raw: string;
-  body: { type: string; timestamp: string; data: Record<string, unknown> };
+  body: { type: string; timestamp: string; data: Record<string, unknown>; mode: 'live' | 'test' };
   /** true when standardwebhooks verified the signature with the secret registered for the path */
   verified: boolean;
   answeredWith: number;
