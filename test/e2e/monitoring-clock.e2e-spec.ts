@@ -184,6 +184,7 @@ describe('monitoring over time: expiry warnings and quota periods, on the test c
         disabledAt: expect.stringMatching(/^2026-11-26T08:00:/),
         disabledReason: 'FAILING_FOR_3_DAYS',
         failingSince: expect.stringMatching(/^2026-11-23T08:00:0/),
+        mode: 'live',
       },
     ]);
 
