@@ -9,7 +9,6 @@ import { AuthRepository } from './auth.repository';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
-import { UserDeletion } from './user-deletion';
 import { UserModes } from './user-modes';
 
 @Module({
@@ -22,11 +21,10 @@ import { UserModes } from './user-modes';
     AuthRepository,
     KeyChanges,
     KeyUseRecorder,
-    UserDeletion,
     UserModes,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion, UserModes],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthRepository, KeyChanges, RateLimitModule, UserModes],
 })
 export class AuthModule {}

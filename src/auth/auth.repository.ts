@@ -52,6 +52,9 @@ const LINEAGE = `WITH RECURSIVE sides AS (
     SELECT child.id FROM api_keys child JOIN lineage ON child.created_by_key_id = lineage.id WHERE child.user_id IN (SELECT id FROM sides)
   )`;
 
+/** The user and its test side, if it has one. */
+const SIDES = 'SELECT id FROM users WHERE id = $1 OR live_user_id = $1 ORDER BY mode';
+
 /**
  * Auth's tables, users and api_keys: every statement of the module but the fragments other modules embed
  * (users-sql.ts). Methods that take an EntityManager run in the caller's transaction.
@@ -196,5 +199,40 @@ export class AuthRepository {
       [userId, disabled],
     );
     return rows[0];
+  }
+
+  async userExists(userId: string): Promise<boolean> {
+    const [{ exists }] = await this.dataSource.query<{ exists: boolean }[]>('SELECT EXISTS (SELECT 1 FROM users WHERE id = $1) AS exists', [userId]);
+    return exists;
+  }
+
+  /** The user and its test side (live first); locked in the caller's transaction when `manager` is given. */
+  async sides(userId: string, manager?: EntityManager): Promise<string[]> {
+    const rows = manager
+      ? await manager.query<{ id: string }[]>(`${SIDES} FOR UPDATE`, [userId])
+      : await this.dataSource.query<{ id: string }[]>(SIDES, [userId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The worlds of watched numbers' states that go with user $1: its test side's, or its own if it is one. */
+  async testWorlds(manager: EntityManager, userId: string): Promise<string[]> {
+    const rows = await manager.query<{ id: string }[]>(`SELECT id FROM users WHERE live_user_id = $1 OR (id = $1 AND mode = 'test')`, [userId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The users' keys, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ apiKeys: number }> {
+    const [counts] = await manager.query<{ apiKeys: number }[]>('SELECT count(*)::int AS "apiKeys" FROM api_keys WHERE user_id = ANY ($1)', [userIds]);
+    return counts;
+  }
+
+  async keyHashes(manager: EntityManager, userIds: string[]): Promise<string[]> {
+    const rows = await manager.query<{ keyHash: string }[]>('SELECT key_hash AS "keyHash" FROM api_keys WHERE user_id = ANY ($1)', [userIds]);
+    return rows.map((row) => row.keyHash);
+  }
+
+  /** Deletes the user; every row that hangs on it (its test side, keys, and other modules' rows) cascades. */
+  async deleteUser(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query('DELETE FROM users WHERE id = $1', [userId]);
   }
 }
