@@ -1,11 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser } from './authenticated-user';
+import { AuthRepository } from './auth.repository';
 import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
@@ -48,7 +47,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   private readonly testModeQuota: number;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: AuthRepository,
     private readonly keyChanges: KeyChanges,
     private readonly clock: Clock,
     private readonly keyUses: KeyUseRecorder,
@@ -98,22 +97,13 @@ export class ApiKeyAuthenticator implements OnModuleInit {
    */
   async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const rows = await this.dataSource.query<
-      (AuthenticatedUser & { expiresAt: Date | null; rateLimitPerSecond: number | null; live: boolean; liveUserId: string | null })[]
-    >(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
-              u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
-              (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
-         FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
-        WHERE k.key_hash = $1`,
-      [keyHash, this.testModeEnabled],
-    );
+    const row = await this.repository.keyHolder(keyHash, this.testModeEnabled);
     const current = generation === this.generation;
-    if (rows.length === 0) {
+    if (!row) {
       if (current) this.unknown.set(keyHash, true);
       return null;
     }
-    const { expiresAt, rateLimitPerSecond, live, liveUserId, ...user } = rows[0];
+    const { expiresAt, rateLimitPerSecond, live, liveUserId, ...user } = row;
     if (user.mode === 'test') user.monthlyQuota = this.testModeQuota;
     const known = { holder: { user, rateLimitPerSecond }, expiresAt, live, liveUserId };
     if (current) this.known.set(keyHash, known);

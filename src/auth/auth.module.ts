@@ -1,33 +1,30 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyBodyGate } from '../http/body-gates';
-import { ApiKey } from './api-key.entity';
 import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
+import { AuthRepository } from './auth.repository';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
-import { UserDeletion } from './user-deletion';
 import { UserModes } from './user-modes';
-import { User } from './user.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, ApiKey]), RateLimitModule],
+  imports: [RateLimitModule],
   controllers: [KeysController],
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,
     ApiKeyGuard,
+    AuthRepository,
     KeyChanges,
     KeyUseRecorder,
-    UserDeletion,
     UserModes,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, RateLimitModule, UserDeletion, UserModes],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthRepository, KeyChanges, RateLimitModule, UserModes],
 })
 export class AuthModule {}

@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { AuthRepository } from './auth.repository';
 import { isUseWorthRecording } from './key-use';
 
 const FLUSH_INTERVAL_MS = 5_000;
@@ -22,7 +21,7 @@ export class KeyUseRecorder implements OnModuleDestroy {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: AuthRepository,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
@@ -41,12 +40,8 @@ export class KeyUseRecorder implements OnModuleDestroy {
     if (this.pending.size === 0) return;
     const keyIds = [...this.pending];
     this.pending.clear();
-    await this.dataSource
-      .query(
-        `UPDATE api_keys SET last_used_at = $2
-          WHERE id = ANY($1::uuid[]) AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')`,
-        [keyIds, this.clock.now()],
-      )
+    await this.repository
+      .recordKeyUses(keyIds, this.clock.now())
       // A lost "last used" costs a minute of accuracy, not a request: the next use marks the key again. An
       // unreachable database is reported by the readiness probe and the requests that need it, not here again.
       .catch((error: unknown) => {

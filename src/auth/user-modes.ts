@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { AuthRepository } from './auth.repository';
 import type { KeyMode } from './key-mode';
 
 /** Enough for every user a process serves at once; past it the memory starts again (a miss costs one query). */
@@ -14,16 +13,16 @@ const MAX_REMEMBERED = 10_000;
 export class UserModes {
   private readonly known = new Map<string, KeyMode>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly repository: AuthRepository) {}
 
   async of(userId: string): Promise<KeyMode> {
     const known = this.known.get(userId);
     if (known) return known;
-    const [row] = await this.dataSource.query<{ mode: KeyMode }[]>('SELECT mode FROM users WHERE id = $1', [userId]);
+    const mode = await this.repository.userMode(userId);
     // A user deleted meanwhile is owed no register answer: its lookups are kept off the register.
-    if (!row) return 'test';
+    if (!mode) return 'test';
     if (this.known.size >= MAX_REMEMBERED) this.known.clear();
-    this.known.set(userId, row.mode);
-    return row.mode;
+    this.known.set(userId, mode);
+    return mode;
   }
 }

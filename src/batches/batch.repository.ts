@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { isDisabledUser } from '../auth/users-sql';
+import { holderDataRow } from '../secrets/holder-data';
+import { sealedDateColumn, SealedDateRows } from '../secrets/holder-data-reseal';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import { BatchCounts, BatchItemStatus, BatchItemView, BatchStatus, countsOf, ItemResult } from './batch-view';
 import { RosterEntry } from '../common/roster';
@@ -112,7 +114,14 @@ function toItemView(row: ItemRow): BatchItemView {
 /** Every statement on batches and batch_items. */
 @Injectable()
 export class BatchRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** the batch items' dates of birth, for keys reseal-holder-data */
+  readonly sealedDates: SealedDateRows;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.sealedDates = sealedDateColumn(dataSource, 'batch_items', ['batch_id', 'index'], ([batchId, index]) =>
+      holderDataRow.batchItem(batchId, Number(index)),
+    );
+  }
 
   async findByKey(userId: string, idempotencyKey: string): Promise<StoredBatch | undefined> {
     const rows = await this.dataSource.query<BatchRow[]>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE user_id = $1 AND idempotency_key = $2`, [
@@ -367,5 +376,15 @@ export class BatchRepository {
   async deleteCreatedBefore(cutoff: Date): Promise<number> {
     const [, deleted] = await this.dataSource.query<[unknown[], number]>('DELETE FROM batches WHERE created_at < $1', [cutoff]);
     return deleted;
+  }
+
+  /** The users' batches and their items, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ batches: number; batchItems: number }> {
+    const [counts] = await manager.query<{ batches: number; batchItems: number }[]>(
+      `SELECT (SELECT count(*)::int FROM batches WHERE user_id = ANY ($1)) AS "batches",
+              (SELECT count(*)::int FROM batch_items i JOIN batches b ON b.id = i.batch_id WHERE b.user_id = ANY ($1)) AS "batchItems"`,
+      [userIds],
+    );
+    return counts;
   }
 }

@@ -15,7 +15,7 @@ describe('settings are validated once per process', () => {
     expect(occurrences(/\breadSettings\(\)/g)).toEqual({
       'main.ts': 1,
       'worker.ts': 1,
-      'auth/keys.cli.ts': 1,
+      'keys.cli.ts': 1,
       'database/migrate.cli.ts': 1,
       'config/read-settings.ts': 1, // its definition
     });

@@ -82,4 +82,10 @@ export class EventsService {
   async deleteExpired(now: Date): Promise<void> {
     await this.dataSource.query(`DELETE FROM events WHERE created_at < $1::timestamptz - make_interval(days => $2)`, [now, EVENT_RETENTION_DAYS]);
   }
+
+  /** The users' events, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ events: number }> {
+    const [counts] = await manager.query<{ events: number }[]>('SELECT count(*)::int AS "events" FROM events WHERE user_id = ANY ($1)', [userIds]);
+    return counts;
+  }
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { Readable } from 'node:stream';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import type { VerificationRecord } from './verification-record';
@@ -96,5 +96,19 @@ export class EvidenceRepository {
   async deleteAnsweredBefore(cutoff: Date): Promise<number> {
     const [, deleted] = await this.dataSource.query<[unknown[], number]>('DELETE FROM verification_records WHERE answered_at < $1', [cutoff]);
     return deleted;
+  }
+
+  /** The users' records, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ verificationRecords: number }> {
+    const [counts] = await manager.query<{ verificationRecords: number }[]>(
+      'SELECT count(*)::int AS "verificationRecords" FROM verification_records WHERE user_id = ANY ($1)',
+      [userIds],
+    );
+    return counts;
+  }
+
+  /** Records name their user but do not hang on the users row (they are written from a stream that may outlive it). */
+  async deleteUserRows(manager: EntityManager, userIds: string[]): Promise<void> {
+    await manager.query('DELETE FROM verification_records WHERE user_id = ANY ($1)', [userIds]);
   }
 }

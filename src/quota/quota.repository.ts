@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { commitWithin } from '../database/commit-within';
 import { NamedStatement, runNamedStatement } from '../database/named-statement';
 
@@ -104,5 +104,15 @@ export class QuotaRepository {
       [oldestKept, limit],
     );
     return deleted;
+  }
+
+  /** The users' charges and counters, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ quotaCharges: number; quotaUsage: number }> {
+    const [counts] = await manager.query<{ quotaCharges: number; quotaUsage: number }[]>(
+      `SELECT (SELECT count(*)::int FROM quota_charges WHERE user_id = ANY ($1)) AS "quotaCharges",
+              (SELECT count(*)::int FROM quota_usage WHERE user_id = ANY ($1)) AS "quotaUsage"`,
+      [userIds],
+    );
+    return counts;
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { HolderDataProtection, holderDataRow, UnopenableHolderDataError } from './holder-data';
+import { DataSource, EntityManager } from 'typeorm';
+import { HolderDataProtection, UnopenableHolderDataError } from './holder-data';
 
 const BATCH_SIZE = 500;
 
@@ -15,18 +15,55 @@ export interface ResealReport {
   changedMeanwhile: number;
 }
 
-/** One kind of row that holds a sealed date of birth: how to page through it and name a row. */
-interface SealedTable {
-  table: string;
-  /** the primary key's columns, in order */
+/** A date of birth as stored, named by its row's primary key (two columns, as text, in key order). */
+export interface SealedDate {
   key: [string, string];
-  row: (key: [string, string]) => string;
+  sealed: string;
 }
 
-const SEALED_TABLES: SealedTable[] = [
-  { table: 'watch_entries', key: ['user_id', 'licence_number'], row: ([userId, number]) => holderDataRow.watchEntry(userId, number) },
-  { table: 'batch_items', key: ['batch_id', 'index'], row: ([batchId, index]) => holderDataRow.batchItem(batchId, Number(index)) },
-];
+/**
+ * One kind of row that holds a sealed date of birth, served by the module that owns it: pages in primary-key order,
+ * and a replacement that holds only while the date is still the one read.
+ */
+export interface SealedDateRows {
+  /** the row's name that the seal is bound to (holderDataRow) */
+  row(key: [string, string]): string;
+  /** up to `limit` rows with a date, after `after` (null: from the first) */
+  page(after: [string, string] | null, limit: number): Promise<SealedDate[]>;
+  /** stores `resealed` in the caller's transaction if the row still holds `sealed`; false when someone replaced it */
+  replace(manager: EntityManager, key: [string, string], resealed: string, sealed: string): Promise<boolean>;
+}
+
+/**
+ * The SealedDateRows of a table with a date_of_birth_sealed column and a two-column primary key: its owner names the
+ * table and columns, so that the statements of the two tables that hold dates stay one.
+ */
+export function sealedDateColumn(
+  dataSource: DataSource,
+  table: string,
+  [first, second]: [string, string],
+  row: (key: [string, string]) => string,
+): SealedDateRows {
+  return {
+    row,
+    async page(after, limit) {
+      const rows = await dataSource.query<{ first: string; second: string; sealed: string }[]>(
+        `SELECT ${first}::text AS first, ${second}::text AS second, date_of_birth_sealed AS sealed FROM ${table}
+          WHERE date_of_birth_sealed IS NOT NULL AND ($1 OR (${first}, ${second}) > ($2, $3))
+          ORDER BY ${first}, ${second} LIMIT $4`,
+        [after === null, after?.[0] ?? null, after?.[1] ?? null, limit],
+      );
+      return rows.map((found) => ({ key: [found.first, found.second], sealed: found.sealed }));
+    },
+    async replace(manager, [firstValue, secondValue], resealed, sealed) {
+      const [, updated] = await manager.query<[unknown, number]>(
+        `UPDATE ${table} SET date_of_birth_sealed = $3 WHERE ${first} = $1 AND ${second} = $2 AND date_of_birth_sealed = $4`,
+        [firstValue, secondValue, resealed, sealed],
+      );
+      return updated > 0;
+    },
+  };
+}
 
 /**
  * `keys reseal-holder-data`: moves every stored date of birth to the first key of HOLDER_DATA_KEYS, sealed in the
@@ -40,28 +77,23 @@ export class HolderDataReseal {
     private readonly holderData: HolderDataProtection,
   ) {}
 
-  /** Pages in primary-key order, each in its own transaction; running it again changes nothing. */
-  async resealAll(): Promise<ResealReport> {
+  /** Pages of each kind of row in turn, each page in its own transaction; running it again changes nothing. */
+  async resealAll(kinds: SealedDateRows[]): Promise<ResealReport> {
     const report: ResealReport = { resealed: 0, alreadyCurrent: 0, unopenable: 0, changedMeanwhile: 0 };
-    for (const table of SEALED_TABLES) await this.resealTable(table, report);
+    for (const kind of kinds) await this.resealKind(kind, report);
     return report;
   }
 
-  private async resealTable({ table, key: [first, second], row }: SealedTable, report: ResealReport): Promise<void> {
+  private async resealKind(kind: SealedDateRows, report: ResealReport): Promise<void> {
     let after: [string, string] | null = null;
     for (;;) {
-      const rows: { first: string; second: string; sealed: string }[] = await this.dataSource.query(
-        `SELECT ${first}::text AS first, ${second}::text AS second, date_of_birth_sealed AS sealed FROM ${table}
-          WHERE date_of_birth_sealed IS NOT NULL AND ($1 OR (${first}, ${second}) > ($2, $3))
-          ORDER BY ${first}, ${second} LIMIT $4`,
-        [after === null, after?.[0] ?? null, after?.[1] ?? null, BATCH_SIZE],
-      );
+      const rows = await kind.page(after, BATCH_SIZE);
       if (rows.length === 0) return;
       await this.dataSource.transaction(async (manager) => {
-        for (const { first: firstValue, second: secondValue, sealed } of rows) {
+        for (const { key, sealed } of rows) {
           let resealed: string | null;
           try {
-            resealed = this.holderData.resealed(sealed, row([firstValue, secondValue]));
+            resealed = this.holderData.resealed(sealed, kind.row(key));
           } catch (error) {
             if (!(error instanceof UnopenableHolderDataError)) throw error;
             report.unopenable += 1;
@@ -72,15 +104,10 @@ export class HolderDataReseal {
             continue;
           }
           // Only if nobody replaced the date since it was read: the API seals with the first key anyway.
-          const [, updated] = await manager.query<[unknown, number]>(
-            `UPDATE ${table} SET date_of_birth_sealed = $3 WHERE ${first} = $1 AND ${second} = $2 AND date_of_birth_sealed = $4`,
-            [firstValue, secondValue, resealed, sealed],
-          );
-          report[updated === 0 ? 'changedMeanwhile' : 'resealed'] += 1;
+          report[(await kind.replace(manager, key, resealed, sealed)) ? 'resealed' : 'changedMeanwhile'] += 1;
         }
       });
-      const last = rows[rows.length - 1];
-      after = [last.first, last.second];
+      after = rows[rows.length - 1].key;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Resealed, resealWithFirstKey } from './secret-box';
 import { WebhookSecrets } from './webhook-secrets';
 
@@ -21,10 +21,19 @@ const REPORTED_AS = { resealed: 'reencrypted', current: 'alreadyCurrent', undecr
 /** The value to store: the resealed one, or the stored one unchanged. */
 const storedAfter = (stored: string, result: Resealed): string => (result.kind === 'resealed' ? result.stored : stored);
 
-interface EndpointSecrets {
+/** An endpoint's stored signing secrets, as read. */
+export interface StoredSecrets {
   id: string;
   secret: string;
-  previous_secret: string | null;
+  previousSecret: string | null;
+}
+
+/** The stored secrets, served by the module that owns them (webhooks' repository). */
+export interface SealedSecretRows {
+  /** up to `limit` endpoints' secrets in id order, after id `after` */
+  secretsPage(after: string, limit: number): Promise<StoredSecrets[]>;
+  /** stores the resealed secrets in the caller's transaction if the endpoint still holds `read`'s; false otherwise */
+  replaceSecrets(manager: EntityManager, read: StoredSecrets, secret: string, previousSecret: string | null): Promise<boolean>;
 }
 
 /** `keys reencrypt-webhook-secrets`: moves every stored signing secret to the first key, so older keys can be dropped. */
@@ -36,29 +45,21 @@ export class SecretReencryption {
   ) {}
 
   /** Batches in id order, each in its own transaction; running it again changes nothing. */
-  async reencryptAll(): Promise<ReencryptionReport> {
+  async reencryptAll(endpoints: SealedSecretRows): Promise<ReencryptionReport> {
     const report: ReencryptionReport = { reencrypted: 0, alreadyCurrent: 0, undecryptable: 0, changedMeanwhile: 0 };
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const rows = await this.dataSource.query<EndpointSecrets[]>(
-        'SELECT id, secret, previous_secret FROM webhook_endpoints WHERE id > $1 ORDER BY id LIMIT $2',
-        [after, BATCH_SIZE],
-      );
+      const rows = await endpoints.secretsPage(after, BATCH_SIZE);
       if (rows.length === 0) return report;
       await this.dataSource.transaction(async (manager) => {
         for (const row of rows) {
           const secret = resealWithFirstKey(row.secret, this.secrets.keyring);
-          const previous = row.previous_secret === null ? null : resealWithFirstKey(row.previous_secret, this.secrets.keyring);
+          const previous = row.previousSecret === null ? null : resealWithFirstKey(row.previousSecret, this.secrets.keyring);
           const results = previous === null ? [secret] : [secret, previous];
-          const previousAfter = row.previous_secret === null || previous === null ? null : storedAfter(row.previous_secret, previous);
+          const previousAfter = row.previousSecret === null || previous === null ? null : storedAfter(row.previousSecret, previous);
           if (results.some((result) => result.kind === 'resealed')) {
             // Only if nobody rotated the secret since it was read: a rotation seals with the first key anyway.
-            const [, updated] = await manager.query<[unknown, number]>(
-              `UPDATE webhook_endpoints SET secret = $2, previous_secret = $3
-               WHERE id = $1 AND secret = $4 AND previous_secret IS NOT DISTINCT FROM $5`,
-              [row.id, storedAfter(row.secret, secret), previousAfter, row.secret, row.previous_secret],
-            );
-            if (updated === 0) {
+            if (!(await endpoints.replaceSecrets(manager, row, storedAfter(row.secret, secret), previousAfter))) {
               report.changedMeanwhile += 1;
               continue;
             }

@@ -3,7 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { lockUser, servedUsers, userWatchLimit } from '../auth/users-sql';
 import { AppConfig } from '../config/app-config';
+import { holderDataRow } from '../secrets/holder-data';
+import { sealedDateColumn, SealedDateRows } from '../secrets/holder-data-reseal';
 import type { FinalResult } from '../lookups/lookup-outcome';
+import { LIVE_WORLD } from './recheck.queue';
 import type { WatchlistQuery } from './dto/watchlist-query.dto';
 import type { WatchEntryRow, WatchState } from './watch-entry-view';
 import type { WatchlistCount } from './watchlist-room';
@@ -88,12 +91,17 @@ export interface DueNumber {
 export class WatchlistRepository {
   /** SQL: the served users as relation `u`, test sides by the test mode settings */
   private readonly servedUsers: string;
+  /** the watch entries' dates of birth, for keys reseal-holder-data */
+  readonly sealedDates: SealedDateRows;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: AppConfig,
   ) {
     this.servedUsers = servedUsers('u', { testModeEnabled: config.get('TEST_MODE_ENABLED'), testModeQuota: config.get('TEST_MODE_QUOTA') });
+    this.sealedDates = sealedDateColumn(dataSource, 'watch_entries', ['user_id', 'licence_number'], ([userId, number]) =>
+      holderDataRow.watchEntry(userId, number),
+    );
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -371,5 +379,36 @@ export class WatchlistRepository {
       [entry.userId, entry.licenceNumber, entry.reference, entry.addedAt, entry.state, entry.pausedReason, entry.holder, entry.dateOfBirthSealed],
     );
     return inserted.length > 0;
+  }
+
+  /** The users' watch entries, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ watchEntries: number }> {
+    const [counts] = await manager.query<{ watchEntries: number }[]>(
+      'SELECT count(*)::int AS "watchEntries" FROM watch_entries WHERE user_id = ANY ($1)',
+      [userIds],
+    );
+    return counts;
+  }
+
+  /** The numbers the users watch: read before the users go, so that their retention can start after. */
+  async watchedBy(manager: EntityManager, userIds: string[]): Promise<string[]> {
+    const rows = await manager.query<{ licenceNumber: string }[]>('SELECT licence_number AS "licenceNumber" FROM watch_entries WHERE user_id = ANY ($1)', [
+      userIds,
+    ]);
+    return rows.map((row) => row.licenceNumber);
+  }
+
+  /**
+   * After deleted users' entries are gone: a live number nobody watches any more starts its retention, as when its
+   * last watcher removes it, and the users' own worlds (test sides') go with their states.
+   */
+  async forgetDeletedWatchers(manager: EntityManager, numbers: string[], worlds: string[]): Promise<void> {
+    await manager.query(
+      `UPDATE licence_states s SET unwatched_since = now()
+        WHERE s.world = '${LIVE_WORLD}' AND s.licence_number = ANY ($1) AND s.unwatched_since IS NULL
+          AND NOT EXISTS (SELECT 1 FROM watch_entries w WHERE w.world = s.world AND w.licence_number = s.licence_number)`,
+      [numbers],
+    );
+    await manager.query('DELETE FROM licence_states WHERE world = ANY ($1)', [worlds]);
   }
 }

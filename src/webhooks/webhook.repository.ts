@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { KeyMode } from '../auth/key-mode';
 import { isServedUser, lockUser, userMode } from '../auth/users-sql';
 import { AppConfig } from '../config/app-config';
 import type { EventType } from '../events/event-types';
+import type { SealedSecretRows, StoredSecrets } from '../secrets/secret-reencryption';
 import { storedEvents } from '../events/events-sql';
 import type { DeliveryDto } from './dto/webhook.dto';
 
@@ -65,7 +66,7 @@ const ENDPOINT_COLUMNS = `id, url, events, created_at AS "createdAt", disabled_a
 
 /** Every statement on webhook_endpoints, webhook_deliveries and webhook_attempts. */
 @Injectable()
-export class WebhookRepository {
+export class WebhookRepository implements SealedSecretRows {
   /** SQL: the endpoint `w`'s user is served (a test side only while test mode is enabled) */
   private readonly endpointUserServed: string;
 
@@ -235,5 +236,41 @@ export class WebhookRepository {
        ORDER BY d.created_at DESC, d.id LIMIT $3`,
       [endpointId, deliveryId, limit],
     );
+  }
+
+  /** The users' endpoints, their deliveries and attempts, counted for keys delete-user. */
+  async countUserRows(
+    userIds: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ webhookEndpoints: number; webhookDeliveries: number; webhookAttempts: number }> {
+    const [counts] = await manager.query<{ webhookEndpoints: number; webhookDeliveries: number; webhookAttempts: number }[]>(
+      `SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE user_id = ANY ($1)) AS "webhookEndpoints",
+              (SELECT count(*)::int FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.user_id = ANY ($1)) AS "webhookDeliveries",
+              (SELECT count(*)::int FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+                                     JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE w.user_id = ANY ($1)) AS "webhookAttempts"`,
+      [userIds],
+    );
+    return counts;
+  }
+
+  /** Endpoints' stored secrets in id order, `limit` after `after`, for keys reencrypt-webhook-secrets. */
+  secretsPage(after: string, limit: number): Promise<StoredSecrets[]> {
+    return this.dataSource.query<StoredSecrets[]>(
+      'SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints WHERE id > $1 ORDER BY id LIMIT $2',
+      [after, limit],
+    );
+  }
+
+  /**
+   * Stores resealed secrets in the caller's transaction, only if nobody rotated them since `read` was read (a
+   * rotation seals with the first key anyway); false when someone did.
+   */
+  async replaceSecrets(manager: EntityManager, read: StoredSecrets, secret: string, previousSecret: string | null): Promise<boolean> {
+    const [, updated] = await manager.query<[unknown, number]>(
+      `UPDATE webhook_endpoints SET secret = $2, previous_secret = $3
+       WHERE id = $1 AND secret = $4 AND previous_secret IS NOT DISTINCT FROM $5`,
+      [read.id, secret, previousSecret, read.secret, read.previousSecret],
+    );
+    return updated > 0;
   }
 }

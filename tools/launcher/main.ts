@@ -29,7 +29,7 @@ const ENTRY = {
   api: join(DIST_SRC, 'main.js'),
   worker: join(DIST_SRC, 'worker.js'),
   migrate: join(DIST_SRC, 'database/migrate.cli.js'),
-  keys: join(DIST_SRC, 'auth/keys.cli.js'),
+  keys: join(DIST_SRC, 'keys.cli.js'),
   sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
   embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
 };

@@ -1,29 +1,40 @@
 import 'reflect-metadata';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ClockModule } from '../clock/clock.module';
-import { AppConfig } from '../config/app-config';
-import { AppConfigModule } from '../config/app-config.module';
-import { AppSettings } from '../config/env.schema';
-import { readSettings } from '../config/read-settings';
-import { DatabaseModule } from '../database/database.module';
-import { RedisModule } from '../redis/redis.module';
-import { HolderDataReseal } from '../secrets/holder-data-reseal';
-import { SecretReencryption } from '../secrets/secret-reencryption';
-import { SecretsModule } from '../secrets/secrets.module';
-import { newReceiptKey } from '../evidence/receipt-keys';
-import { ApiKeysService, TestSideError, UnknownUserError } from './api-keys.service';
-import { AuthModule } from './auth.module';
+import { ApiKeysService, TestSideError, UnknownUserError } from './auth/api-keys.service';
+import { AuthModule } from './auth/auth.module';
+import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './auth/parse-keys-command';
+import { BatchRepository } from './batches/batch.repository';
+import { ClockModule } from './clock/clock.module';
+import { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/app-config.module';
+import { AppSettings } from './config/env.schema';
+import { readSettings } from './config/read-settings';
+import { DatabaseModule } from './database/database.module';
+import { EventsService } from './events/events.service';
+import { EvidenceRepository } from './evidence/evidence.repository';
+import { newReceiptKey } from './evidence/receipt-keys';
+import { QuotaRepository } from './quota/quota.repository';
+import { RedisModule } from './redis/redis.module';
+import { HolderDataReseal } from './secrets/holder-data-reseal';
+import { SecretReencryption } from './secrets/secret-reencryption';
+import { SecretsModule } from './secrets/secrets.module';
 import { UserDeletion, UserDeletionReport } from './user-deletion';
-import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
+import { WatchlistRepository } from './watchlist/watchlist.repository';
+import { WebhookRepository } from './webhooks/webhook.repository';
 
-// Redis: revocations, disabled users, quota and rate changes are announced to every API process.
+/**
+ * Redis: revocations, disabled users, quota and rate changes are announced to every API process. The other modules'
+ * repositories serve delete-user and the reseal commands their own tables; they are provided here alone, because
+ * the feature modules would bring queues and processors that a command does not run.
+ */
 @Module({})
 class KeysCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: KeysCliModule,
       imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
+      providers: [BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository, UserDeletion],
     };
   }
 }
@@ -68,9 +79,9 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
     case 'delete-user':
       return deleteUser(app.get(UserDeletion), command.userId, command.confirmed);
     case 'reencrypt-webhook-secrets':
-      return app.get(SecretReencryption).reencryptAll();
+      return app.get(SecretReencryption).reencryptAll(app.get(WebhookRepository));
     case 'reseal-holder-data':
-      return app.get(HolderDataReseal).resealAll();
+      return app.get(HolderDataReseal).resealAll([app.get(WatchlistRepository).sealedDates, app.get(BatchRepository).sealedDates]);
   }
 }
 

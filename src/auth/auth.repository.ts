@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiKey } from './api-key.entity';
+import { AuthenticatedUser } from './authenticated-user';
+import type { KeyMode } from './key-mode';
+import { User } from './user.entity';
+
+/** A key as the authenticator loads it: its holder, and what decides whether it still works. */
+export interface StoredKeyHolder extends AuthenticatedUser {
+  expiresAt: Date | null;
+  rateLimitPerSecond: number | null;
+  /** the key is not revoked, its user not disabled, and a test key's live user neither (test mode enabled) */
+  live: boolean;
+  liveUserId: string | null;
+}
+
+/** A key of a user's own list (GET /v1/keys), as stored. */
+export interface UserKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  mode: KeyMode;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  createdBy: string | null;
+  revocable: boolean;
+}
+
+/** What issuing a key through the API decides on: the receiving user's active keys, and the issuer's expiry. */
+export interface IssueCounts {
+  active: number;
+  issuerExpiresAt: Date | null;
+  now: Date;
+}
+
+/** The columns of a new api_keys row. */
+export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId'>>;
+
+/**
+ * `sides`: the users whose keys the keys of user $1 see: a live user and its test side, or a test side alone (no row
+ * names a test side as its live user). `lineage`: the ids of key $2 and of every key it issued, directly or through
+ * the keys it issued (all of `sides`); the keys this key may revoke.
+ */
+const LINEAGE = `WITH RECURSIVE sides AS (
+    SELECT id FROM users WHERE id = $1 OR live_user_id = $1
+  ),
+  lineage AS (
+    SELECT id FROM api_keys WHERE id = $2 AND user_id = $1
+    UNION
+    SELECT child.id FROM api_keys child JOIN lineage ON child.created_by_key_id = lineage.id WHERE child.user_id IN (SELECT id FROM sides)
+  )`;
+
+/** The user and its test side, if it has one. */
+const SIDES = 'SELECT id FROM users WHERE id = $1 OR live_user_id = $1 ORDER BY mode';
+
+/**
+ * Auth's tables, users and api_keys: every statement of the module but the fragments other modules embed
+ * (users-sql.ts). Methods that take an EntityManager run in the caller's transaction.
+ */
+@Injectable()
+export class AuthRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /**
+   * The holder of the key with this hash, in one query (the authenticator's only one per unknown key); undefined when
+   * no key has it. `testModeEnabled` false makes every test key not live.
+   */
+  async keyHolder(keyHash: string, testModeEnabled: boolean): Promise<StoredKeyHolder | undefined> {
+    const [row] = await this.dataSource.query<StoredKeyHolder[]>(
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+              u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
+              (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
+         FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
+        WHERE k.key_hash = $1`,
+      [keyHash, testModeEnabled],
+    );
+    return row;
+  }
+
+  /** Writes the last use of the keys, skipping those written less than a minute before `now` (by any process). */
+  async recordKeyUses(keyIds: string[], now: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE api_keys SET last_used_at = $2
+        WHERE id = ANY($1::uuid[]) AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - interval '1 minute')`,
+      [keyIds, now],
+    );
+  }
+
+  /** The user's mode, undefined when there is no such user; in the caller's transaction when given one. */
+  async userMode(userId: string, manager: EntityManager = this.dataSource.manager): Promise<KeyMode | undefined> {
+    const [row] = await manager.query<{ mode: KeyMode }[]>('SELECT mode FROM users WHERE id = $1', [userId]);
+    return row?.mode;
+  }
+
+  findUser(manager: EntityManager, userId: string): Promise<User | null> {
+    return manager.findOneBy(User, { id: userId });
+  }
+
+  insertUser(manager: EntityManager, user: Pick<User, 'name' | 'monthlyQuota'>): Promise<User> {
+    return manager.save(manager.create(User, user));
+  }
+
+  /**
+   * Makes the test side of live user $1, named as it is; undefined when it has one already (ON CONFLICT on the unique
+   * live_user_id makes concurrent first uses agree on one row: the loser waits for the winner's commit) or there is
+   * no such user.
+   */
+  async insertTestSide(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
+    const inserted = await manager.query<{ id: string }[]>(
+      `INSERT INTO users (name, mode, live_user_id) SELECT name, 'test', id FROM users WHERE id = $1
+       ON CONFLICT (live_user_id) DO NOTHING RETURNING id`,
+      [liveUserId],
+    );
+    return inserted[0]?.id;
+  }
+
+  async testSideId(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
+    const [row] = await manager.query<{ id: string }[]>('SELECT id FROM users WHERE live_user_id = $1', [liveUserId]);
+    return row?.id;
+  }
+
+  /** Locks the user's row until the caller's transaction ends. */
+  async lockUser(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  }
+
+  /** The active keys of `ownerId`, and the expiry of key `issuerKeyId` of user `issuerUserId`, at the database's now. */
+  async issueCounts(manager: EntityManager, ownerId: string, issuerKeyId: string, issuerUserId: string): Promise<IssueCounts> {
+    const [counts] = await manager.query<IssueCounts[]>(
+      `SELECT (SELECT count(*)::int FROM api_keys
+                WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active,
+              (SELECT expires_at FROM api_keys WHERE id = $2 AND user_id = $3) AS "issuerExpiresAt",
+              now() AS now`,
+      [ownerId, issuerKeyId, issuerUserId],
+    );
+    return counts;
+  }
+
+  insertKey(manager: EntityManager, key: NewKey): Promise<ApiKey> {
+    return manager.save(manager.create(ApiKey, { createdByKeyId: null, ...key, revokedAt: null }));
+  }
+
+  /** Every key with its user, oldest first. */
+  allKeys(): Promise<ApiKey[]> {
+    return this.dataSource.manager.find(ApiKey, { relations: { user: true }, order: { createdAt: 'ASC' } });
+  }
+
+  /** The keys of user $1's sides not revoked, oldest first, each marked with whether key `callerKeyId` may revoke it. */
+  userKeys(userId: string, callerKeyId: string): Promise<UserKeyRow[]> {
+    return this.dataSource.query<UserKeyRow[]>(
+      `${LINEAGE}
+       SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
+              k.expires_at AS "expiresAt", k.created_by_key_id AS "createdBy", k.id IN (SELECT id FROM lineage) AS revocable
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.user_id IN (SELECT id FROM sides) AND k.revoked_at IS NULL
+        ORDER BY k.created_at, k.id`,
+      [userId, callerKeyId],
+    );
+  }
+
+  /** Revokes key `keyId` if it is of `callerKeyId`'s lineage among user $1's sides and not revoked; its user's id. */
+  async revokeInLineage(userId: string, callerKeyId: string, keyId: string): Promise<string | undefined> {
+    const [rows] = await this.dataSource.query<[{ userId: string }[], number]>(
+      `${LINEAGE}
+       UPDATE api_keys SET revoked_at = now()
+        WHERE id = $3 AND user_id IN (SELECT id FROM sides) AND revoked_at IS NULL AND id IN (SELECT id FROM lineage)
+       RETURNING user_id AS "userId"`,
+      [userId, callerKeyId, keyId],
+    );
+    return rows[0]?.userId;
+  }
+
+  /** Revokes the key (a second time keeps the first); its user's id, undefined when there is no such key. */
+  async revoke(keyId: string): Promise<string | undefined> {
+    const [rows] = await this.dataSource.query<[{ userId: string }[], number]>(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING user_id AS "userId"',
+      [keyId],
+    );
+    return rows[0]?.userId;
+  }
+
+  /** Sets the user's plan settings; false when there is no such user. */
+  async updateUser(userId: string, settings: Partial<Pick<User, 'monthlyQuota' | 'rateLimitPerSecond' | 'watchLimit'>>): Promise<boolean> {
+    const result = await this.dataSource.manager.update(User, { id: userId }, settings);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Disables the user (a second time keeps the first) or enables it; undefined when there is no such user. */
+  async setDisabled(userId: string, disabled: boolean): Promise<{ disabledAt: Date | null } | undefined> {
+    const [rows] = await this.dataSource.query<[{ disabledAt: Date | null }[], number]>(
+      `UPDATE users SET disabled_at = CASE WHEN $2 THEN COALESCE(disabled_at, now()) END WHERE id = $1
+       RETURNING disabled_at AS "disabledAt"`,
+      [userId, disabled],
+    );
+    return rows[0];
+  }
+
+  async userExists(userId: string): Promise<boolean> {
+    const [{ exists }] = await this.dataSource.query<{ exists: boolean }[]>('SELECT EXISTS (SELECT 1 FROM users WHERE id = $1) AS exists', [userId]);
+    return exists;
+  }
+
+  /** The user and its test side (live first); locked in the caller's transaction when `manager` is given. */
+  async sides(userId: string, manager?: EntityManager): Promise<string[]> {
+    const rows = manager
+      ? await manager.query<{ id: string }[]>(`${SIDES} FOR UPDATE`, [userId])
+      : await this.dataSource.query<{ id: string }[]>(SIDES, [userId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The worlds of watched numbers' states that go with user $1: its test side's, or its own if it is one. */
+  async testWorlds(manager: EntityManager, userId: string): Promise<string[]> {
+    const rows = await manager.query<{ id: string }[]>(`SELECT id FROM users WHERE live_user_id = $1 OR (id = $1 AND mode = 'test')`, [userId]);
+    return rows.map((row) => row.id);
+  }
+
+  /** The users' keys, counted for keys delete-user. */
+  async countUserRows(userIds: string[], manager: EntityManager = this.dataSource.manager): Promise<{ apiKeys: number }> {
+    const [counts] = await manager.query<{ apiKeys: number }[]>('SELECT count(*)::int AS "apiKeys" FROM api_keys WHERE user_id = ANY ($1)', [userIds]);
+    return counts;
+  }
+
+  async keyHashes(manager: EntityManager, userIds: string[]): Promise<string[]> {
+    const rows = await manager.query<{ keyHash: string }[]>('SELECT key_hash AS "keyHash" FROM api_keys WHERE user_id = ANY ($1)', [userIds]);
+    return rows.map((row) => row.keyHash);
+  }
+
+  /** Deletes the user; every row that hangs on it (its test side, keys, and other modules' rows) cascades. */
+  async deleteUser(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query('DELETE FROM users WHERE id = $1', [userId]);
+  }
+}
