@@ -2,7 +2,7 @@ import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { quotaUsage, request, searchLicences, TestResponse, verify, verifyHolder } from '../support/http';
+import { quotaUsed, request, searchLicences, TestResponse, verify, verifyHolder } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -38,6 +38,7 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
   });
   afterAll(() => t.close());
 
+  const used = (key: string): Promise<number> => quotaUsed(t.baseUrl, key);
   const call = (key: string, method: string, path: string, body?: object): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': key }, body });
   const found = (response: TestResponse) => (response.body as { licence: unknown }).licence;
@@ -178,8 +179,4 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
     const testAnswer = await verify(t.baseUrl, side.key, '4000000000000001');
     expect([testAnswer.status, found(testAnswer)]).toEqual([200, magic('4000000000000001', 'ACTIVE', 'Active')]);
   });
-
-  async function used(key: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, key)).body as { used: number }).used;
-  }
 });

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
-import { quotaUsage, request, TestResponse, verify } from '../support/http';
+import { quotaUsed, request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -67,6 +67,7 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     await receiver.close();
   });
 
+  const used = (key: string): Promise<number> => quotaUsed(t.baseUrl, key);
   const call = (key: string, method: string, path: string, body?: object | string, headers: Record<string, string> = {}): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': key, ...headers }, body });
   const simulate = (key: string, licenceNumber: string, body?: object | string) =>
@@ -253,9 +254,5 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     } finally {
       await queue.close();
     }
-  }
-
-  async function used(key: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, key)).body as { used: number }).used;
   }
 });
