@@ -47,6 +47,7 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     receiver = await WebhookReceiver.start();
     live = await t.createKey({ quota: 10, name: 'live side' });
     mine = await t.createKey({ userId: live.userId, test: true });
+    // Another partner, with a live key of its own: a test side is served only while its live user holds one.
     theirs = await t.createKey({ userId: (await t.createKey({ quota: 10 })).userId, test: true });
     for (const [side, path] of [
       [mine, '/mine'],
