@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
+import { launchChromium, seriousAxeViolations, signInToConsole } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { request as apiRequest } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
@@ -12,21 +13,8 @@ import { verifyWithJose } from '../support/jose-verify';
 import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
-// Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 const WIDTHS = [375, 1280] as const;
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const VERIFY_TIMEOUT_MS = 1500;
 
 const FOUND = '1011001544208079';
@@ -64,7 +52,7 @@ describe('the partner console', () => {
     receiver = await WebhookReceiver.start();
     sandbox = new SandboxAdmin(t.sandbox.url);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -84,24 +72,14 @@ describe('the partner console', () => {
     return page;
   }
 
-  async function signIn(key: string): Promise<void> {
-    await page.goto(`${t.baseUrl}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/console/overview`);
-  }
+  const signIn = (key: string): Promise<void> => signInToConsole(page, t.baseUrl, key);
 
   /** Screenshots at both widths, and axe-core's verdict: no serious or critical violation. */
   async function checkPage(name: string): Promise<void> {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-      // Evaluated through the DevTools protocol, not as a page script, so the page's CSP does not apply to it.
-      await page.evaluate(AXE_SOURCE);
-      const found = await page.evaluate<{ id: string; impact: string }[]>(
-        'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
-      );
-      const violations = found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+      const violations = await seriousAxeViolations(page);
       expect({ page: name, width, violations }).toEqual({ page: name, width, violations: [] });
       // Nothing wider than the window: the page works at this width without scrolling sideways.
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');

@@ -2,20 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../support/browser';
 import { startTestApp, TestApp } from '../support/test-app';
-
-// Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('Swagger UI in a headless browser', () => {
   let t: TestApp;

@@ -1,21 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchChromium, seriousAxeViolations, signInToConsole } from '../support/browser';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
-// Debian's Chromium, as console.e2e-spec uses it; nothing is downloaded.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const BANNER = 'Test mode: signed in with a test key. Answers come from the sandbox register, and nothing here touches your live data or quota.';
 const PAGES = ['overview', 'verify', 'history', 'rosters', 'watchlist', 'webhooks', 'keys'];
 
@@ -26,7 +13,7 @@ describe('the console in test mode', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -35,10 +22,7 @@ describe('the console in test mode', () => {
 
   async function signedIn(key: string): Promise<Page> {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${t.baseUrl}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.baseUrl}/console/overview`);
+    await signInToConsole(page, t.baseUrl, key);
     return page;
   }
 
@@ -60,11 +44,7 @@ describe('the console in test mode', () => {
     expect(await banners(testPage)).toEqual(PAGES.map(() => BANNER));
     // Readable by everyone: axe-core finds no serious or critical violation on a page with the banner.
     await testPage.goto(`${t.baseUrl}/console/overview`);
-    await testPage.evaluate(AXE_SOURCE);
-    const violations = await testPage.evaluate<{ id: string; impact: string }[]>(
-      'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
-    );
-    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
+    expect(await seriousAxeViolations(testPage)).toEqual([]);
     expect(await banners(await signedIn(live.key))).toEqual(PAGES.map(() => null));
   });
 

@@ -1,10 +1,10 @@
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { quotaUsage, request, searchLicences, TestResponse, verify, verifyHolder } from '../support/http';
+import { quotaUsed, request, searchLicences, TestResponse, verify, verifyHolder } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
-import { createTestSide, TestSide } from '../support/test-side';
 import { until } from '../support/until';
 
 const CYCLE_SECONDS = 2;
@@ -27,18 +27,18 @@ const magic = (licenceNumber: string, surname: string, status: string, expiryDat
 describe('test mode: the built-in test register answers test keys, never REGISTER_URL', () => {
   let t: TestApp;
   let sandbox: SandboxAdmin;
-  let side: TestSide;
-  let liveKey: string;
+  let live: CreatedKey;
+  let side: CreatedKey;
 
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true, env: { WATCH_RECHECK_SECONDS: String(CYCLE_SECONDS), HOLDER_DATA_KEY: 'e3'.repeat(32) } });
     sandbox = new SandboxAdmin(t.sandbox.url);
-    const live = await t.createKey({ quota: 10, name: 'live side' });
-    liveKey = live.key;
-    side = await createTestSide(t, { liveUserId: live.userId });
+    live = await t.createKey({ quota: 10, name: 'live side' });
+    side = await t.createKey({ userId: live.userId, test: true });
   });
   afterAll(() => t.close());
 
+  const used = (key: string): Promise<number> => quotaUsed(t.baseUrl, key);
   const call = (key: string, method: string, path: string, body?: object): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': key }, body });
   const found = (response: TestResponse) => (response.body as { licence: unknown }).licence;
@@ -167,20 +167,16 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
 
   it('sent none of that to REGISTER_URL, and left the live usage untouched', async () => {
     expect(await sandbox.counts()).toEqual({ total: 0, byLicence: {}, bySurname: {} });
-    expect(await used(liveKey)).toBe(0);
-    expect((await t.db.query('SELECT count(*)::int AS count FROM quota_usage WHERE user_id = $1', [side.liveUserId])).rows[0].count).toBe(0);
+    expect(await used(live.key)).toBe(0);
+    expect((await t.db.query('SELECT count(*)::int AS count FROM quota_usage WHERE user_id = $1', [live.userId])).rows[0].count).toBe(0);
     expect(await used(side.key)).toBeGreaterThan(0);
   });
 
   it('answers a live key from the register, in a cache of its own: a test answer is never served to it', async () => {
-    const liveAnswer = await verify(t.baseUrl, liveKey, '4000000000000001');
+    const liveAnswer = await verify(t.baseUrl, live.key, '4000000000000001');
     expect([liveAnswer.status, (liveAnswer.body as { status: string }).status]).toEqual([404, 'NOT_FOUND']);
     expect((await sandbox.counts()).byLicence).toEqual({ '4000000000000001': 1 });
     const testAnswer = await verify(t.baseUrl, side.key, '4000000000000001');
     expect([testAnswer.status, found(testAnswer)]).toEqual([200, magic('4000000000000001', 'ACTIVE', 'Active')]);
   });
-
-  async function used(key: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, key)).body as { used: number }).used;
-  }
 });

@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
-import { quotaUsage, request, TestResponse, verify } from '../support/http';
+import { quotaUsed, request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
-import { createTestSide, TestSide } from '../support/test-side';
 import { until } from '../support/until';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -33,9 +33,9 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
   let t: TestApp;
   let sandbox: SandboxAdmin;
   let receiver: WebhookReceiver;
-  let mine: TestSide;
-  let theirs: TestSide;
-  let liveKey: string;
+  let live: CreatedKey;
+  let mine: CreatedKey;
+  let theirs: CreatedKey;
 
   beforeAll(async () => {
     // A long cycle: every event within the tests comes from a simulated change's own re-check, not from the schedule.
@@ -45,10 +45,10 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     });
     sandbox = new SandboxAdmin(t.sandbox.url);
     receiver = await WebhookReceiver.start();
-    const live = await t.createKey({ quota: 10, name: 'live side' });
-    liveKey = live.key;
-    mine = await createTestSide(t, { liveUserId: live.userId });
-    theirs = await createTestSide(t);
+    live = await t.createKey({ quota: 10, name: 'live side' });
+    mine = await t.createKey({ userId: live.userId, test: true });
+    // Another partner, with a live key of its own: a test side is served only while its live user holds one.
+    theirs = await t.createKey({ userId: (await t.createKey({ quota: 10 })).userId, test: true });
     for (const [side, path] of [
       [mine, '/mine'],
       [theirs, '/theirs'],
@@ -68,6 +68,7 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     await receiver.close();
   });
 
+  const used = (key: string): Promise<number> => quotaUsed(t.baseUrl, key);
   const call = (key: string, method: string, path: string, body?: object | string, headers: Record<string, string> = {}): Promise<TestResponse> =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': key, ...headers }, body });
   const simulate = (key: string, licenceNumber: string, body?: object | string) =>
@@ -213,13 +214,13 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
       ['POST', '{not json'],
       ['DELETE', undefined],
     ] as const) {
-      const response = method === 'POST' ? await simulate(liveKey, ACTIVE, body) : await call(liveKey, 'DELETE', `/v1/test/licences/${ACTIVE}`);
+      const response = method === 'POST' ? await simulate(live.key, ACTIVE, body) : await call(live.key, 'DELETE', `/v1/test/licences/${ACTIVE}`);
       expect([method, body, response.status, response.body]).toEqual([method, body, 403, TEST_MODE_ONLY]);
     }
-    expect((await call(liveKey, 'POST', '/v1/test/licences/123', { status: 'Revoked' })).status).toBe(403);
+    expect((await call(live.key, 'POST', '/v1/test/licences/123', { status: 'Revoked' })).status).toBe(403);
     expect(ERROR_CODES.TEST_MODE_ONLY).toEqual({ status: 403, message: TEST_MODE_ONLY.message });
-    expect(await used(liveKey)).toBe(0);
-    expect((await t.db.query('SELECT count(*)::int AS count FROM test_licences WHERE user_id = $1', [mine.liveUserId])).rows[0].count).toBe(0);
+    expect(await used(live.key)).toBe(0);
+    expect((await t.db.query('SELECT count(*)::int AS count FROM test_licences WHERE user_id = $1', [live.userId])).rows[0].count).toBe(0);
     expect((await sandbox.counts()).total).toBe(0);
     expect(await lookupJobs()).toBe(jobsBefore);
   });
@@ -260,9 +261,5 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     } finally {
       await queue.close();
     }
-  }
-
-  async function used(key: string): Promise<number> {
-    return ((await quotaUsage(t.baseUrl, key)).body as { used: number }).used;
   }
 });

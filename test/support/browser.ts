@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Browser, chromium, Page } from 'playwright-core';
+
+// Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** Signs in to the console with an API key, on its sign-in form, and waits for the overview. */
+export async function signInToConsole(page: Page, baseUrl: string, key: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${baseUrl}/console/overview`);
+}
+
+/** The ids of the serious and critical violations axe-core finds on the page as it stands. */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, not as a page script, so the page's CSP does not apply to it.
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate<{ id: string; impact: string }[]>(
+    'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
+  );
+  return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+}
