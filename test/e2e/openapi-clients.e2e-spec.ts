@@ -165,6 +165,7 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
         type: 'watch.paused',
         timestamp: '2026-11-22T10:15:00.000Z',
         data: { licenceNumber: SANDBOX_NUMBERS.active, reference: null, reason: 'QUOTA_EXCEEDED' },
+        mode: 'live',
       };
       /** A delivery as the worker sends it: signed by signPayload, during a rotation with two secrets. */
       const delivery = (body: unknown, change: Record<string, string | undefined> = {}) => {
@@ -187,6 +188,7 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
           {},
           'body/data/reason must be equal to one of the allowed values',
         ],
+        ['a mode that is neither live nor test', { ...paused, mode: 'demo' }, {}, 'body/mode must be equal to one of the allowed values'],
         ['a missing signature header', paused, { 'webhook-signature': undefined }, 'header webhook-signature is required but missing'],
         ['a signature of another scheme', paused, { 'webhook-signature': 'v2,abc' }, 'header webhook-signature: data must match pattern'],
         ['a timestamp that is not Unix seconds', paused, { 'webhook-timestamp': 'now' }, 'header webhook-timestamp: data must be integer'],
