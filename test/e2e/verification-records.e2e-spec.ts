@@ -434,6 +434,14 @@ describe('verification records: one per final answer, history, export and signed
       10_000,
     );
     expect((await get(key, `/v1/verifications/${kept.verificationId}`)).status).toBe(200);
-    expect(worker.log).toContain('Deleted 1 verification records answered before');
+    // The worker logs the deletion after it commits, and its output reaches this process a moment later.
+    const deleted = 'Deleted 1 verification records answered before';
+    expect(
+      await until(
+        () => worker.log,
+        (log) => log.includes(deleted),
+        5_000,
+      ),
+    ).toContain(deleted);
   });
 });
