@@ -238,6 +238,25 @@ export class AuthRepository {
     return rows[0];
   }
 
+  /**
+   * Disables the user and its test side and revokes all their keys, as delete-user's first step (disabling or
+   * revoking a second time keeps the first); the ids of the two sides (live first), none when there is no such user.
+   */
+  async stopUser(userId: string): Promise<string[]> {
+    return this.transaction(async (manager) => {
+      const sides = await this.sides(userId, manager);
+      await manager.query('UPDATE users SET disabled_at = COALESCE(disabled_at, now()) WHERE id = ANY ($1)', [sides]);
+      await manager.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE user_id = ANY ($1)', [sides]);
+      return sides;
+    });
+  }
+
+  /** RecordOwners: the ids among `userIds` of users that exist, held (FOR KEY SHARE) until the caller's transaction ends. */
+  async existingUsers(manager: EntityManager, userIds: string[]): Promise<string[]> {
+    const rows = await manager.query<{ id: string }[]>('SELECT id FROM users WHERE id = ANY ($1::uuid[]) ORDER BY id FOR KEY SHARE', [userIds]);
+    return rows.map((row) => row.id);
+  }
+
   async userExists(userId: string): Promise<boolean> {
     const [{ exists }] = await this.dataSource.query<{ exists: boolean }[]>('SELECT EXISTS (SELECT 1 FROM users WHERE id = $1) AS exists', [userId]);
     return exists;
