@@ -1,4 +1,5 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { redisText } from '../support/stored-text';
@@ -111,18 +112,31 @@ describe('keys delete-user', () => {
 
   /**
    * Sends requests with the key one after another until `done`, alternating verify (a new record each, under a new
-   * idempotency key) and usage; every status, in order.
+   * idempotency key) and usage; every status, in order, with when its request was sent.
    */
-  async function keepCalling(apiKey: string, done: () => boolean): Promise<number[]> {
-    const statuses: number[] = [];
+  async function keepCalling(apiKey: string, done: () => boolean): Promise<{ sentAt: number; status: number }[]> {
+    const answers: { sentAt: number; status: number }[] = [];
     for (let n = 0; !done(); n++) {
+      const sentAt = Date.now();
       const response =
         n % 2 === 0
           ? await call(apiKey, 'POST', '/v1/licences/verify', { licenceNumber: SANDBOX_NUMBERS.active }, { 'idempotency-key': `during-${n}` })
           : await call(apiKey, 'GET', '/v1/quota/usage');
-      statuses.push(response.status);
+      answers.push({ sentAt, status: response.status });
     }
-    return statuses;
+    return answers;
+  }
+
+  /** When the user's row first read as disabled or gone, polled until `done`. */
+  async function whenStopped(userId: string, done: () => boolean): Promise<number | null> {
+    while (!done()) {
+      const { rows } = await t.db.query<{ stopped: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM users WHERE id = $1 AND disabled_at IS NULL) AS stopped', [
+        userId,
+      ]);
+      if (rows[0].stopped) return Date.now();
+      await sleep(20);
+    }
+    return null;
   }
 
   /** Every column of every table whose text names `needle`, as "table.column". */
@@ -220,16 +234,23 @@ describe('keys delete-user', () => {
     expect(usageRows).toBe(2); // the user's month, and its test side's
     const stayingUsage = (await call(staying.key, 'GET', '/v1/quota/usage')).body;
 
-    // The user's keys keep calling while the command runs: answered as usual until its first step, 401 after.
+    // The user's keys keep calling while the command runs: answered as usual until its first step, 401 after (from
+    // at most a second after the user's row reads stopped), never 500.
     let running = true;
-    const during = Promise.all([keepCalling(leaving.key, () => !running), keepCalling(leaving.secondKey, () => !running)]);
+    const done = () => !running;
+    const during = Promise.all([keepCalling(leaving.key, done), keepCalling(leaving.secondKey, done)]);
+    const stoppedAt = whenStopped(leaving.userId, done);
     const deleted = await runKeysCli(t.env, 'delete-user', leaving.userId, '--confirm').finally(() => (running = false));
     expect([deleted.status, deleted.stderr]).toEqual([0, '']);
-    for (const statuses of await during) {
+    const stopped = await stoppedAt;
+    expect(stopped).not.toBeNull();
+    for (const answers of await during) {
+      const statuses = answers.map((answer) => answer.status);
       const refusedFrom = statuses.indexOf(401);
       expect(refusedFrom).toBeGreaterThan(0); // served before the command stopped the user, refused during it
       expect([...new Set(statuses.slice(0, refusedFrom))]).toEqual([200]);
       expect([...new Set(statuses.slice(refusedFrom))]).toEqual([401]);
+      expect(answers.filter((answer) => answer.sentAt > stopped! + 1000 && answer.status !== 401)).toEqual([]);
     }
     const report = JSON.parse(deleted.stdout) as { userId: string; deletedAt: string; deleted: Record<string, number> };
     expect(report).toEqual({
