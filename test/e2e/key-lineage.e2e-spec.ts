@@ -177,6 +177,19 @@ describe('key lineage', () => {
       }
     });
 
+    it('leaves no key behind when keys are issued while their issuer is revoked: each is refused or revoked with it', async () => {
+      const root = await t.createKey({ name: 'root' });
+      const a = await issue(root.key, { name: 'a' });
+      const issuing = Array.from({ length: 6 }, (_, n) => request(t.baseUrl, 'POST', '/v1/keys', { ...as(a.key), body: { name: `racing ${n}` } }));
+      const revoked = await revoke(a.key, a.id);
+      expect(revoked.status).toBe(204);
+      const answers = await Promise.all(issuing);
+      for (const answer of answers) expect([201, 401]).toContain(answer.status);
+      for (const answer of answers.filter((answer) => answer.status === 201)) expect(await usage((answer.body as IssuedKey).key)).toBe(401);
+      const { rows } = await t.db.query('SELECT id FROM api_keys WHERE created_by_key_id = $1 AND revoked_at IS NULL', [a.id]);
+      expect(rows).toEqual([]);
+    });
+
     it("lets any operator-issued key of the user revoke a key whose issuer is revoked, and lists it so; other keys' may not", async () => {
       const { root, operatorSecond, a, a2, b, c } = await family();
       // A key left behind by its issuer, as one issued before revocations reached descendants was.
