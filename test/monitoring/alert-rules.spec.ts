@@ -92,7 +92,16 @@ describe('metricNamesIn', () => {
 
 describe('headingAnchors', () => {
   it("makes GitHub's anchors, numbering repeats and skipping code blocks", () => {
-    const markdown = ['# Operations', '## The `npm start` launcher!', '### Runbook', '```', '# not a heading', '```', '### Runbook', '## Äpfel & Birnen'].join('\n');
+    const markdown = [
+      '# Operations',
+      '## The `npm start` launcher!',
+      '### Runbook',
+      '```',
+      '# not a heading',
+      '```',
+      '### Runbook',
+      '## Äpfel & Birnen',
+    ].join('\n');
     expect([...headingAnchors(markdown)]).toEqual(['operations', 'the-npm-start-launcher', 'runbook', 'runbook-1', 'äpfel--birnen']);
   });
 });

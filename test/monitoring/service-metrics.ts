@@ -8,9 +8,7 @@ export const readRepositoryFile = (path: string): string => readFileSync(join(re
 /** Every series name the service's Metrics registers (a histogram's _bucket, _sum and _count), Node's included. */
 export function exportedSeriesNames(): Set<string> {
   const metrics = new Metrics().registry.getMetricsAsArray();
-  return new Set(
-    metrics.flatMap(({ name, type }) => (String(type) === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])),
-  );
+  return new Set(metrics.flatMap(({ name, type }) => (String(type) === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
 }
 
 // PromQL's words that are not metric names: aggregation modifiers, vector matching and set operators.
