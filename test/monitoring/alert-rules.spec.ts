@@ -1,33 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { parse } from 'yaml';
 import { headingAnchors } from './markdown-anchors';
-import { exportedSeriesNames, metricNamesIn, readRepositoryFile, repository } from './service-metrics';
+import { promtool, readRepositoryFile, ruleGroups, RULES } from './monitoring-files';
+import { exportedSeriesNames, metricNamesIn } from './service-metrics';
 
-export interface AlertRule {
-  alert: string;
-  expr: string;
-  for?: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-}
-export interface RuleGroups {
-  groups: { name: string; rules: AlertRule[] }[];
-}
 interface RuleTests {
   rule_files: string[];
   tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[];
 }
 
-const RULES = 'deploy/prometheus/rules.yml';
 const RULE_TESTS = 'deploy/prometheus/rules.test.yml';
-const rules = (parse(readRepositoryFile(RULES)) as RuleGroups).groups.flatMap((group) => group.rules);
-
-/** promtool (Debian's prometheus package, which .ci/run installs) on the repository's files. */
-function promtool(...args: string[]): { status: number | null; output: string } {
-  const run = spawnSync('promtool', args, { cwd: repository, encoding: 'utf8', timeout: 60_000 });
-  if (run.error) throw run.error;
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
+const rules = ruleGroups().groups.flatMap((group) => group.rules);
 
 describe('the Prometheus alert rules (deploy/prometheus)', () => {
   it('pass `promtool check rules`', () => {

@@ -1,9 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Metrics } from '../../src/metrics/metrics';
-
-export const repository = join(__dirname, '..', '..');
-export const readRepositoryFile = (path: string): string => readFileSync(join(repository, path), 'utf8');
 
 /** Every series name the service's Metrics registers (a histogram's _bucket, _sum and _count), Node's included. */
 export function exportedSeriesNames(): Set<string> {
