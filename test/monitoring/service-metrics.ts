@@ -25,3 +25,12 @@ export function metricNamesIn(expression: string): string[] {
     .map(([, name]) => name);
   return [...new Set(names)];
 }
+
+/** For each named query, the metrics it reads and those of them the service does not export. */
+export function metricsReadBy(queries: { name: string; expr: string }[]): { name: string; reads: string[]; unknown: string[] }[] {
+  const exported = exportedSeriesNames();
+  return queries.map(({ name, expr }) => {
+    const reads = metricNamesIn(expr);
+    return { name, reads, unknown: reads.filter((metric) => !exported.has(metric)) };
+  });
+}
