@@ -61,7 +61,13 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/test/kubernetes/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/tools/**/*.spec.ts',
+        '<rootDir>/test/kubernetes/**/*.spec.ts',
+        '<rootDir>/test/monitoring/**/*.spec.ts',
+      ],
       moduleNameMapper: {
         ...shared.moduleNameMapper,
         // The Kubernetes schemas (test/kubernetes) are ES modules whose package exports offer only an "import"

@@ -4,16 +4,11 @@ import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
 import { request } from '../support/http';
 import { freePort } from '../support/launcher-process';
+import { series } from '../support/metrics-text';
 import { ApiProcess } from '../support/api-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ADMIN_TOKEN = 'admin-token-for-tests';
-
-/** The value of one series in a Prometheus text exposition, or undefined when absent. */
-function series(text: string, name: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
 
 async function waitForLine(source: () => string, pattern: RegExp): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 5000;
