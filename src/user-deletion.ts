@@ -13,6 +13,7 @@ import { EvidenceRepository } from './evidence/evidence.repository';
 import { QuotaRepository } from './quota/quota.repository';
 import { bullPrefix, failFastConnection, redisConnectionSettings } from './redis/redis-clients';
 import { RedisStore } from './redis/redis.module';
+import { bullJobOf, namer } from './user-deletion-names';
 import { WatchlistRepository } from './watchlist/watchlist.repository';
 import { WebhookRepository } from './webhooks/webhook.repository';
 
@@ -189,16 +190,14 @@ class BullJobs {
   private readonly queues = new Map<string, Queue>();
 
   constructor(private readonly config: AppConfig) {
-    this.prefix = `${bullPrefix(config.get('REDIS_PREFIX'))}:`;
+    this.prefix = bullPrefix(config.get('REDIS_PREFIX'));
   }
 
   /** Removes the job whose hash this is (key and fields); false when it is not a job's hash. */
   async remove(client: Redis | Cluster, key: string, fields: Record<string, string>): Promise<boolean> {
-    if (!key.startsWith(this.prefix) || fields.data === undefined || fields.timestamp === undefined) return false;
-    const [queueName, ...idParts] = key.slice(this.prefix.length).split(':');
-    if (idParts.length === 0) return false;
-    const queue = this.queue(queueName);
-    if ((await queue.remove(idParts.join(':'))) === 0) await client.del(key);
+    const job = bullJobOf(key, this.prefix, fields);
+    if (job === null) return false;
+    if ((await this.queue(job.queue).remove(job.jobId)) === 0) await client.del(key);
     return true;
   }
 
@@ -209,7 +208,7 @@ class BullJobs {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: failFastConnection(redisConnectionSettings(this.config)), prefix: this.prefix.slice(0, -1) });
+      queue = new Queue(name, { connection: failFastConnection(redisConnectionSettings(this.config)), prefix: this.prefix });
       this.queues.set(name, queue);
     }
     return queue;
@@ -225,11 +224,6 @@ async function forgetInStream(client: Redis | Cluster, key: string, picks: (fiel
     if (entries.length < 1000) return;
     after = `(${entries[entries.length - 1][0]}`;
   }
-}
-
-/** Whether a text holds one of the names. */
-function namer(names: string[]): (text: string) => boolean {
-  return (text) => names.some((name) => text.includes(name));
 }
 
 /** Every item a SCAN-family stream yields, in one array. */
