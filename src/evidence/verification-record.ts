@@ -1,4 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
+import { hash } from 'node:crypto';
 
 export type RecordChannel = 'api' | 'console' | 'batch';
 
@@ -96,4 +97,14 @@ export function recordOf(answer: RecordedAnswer, verificationId: string, answere
     row: null,
     channel: answer.channel,
   };
+}
+
+/**
+ * What a replay must match to keep an answer's id: the answer as its record shows it (status, licence, checkedAt,
+ * holder outcome). A new lookup has a new checkedAt, and a changed cache entry a new licence, so either is a new
+ * answer with its own record. Where it came from (register, then cache on a replay) is not part of it.
+ */
+export function answerFingerprint(answer: RecordedAnswer): string {
+  const { status, licence, checkedAt } = answer.result;
+  return hash('sha256', JSON.stringify([status, status === 'FOUND' ? licence : null, checkedAt, answer.holderCheck ?? null]), 'hex');
 }
