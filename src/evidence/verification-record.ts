@@ -62,6 +62,13 @@ export const RECORD_FIELDS = [
   'channel',
 ] as const satisfies readonly (keyof VerificationRecord)[];
 
+/**
+ * The fields of a record that its receipt signs, in RECORD_FIELDS order: all but the text a client chose (its
+ * X-Request-Id and Idempotency-Key), which the service must not sign as if it were its own statement. The record
+ * itself (GET /v1/verifications/{id}) still shows them to their owner, and the verificationId ties the two.
+ */
+export const RECEIPT_FIELDS = RECORD_FIELDS.filter((field) => field !== 'requestId' && field !== 'idempotencyKey');
+
 /** A final answer of verify or verify-holder (API or console), as it left us. */
 export interface RecordedAnswer {
   userId: string;

@@ -39,13 +39,27 @@ export class JwksController {
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({
     operationId: 'getReceiptKeys',
-    summary: 'The public keys that verify receipts (JWKS)',
-    description: 'Needs no API key. Every key that ever signed a receipt stays listed while it is configured.',
+    summary: 'The public keys that verify live receipts (JWKS)',
+    description: 'Needs no API key. Every key that ever signed a receipt stays listed while it is configured. Test keys are never listed here.',
     security: [],
   })
   @ApiOkResponse({ type: JwksDto, description: 'The key set' })
   @ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR')
   jwks(): JwksDto {
-    return this.signer.jwks();
+    return this.signer.jwks('live');
+  }
+
+  @Get('jwks-test.json')
+  @Header('Cache-Control', 'public, max-age=300')
+  @ApiOperation({
+    operationId: 'getTestReceiptKeys',
+    summary: 'The public keys that verify test-mode receipts (JWKS)',
+    description: "Needs no API key. A test key's answers are simulated, so their receipts have keys of their own, listed only here.",
+    security: [],
+  })
+  @ApiOkResponse({ type: JwksDto, description: 'The test-mode key set' })
+  @ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR')
+  testJwks(): JwksDto {
+    return this.signer.jwks('test');
   }
 }
