@@ -505,6 +505,29 @@ describe('verification records: one per final answer, history, export and signed
       30_000,
     );
 
+    it('answers a test licence changed by a simulated revoke, under one Idempotency-Key, with a new id whose record and test receipt say so', async () => {
+      const { key } = await t.createKey({ test: true });
+      const number = '4000000000000001'; // the built-in test register's Active licence, in this test side's world
+      const first = await verify(t.baseUrl, key, number, 'test-key-46');
+      expect([first.status, (first.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Active']);
+      const simulated = await request(t.baseUrl, 'POST', `/v1/test/licences/${number}`, {
+        headers: { 'x-api-key': key },
+        body: { status: 'Revoked', statusReason: 'Revoked in a test' },
+      });
+      expect(simulated.status).toBe(200);
+      const second = await verify(t.baseUrl, key, number, 'test-key-46');
+      expect([second.status, (second.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Revoked']);
+      const ids = [first, second].map((answer) => (answer.body as { verificationId: string }).verificationId);
+      expect(ids[1]).toMatch(UUID);
+      expect(ids[1]).not.toBe(ids[0]);
+      for (const [index, answer] of [first, second].entries()) {
+        const { status, licence, checkedAt } = answer.body as { status: string; licence: object; checkedAt: string };
+        const said = { verificationId: ids[index], licenceNumber: number, status, licence, checkedAt, mode: 'test' };
+        expect(await recordOf(key, ids[index])).toMatchObject(said);
+        expect(await auditedPayload(await receiptOf(key, ids[index]), '--test')).toMatchObject(said);
+      }
+    });
+
     it("fails a receipt signed by a foreign key with a foreign iss in every mode of receipts verify, and never fetches the iss's keys", async () => {
       const forger = readReceiptKey(newSeed());
       let forgerFetches = 0;
