@@ -72,6 +72,11 @@ describe('receipt keys', () => {
       valid: false,
       reason: `the receipt's typ is ${RECEIPT_TYPE}, not ${TEST_RECEIPT_TYPE}`,
     });
+    // A test record's receipt signed with the live key and typ, as before test keys had their own, is refused too.
+    expect(checkReceipt(signReceipt({ verificationId: 'v1', iss: ISSUER, mode: 'test' }, live), both, LIVE)).toEqual({
+      valid: false,
+      reason: 'a test-mode receipt, which proves no live answer (check it as one with --test)',
+    });
     const forged = signReceipt({ verificationId: 'v1', iss: ISSUER }, test);
     expect(checkReceipt(forged, { keys: [live.jwk] }, LIVE)).toEqual({ valid: false, reason: `no Ed25519 key with kid ${test.jwk.kid} in the key set` });
   });
