@@ -16,8 +16,7 @@ import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
 import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../verification/verification-outcomes';
 import { isLicenceNumber } from '../validation/licence-number';
-import { verificationAnswer } from '../verification/outcome-status';
-import { AnswerRecords } from '../verification/answer-records';
+import { AnswerFinisher } from '../verification/answer-finisher';
 import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { VerificationRecordsService } from '../verification-records/verification-records.service';
 import { VerificationService } from '../verification/verification.service';
@@ -60,7 +59,7 @@ export class ConsoleService {
     private readonly outcomes: VerificationOutcomes,
     private readonly verifications: VerificationService,
     private readonly holders: HolderChecksService,
-    private readonly records: AnswerRecords,
+    private readonly answers: AnswerFinisher,
     private readonly history: VerificationRecordsService,
     private readonly keys: ApiKeysService,
     private readonly batches: BatchesService,
@@ -104,9 +103,7 @@ export class ConsoleService {
         ? { verification: await this.verifications.verify(user, licenceNumber, idempotencyKey, requestId), holderCheck: null }
         : await this.holders.verifyHolder(user, { licenceNumber, ...claim }, idempotencyKey, requestId);
     const answered = claim === null ? undefined : { claim, check: holderCheck };
-    const verificationId = await this.records.idOf(user, 'console', requestId, licenceNumber, verification, answered);
-    const { body } = verificationAnswer(verification.result, verificationId);
-    this.outcomes.count(user.userId, body.status);
+    const { body } = await this.answers.finish(user, 'console', requestId, licenceNumber, verification, answered);
     return {
       licenceNumber,
       holder: holderFields(form),

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ANSWER_HEADERS, RETRY_AFTER_HEADER } from '../verification/verification-answers.decorator';
 import { EXAMPLE_VERIFICATION_ID, exampleLicence, exampleVerificationAnswer } from '../verification/dto/verification-result.dto';
-import { VerificationStatus } from '../verification/outcome-status';
+import { verificationAnswer, VerificationStatus } from '../verification/outcome-status';
 import {
   HolderFoundDto,
   HolderNotFoundDto,
@@ -21,7 +21,7 @@ const EXAMPLE_CHECKED_AT = '2026-11-22T10:15:00.000Z';
 function holderExample(status: VerificationStatus, check: HolderCheck | null) {
   const { body } = exampleVerificationAnswer(status);
   const result = status === 'PENDING' ? 'PENDING' : { status, licence: body.licence, checkedAt: EXAMPLE_CHECKED_AT };
-  return holderCheckAnswer(result, check, EXAMPLE_VERIFICATION_ID);
+  return holderCheckAnswer(verificationAnswer(result, EXAMPLE_VERIFICATION_ID), check);
 }
 
 /** The answers of POST /v1/licences/verify-holder: verify's, each with holderCheck. */

@@ -8,7 +8,7 @@ const CHECK = { name: 'MATCH', dateOfBirth: 'CONFIRMED' } as const;
 
 describe('holderCheckAnswer', () => {
   it("is verify's FOUND answer with the holder check", () => {
-    expect(holderCheckAnswer({ status: 'FOUND', licence: LICENCE, checkedAt: CHECKED_AT }, CHECK, 'v-1')).toEqual({
+    expect(holderCheckAnswer(verificationAnswer({ status: 'FOUND', licence: LICENCE, checkedAt: CHECKED_AT }, 'v-1'), CHECK)).toEqual({
       httpStatus: 200,
       body: { status: 'FOUND', message: 'Licence found', licence: LICENCE, checkedAt: CHECKED_AT, verificationId: 'v-1', holderCheck: CHECK },
     });
@@ -18,12 +18,15 @@ describe('holderCheckAnswer', () => {
     ['NOT_FOUND', 404],
     ['TOO_MANY_RESULTS', 409],
   ] as const)('answers %s with its status and holderCheck null', (status, httpStatus) => {
-    const answer = holderCheckAnswer({ status, licence: null, checkedAt: CHECKED_AT }, CHECK);
+    const answer = holderCheckAnswer(verificationAnswer({ status, licence: null, checkedAt: CHECKED_AT }), CHECK);
     expect([answer.httpStatus, answer.body.status, answer.body.holderCheck]).toEqual([httpStatus, status, null]);
   });
 
   it("answers PENDING with verify's 202 body and holderCheck null", () => {
-    expect(holderCheckAnswer('PENDING', null)).toEqual({ httpStatus: 202, body: { ...verificationAnswer('PENDING').body, holderCheck: null } });
+    expect(holderCheckAnswer(verificationAnswer('PENDING'), null)).toEqual({
+      httpStatus: 202,
+      body: { ...verificationAnswer('PENDING').body, holderCheck: null },
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import type { RegisterLicence } from '@lvs/register';
 import { ApiError } from '../errors/api-error';
-import type { FinalResult, NameSearchResult } from '../lookups/lookup-outcome';
-import { verificationAnswer, VerificationBody } from '../verification/outcome-status';
+import type { NameSearchResult } from '../lookups/lookup-outcome';
+import type { FinishedAnswer } from '../verification/answer-finisher';
+import { VerificationBody } from '../verification/outcome-status';
 import type { HolderCheck } from './holder-check';
 
 export interface HolderCheckBody extends VerificationBody {
@@ -27,12 +28,8 @@ const SEARCH_MESSAGES: Record<SearchStatus, string> = {
 const SEARCH_HTTP_STATUS: Record<SearchStatus, number> = { FOUND: 200, NOT_FOUND: 404, PENDING: 202 };
 
 /** verify-holder answers as verify does, with the holder check beside it (null unless the licence was found). */
-export function holderCheckAnswer(
-  result: FinalResult | 'PENDING',
-  check: HolderCheck | null,
-  verificationId?: string | null,
-): { httpStatus: number; body: HolderCheckBody } {
-  const { httpStatus, body } = verificationAnswer(result, verificationId);
+export function holderCheckAnswer(answer: FinishedAnswer, check: HolderCheck | null): { httpStatus: number; body: HolderCheckBody } {
+  const { httpStatus, body } = answer;
   return { httpStatus, body: { ...body, holderCheck: body.status === 'FOUND' ? check : null } };
 }
 

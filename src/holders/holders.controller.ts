@@ -5,11 +5,9 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponsesWith } from '../http/api-error-responses';
-import { Metrics } from '../metrics/metrics';
 import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
-import { AnswerRecords } from '../verification/answer-records';
-import { VerificationOutcomes } from '../verification/verification-outcomes';
+import { AnswerFinisher } from '../verification/answer-finisher';
 import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
 import { ApiHolderCheckAnswers, ApiSearchAnswers } from './holder-answers.decorator';
@@ -25,9 +23,7 @@ const REQUEST_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReus
 export class HoldersController {
   constructor(
     private readonly holders: HolderChecksService,
-    private readonly metrics: Metrics,
-    private readonly outcomes: VerificationOutcomes,
-    private readonly records: AnswerRecords,
+    private readonly answers: AnswerFinisher,
   ) {}
 
   @Post('verify-holder')
@@ -58,11 +54,8 @@ export class HoldersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<HolderCheckBody> {
     const { verification, holderCheck } = await this.holders.verifyHolder(user, claim, clientKey, reply.request.id);
-    const answered = { claim, check: holderCheck };
-    const verificationId = await this.records.idOf(user, 'api', reply.request.id, claim.licenceNumber, verification, answered);
-    const { httpStatus, body } = holderCheckAnswer(verification.result, holderCheck, verificationId);
-    this.metrics.countVerification(body.status, verification.source);
-    this.outcomes.count(user.userId, body.status);
+    const answer = await this.answers.finish(user, 'api', reply.request.id, claim.licenceNumber, verification, { claim, check: holderCheck });
+    const { httpStatus, body } = holderCheckAnswer(answer, holderCheck);
     void reply.header('Idempotency-Key', verification.idempotencyKey).header('X-Verification-Source', verification.source);
     answerStatus(reply, httpStatus, verification.result === 'PENDING');
     return body;

@@ -4,13 +4,11 @@ import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiErrorResponses } from '../http/api-error-responses';
-import { Metrics } from '../metrics/metrics';
 import { IdempotencyKey } from '../validation/idempotency-key.pipe';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
-import { AnswerRecords } from './answer-records';
-import { verificationAnswer, VerificationBody } from './outcome-status';
+import { AnswerFinisher } from './answer-finisher';
+import { VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
-import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationService } from './verification.service';
 
 @ApiTags('verification')
@@ -19,9 +17,7 @@ import { VerificationService } from './verification.service';
 export class VerificationController {
   constructor(
     private readonly verifications: VerificationService,
-    private readonly metrics: Metrics,
-    private readonly outcomes: VerificationOutcomes,
-    private readonly records: AnswerRecords,
+    private readonly answers: AnswerFinisher,
   ) {}
 
   @Post('verify')
@@ -45,10 +41,7 @@ export class VerificationController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VerificationBody> {
     const verification = await this.verifications.verify(user, licenceNumber, idempotencyKey, reply.request.id);
-    const verificationId = await this.records.idOf(user, 'api', reply.request.id, licenceNumber, verification);
-    const { httpStatus, body } = verificationAnswer(verification.result, verificationId);
-    this.metrics.countVerification(body.status, verification.source);
-    this.outcomes.count(user.userId, body.status);
+    const { httpStatus, body } = await this.answers.finish(user, 'api', reply.request.id, licenceNumber, verification);
     void reply.status(httpStatus).header('Idempotency-Key', verification.idempotencyKey).header('X-Verification-Source', verification.source);
     if (verification.result === 'PENDING') void reply.header('Retry-After', '1');
     return body;

@@ -4,6 +4,7 @@ import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
 import { EvidenceModule } from '../evidence/evidence.module';
 import { SecretsModule } from '../secrets/secrets.module';
+import { AnswerFinisher } from './answer-finisher';
 import { AnswerRecords } from './answer-records';
 import { IdempotencyStore } from './idempotency-store';
 import { VerificationController } from './verification.controller';
@@ -14,7 +15,7 @@ import { VerificationService } from './verification.service';
 @Module({
   imports: [AuthModule, QuotaModule, LookupsModule, EvidenceModule, SecretsModule],
   controllers: [VerificationController],
-  providers: [VerificationService, IdempotencyStore, AnswerRecords, VerificationOutcomes],
-  exports: [VerificationService, AnswerRecords, VerificationOutcomes],
+  providers: [VerificationService, IdempotencyStore, AnswerRecords, VerificationOutcomes, AnswerFinisher],
+  exports: [VerificationService, AnswerFinisher, VerificationOutcomes],
 })
 export class VerificationModule {}

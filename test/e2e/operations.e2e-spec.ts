@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
+import { FormClient } from '../support/console-client';
 import { request } from '../support/http';
 import { freePort } from '../support/launcher-process';
 import { series } from '../support/metrics-text';
@@ -75,6 +76,29 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     expect(series(worker, 'lvs_register_lookups_total{outcome="NOT_FOUND"}')).toBe(1);
     expect(series(worker, 'lvs_register_lookup_duration_seconds_count{outcome="FOUND"}')).toBe(1);
     expect(series(worker, 'lvs_register_lookups_total{outcome="SERVICE_UNAVAILABLE"}')).toBe(0);
+  });
+
+  it("counts the console's verifications at /metrics as the API's", async () => {
+    const key = (await t.createKey({ quota: 2 })).key;
+    keys.push(key);
+    numbers.add(SANDBOX_NUMBERS.active);
+    const cachedFound = async () =>
+      series(await (await fetch(`${apiUrl}/metrics`)).text(), 'lvs_verifications_total{outcome="FOUND",source="cache"}') ?? 0;
+    expect((await verifyAt(key, SANDBOX_NUMBERS.active)).status).toBe(200);
+    const before = await cachedFound();
+    const client = new FormClient(apiUrl);
+    expect((await client.signIn(key)).status).toBe(303);
+    const _csrf = await client.tokenOf('/console/verify');
+    const answered = await client.send('POST', '/console/verify', {
+      _csrf,
+      licenceNumber: SANDBOX_NUMBERS.active,
+      firstName: '',
+      surname: '',
+      dateOfBirth: '',
+    });
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain('Licence found');
+    expect(await cachedFound()).toBe(before + 1);
   });
 
   it("serves the worker's health on its operators' listener", async () => {

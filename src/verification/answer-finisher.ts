@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { AuthenticatedUser } from '../auth/authenticated-user';
+import type { RecordChannel } from '../evidence/verification-record';
+import { Metrics } from '../metrics/metrics';
+import { AnsweredHolder, AnswerRecords } from './answer-records';
+import { verificationAnswer, VerificationBody } from './outcome-status';
+import { VerificationOutcomes } from './verification-outcomes';
+import type { Verification } from './verification.service';
+
+export interface FinishedAnswer {
+  httpStatus: number;
+  body: VerificationBody;
+}
+
+/**
+ * How every channel (the API's verify and verify-holder, the console) ends a verification, so that none can skip
+ * a step: the record whose id the answer carries, the answer itself, and its counts in the metrics and in the
+ * user's monthly outcomes.
+ */
+@Injectable()
+export class AnswerFinisher {
+  constructor(
+    private readonly records: AnswerRecords,
+    private readonly metrics: Metrics,
+    private readonly outcomes: VerificationOutcomes,
+  ) {}
+
+  async finish(
+    user: AuthenticatedUser,
+    channel: Exclude<RecordChannel, 'batch'>,
+    requestId: string,
+    licenceNumber: string,
+    verification: Verification,
+    holder?: AnsweredHolder,
+  ): Promise<FinishedAnswer> {
+    const verificationId = await this.records.idOf(user, channel, requestId, licenceNumber, verification, holder);
+    const answer = verificationAnswer(verification.result, verificationId);
+    this.metrics.countVerification(answer.body.status, verification.source);
+    this.outcomes.count(user.userId, answer.body.status);
+    return answer;
+  }
+}
