@@ -180,3 +180,29 @@ describe('test mode: the built-in test register answers test keys, never REGISTE
     expect([testAnswer.status, found(testAnswer)]).toEqual([200, magic('4000000000000001', 'ACTIVE', 'Active')]);
   });
 });
+
+describe('test mode: failure magic numbers take from the rate limit like any request', () => {
+  let t: TestApp;
+
+  // A bucket of 3 that gains one token a second: a burst of 10 at once can be admitted 4 times at most.
+  beforeAll(async () => {
+    t = await startTestApp({ withWorker: true, env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '3' } });
+  });
+  afterAll(() => t.close());
+
+  it("refuses a test key's failure-number verifies 429 RATE_LIMITED with Retry-After past its bucket", async () => {
+    const live = await t.createKey({ quota: 10 });
+    const side = await t.createKey({ userId: live.userId, test: true });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => verify(t.baseUrl, side.key, '4000000000000503')));
+    const refused = answers.filter((answer) => answer.status === 429);
+    const admitted = answers.filter((answer) => answer.status !== 429);
+    expect(refused.length).toBeGreaterThanOrEqual(6);
+    for (const answer of refused) {
+      expect(answer.body).toEqual({ code: 'RATE_LIMITED', message: ERROR_CODES.RATE_LIMITED.message });
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    for (const answer of admitted) {
+      expect([answer.status, answer.body]).toEqual([503, { code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message }]);
+    }
+  });
+});
