@@ -50,9 +50,19 @@ const shared = {
   },
 };
 
-// E2e files that need the whole machine: a worker's re-check cycle of 1,000 lookups timed against its clock, and a soak
-// of 20,000 re-checks and answers. They run alone after the rest (package.json), which run two at a time.
-const ALONE = ['monitoring-scale', 'soak'];
+// Which e2e files a project takes is declared in each file, by a tag in its first lines: @alone for files that need the
+// whole machine (they run alone after the rest, which run two at a time: package.json), @topologies for the suites that
+// run again on the production topologies. A file's name says nothing.
+const E2E_DIR = path.join(__dirname, 'test', 'e2e');
+function e2eTagged(tag) {
+  return fs
+    .readdirSync(E2E_DIR)
+    .filter((file) => file.endsWith('.e2e-spec.ts'))
+    .filter((file) => new RegExp(`@${tag}\\b`).test(fs.readFileSync(path.join(E2E_DIR, file), 'utf8').split('\n', 5).join('\n')))
+    .map((file) => file.slice(0, -'.e2e-spec.ts'.length));
+}
+const ALONE = e2eTagged('alone');
+const TOPOLOGIES = e2eTagged('topologies');
 
 module.exports = {
   // A global option (projects cannot set it): e2e hooks start databases, servers and a worker process.
@@ -92,11 +102,11 @@ module.exports = {
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
-      // The flow, batch and monitoring suites again, with the service on a 3-primary Redis Cluster and behind
+      // The suites tagged @topologies (flow, batches, monitoring) again, with the service on a 3-primary Redis Cluster and behind
       // PgBouncer in transaction mode (test/support/topology-setup.ts), as production platforms run it.
       ...shared,
       displayName: 'e2e-topologies',
-      testMatch: ['<rootDir>/test/e2e/{verification-flow,batches,monitoring}.e2e-spec.ts'],
+      testMatch: [`<rootDir>/test/e2e/{${TOPOLOGIES.join(',')}}.e2e-spec.ts`],
       globalSetup: '<rootDir>/test/support/topology-setup.ts',
       globalTeardown: '<rootDir>/test/support/topology-teardown.ts',
     },
