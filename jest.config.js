@@ -50,20 +50,19 @@ const shared = {
   },
 };
 
-// An e2e file says in its opening docblock which projects beside `e2e` it belongs to: `@alone:` (it needs the whole
-// machine, so it runs after the rest, one at a time, instead of in `e2e`) and `@topologies:` (it runs again on a Redis
-// Cluster and behind PgBouncer). Whoever adds a test to such a file sees there where it will run.
-function e2eFilesTagged(tag) {
-  const folder = path.join(__dirname, 'test/e2e');
+// Which e2e files a project takes is declared in each file, by a tag in its first lines: @alone for files that need the
+// whole machine (they run alone after the rest, which run two at a time: package.json), @topologies for the suites that
+// run again on the production topologies. A file's name says nothing.
+const E2E_DIR = path.join(__dirname, 'test', 'e2e');
+function e2eTagged(tag) {
   return fs
-    .readdirSync(folder)
-    .filter((name) => name.endsWith('.e2e-spec.ts'))
-    .filter((name) => /^\/\*\*[\s\S]*?\*\//.exec(fs.readFileSync(path.join(folder, name), 'utf8'))?.[0].includes(`@${tag}:`))
-    .map((name) => `<rootDir>/test/e2e/${name}`);
+    .readdirSync(E2E_DIR)
+    .filter((file) => file.endsWith('.e2e-spec.ts'))
+    .filter((file) => new RegExp(`@${tag}\\b`).test(fs.readFileSync(path.join(E2E_DIR, file), 'utf8').split('\n', 5).join('\n')))
+    .map((file) => file.slice(0, -'.e2e-spec.ts'.length));
 }
-
-const ALONE = e2eFilesTagged('alone');
-const TOPOLOGIES = e2eFilesTagged('topologies');
+const ALONE = e2eTagged('alone');
+const TOPOLOGIES = e2eTagged('topologies');
 
 module.exports = {
   // A global option (projects cannot set it): e2e hooks start databases, servers and a worker process.
@@ -72,13 +71,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: [
-        '<rootDir>/src/**/*.spec.ts',
-        '<rootDir>/libs/**/*.spec.ts',
-        '<rootDir>/tools/**/*.spec.ts',
-        '<rootDir>/test/kubernetes/**/*.spec.ts',
-        '<rootDir>/test/monitoring/**/*.spec.ts',
-      ],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/test/kubernetes/**/*.spec.ts'],
       moduleNameMapper: {
         ...shared.moduleNameMapper,
         // The Kubernetes schemas (test/kubernetes) are ES modules whose package exports offer only an "import"
@@ -97,23 +90,23 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...ALONE.map((file) => escapeRegExp(file.replace('<rootDir>', '')) + '$')],
+      testPathIgnorePatterns: ['/node_modules/', `/test/e2e/(${ALONE.join('|')})\\.e2e-spec\\.ts$`],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       ...shared,
       displayName: 'e2e-alone',
-      testMatch: ALONE,
+      testMatch: [`<rootDir>/test/e2e/{${ALONE.join(',')}}.e2e-spec.ts`],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
-      // The flow, batch and monitoring suites again, with the service on a 3-primary Redis Cluster and behind
+      // The suites tagged @topologies (flow, batches, monitoring) again, with the service on a 3-primary Redis Cluster and behind
       // PgBouncer in transaction mode (test/support/topology-setup.ts), as production platforms run it.
       ...shared,
       displayName: 'e2e-topologies',
-      testMatch: TOPOLOGIES,
+      testMatch: [`<rootDir>/test/e2e/{${TOPOLOGIES.join(',')}}.e2e-spec.ts`],
       globalSetup: '<rootDir>/test/support/topology-setup.ts',
       globalTeardown: '<rootDir>/test/support/topology-teardown.ts',
     },

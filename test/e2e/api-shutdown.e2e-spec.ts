@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { quotaUsage, verify } from '../support/http';
 import { freePort, isListening } from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { ApiProcess } from '../support/api-process';
 import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
 
 const unknownNumber = (index: number) => `1777${String(index).padStart(12, '0')}`;
 
@@ -43,7 +43,10 @@ describe('API SIGTERM', () => {
     // 100 distinct numbers, so 100 lookups: once the register has seen all of them, every request is in flight.
     const numbers = [...FOUND_SANDBOX_NUMBERS, ...Array.from({ length: 100 - FOUND_SANDBOX_NUMBERS.length }, (_, index) => unknownNumber(index))];
     const answers = Promise.all(numbers.map((number) => verify(apiUrl, key, number)));
-    while ((await sandbox.counts()).total < 100) await sleep(20);
+    await until(
+      () => sandbox.counts(),
+      (counts) => counts.total >= 100,
+    );
     api.signal('SIGTERM');
 
     const responses = await answers;

@@ -1,4 +1,4 @@
-/** @topologies: runs again on a Redis Cluster and behind PgBouncer (project e2e-topologies). */
+/** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import type { TestingModule } from '@nestjs/testing';
 import { request, TestResponse } from '../support/http';
@@ -38,6 +37,32 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     (await t.db.query('SELECT result, unwatched_since FROM licence_states WHERE licence_number = $1', [licenceNumber])).rows[0] as
       { result: { status: string; licence?: { status: string } } | null; unwatched_since: Date | null } | undefined;
 
+  let sentinels = 0;
+  /**
+   * The positive signal that a retention tick ran on the test clock at `instant` (already travelled to): an event
+   * and an unwatched number's state, each 31 days old then and far younger on any earlier clock of these tests, are
+   * deleted by the same statements that must keep what a test expects kept.
+   */
+  async function retentionRanAt(instant: string): Promise<void> {
+    const { userId } = await t.createKey();
+    const sentinel = unknownNumber(42, sentinels++);
+    const old = daysAfter(instant, -31);
+    await t.db.query(`INSERT INTO events (user_id, type, data, created_at) VALUES ($1, 'watch.paused', '{}', $2)`, [userId, old]);
+    await t.db.query('INSERT INTO licence_states (world, licence_number, next_check_at, unwatched_since) VALUES (licence_world($3), $1, $2, $2)', [
+      sentinel,
+      old,
+      userId,
+    ]);
+    await until(
+      async () => ({
+        events: (await t.db.query('SELECT count(*)::int AS n FROM events WHERE user_id = $1', [userId])).rows[0].n as number,
+        state: await stateOf(sentinel),
+      }),
+      (left) => left.events === 0 && left.state === undefined,
+      10_000,
+    );
+  }
+
   // First, while nothing at all is watched.
   it('deletes events after 30 days though no number is watched', async () => {
     const { userId } = await t.createKey();
@@ -53,7 +78,7 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     expect((await t.db.query('SELECT count(*)::int AS n FROM watch_entries')).rows[0].n).toBe(0);
 
     t.clock.travelTo(daysAfter(start, 29));
-    await sleep(3000);
+    await retentionRanAt(daysAfter(start, 29));
     expect(await events()).toEqual(['watch.paused', 'watch.resumed']);
     t.clock.travelTo(daysAfter(start, 31));
     await until(events, (types) => types.length === 1, 10_000);
@@ -81,7 +106,7 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
 
     // 31 days after the first watcher left, 21 after the last: kept.
     t.clock.travelTo(daysAfter(lastLeft, 21));
-    await sleep(3000);
+    await retentionRanAt(daysAfter(lastLeft, 21));
     expect(await stateOf(watched)).toBeDefined();
     t.clock.travelTo(daysAfter(lastLeft, 31));
     await until(
@@ -102,7 +127,7 @@ describe('lifetime of data, on the test clock, checked in the database', () => {
     expect((await call(key, 'PUT', `/v1/watchlist/${watched}`)).status).toBe(201);
     expect((await stateOf(watched))?.unwatched_since).toBeNull();
     t.clock.travelTo(daysAfter(start, 40));
-    await sleep(3000);
+    await retentionRanAt(daysAfter(start, 40));
     expect(await stateOf(watched)).toBeDefined();
   });
 

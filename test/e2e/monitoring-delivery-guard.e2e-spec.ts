@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { deliveriesSettled } from '../support/delivery-queue';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { BLOCKED_BY_NAME, BLOCKED_IPV6_URLS } from '../support/ssrf-targets';
@@ -46,7 +46,7 @@ describe('monitoring: the SSRF guard at delivery time', () => {
       return Object.fromEntries(entries) as Record<string, any[]>;
     };
     await until(logs, (byUrl) => Object.values(byUrl).every((list) => list[0]?.status === 'FAILED'), 20_000);
-    await sleep(2500); // the schedule would have retried by now
+    await deliveriesSettled(t); // no attempt is left queued, retries included
     return logs();
   }
 
@@ -102,7 +102,7 @@ describe('monitoring: the SSRF guard at delivery time', () => {
 
     const deliveries = async () => ((await call('GET', `/v1/webhooks/${id}/deliveries`)).body as { deliveries: any[] }).deliveries;
     await until(deliveries, (list) => list[0]?.status === 'FAILED', 10_000);
-    await sleep(3000); // the schedule would have retried twice by now
+    await deliveriesSettled(t); // no attempt is left queued, retries included
     const log = await deliveries();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ eventType: 'ping', status: 'FAILED' });

@@ -1,16 +1,24 @@
-/** @alone: a worker's re-check cycle of 1,000 lookups needs the whole machine (project e2e-alone). */
+/** @alone: needs the whole machine, so runs alone after the rest (the e2e-alone project, jest.config.js). */
 import { request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
 
+// The service spreads a cycle's 1,000 re-checks over the cycle; each number's next request is due a cycle after
+// its last answer, so the rule below holds at any pace the machine runs at.
 const CYCLE_SECONDS = 20;
 const CYCLE_MS = CYCLE_SECONDS * 1000;
-const WATCHERS = 3;
-/** Cycles each number is seen through. */
+// Cycles watched per scenario.
 const CYCLES = 3;
-/** A bound for CYCLES cycles, however slowly a shared machine sweeps 1,000 numbers: not a figure under test. */
-const WAIT_FOR_CYCLES_MS = (CYCLES + 3) * CYCLE_MS;
+const WATCHERS = 3;
+
+interface Recorded {
+  numbers: string[];
+  /** how long after they became due the last of the 1,000 first reached the register */
+  passMs: number;
+  /** each number's requests to the register, epoch ms in order */
+  arrivals: Map<string, number[]>;
+}
 
 describe('monitoring at scale: one upstream lookup per number per cycle', () => {
   let t: TestApp;
@@ -26,14 +34,15 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
   afterAll(() => t.close(), 120_000);
 
   /**
-   * 1,000 new numbers watched by 3 users, then the sandbox's request log for them until every number has reached
-   * the register three times: each arrival of each number. How fast one machine gets through a cycle is the bench's
-   * business; the wait is bounded generously, and the rules below hold whatever the pace.
+   * 1,000 new numbers watched by 3 users, then the sandbox's request log for them: first until each has reached the
+   * register once, which measures this run's pace (a pass over all 1,000, the worst backlog there is, since they all
+   * become due at once), then until each has reached it CYCLES times, within a bound set by that pace.
    */
-  async function watchAndRecord(series: number): Promise<{ numbers: string[]; arrivals: Map<string, number[]> }> {
+  async function watchAndRecord(series: number): Promise<Recorded> {
     const numbers = Array.from({ length: 1000 }, (_, index) => unknownNumber(series, index));
     const keys = await Promise.all(Array.from({ length: WATCHERS }, () => t.createKey()));
     await sandbox.resetCounts();
+    const dueAt = Date.now(); // the first batchAdd makes the numbers due
     for (const { key } of keys) {
       const added = await request(t.baseUrl, 'POST', '/v1/watchlist:batchAdd', {
         headers: { 'x-api-key': key },
@@ -41,44 +50,52 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
       });
       expect(added.body).toEqual({ added: 1000, updated: 0 });
     }
-    const { byLicence } = await until(
-      () => sandbox.times(),
-      (times) => numbers.every((number) => (times.byLicence[number]?.length ?? 0) >= CYCLES),
-      WAIT_FOR_CYCLES_MS,
-    );
+    const arrivalsUntil = (asks: number, timeoutMs: number) =>
+      until(
+        async () => {
+          const { byLicence } = await sandbox.times();
+          return new Map(numbers.map((number) => [number, byLicence[number] ?? []]));
+        },
+        (seen) => numbers.every((number) => seen.get(number)!.length >= asks),
+        timeoutMs,
+      ).catch(() => {
+        throw new Error(`Not every number reached the register ${asks} times in ${timeoutMs} ms`);
+      });
+    // Generous: a stall shows here, a slow pass only in passMs.
+    const firstPass = await arrivalsUntil(1, 10 * CYCLE_MS);
+    const passMs = Math.max(...numbers.map((number) => firstPass.get(number)![0])) - dueAt;
+    const arrivals = await arrivalsUntil(CYCLES, CYCLES * (CYCLE_MS + 2 * passMs) + CYCLE_MS);
     // Stop watching, so that the next scenario's cycle runs alone.
     await t.db.query('DELETE FROM watch_entries WHERE user_id = ANY($1)', [keys.map((created) => created.userId)]);
-    return { numbers, arrivals: new Map(numbers.map((number) => [number, byLicence[number] ?? []])) };
+    return { numbers, passMs, arrivals };
   }
 
-  function expectOneLookupPerNumberPerCycle({ numbers, arrivals }: Awaited<ReturnType<typeof watchAndRecord>>): void {
-    const gaps = numbers.flatMap((number) => {
+  /**
+   * The rule, counted per number's own cycle rather than per fixed 20 s window (how many a worker gets through in a
+   * window is the machine's pace, a bench figure): after its first request, each number reached the register once per
+   * cycle: never two requests less than a cycle apart (three watchers or three workers asking each would be), and
+   * never left behind for longer than this run's pace explains (a cycle plus two passes), so never a cycle skipped
+   * where the machine keeps up.
+   */
+  function expectOneLookupPerNumberPerCycle({ numbers, passMs, arrivals }: Recorded): void {
+    const offCycle = numbers.flatMap((number) => {
       const times = arrivals.get(number)!;
-      return times.slice(1).map((at, index) => ({ number, ms: at - times[index] }));
+      return times.slice(1).flatMap((at, index) => {
+        const gap = at - times[index];
+        return gap < CYCLE_MS || gap >= CYCLE_MS + 2 * passMs ? [`${number}: ${gap} ms apart, a pass took ${passMs} ms`] : [];
+      });
     });
-    // Never two requests for a number less than a cycle apart: three watchers cost one lookup per cycle, not three.
-    expect(gaps.filter(({ ms }) => ms < CYCLE_MS)).toEqual([]);
-    // ...and every cycle: each number came round again within the cycle after it fell due, never skipping one.
-    expect(gaps.filter(({ ms }) => ms >= 2 * CYCLE_MS)).toEqual([]);
-    expect(numbers.filter((number) => arrivals.get(number)!.length < CYCLES)).toEqual([]);
+    expect(offCycle).toEqual([]);
   }
 
-  it(
-    'looks 1,000 numbers watched by 3 users up exactly 1,000 times per cycle with one worker, not 3,000',
-    async () => {
-      expectOneLookupPerNumberPerCycle(await watchAndRecord(2));
-    },
-    WAIT_FOR_CYCLES_MS + 60_000,
-  );
+  it('looks 1,000 numbers watched by 3 users up exactly 1,000 times per cycle with one worker, not 3,000', async () => {
+    expectOneLookupPerNumberPerCycle(await watchAndRecord(2));
+  }, 600_000);
 
-  it(
-    'still exactly 1,000 times per cycle with three workers claiming at once',
-    async () => {
-      await t.startWorker();
-      await t.startWorker();
-      expect(t.workers).toHaveLength(3);
-      expectOneLookupPerNumberPerCycle(await watchAndRecord(6));
-    },
-    WAIT_FOR_CYCLES_MS + 60_000,
-  );
+  it('still exactly 1,000 times per cycle with three workers claiming at once', async () => {
+    await t.startWorker();
+    await t.startWorker();
+    expect(t.workers).toHaveLength(3);
+    expectOneLookupPerNumberPerCycle(await watchAndRecord(6));
+  }, 600_000);
 });

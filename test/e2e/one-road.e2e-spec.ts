@@ -60,14 +60,16 @@ describe('one road to the register: fair turns and bounds', () => {
     const ofB = [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.withConditions, SANDBOX_NUMBERS.nonFrontLine];
     const timed = await Promise.all(
       ofB.map(async (licenceNumber) => {
-        const started = Date.now();
-        let answer = await verify(t.baseUrl, b.key, licenceNumber);
-        while (answer.status === 202) answer = await verify(t.baseUrl, b.key, licenceNumber);
-        return { status: answer.status, ms: Date.now() - started };
+        // Within 5 s each, not behind a's backlog: the bound of the wait is the assertion.
+        const answer = await until(
+          () => verify(t.baseUrl, b.key, licenceNumber),
+          (response) => response.status !== 202,
+          5000,
+        );
+        return { status: answer.status };
       }),
     );
     expect(timed.map((answer) => answer.status)).toEqual([200, 200, 200]);
-    for (const answer of timed) expect(answer.ms).toBeLessThan(5000);
     // A's lookups were still waiting their turns behind B's: about 10 s of the register's budget.
     expect(await liveWaiting(a.userId)).toBeGreaterThan(0);
 

@@ -46,9 +46,18 @@ describe('a Redis outage, seen from a worker', () => {
       LOG_FORMAT: 'json',
     });
     await stopRedis(redis);
-    await sleep(3000); // many reconnect attempts meanwhile
+    await until(
+      () => worker.log,
+      (log) => log.includes('Redis unreachable'),
+      10_000,
+    );
+    await sleep(3000); // many reconnect attempts meanwhile, which must not log again
     redis = await startRedis(port, dir);
-    await until(() => worker.log.includes('Redis reachable again'), Boolean, 10_000);
+    await until(
+      () => worker.log,
+      (log) => log.includes('Redis reachable again'),
+      10_000,
+    );
 
     const lines = worker.log.split('\n').filter(Boolean);
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);

@@ -1,5 +1,4 @@
 import { Queue } from 'bullmq';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { quotaUsed, request, TestResponse, verify } from '../support/http';
@@ -76,21 +75,20 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
   const of = (path: string, type: string): ReceivedWebhook[] => receiver.to(path).filter((webhook) => webhook.body.type === type);
   const licenceOf = (response: TestResponse) => (response.body as { licence: unknown }).licence;
 
-  it('delivers a signed licence.status_changed within 5 s of a simulated revoke, to that user only', async () => {
+  it('delivers a signed licence.status_changed from a simulated revoke before the next cycle, to that user only', async () => {
     // Cached before the change: the next verification must not answer from it.
     expect(licenceOf(await verify(t.baseUrl, mine.key, ACTIVE))).toEqual(active());
     const usedBefore = await used(mine.key);
 
-    const started = Date.now();
     const changed = await simulate(mine.key, ACTIVE, { status: 'Revoked', statusReason: 'Revoked in a test' });
+    const simulated = Date.now();
     expect([changed.status, changed.body]).toEqual([200, { status: 'FOUND', licence: active({ status: 'Revoked', statusReason: 'Revoked in a test' }) }]);
     const [event] = await until(
       () => of('/mine', 'licence.status_changed'),
       (events) => events.length > 0,
-      10_000,
+      // Well inside the cycle: the event comes from the change's own re-check, not from the schedule.
+      CYCLE_SECONDS * 500,
     );
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeLessThan(5000);
     expect(event.verified).toBe(true);
     // A test side's delivery says so in the signed body, as the feed says of the same event.
     expect(event.body.mode).toBe('test');
@@ -107,13 +105,20 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     // The simulate call is free.
     expect(await used(mine.key)).toBe(usedBefore);
 
-    // The other test user's world never sees it.
-    await sleep(2000);
+    // The other test user's world never sees it: its own scheduled re-check of the number runs after the change
+    // (the positive signal; it would have recorded the event in the same transaction) and finds nothing new.
+    await until(
+      async () => ((await call(theirs.key, 'GET', '/v1/watchlist')).body as { items: { checkedAt: string | null }[] }).items[0].checkedAt,
+      (checkedAt) => checkedAt !== null && Date.parse(checkedAt) > simulated,
+      2 * CYCLE_SECONDS * 1000,
+    );
+    const theirFeed = await call(theirs.key, 'GET', '/v1/events');
+    expect((theirFeed.body as { events: { type: string }[] }).events.filter((fed) => fed.type === 'licence.status_changed')).toEqual([]);
     expect(receiver.to('/theirs')).toEqual([]);
     expect(licenceOf(await verify(t.baseUrl, theirs.key, ACTIVE))).toEqual(active());
     const { rows } = await t.db.query(`SELECT world FROM licence_states WHERE licence_number = $1 ORDER BY world`, [ACTIVE]);
     expect(rows.map((row) => row.world).sort()).toEqual([mine.userId, theirs.userId].sort());
-  }, 30_000);
+  }, 120_000);
 
   it('restores the licence with DELETE, with the event that the change back makes', async () => {
     const restored = await call(mine.key, 'DELETE', `/v1/test/licences/${ACTIVE}`);
@@ -159,15 +164,13 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
       (items) => items.some((item) => item.licenceNumber === OLD && item.checkedAt !== null),
     );
 
-    const started = Date.now();
     const replaced = await simulate(mine.key, OLD, { status: 'Replaced', successorLicenceNumber: NEW });
     expect([replaced.status, (replaced.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Replaced']);
     const [event, ...more] = await until(
       () => of('/mine', 'licence.replaced'),
       (events) => events.length > 0,
-      10_000,
+      CYCLE_SECONDS * 500,
     );
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(more).toEqual([]);
     expect(event.verified).toBe(true);
     expect(event.body.data).toEqual(
@@ -183,17 +186,15 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     expect((await verify(t.baseUrl, theirs.key, NEW)).status).toBe(404);
   }, 30_000);
 
-  it('sends licence.expiring within 5 s when a simulated change brings the expiry date near', async () => {
+  it('sends licence.expiring before the next cycle when a simulated change brings the expiry date near', async () => {
     const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-    const started = Date.now();
     const changed = await simulate(theirs.key, ACTIVE, { expiryDate: soon });
     expect([changed.status, changed.body]).toEqual([200, { status: 'FOUND', licence: active({ expiryDate: soon }) }]);
     const [event] = await until(
       () => of('/theirs', 'licence.expiring'),
       (events) => events.length > 0,
-      10_000,
+      CYCLE_SECONDS * 500,
     );
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(event.verified).toBe(true);
     expect(event.body.mode).toBe('test');
     expect(event.body.data).toEqual({

@@ -1,4 +1,4 @@
-/** @topologies: runs again on a Redis Cluster and behind PgBouncer (project e2e-topologies). */
+/** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Queue } from 'bullmq';

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { quotaUsage, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -26,7 +25,10 @@ describe('worker SIGTERM', () => {
     await sandbox.setFault({ fault: 'none', latencyMs: 1000 }); // under the 1.5 s request timeout of the tests
     const numbers = Array.from({ length: 6 }, (_, index) => unknownNumber(900 + index));
     const first = Promise.all(numbers.map((number) => verify(t.baseUrl, key, number, `order-${number}`)));
-    while ((await sandbox.counts()).total < 2) await sleep(50);
+    await until(
+      () => sandbox.counts(),
+      (counts) => counts.total >= 2,
+    );
     // The other four requests may still be charging when the register sees the first two (seen in CI): wait until all
     // six are queued, then the exact counts.
     // Live lookups wait in the prioritised set, in their users' turns.
