@@ -3,6 +3,7 @@ import { describeApiProductionProblems, describeProductionSecretProblem } from '
 
 describe('describeProductionSecretProblem', () => {
   const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
+  const receiptKey = 'Qm9uZWQgcmVjZWlwdCBrZXkgZm9yIHRoZSBzcGVjczA';
   const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] };
   const elsewhere = ['', 'development', 'test', 'Production'].map((NODE_ENV) => ({ NODE_ENV, WEBHOOK_SECRET_KEYS: [], HOLDER_DATA_KEYS: [] }));
 
@@ -18,11 +19,22 @@ describe('describeProductionSecretProblem', () => {
     expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [], production)).toBe(
       'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
     );
-    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', ['A'.repeat(43), DEVELOPMENT_RECEIPT_KEY], production)).toBe(
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [receiptKey, DEVELOPMENT_RECEIPT_KEY], production)).toBe(
       'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production',
     );
-    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', ['A'.repeat(43)], production)).toBeNull();
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [receiptKey], production)).toBeNull();
     for (const context of elsewhere) expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [], context)).toBeNull();
+  });
+
+  it.each([
+    ['all zeros', Buffer.alloc(32, 0x00)],
+    ['all ones', Buffer.alloc(32, 0xff)],
+    ['one byte repeated', Buffer.alloc(32, 0x5a)],
+  ])('refuses a receipt seed of %s in production only', (_, seed) => {
+    expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [receiptKey, seed.toString('base64url')], production)).toBe(
+      'RECEIPT_SIGNING_KEYS must not be one byte repeated (such as all zeros) when NODE_ENV is production',
+    );
+    for (const context of elsewhere) expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [seed.toString('base64url')], context)).toBeNull();
   });
 
   it('refuses an unset WEBHOOK_SECRET_KEY in production only', () => {

@@ -42,8 +42,8 @@ function weakKeyProblem(setting: string, keyHex: string): string | null {
  *   open webhook secrets and forge signed events (WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_KEYS supplies it);
  * - HOLDER_DATA_KEY likewise (or HOLDER_DATA_KEYS, its ring) would let anyone holding a copy of Redis or the
  *   database test guessed dates of birth against the stored digests;
- * - RECEIPT_SIGNING_KEYS missing, or listing the published development key, would let anyone sign a receipt
- *   that verifies;
+ * - RECEIPT_SIGNING_KEYS missing, or listing the published development key or a seed of one repeated byte,
+ *   would let anyone sign a receipt that verifies;
  * - an ADMIN_TOKEN that is short or made of few characters can be guessed; an empty one keeps the queue
  *   dashboard off, so it is accepted;
  * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off.
@@ -60,9 +60,10 @@ export function describeProductionSecretProblem(
   if (setting === 'RECEIPT_SIGNING_KEYS') {
     const keys = value as readonly string[];
     if (keys.length === 0) return 'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
-    return keys.includes(DEVELOPMENT_RECEIPT_KEY)
-      ? 'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production'
-      : null;
+    if (keys.includes(DEVELOPMENT_RECEIPT_KEY)) {
+      return 'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production';
+    }
+    return keys.map((seed) => weakKeyProblem(setting, Buffer.from(seed, 'base64url').toString('hex'))).find((problem) => problem !== null) ?? null;
   }
   if (setting === 'WEBHOOK_SECRET_KEYS' || setting === 'HOLDER_DATA_KEYS') {
     return (value as readonly string[]).map((key) => weakKeyProblem(setting, key)).find((problem) => problem !== null) ?? null;
