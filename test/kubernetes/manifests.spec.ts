@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { EnvironmentVariables } from '../../src/config/env.schema';
@@ -212,9 +213,11 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda, d
     expect(service?.spec.ports.map((port) => port.targetPort)).toEqual(['http']);
   });
 
-  it('believe X-Forwarded-For only from the pod network, where the ingress controller is, not from any private range', () => {
+  it('believe X-Forwarded-For only from the ingress controller, named address by address, never from a range such as the pod network', () => {
     const [container] = deployment('lvs-api').spec.template.spec.containers;
-    expect(settingOf(container, 'TRUST_PROXY')).toBe('10.244.0.0/16');
+    const entries = String(settingOf(container, 'TRUST_PROXY')).split(',');
+    expect(entries).toEqual(['10.244.0.10']);
+    for (const entry of entries) expect([entry, isIP(entry)]).toEqual([entry, 4]);
   });
 
   describe('the NetworkPolicy of the datastores', () => {
