@@ -49,8 +49,8 @@ export class ApiKeyGuard implements CanActivate {
 
   /**
    * Every key but one this process knows to be valid: an address over its failure limit gets 429 before
-   * anything is looked up (401 on an exempt route, whose interface has no 429); a failure is counted before
-   * its 401.
+   * anything is looked up (401 on an exempt route, whose interface has no 429). Each attempt is counted before
+   * its key is looked up (AuthFailureLimiter.countAttempt) and forgiven if the key proves good.
    */
   private async authenticateOrCount(
     address: string,
@@ -59,12 +59,19 @@ export class ApiKeyGuard implements CanActivate {
     recalled: null | undefined,
     exempt: boolean,
   ): Promise<KeyHolder> {
-    const blockedSeconds = await this.failures.secondsBlocked(address);
+    const blockedSeconds = await this.failures.countAttempt(address);
     if (blockedSeconds > 0) throw exempt ? new ApiError('UNAUTHORIZED') : rateLimited(reply, blockedSeconds);
-    const holder = keyHash !== null && recalled === undefined ? await this.authenticator.load(keyHash) : null;
-    if (holder) return holder;
-    await this.failures.countFailure(address);
-    throw new ApiError('UNAUTHORIZED');
+    // A lookup that fails (the database down) proved nothing against the address, so it is forgiven as a good key.
+    const holder =
+      keyHash !== null && recalled === undefined
+        ? await this.authenticator.load(keyHash).catch(async (error: unknown) => {
+            await this.failures.forgive(address);
+            throw error;
+          })
+        : null;
+    if (!holder) throw new ApiError('UNAUTHORIZED');
+    await this.failures.forgive(address);
+    return holder;
   }
 
   /** Every answer after this carries the RateLimit fields; without Redis, no request is admitted unlimited. */

@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
-import { authBlockedFor, countAuthFailure } from '../redis/scripts/auth-failures';
+import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from '../redis/scripts/auth-failures';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { clientGroup } from './client-group';
 
 /**
  * Failed authentications per client address (an IPv6 client by its /64), counted in Redis so that every API process sees the same
- * count. An address over AUTH_FAILURES_PER_MINUTE is refused before its key is looked up. With Redis
+ * count. An attempt is counted before its key is looked up, and forgiven when the key proves good; an address
+ * over AUTH_FAILURES_PER_MINUTE is refused before its key is looked up. With Redis
  * unreachable nothing is counted or refused: authentication itself needs only PostgreSQL, and the
  * quota usage route must keep answering as it did.
  */
@@ -29,8 +30,19 @@ export class AuthFailureLimiter {
     return Math.ceil(milliseconds / 1000);
   }
 
-  async countFailure(address: string): Promise<void> {
-    await this.unlessRedisIsDown(countAuthFailure.run(this.redis.client, [this.counterKey(address)], []), 0);
+  /**
+   * Counts an attempt before its key is looked up, and answers as secondsBlocked does: counting first, in the
+   * same step as the comparison, is what keeps simultaneous failures from all passing a check made before any
+   * of them was counted. A key that proves good is then forgiven.
+   */
+  async countAttempt(address: string): Promise<number> {
+    const milliseconds = await this.unlessRedisIsDown(countAuthAttempt.run(this.redis.client, [this.counterKey(address)], [this.allowed]), 0);
+    return Math.ceil(milliseconds / 1000);
+  }
+
+  /** Takes back the attempt countAttempt counted, once its key proved good. */
+  async forgive(address: string): Promise<void> {
+    await this.unlessRedisIsDown(forgiveAuthAttempt.run(this.redis.client, [this.counterKey(address)], []), 0);
   }
 
   private unlessRedisIsDown<T>(command: Promise<T>, fallback: T): Promise<T> {

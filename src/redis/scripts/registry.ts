@@ -1,6 +1,6 @@
 import type { RedisClient } from '../redis-clients';
 import { recordAnswers } from './answer-records';
-import { authBlockedFor, countAuthFailure } from './auth-failures';
+import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from './auth-failures';
 import { markCharged } from './charged-markers';
 import { compareAndSet } from './compare-and-set';
 import { admitDateOfBirth } from './date-of-birth-checks';
@@ -20,8 +20,9 @@ export const REDIS_SCRIPTS = [
   claimIdempotencyKeys,
   claimRefund,
   compareAndSet,
-  countAuthFailure,
+  countAuthAttempt,
   countWaitingLookups,
+  forgiveAuthAttempt,
   holdDispatchLease,
   markCharged,
   recordAnswers,
