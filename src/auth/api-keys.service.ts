@@ -111,6 +111,10 @@ export class ApiKeysService {
         ? await this.repository.findUser(manager, options.userId)
         : await this.repository.insertUser(manager, { name: options.name, monthlyQuota: options.quota ?? null });
       if (!user) throw new UnknownUserError(`No user ${options.userId}`);
+      // A live key on a test side would be a test key said to be live.
+      if (mode === 'live' && user.mode === 'test') {
+        throw new TestSideError(`User ${user.id} is a test side: give its live user, with --test for a test key`);
+      }
       const keyUserId = mode === 'test' ? await testSideOf(this.repository, manager, user.id) : user.id;
       const key = generateApiKey(mode);
       const saved = await this.repository.insertKey(manager, {

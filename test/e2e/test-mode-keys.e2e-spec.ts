@@ -107,6 +107,15 @@ describe('test mode: test keys and separate worlds', () => {
 
       const refused = await runKeysCli(t.env, 'create', '--name', 'nested', '--test', '--user', one.userId);
       expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', `User ${one.userId} is a test side: give its live user\n`]);
+      // Without --test too: it would print mode live and make a test key.
+      const unmarked = await runKeysCli(t.env, 'create', '--name', 'unmarked', '--user', one.userId);
+      expect([unmarked.status, unmarked.stdout, unmarked.stderr]).toEqual([
+        2,
+        '',
+        `User ${one.userId} is a test side: give its live user, with --test for a test key\n`,
+      ]);
+      const keys = await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [one.userId]);
+      expect(keys.rows).toEqual([{ n: 2 }]);
       const quotaWithTest = await runKeysCli(t.env, 'create', '--name', 'Acme', '--test', '--quota', '5');
       expect(quotaWithTest.status).toBe(2);
       expect(quotaWithTest.stderr.split('\n')[0]).toBe(
