@@ -1,7 +1,8 @@
 import { connect, Socket } from 'node:net';
 import { Client } from 'pg';
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiProcess } from '../support/api-process';
+import { insertRecords } from '../support/bulk-records';
 import { request, TestResponse, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -39,21 +40,6 @@ function startSlowDownload(baseUrl: string, key: string): Promise<SlowDownload> 
   });
 }
 
-/** Inserts `count` records of the user in one statement, every 5 minutes from 2025-01-01. */
-async function insertRecords(t: TestApp, userId: string, keyId: string, count: number): Promise<void> {
-  await t.db.query(
-    `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
-     SELECT id, $1::uuid, at, $3::text, 'FOUND', 'api', json_build_object(
-       'verificationId', id, 'userId', $1::uuid, 'keyId', $2::uuid, 'requestId', 'req-' || n, 'idempotencyKey', 'export-' || n,
-       'licenceNumber', $3::text, 'status', 'FOUND', 'licence', $4::json, 'checkedAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-       'answeredAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'source', 'cache', 'nameCheck', null, 'dateOfBirthCheck', null,
-       'batchId', null, 'row', null, 'channel', 'api')
-     FROM (SELECT n, gen_random_uuid() AS id, timestamptz '2025-01-01T00:00:00Z' + n * interval '5 minutes' AS at
-           FROM generate_series(1, $5::int) AS n) AS made`,
-    [userId, keyId, SANDBOX_NUMBERS.active, JSON.stringify(SANDBOX_LICENCES.active), count],
-  );
-}
-
 function statusOf(head: string): number {
   return Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]);
 }
@@ -68,7 +54,7 @@ describe('CSV exports on a real API process: no partner can take the database fr
 
   it('leaves another partner verify, history and readiness while one partner opens 22 slow exports, of which only two run', async () => {
     const exporter = await t.createKey();
-    await insertRecords(t, exporter.userId, exporter.keyId, RECORDS);
+    await insertRecords(t.db, exporter.userId, exporter.keyId, RECORDS);
     const other = await t.createKey({ quota: 10 });
     const api = await ApiProcess.start(t.env);
     const downloads: SlowDownload[] = [];
@@ -115,7 +101,7 @@ describe('CSV exports on a real API process: no partner can take the database fr
 
   it('cuts a download read slower than EXPORT_MIN_BYTES_PER_SECOND and gives its place back', async () => {
     const exporter = await t.createKey();
-    await insertRecords(t, exporter.userId, exporter.keyId, RECORDS);
+    await insertRecords(t.db, exporter.userId, exporter.keyId, RECORDS);
     const api = await ApiProcess.start({ ...t.env, EXPORT_MIN_BYTES_PER_SECOND: '100000000' });
     const downloads: SlowDownload[] = [];
     try {
