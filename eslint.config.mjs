@@ -16,7 +16,8 @@ const folder = (name) => `${SRC}/${name}/**`;
  */
 export const LAYERS = [
   ['clock', 'config', 'metrics', 'network'],
-  ['database', 'errors', 'logging', 'secrets'],
+  ['database'],
+  ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
   ['common', 'evidence'],

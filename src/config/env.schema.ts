@@ -251,6 +251,16 @@ export class EnvironmentVariables {
   @IsInt()
   DATABASE_CHARGE_TIMEOUT_MS = 800;
 
+  /**
+   * The slowest pace a CSV export of records may be read at, in bytes a second over each 10 s: a download read slower is
+   * cut, so that a stalled client does not keep one of its user's two export places.
+   */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1_000_000_000)
+  @IsInt()
+  EXPORT_MIN_BYTES_PER_SECOND = 8192;
+
   /** How long an API process trusts what it cached about a key when it missed a change announcement. */
   @Transform(toInteger)
   @Min(1)

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from './api-error';
 import { Metrics } from '../metrics/metrics';
 import { ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
@@ -40,6 +41,12 @@ export class ApiErrorFilter implements ExceptionFilter {
     const fastifyCode = (cause as { code?: unknown } | undefined)?.code;
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
     if (mapped) return toErrorAnswer(mapped);
+    // A pool with no free connection in time, or a database that does not answer, is a "try again later" wherever it
+    // happens (the API key's lookup, a history page), never an internal error.
+    if (isDatabaseUnavailable(cause)) {
+      this.logger.warn(`Database unavailable: ${(cause as Error).message}`, { requestId });
+      return toErrorAnswer({ code: 'SERVICE_UNAVAILABLE' });
+    }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), { requestId });
     return toErrorAnswer({ code: 'INTERNAL_ERROR' });
   }

@@ -1,10 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
-import QueryStream from 'pg-query-stream';
-import type { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import type { RecordOwners } from './record-owners';
 import type { VerificationRecord } from './verification-record';
@@ -17,9 +13,6 @@ export interface RecordFilters {
   status: string | null;
   channel: string | null;
 }
-
-/** How long one export may take to download. */
-const EXPORT_DEADLINE_MS = 3_600_000;
 
 /** Every statement on verification_records. */
 @Injectable()
@@ -78,26 +71,23 @@ export class EvidenceRepository {
   }
 
   /**
-   * The user's records of a period, oldest first, as a stream of records read through a cursor, a few hundred
-   * rows at a time: a year of records takes the memory of one batch. Its connection goes back to the pool when
-   * the stream ends, and is closed if the stream is abandoned (the client went away) with the cursor open.
+   * One page of the user's records of a period, oldest first, after the cursor (keyset): an export reads page by page
+   * and holds no connection between pages, so that a client reading slowly holds none at all.
    */
-  async streamPeriod(userId: string, filters: Pick<RecordFilters, 'from' | 'to'>): Promise<Readable> {
-    const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
-    const query = new QueryStream(
+  async periodPage(
+    userId: string,
+    filters: Pick<RecordFilters, 'from' | 'to'>,
+    after: NewestFirstCursor | null,
+    limit: number,
+  ): Promise<VerificationRecord[]> {
+    const rows = await this.dataSource.query<{ record: VerificationRecord }[]>(
       `SELECT record FROM verification_records
-       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR answered_at >= $2) AND ($3::timestamptz IS NULL OR answered_at < $3)
-       ORDER BY answered_at, verification_id`,
-      [userId, filters.from, filters.to],
-      { batchSize: 500 },
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (answered_at, verification_id) > ($2::timestamptz, $3::uuid))
+         AND ($4::timestamptz IS NULL OR answered_at >= $4) AND ($5::timestamptz IS NULL OR answered_at < $5)
+       ORDER BY answered_at, verification_id LIMIT $6`,
+      [userId, after?.at ?? null, after?.id ?? null, filters.from, filters.to, limit],
     );
-    // pg gives a query DATABASE_STATEMENT_TIMEOUT_MS until its last row, read from the query's own query_timeout
-    // first: an export is read at the client's pace, so it gets an hour instead.
-    const rows = client.query(Object.assign(query, { query_timeout: EXPORT_DEADLINE_MS }));
-    let ended = false;
-    rows.once('end', () => (ended = true));
-    rows.once('close', () => client.release(ended ? undefined : true));
-    return rows;
+    return rows.map((row) => row.record);
   }
 
   /** Deletes the records answered before `cutoff`; returns how many. */

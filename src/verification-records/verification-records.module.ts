@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EvidenceModule } from '../evidence/evidence.module';
+import { ExportPlaces } from './export-places';
 import { JwksController } from './jwks.controller';
 import { ReceiptIssuer } from './receipt-issuer';
 import { ReceiptSigner } from './receipt-signer';
@@ -11,7 +12,7 @@ import { VerificationRecordsService } from './verification-records.service';
 @Module({
   imports: [AuthModule, EvidenceModule],
   controllers: [VerificationRecordsController, JwksController],
-  providers: [VerificationRecordsService, ReceiptSigner, ReceiptIssuer],
+  providers: [VerificationRecordsService, ExportPlaces, ReceiptSigner, ReceiptIssuer],
   exports: [VerificationRecordsService],
 })
 export class VerificationRecordsModule {}

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiProcess } from '../support/api-process';
+import { insertRecords } from '../support/bulk-records';
 import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -91,17 +92,7 @@ describe('verification records on real processes: nothing lost, export in consta
 
   it(`streams an export of ${EXPORTED.toLocaleString('en-GB')} records with the API's peak memory under 20 MiB above idle`, async () => {
     const { key, keyId, userId } = await t.createKey();
-    await t.db.query(
-      `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
-       SELECT id, $1::uuid, at, $3::text, 'FOUND', 'api', json_build_object(
-         'verificationId', id, 'userId', $1::uuid, 'keyId', $2::uuid, 'requestId', 'req-' || n, 'idempotencyKey', 'export-' || n,
-         'licenceNumber', $3::text, 'status', 'FOUND', 'licence', $4::json, 'checkedAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-         'answeredAt', to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'source', 'cache', 'nameCheck', null, 'dateOfBirthCheck', null,
-         'batchId', null, 'row', null, 'channel', 'api')
-       FROM (SELECT n, gen_random_uuid() AS id, timestamptz '2025-01-01T00:00:00Z' + n * interval '5 minutes' AS at
-             FROM generate_series(1, $5::int) AS n) AS made`,
-      [userId, keyId, SANDBOX_NUMBERS.active, JSON.stringify(SANDBOX_LICENCES.active), EXPORTED],
-    );
+    await insertRecords(t.db, userId, keyId, EXPORTED);
     const api = await ApiProcess.start(t.env);
     try {
       // Warm: the route's modules and the pool's connections, as on any API that has served an export.
