@@ -5,6 +5,7 @@ import { AuthRepository, UserKeyRow } from './auth.repository';
 import { cappedExpiry } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyMode } from './key-mode';
+import { lockUser } from './users-sql';
 
 export interface CreatedKey {
   key: string;
@@ -140,10 +141,10 @@ export class ApiKeysService {
     return keys.map((key) => ({
       keyId: key.id,
       userId: key.userId,
-      mode: key.user?.mode ?? 'live',
+      mode: key.mode,
       name: key.name,
       prefix: key.keyPrefix,
-      quota: key.user?.monthlyQuota ?? null,
+      quota: key.monthlyQuota,
       createdAt: key.createdAt.toISOString(),
       expiresAt: key.expiresAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -176,7 +177,7 @@ export class ApiKeysService {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
       const ownerId = request.mode === issuerMode ? userId : await testSideOf(this.repository, manager, userId);
-      await this.repository.lockUser(manager, ownerId);
+      await lockUser(manager, ownerId, 'UPDATE');
       const { active, issuerExpiresAt, now } = await this.repository.issueCounts(manager, ownerId, issuerKeyId, userId);
       if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
       if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new KeyLimitError();
@@ -217,7 +218,7 @@ export class ApiKeysService {
 
   /** Returns false when there is no such user. null returns the user to the default rate. */
   async setRateLimit(userId: string, ratePerSecond: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, { rateLimitPerSecond: ratePerSecond }))) return false;
+    if (!(await this.repository.updateUser(userId, 'rateLimitPerSecond', ratePerSecond))) return false;
     await this.keyChanges.publish(userId);
     return true;
   }
@@ -227,7 +228,7 @@ export class ApiKeysService {
    * announce: the watchlist reads the limit from the user's row whenever it adds entries.
    */
   async setWatchLimit(userId: string, watchLimit: number | null): Promise<boolean> {
-    return this.repository.updateUser(userId, { watchLimit });
+    return this.repository.updateUser(userId, 'watchLimit', watchLimit);
   }
 
   /**
@@ -244,7 +245,7 @@ export class ApiKeysService {
 
   /** Returns false when there is no such user. null sets an unlimited plan. */
   async setQuota(userId: string, quota: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, { monthlyQuota: quota }))) return false;
+    if (!(await this.repository.updateUser(userId, 'monthlyQuota', quota))) return false;
     await this.keyChanges.publish(userId);
     return true;
   }
