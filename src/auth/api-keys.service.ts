@@ -6,6 +6,7 @@ import { AuthRepository, UserKeyRow } from './auth.repository';
 import { cappedExpiry } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyMode } from './key-mode';
+import { lockUser } from './users-sql';
 
 export interface CreatedKey {
   key: string;
@@ -145,10 +146,10 @@ export class ApiKeysService {
     return keys.map((key) => ({
       keyId: key.id,
       userId: key.userId,
-      mode: key.user?.mode ?? 'live',
+      mode: key.mode,
       name: key.name,
       prefix: key.keyPrefix,
-      quota: key.user?.monthlyQuota ?? null,
+      quota: key.monthlyQuota,
       createdAt: key.createdAt.toISOString(),
       expiresAt: key.expiresAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -183,7 +184,7 @@ export class ApiKeysService {
       const ownerId = request.mode === issuerMode ? userId : await testSideOf(this.repository, manager, userId);
       // Held until this key commits, so that a revocation of the issuer waits for it and takes it along.
       if (!(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
-      await this.repository.lockUser(manager, ownerId);
+      await lockUser(manager, ownerId, 'UPDATE');
       const { active, issuerExpiresAt, now } = await this.repository.issueCounts(manager, ownerId, issuerKeyId, userId);
       if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
       if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new KeyLimitError();
@@ -225,7 +226,7 @@ export class ApiKeysService {
 
   /** Returns false when there is no such user. null returns the user to the default rate. */
   async setRateLimit(userId: string, ratePerSecond: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, { rateLimitPerSecond: ratePerSecond }))) return false;
+    if (!(await this.repository.updateUser(userId, 'rateLimitPerSecond', ratePerSecond))) return false;
     await this.keyChanges.publish(userId);
     return true;
   }
@@ -235,7 +236,7 @@ export class ApiKeysService {
    * announce: the watchlist reads the limit from the user's row whenever it adds entries.
    */
   async setWatchLimit(userId: string, watchLimit: number | null): Promise<boolean> {
-    return this.repository.updateUser(userId, { watchLimit });
+    return this.repository.updateUser(userId, 'watchLimit', watchLimit);
   }
 
   /**
@@ -252,7 +253,7 @@ export class ApiKeysService {
 
   /** Returns false when there is no such user. null sets an unlimited plan. */
   async setQuota(userId: string, quota: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, { monthlyQuota: quota }))) return false;
+    if (!(await this.repository.updateUser(userId, 'monthlyQuota', quota))) return false;
     await this.keyChanges.publish(userId);
     return true;
   }

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyBodyGate } from '../http/body-gates';
 import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { AuthRepository } from './auth.repository';
@@ -10,9 +12,10 @@ import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
 import { UserModes } from './user-modes';
+import { User } from './user.entity';
 
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, TypeOrmModule.forFeature([User, ApiKey])],
   controllers: [KeysController],
   providers: [
     ApiKeysService,

@@ -38,6 +38,19 @@ export interface IssueCounts {
 /** The columns of a new api_keys row. */
 export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId'>>;
 
+/** A user as a new key needs it. */
+export type KeyUser = Pick<User, 'id' | 'monthlyQuota' | 'mode'>;
+
+/** A key as its issuer is told of it. */
+export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
+
+/** A key of the operator's list (keys list), with its user's mode and plan. */
+export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
+  Pick<User, 'mode' | 'monthlyQuota'>;
+
+/** The users columns of the settings the operator sets one at a time (keys set-quota, set-rate-limit, set-watch-limit). */
+const USER_SETTINGS = { monthlyQuota: 'monthly_quota', rateLimitPerSecond: 'rate_limit_per_second', watchLimit: 'watch_limit' } as const;
+
 /**
  * `sides`: the users whose keys the keys of user $1 see: a live user and its test side, or a test side alone (no row
  * names a test side as its live user). `lineage`: the ids of key $2 and of every key it issued, directly or through
@@ -111,12 +124,17 @@ export class AuthRepository {
     return row?.mode;
   }
 
-  findUser(manager: EntityManager, userId: string): Promise<User | null> {
-    return manager.findOneBy(User, { id: userId });
+  async findUser(manager: EntityManager, userId: string): Promise<KeyUser | undefined> {
+    const [row] = await manager.query<KeyUser[]>('SELECT id, monthly_quota AS "monthlyQuota", mode FROM users WHERE id = $1', [userId]);
+    return row;
   }
 
-  insertUser(manager: EntityManager, user: Pick<User, 'name' | 'monthlyQuota'>): Promise<User> {
-    return manager.save(manager.create(User, user));
+  async insertUser(manager: EntityManager, user: Pick<User, 'name' | 'monthlyQuota'>): Promise<KeyUser> {
+    const [row] = await manager.query<KeyUser[]>(
+      'INSERT INTO users (name, monthly_quota) VALUES ($1, $2) RETURNING id, monthly_quota AS "monthlyQuota", mode',
+      [user.name, user.monthlyQuota],
+    );
+    return row;
   }
 
   /**
@@ -138,11 +156,6 @@ export class AuthRepository {
     return row?.id;
   }
 
-  /** Locks the user's row until the caller's transaction ends. */
-  async lockUser(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-  }
-
   /** The active keys of `ownerId`, and the expiry of key `issuerKeyId` of user `issuerUserId`, at the database's now. */
   async issueCounts(manager: EntityManager, ownerId: string, issuerKeyId: string, issuerUserId: string): Promise<IssueCounts> {
     const [counts] = await manager.query<IssueCounts[]>(
@@ -155,13 +168,23 @@ export class AuthRepository {
     return counts;
   }
 
-  insertKey(manager: EntityManager, key: NewKey): Promise<ApiKey> {
-    return manager.save(manager.create(ApiKey, { createdByKeyId: null, ...key, revokedAt: null }));
+  async insertKey(manager: EntityManager, key: NewKey): Promise<IssuedKey> {
+    const [row] = await manager.query<IssuedKey[]>(
+      `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, expires_at, created_by_key_id) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING id, name, key_prefix AS "keyPrefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"`,
+      [key.userId, key.name, key.keyHash, key.keyPrefix, key.expiresAt, key.createdByKeyId ?? null],
+    );
+    return row;
   }
 
-  /** Every key with its user, oldest first. */
-  allKeys(): Promise<ApiKey[]> {
-    return this.dataSource.manager.find(ApiKey, { relations: { user: true }, order: { createdAt: 'ASC' } });
+  /** Every key with its user's mode and plan, oldest first. */
+  allKeys(): Promise<ListedKey[]> {
+    return this.dataSource.query<ListedKey[]>(
+      `SELECT k.id, k.user_id AS "userId", k.name, k.key_prefix AS "keyPrefix", k.created_at AS "createdAt", k.expires_at AS "expiresAt",
+              k.revoked_at AS "revokedAt", k.created_by_key_id AS "createdByKeyId", u.mode, u.monthly_quota AS "monthlyQuota"
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        ORDER BY k.created_at, k.id`,
+    );
   }
 
   /** The keys of user $1's sides not revoked, oldest first, each marked with whether key `callerKeyId` may revoke it. */
@@ -222,10 +245,13 @@ export class AuthRepository {
     return rows.length > 0;
   }
 
-  /** Sets the user's plan settings; false when there is no such user. */
-  async updateUser(userId: string, settings: Partial<Pick<User, 'monthlyQuota' | 'rateLimitPerSecond' | 'watchLimit'>>): Promise<boolean> {
-    const result = await this.dataSource.manager.update(User, { id: userId }, settings);
-    return (result.affected ?? 0) > 0;
+  /** Sets one of the user's settings; false when there is no such user. */
+  async updateUser(userId: string, setting: keyof typeof USER_SETTINGS, value: number | null): Promise<boolean> {
+    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(`UPDATE users SET ${USER_SETTINGS[setting]} = $2 WHERE id = $1 RETURNING id`, [
+      userId,
+      value,
+    ]);
+    return rows.length > 0;
   }
 
   /** Disables the user (a second time keeps the first) or enables it; undefined when there is no such user. */

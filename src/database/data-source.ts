@@ -1,8 +1,5 @@
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { ApiKey } from '../auth/api-key.entity';
-import { User } from '../auth/user.entity';
-import { QuotaUsage } from '../quota/quota-usage.entity';
 import { InitialSchema1763769600000 } from './migrations/1763769600000-initial-schema';
 import { Batches1763856000000 } from './migrations/1763856000000-batches';
 import { Monitoring1763942400000 } from './migrations/1763942400000-monitoring';
@@ -50,9 +47,6 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
   return {
     type: 'postgres',
     url: databaseUrl,
-    // The migrations are the schema; these are the entities a module reads through TypeORM, and
-    // test/e2e/entity-schema.e2e-spec.ts checks that they describe it exactly.
-    entities: [User, ApiKey, QuotaUsage],
     migrations: [
       InitialSchema1763769600000,
       Batches1763856000000,

@@ -14,11 +14,16 @@ import { buildDataSourceOptions, migrateDatabase } from './data-source';
           const applied = await migrateDatabase(config.get('DATABASE_MIGRATION_URL') || databaseUrl);
           if (applied.length > 0) new Logger('Database').log(`Applied migrations: ${applied.join(', ')}`);
         }
-        return buildDataSourceOptions(databaseUrl, {
-          connectMs: config.get('DATABASE_CONNECT_TIMEOUT_MS'),
-          statementMs: config.get('DATABASE_STATEMENT_TIMEOUT_MS'),
-          preparedStatements: config.get('DATABASE_PREPARED_STATEMENTS'),
-        });
+        return {
+          ...buildDataSourceOptions(databaseUrl, {
+            connectMs: config.get('DATABASE_CONNECT_TIMEOUT_MS'),
+            statementMs: config.get('DATABASE_STATEMENT_TIMEOUT_MS'),
+            preparedStatements: config.get('DATABASE_PREPARED_STATEMENTS'),
+          }),
+          // The migrations are the schema; each module registers the entities of its tables with forFeature, and
+          // test/e2e/entity-schema.e2e-spec.ts checks that they describe it exactly.
+          autoLoadEntities: true,
+        };
       },
     }),
   ],

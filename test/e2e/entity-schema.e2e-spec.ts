@@ -1,22 +1,22 @@
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions, migrateDatabase } from '../../src/database/data-source';
-import { databaseUrl, testRunId } from '../support/test-run';
+import { startTestApp, TestApp } from '../support/test-app';
 
 /**
- * The migrations are the schema; the entities TypeORM is given must describe it exactly, or they are a second,
- * unchecked schema. TypeORM's schema builder, asked what it would change, must find nothing.
+ * The migrations are the schema; the entities the modules register with TypeORM (forFeature, loaded by the API's
+ * DataSource) must describe it exactly, or they are a second, unchecked schema. The test app's database is a copy of
+ * the run's freshly migrated template; TypeORM's schema builder, asked what it would change there, must find nothing.
  */
 describe('TypeORM entities against the migrated schema', () => {
+  let testApp: TestApp;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    const url = databaseUrl(`${testRunId()}_entities`);
-    await migrateDatabase(url);
-    dataSource = await new DataSource(buildDataSourceOptions(url)).initialize();
+    testApp = await startTestApp();
+    dataSource = testApp.app.get(DataSource);
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
+    await testApp?.close();
   });
 
   it('knows the entities it checks', () => {
