@@ -102,7 +102,7 @@ describe('test lookups run on a queue of their own, outside the register budget'
       ...numbers(4702, 4),
     ]);
     expect(testJobs.length).toBeGreaterThanOrEqual(4);
-    expect(testJobs.every((job) => job.data.testUserId === tester.userId && job.id!.startsWith('test-'))).toBe(true);
+    expect(testJobs.every((job) => job.data.testUserId === testKey.userId && job.id!.startsWith('test-'))).toBe(true);
     expect(new Set(await Promise.all(testJobs.map((job) => job.getState())))).toEqual(new Set(['failed']));
     // The register heard the eight live numbers once each, and nothing of the test traffic.
     const counts = await sandbox.counts();
