@@ -73,9 +73,9 @@ export class Metrics {
     // collect() runs with the gauge as `this`: it reads the service through this name.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
-    for (const [world, name, help] of [
-      ['live', 'lvs_lookup_queue_jobs', 'Lookup jobs in the queue by state, read at scrape time'],
-      ['test', 'lvs_test_lookup_queue_jobs', "Test users' lookup jobs in the test queue by state, read at scrape time"],
+    for (const { world, name, help } of [
+      { world: 'live', name: 'lvs_lookup_queue_jobs', help: 'Lookup jobs in the queue by state, read at scrape time' },
+      { world: 'test', name: 'lvs_test_lookup_queue_jobs', help: "Test users' lookup jobs in the test queue by state, read at scrape time" },
     ] as const) {
       new Gauge({
         name,
