@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readSettings } from './config/read-settings';
 import { WorkerHeartbeat } from './health/worker-heartbeat';
 import { createLogger } from './logging/create-logger';
-import { LookupProcessor } from './lookups/lookup.processor';
+import { LookupProcessor, TestLookupProcessor } from './lookups/lookup.processor';
 import { WorkerModule } from './worker.module';
 
 /** Worker process: runs register lookups until SIGTERM, then finishes the active ones. */
@@ -26,18 +26,18 @@ async function bootstrap(): Promise<void> {
     const graceMs = settings.SHUTDOWN_GRACE_MS;
     const started = Date.now();
     setTimeout(() => process.exit(1), graceMs + 5000).unref(); // whatever hangs, the process goes
-    const worker = app.get(LookupProcessor).worker;
+    const workers = [app.get(LookupProcessor).worker, app.get(TestLookupProcessor).worker];
     logger.log(`${signal}: no longer taking jobs; finishing active lookups within ${graceMs} ms`, 'Shutdown');
     await app
       .get(WorkerHeartbeat)
       .stop()
       .catch(() => undefined);
-    const finished = await Promise.race([worker.close().then(() => true), sleep(graceMs, false, { ref: false })]);
+    const finished = await Promise.race([Promise.all(workers.map((worker) => worker.close())).then(() => true), sleep(graceMs, false, { ref: false })]);
     if (finished) {
       logger.log(`Active lookups finished in ${Date.now() - started} ms`, 'Shutdown');
     } else {
       logger.warn(`Grace of ${graceMs} ms is over: lookups still active go to another worker after their lock expires`, 'Shutdown');
-      await worker.close(true);
+      await Promise.all(workers.map((worker) => worker.close(true)));
     }
     await app.close();
     logger.log(`Stopped in ${Date.now() - started} ms`, 'Shutdown');

@@ -1,6 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
@@ -9,7 +8,16 @@ import type { FinalResult, LookupStanding, LookupWait } from './lookup-outcome';
 import { mustPark } from './fair-turns';
 import type { LookupSubject } from './lookup-subject';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
-import { LOOKUP_JOB, LookupJobData, LookupJobResult, LookupPriority, REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+import {
+  LOOKUP_JOB,
+  LookupJobData,
+  LookupJobResult,
+  LookupPriority,
+  REGISTER_LOOKUP_QUEUE,
+  TEST_LOOKUP_QUEUE,
+  lookupQueueOf,
+  newLookupJobId,
+} from './lookups.queue';
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -29,10 +37,16 @@ export interface QueueWaitingCounts {
   all: number;
 }
 
-/** The producer side of the lookup queue (the API, and the worker's re-checks): enqueue with single flight, and wait through queue events. */
+type JobQueue = Queue<LookupJobData, LookupJobResult>;
+
+/**
+ * The producer side of the lookup queues (the API, and the worker's re-checks): enqueue with single flight, and wait
+ * through queue events. Live lookups go to the register's queue, test users' to the test queue (TEST_LOOKUP_QUEUE),
+ * which its own worker drains without the register's limiter; a job's id names its queue (lookupQueueOf).
+ */
 @Injectable()
 export class LookupQueue implements OnModuleInit, OnModuleDestroy {
-  private events!: QueueEvents<LookupJobResult>;
+  private events: QueueEvents<LookupJobResult>[] = [];
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
   /** The requests waiting for each job (waitFor), told by the queue events' one 'completed' and one 'failed' listener. */
   private readonly waiters = new Map<string, Set<(outcome: LookupWait<LookupJobResult>) => void>>();
@@ -41,7 +55,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   readonly backgroundTarget: number;
 
   constructor(
-    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue<LookupJobData, LookupJobResult>,
+    @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: JobQueue,
+    @InjectQueue(TEST_LOOKUP_QUEUE) private readonly testQueue: JobQueue,
     private readonly pending: PendingLookups,
     private readonly config: AppConfig,
     private readonly outages: RedisOutageLog,
@@ -50,14 +65,22 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    this.events = new QueueEvents<LookupJobResult>(REGISTER_LOOKUP_QUEUE, {
-      connection: blockingConnection(redisConnectionSettings(this.config)),
-      prefix: this.queue.opts.prefix,
+    this.events = [this.queue, this.testQueue].map((queue) => {
+      const events = new QueueEvents<LookupJobResult>(queue.name, {
+        connection: blockingConnection(redisConnectionSettings(this.config)),
+        prefix: queue.opts.prefix,
+      });
+      this.outages.watchQueue(events);
+      events.on('completed', ({ jobId, returnvalue }) => this.finished(jobId, { state: 'completed', result: returnvalue }));
+      events.on('failed', ({ jobId, failedReason }) => this.finished(jobId, { state: 'failed', reason: failedReason }));
+      return events;
     });
-    this.outages.watchQueue(this.events);
-    this.events.on('completed', ({ jobId, returnvalue }) => this.finished(jobId, { state: 'completed', result: returnvalue }));
-    this.events.on('failed', ({ jobId, failedReason }) => this.finished(jobId, { state: 'failed', reason: failedReason }));
-    await this.events.waitUntilReady();
+    await Promise.all(this.events.map((events) => events.waitUntilReady()));
+  }
+
+  /** The queue that holds the job. */
+  private holding(jobId: string): JobQueue {
+    return lookupQueueOf(jobId) === TEST_LOOKUP_QUEUE ? this.testQueue : this.queue;
   }
 
   /** A job finished for good: the listeners hear of every job, the requests waiting for it get its outcome. */
@@ -67,7 +90,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.events?.close();
+    await Promise.all(this.events.map((events) => events.close()));
   }
 
   /** Called for every lookup job that completes or fails for good, whichever process ran or queued it. */
@@ -86,7 +109,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     // lifted to this priority and out of a pending list, without making the caller wait for that (promoting a job
     // that is not parked fails, harmlessly).
     if (joined) {
-      void this.queue
+      void this.holding(job.id!)
         .getJob(job.id!)
         .then(async (current) => {
           if (!current || current.opts.priority === undefined || current.opts.priority <= priority) return;
@@ -106,10 +129,10 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * waits in its first owner's.
    */
   async enqueueFor(userId: string, subject: LookupSubject, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
-    const [parked, queued] = await Promise.all([this.pending.parked(userId, priority), this.queuedBackground()]);
-    const park = mustPark(parked, queued, this.backgroundTarget);
     const data = { ...subject.job, ...(options.refresh ? { refresh: true } : {}) };
-    const { job, joined } = await this.add(data, subject.flightId, priority, park ? PARK_DELAY_MS : 0, randomUUID());
+    // A test lookup spends none of the register's budget: it enters the test queue at once.
+    const park = !data.testUserId && mustPark(await this.pending.parked(userId, priority), await this.queuedBackground(), this.backgroundTarget);
+    const { job, joined } = await this.add(data, subject.flightId, priority, park ? PARK_DELAY_MS : 0, newLookupJobId(data));
     // A join onto a parked job that no list holds (its producer died between the add and the listing) would leave it
     // delayed for PARK_DELAY_MS: list it, so that the dispatcher promotes it in this user's turn.
     if (joined ? await job.isDelayed() : park) await this.pending.park(userId, priority, job.id!);
@@ -117,11 +140,11 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Adds a job under an id of our own, so that an answer with another id tells that the add joined the job
-   * already in flight for the number (deduplication) rather than creating one.
+   * Adds a job under an id of our own (newLookupJobId: it names the job's queue), so that an answer with another id
+   * tells that the add joined the job already in flight for the number (deduplication) rather than creating one.
    */
   private async add(data: LookupJobData, deduplicationId: string, priority: LookupPriority, delay: number, jobId: string) {
-    const job = await this.queue.add(LOOKUP_JOB, data, {
+    const job = await this.holding(jobId).add(LOOKUP_JOB, data, {
       jobId,
       priority,
       delay,
@@ -139,7 +162,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   async promote(jobIds: string[]): Promise<void> {
     await Promise.all(
       jobIds.map(async (jobId) => {
-        const job = await this.queue.getJob(jobId);
+        const job = await this.holding(jobId).getJob(jobId);
         await job?.promote().catch(() => undefined);
       }),
     );
@@ -147,11 +170,11 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
 
   /** Removes a job that has not started: parked, or waiting out a retry's backoff. */
   async removeIfDelayed(jobId: string): Promise<void> {
-    const job = await this.queue.getJob(jobId);
+    const job = await this.holding(jobId).getJob(jobId);
     if (job && (await job.isDelayed())) await job.remove().catch(() => undefined);
   }
 
-  /** Batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */
+  /** Live batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */
   async queuedBackground(): Promise<number> {
     const counts = await this.queue.getCountsPerPriority([...PARKED_PRIORITIES]);
     return PARKED_PRIORITIES.reduce((sum, priority) => sum + (counts[priority] ?? 0), 0);
@@ -160,9 +183,10 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   /** Where a job stands now, read once (no waiting). */
   async standing<Result extends LookupJobResult = FinalResult>(jobId: string): Promise<LookupStanding<Result>> {
     // State before job, as in waitFor: a job read first could finish before its state is read.
-    const state = await this.queue.getJobState(jobId);
+    const queue = this.holding(jobId);
+    const state = await queue.getJobState(jobId);
     if (state !== 'completed' && state !== 'failed') return { state: state === 'unknown' ? 'missing' : 'pending' };
-    const job = await this.queue.getJob(jobId);
+    const job = await queue.getJob(jobId);
     if (!job) return { state: 'missing' };
     return state === 'completed' ? { state, result: job.returnvalue as Result } : { state, reason: job.failedReason };
   }
@@ -190,7 +214,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   async isInFlight(jobId: string): Promise<boolean> {
-    return IN_FLIGHT_STATES.has(await this.queue.getJobState(jobId));
+    return IN_FLIGHT_STATES.has(await this.holding(jobId).getJobState(jobId));
   }
 
   /** Waits up to timeoutMs for the job to finish, without polling. */
@@ -214,11 +238,12 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
       this.waiters.set(jobId, waiting.add(onFinished));
       // The job may have finished before we subscribed: look once, after subscribing. The state is
       // read before the job, so a job finishing in between is never taken for done without its value.
-      this.queue
+      const queue = this.holding(jobId);
+      queue
         .getJobState(jobId)
         .then(async (state) => {
           if (state !== 'completed' && state !== 'failed') return;
-          const job = await this.queue.getJob(jobId);
+          const job = await queue.getJob(jobId);
           if (!job) return settle({ state: 'pending' }); // removed meanwhile: a retry finds the cache
           if (state === 'completed') settle({ state: 'completed', result: job.returnvalue as Result });
           else settle({ state: 'failed', reason: job.failedReason });

@@ -3,20 +3,21 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { ReadinessProbe } from '../health/readiness-probe';
 import { RegisterBreaker } from './breaker/register-breaker';
-import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
 
-/** The lookup pipeline's part of GET /health/ready: its queue's connection answers, and the breaker's phase. */
+/** The lookup pipeline's part of GET /health/ready: its queues' connections answer, and the breaker's phase. */
 @Injectable()
 export class LookupReadiness extends ReadinessProbe {
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
+    @InjectQueue(TEST_LOOKUP_QUEUE) private readonly testQueue: Queue,
     private readonly breaker: RegisterBreaker,
   ) {
     super();
   }
 
   async pingQueue(): Promise<void> {
-    await this.queue.getJobCountByTypes('waiting');
+    await Promise.all([this.queue, this.testQueue].map((queue) => queue.getJobCountByTypes('waiting')));
   }
 
   async registerBreakerPhase(): Promise<string> {

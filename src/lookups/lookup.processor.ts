@@ -10,17 +10,20 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId } from './lookups.queue';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookups.queue';
 import { ResultCache } from './result-cache';
 import { RegisterSurface, TestRegisters } from './test-register';
 import { isCachedTestAnswer } from './test-world';
 
-/** The lookup worker's options from the settings; the limiter is global, shared by every worker through Redis. */
-function lookupWorkerOptions(config: AppConfig): WorkerOptions {
+/**
+ * A lookup worker's options from the settings. The register queue's limiter is global, shared by every worker through
+ * Redis; the test queue has none, its lookups never reaching the register.
+ */
+function lookupWorkerOptions(config: AppConfig, limited: boolean): WorkerOptions {
   return {
     ...workerConnection(config),
     concurrency: config.get('WORKER_CONCURRENCY'),
-    limiter: { max: config.get('REGISTER_MAX_PER_SECOND'), duration: 1000 },
+    ...(limited ? { limiter: { max: config.get('REGISTER_MAX_PER_SECOND'), duration: 1000 } } : {}),
     lockDuration: config.get('WORKER_LOCK_DURATION_MS'),
     stalledInterval: config.get('WORKER_STALLED_INTERVAL_MS'),
     maxStalledCount: 2,
@@ -48,7 +51,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
-    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config));
+    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true));
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
@@ -159,5 +162,23 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     this.breaker
       .record(outcome)
       .catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
+  }
+}
+
+/**
+ * Drains the test queue (test users' lookups) in the worker process, without the register's limiter: the lookups are
+ * LookupProcessor's, answered by the built-in test registers, so test traffic never takes a live lookup's turn.
+ */
+@Injectable()
+export class TestLookupProcessor extends QueueWorker<LookupJobData, LookupJobResult> {
+  constructor(
+    private readonly lookups: LookupProcessor,
+    config: AppConfig,
+  ) {
+    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false));
+  }
+
+  process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
+    return this.lookups.process(job, token);
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SandboxLicence } from '@lvs/register-sandbox';
-import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { UserModes } from '../auth/user-modes';
@@ -15,7 +14,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
 import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, LookupJobResult, livePriority, subjectId } from './lookups.queue';
+import { LOOKUP_PRIORITY, LookupJobResult, livePriority, newLookupJobId, subjectId } from './lookups.queue';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
@@ -251,7 +250,7 @@ export class LookupService {
     const cached = await this.fromCache(request);
     if (cached) return { state: 'answered', result: cached, source: 'cache', newCharge: null };
     if (request.joinJob && (await this.queue.isInFlight(request.joinJob))) return this.awaitJob(request, request.joinJob, null);
-    const ownJobId = randomUUID();
+    const ownJobId = newLookupJobId(request.subject.job);
     let place: LivePlace | null = null;
     let charge: Charge | null = null;
     let jobId: string;

@@ -7,7 +7,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupQueueDepth } from './lookup-queue-depth';
 import { LookupSettlement } from './lookup-settlement';
-import { REGISTER_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
 import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
@@ -19,7 +19,7 @@ const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSet
  * worker, LookupsWorkerModule's processor and dispatcher. Only modules of this folder import it.
  */
 @Module({
-  imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE })],
+  imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE }, { name: TEST_LOOKUP_QUEUE })],
   providers: [...PARTS, LookupQueueDepth],
   exports: [...PARTS, BullModule],
 })

@@ -1,7 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { FinalResult, NameSearchResult } from './lookup-outcome';
 
 /** The queue between the API (producer) and the worker process (consumer). */
 export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
+/**
+ * Test users' lookups, answered by the built-in test register: a queue of their own with a worker of its own and no
+ * register limiter, so that test traffic never takes the register's turns nor waits among live lookups.
+ */
+export const TEST_LOOKUP_QUEUE = 'register-lookup-test';
+/** Starts the id of every job of the test queue, so that a job id alone tells which queue holds the job. */
+const TEST_JOB_PREFIX = 'test-';
 export const LOOKUP_JOB = 'lookup';
 
 /**
@@ -52,6 +60,16 @@ export interface NameSearchJobData {
 export type LookupJobData = LicenceLookupJobData | NameSearchJobData;
 
 export type LookupJobResult = FinalResult | NameSearchResult;
+
+/** A new job's id, in the queue of its world (a test user's lookups go to TEST_LOOKUP_QUEUE). */
+export function newLookupJobId(job: LookupJobData): string {
+  return job.testUserId ? `${TEST_JOB_PREFIX}${randomUUID()}` : randomUUID();
+}
+
+/** The queue that holds the job: ids from newLookupJobId name their queue. */
+export function lookupQueueOf(jobId: string): typeof REGISTER_LOOKUP_QUEUE | typeof TEST_LOOKUP_QUEUE {
+  return jobId.startsWith(TEST_JOB_PREFIX) ? TEST_LOOKUP_QUEUE : REGISTER_LOOKUP_QUEUE;
+}
 
 /**
  * What a job asks, as single flight and the cache name it: the licence number, or `name:` and the search's digest

@@ -13,6 +13,8 @@ export type VerificationSource = (typeof VERIFICATION_SOURCES)[number];
 export type LookupOutcomeLabel = (typeof LOOKUP_OUTCOMES)[number];
 export type BreakerPhaseLabel = (typeof BREAKER_PHASES)[number];
 export type QueueCounts = Partial<Record<(typeof QUEUE_STATES)[number], number>>;
+/** The lookup queues: the register's (live lookups) and the test one. */
+export type LookupQueueWorld = 'live' | 'test';
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -22,7 +24,8 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  */
 export class Metrics {
   readonly registry = new Registry();
-  private queueCounts: (() => Promise<QueueCounts>) | null = null;
+  /** Per lookup queue: the live (register) queue's and the test queue's counts. */
+  private readonly queueCounts: Partial<Record<LookupQueueWorld, () => Promise<QueueCounts>>> = {};
   private breakerPhase: (() => Promise<BreakerPhaseLabel>) | null = null;
   private evidenceWaitingSeconds: (() => Promise<number>) | null = null;
   // label children cached by key: the per-request cost is one Map lookup and one observe
@@ -70,17 +73,23 @@ export class Metrics {
     // collect() runs with the gauge as `this`: it reads the service through this name.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
-    new Gauge({
-      name: 'lvs_lookup_queue_jobs',
-      help: 'Lookup jobs in the queue by state, read at scrape time',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        if (!metrics.queueCounts) return;
-        const counts = await metrics.queueCounts();
-        for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
-      },
-    });
+    for (const { world, name, help } of [
+      { world: 'live', name: 'lvs_lookup_queue_jobs', help: 'Lookup jobs in the queue by state, read at scrape time' },
+      { world: 'test', name: 'lvs_test_lookup_queue_jobs', help: "Test users' lookup jobs in the test queue by state, read at scrape time" },
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        async collect() {
+          const read = metrics.queueCounts[world];
+          if (!read) return;
+          const counts = await read();
+          for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+        },
+      });
+    }
     new Gauge({
       name: 'lvs_register_breaker_state',
       help: 'Register circuit breaker, shared by all processes: 1 for its current state, read at scrape time',
@@ -122,8 +131,8 @@ export class Metrics {
   }
 
   /** Where the queue gauge reads its counts when scraped. */
-  readQueueCountsFrom(source: () => Promise<QueueCounts>): void {
-    this.queueCounts = source;
+  readQueueCountsFrom(world: LookupQueueWorld, source: () => Promise<QueueCounts>): void {
+    this.queueCounts[world] = source;
   }
 
   /** Where the breaker gauge reads the state when scraped. */

@@ -3,14 +3,14 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors/error-codes';
-import { REGISTER_LOOKUP_QUEUE } from '../lookups/lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookups.queue';
 import { isAdminAuthorized } from './admin-authorization';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';
 
 /**
  * Bull Board at /admin/queues of `target` (the partner app, or the operators' listener when there is one),
- * showing the lookup queue of `source` (the partner app), only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
+ * showing the lookup queues (live and test) of `source` (the partner app), only when ADMIN_TOKEN is set. Nest guards and middleware do not cover
  * routes a Fastify plugin adds, so the token is checked by an onRequest hook in the plugin's own scope.
  * Bull Board is loaded only then: an API without the dashboard does not carry it in memory. Unless `writable`
  * (ADMIN_DASHBOARD_WRITE), every queue is read-only: a leaked token shows jobs but cannot pause, empty, retry or
@@ -31,7 +31,9 @@ export async function mountAdminDashboard(
   const board = new BullBoardFastifyAdapter();
   board.setBasePath(ADMIN_DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(source.get<Queue>(getQueueToken(REGISTER_LOOKUP_QUEUE), { strict: false }), { readOnlyMode: !writable })],
+    queues: [REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE].map(
+      (name) => new BullMQAdapter(source.get<Queue>(getQueueToken(name), { strict: false }), { readOnlyMode: !writable }),
+    ),
     serverAdapter: board,
   });
   await target

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../../src/lookups/lookups.queue';
 import { quotaUsed, request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -254,13 +255,18 @@ describe("test mode: simulated licence changes fire the usual webhooks, in the c
     expect(await lookupJobs()).toBe(jobsBefore);
   });
 
-  /** Every lookup job the queue holds, finished ones included. */
+  /** Every lookup job the queues (live and test) hold, finished ones included. */
   async function lookupJobs(): Promise<number> {
-    const queue = new Queue('register-lookup', { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
-    try {
-      return await queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
-    } finally {
-      await queue.close();
-    }
+    const counts = await Promise.all(
+      [REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE].map(async (name) => {
+        const queue = new Queue(name, { connection: { url: t.env.REDIS_URL }, prefix: `${t.redisPrefix}:bull` });
+        try {
+          return await queue.getJobCountByTypes('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
+        } finally {
+          await queue.close();
+        }
+      }),
+    );
+    return counts[0] + counts[1];
   }
 });
