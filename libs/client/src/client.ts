@@ -254,7 +254,7 @@ export class LicenceVerificationClient {
 
   private async withMode<Data>(call: Promise<Outcome<Data>>): Promise<Data & { mode: Mode }> {
     const outcome = await call;
-    return { ...(await dataOf(Promise.resolve(outcome))), mode: outcome.response.headers.get('Verification-Mode') as Mode };
+    return { ...(await dataOf(Promise.resolve(outcome))), mode: modeOf(outcome.response) };
   }
 
   /** Sends with one Idempotency-Key until the result is final or waitSeconds have passed; results are never errors. */
@@ -270,7 +270,7 @@ export class LicenceVerificationClient {
       // 404 NOT_FOUND and 409 TOO_MANY_RESULTS are results (a status field); only a code field is an error.
       if (typeof body !== 'object' || body === null || !('status' in body)) throw errorFrom(response, error);
       const retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After')) ?? 1;
-      const context = { mode: response.headers.get('Verification-Mode') as Mode, idempotencyKey };
+      const context = { mode: modeOf(response), idempotencyKey };
       if (body.status !== 'PENDING') return { ...body, ...context } as unknown as Result;
       if (Date.now() + retryAfterSeconds * 1000 > deadline) return { ...body, ...context, retryAfterSeconds } as unknown as Result;
       await sleep(retryAfterSeconds * 1000);
@@ -319,6 +319,11 @@ export class LicenceVerificationClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** The service marks test keys' answers with Verification-Mode: test; live answers carry no such header. */
+function modeOf(response: Response): Mode {
+  return response.headers.get('Verification-Mode') === 'test' ? 'test' : 'live';
 }
 
 function isNumberList(roster: string[] | Schemas['RosterItemDto'][]): roster is string[] {
