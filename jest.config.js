@@ -53,9 +53,20 @@ const shared = {
   },
 };
 
-// E2e files that need the whole machine: a worker's re-check cycle of 1,000 lookups timed against its clock, and a soak
-// of 20,000 re-checks and answers. They run alone after the rest (package.json), which run two at a time.
-const ALONE = ['monitoring-scale', 'soak'];
+// An e2e file says in its opening docblock which projects beside `e2e` it belongs to: `@alone:` (it needs the whole
+// machine, so it runs after the rest, one at a time, instead of in `e2e`) and `@topologies:` (it runs again on a Redis
+// Cluster and behind PgBouncer). Whoever adds a test to such a file sees there where it will run.
+function e2eFilesTagged(tag) {
+  const folder = path.join(__dirname, 'test/e2e');
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith('.e2e-spec.ts'))
+    .filter((name) => /^\/\*\*[\s\S]*?\*\//.exec(fs.readFileSync(path.join(folder, name), 'utf8'))?.[0].includes(`@${tag}:`))
+    .map((name) => `<rootDir>/test/e2e/${name}`);
+}
+
+const ALONE = e2eFilesTagged('alone');
+const TOPOLOGIES = e2eFilesTagged('topologies');
 
 module.exports = {
   // A global option (projects cannot set it): e2e hooks start databases, servers and a worker process.
@@ -64,7 +75,13 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/test/kubernetes/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/tools/**/*.spec.ts',
+        '<rootDir>/test/kubernetes/**/*.spec.ts',
+        '<rootDir>/test/monitoring/**/*.spec.ts',
+      ],
       moduleNameMapper: {
         ...shared.moduleNameMapper,
         // The Kubernetes schemas (test/kubernetes) are ES modules whose package exports offer only an "import"
@@ -83,14 +100,14 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', `/test/e2e/(${ALONE.join('|')})\\.e2e-spec\\.ts$`],
+      testPathIgnorePatterns: ['/node_modules/', ...ALONE.map((file) => escapeRegExp(file.replace('<rootDir>', '')) + '$')],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       ...shared,
       displayName: 'e2e-alone',
-      testMatch: [`<rootDir>/test/e2e/{${ALONE.join(',')}}.e2e-spec.ts`],
+      testMatch: ALONE,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
@@ -99,7 +116,7 @@ module.exports = {
       // PgBouncer in transaction mode (test/support/topology-setup.ts), as production platforms run it.
       ...shared,
       displayName: 'e2e-topologies',
-      testMatch: ['<rootDir>/test/e2e/{verification-flow,batches,monitoring}.e2e-spec.ts'],
+      testMatch: TOPOLOGIES,
       globalSetup: '<rootDir>/test/support/topology-setup.ts',
       globalTeardown: '<rootDir>/test/support/topology-teardown.ts',
     },

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
-import { describeApiProductionProblem } from './config/production-secrets';
+import { describeApiProductionProblems } from './config/production-secrets';
 import { readSettings } from './config/read-settings';
 import { configureHttp, createFastifyAdapter, HTTP_APP_OPTIONS } from './http/configure-http';
 import { installGracefulShutdown } from './http/graceful-shutdown';
@@ -17,8 +17,8 @@ import { createOperatorApp, listenForOperators } from './operator/operator-liste
  */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
-  const productionProblem = describeApiProductionProblem(settings);
-  if (productionProblem) throw new Error(`Invalid configuration: OPERATOR_PORT: ${productionProblem}`);
+  const productionProblems = describeApiProductionProblems(settings);
+  if (productionProblems.length > 0) throw new Error(productionProblems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
   process.title = 'lvs-api';
   const logger = createLogger(settings, 'api');
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {

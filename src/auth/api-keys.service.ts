@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ApiError } from '../errors/api-error';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { AuthRepository, UserKeyRow } from './auth.repository';
 import { cappedExpiry } from './key-expiry';
@@ -165,7 +166,7 @@ export class ApiKeysService {
    * Issues one more key of `mode` through the key `issuerKeyId` of user `userId`: to that user, or to the test side
    * of a live user (made on first use) for a test key; the caller has checked with issuedKeyMode that the issuer may.
    * Refused with KeyLimitError when the receiving user already holds the most active keys, and with PastExpiryError
-   * for an expiry not in the future. The new key expires no later than its issuer. The receiving user's row is locked
+   * for an expiry not in the future, and 401 when the issuer was revoked meanwhile. The new key expires no later than its issuer. The receiving user's row is locked
    * first, so that concurrent requests count one after another and never pass the limit.
    */
   async createUserKey(
@@ -176,6 +177,8 @@ export class ApiKeysService {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
       const ownerId = request.mode === issuerMode ? userId : await testSideOf(this.repository, manager, userId);
+      // Held until this key commits, so that a revocation of the issuer waits for it and takes it along.
+      if (!(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
       await this.repository.lockUser(manager, ownerId);
       const { active, issuerExpiresAt, now } = await this.repository.issueCounts(manager, ownerId, issuerKeyId, userId);
       if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
@@ -196,23 +199,24 @@ export class ApiKeysService {
   }
 
   /**
-   * Revokes a key that `callerKeyId` of this user may revoke: itself or a key descended from it, its test side's
-   * included for a live key. False otherwise (its issuer, a key the operator issued, another user's, one revoked
-   * already, a live key asked by a test key), so that the caller cannot tell those apart from a key that does not exist.
+   * Revokes a key that `callerKeyId` of this user may revoke, with every key descended from it: itself or a key
+   * descended from it, its test side's included for a live key, or, to a key the operator issued, one whose issuer is
+   * revoked. False otherwise (its issuer, another key the operator issued, another user's, one revoked already, a live
+   * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist.
    */
   async revokeUserKey(userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
-    const revokedOf = await this.repository.revokeInLineage(userId, callerKeyId, keyId);
-    if (!revokedOf) return false;
-    await this.keyChanges.publish(revokedOf);
-    return true;
+    return this.announce(await this.repository.revokeInLineage(userId, callerKeyId, keyId));
   }
 
-  /** Returns false when there is no such key; revoking twice keeps the first time. */
+  /** Revokes the key and its descendants; false when there is no such key. Revoking twice keeps the first time. */
   async revokeKey(keyId: string): Promise<boolean> {
-    const revokedOf = await this.repository.revoke(keyId);
-    if (!revokedOf) return false;
-    await this.keyChanges.publish(revokedOf);
-    return true;
+    return this.announce(await this.repository.revoke(keyId));
+  }
+
+  /** Every API process drops what it cached about these users' keys; false when there are none. */
+  private async announce(userIds: string[]): Promise<boolean> {
+    for (const userId of userIds) await this.keyChanges.publish(userId);
+    return userIds.length > 0;
   }
 
   /** Returns false when there is no such user. null returns the user to the default rate. */

@@ -41,15 +41,28 @@ export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 
 /**
  * `sides`: the users whose keys the keys of user $1 see: a live user and its test side, or a test side alone (no row
  * names a test side as its live user). `lineage`: the ids of key $2 and of every key it issued, directly or through
- * the keys it issued (all of `sides`); the keys this key may revoke.
+ * the keys it issued (all of `sides`); the keys this key may revoke. A key the operator issued reaches, besides, the
+ * keys of `sides` whose issuer is revoked, and theirs: nobody else could revoke a key left behind by its issuer (one
+ * issued before revocations reached descendants, or while its issuer was being revoked).
  */
 const LINEAGE = `WITH RECURSIVE sides AS (
     SELECT id FROM users WHERE id = $1 OR live_user_id = $1
   ),
   lineage AS (
-    SELECT id FROM api_keys WHERE id = $2 AND user_id = $1
+    SELECT k.id FROM api_keys k
+     WHERE (k.id = $2 AND k.user_id = $1)
+        OR (k.user_id IN (SELECT id FROM sides)
+            AND EXISTS (SELECT 1 FROM api_keys issuer WHERE issuer.id = k.created_by_key_id AND issuer.revoked_at IS NOT NULL)
+            AND EXISTS (SELECT 1 FROM api_keys caller WHERE caller.id = $2 AND caller.user_id = $1 AND caller.created_by_key_id IS NULL))
     UNION
     SELECT child.id FROM api_keys child JOIN lineage ON child.created_by_key_id = lineage.id WHERE child.user_id IN (SELECT id FROM sides)
+  )`;
+
+/** `descendants`: key $1 and every key it issued, directly or through the keys it issued, revoked or not. */
+const DESCENDANTS = `WITH RECURSIVE descendants AS (
+    SELECT id FROM api_keys WHERE id = $1
+    UNION
+    SELECT child.id FROM api_keys child JOIN descendants ON child.created_by_key_id = descendants.id
   )`;
 
 /** The user and its test side, if it has one. */
@@ -164,25 +177,49 @@ export class AuthRepository {
     );
   }
 
-  /** Revokes key `keyId` if it is of `callerKeyId`'s lineage among user $1's sides and not revoked; its user's id. */
-  async revokeInLineage(userId: string, callerKeyId: string, keyId: string): Promise<string | undefined> {
-    const [rows] = await this.dataSource.query<[{ userId: string }[], number]>(
-      `${LINEAGE}
-       UPDATE api_keys SET revoked_at = now()
-        WHERE id = $3 AND user_id IN (SELECT id FROM sides) AND revoked_at IS NULL AND id IN (SELECT id FROM lineage)
-       RETURNING user_id AS "userId"`,
-      [userId, callerKeyId, keyId],
-    );
-    return rows[0]?.userId;
+  /**
+   * Revokes key `keyId` and its descendants if it is of `callerKeyId`'s lineage among user $1's sides and not revoked;
+   * the ids of the users whose keys it revoked, none when it may not.
+   */
+  async revokeInLineage(userId: string, callerKeyId: string, keyId: string): Promise<string[]> {
+    return this.transaction(async (manager) => {
+      const revocable = await manager.query<{ id: string }[]>(
+        `${LINEAGE}
+         SELECT id FROM api_keys WHERE id = $3 AND revoked_at IS NULL AND id IN (SELECT id FROM lineage) FOR UPDATE`,
+        [userId, callerKeyId, keyId],
+      );
+      return revocable.length > 0 ? this.revokeWithDescendants(manager, keyId) : [];
+    });
   }
 
-  /** Revokes the key (a second time keeps the first); its user's id, undefined when there is no such key. */
-  async revoke(keyId: string): Promise<string | undefined> {
-    const [rows] = await this.dataSource.query<[{ userId: string }[], number]>(
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING user_id AS "userId"',
+  /**
+   * Revokes the key and every key descended from it (a second time keeps the first); the ids of the users whose keys
+   * it revoked, none when there is no such key.
+   */
+  revoke(keyId: string): Promise<string[]> {
+    return this.transaction((manager) => this.revokeWithDescendants(manager, keyId));
+  }
+
+  /**
+   * Locks the key and its descendants, then revokes them with a statement of its own: a key being issued by one of
+   * them holds its issuer's row (lockLiveIssuer) until it commits, so the second statement sees it, and a key issued
+   * after the lock finds its issuer revoked.
+   */
+  private async revokeWithDescendants(manager: EntityManager, keyId: string): Promise<string[]> {
+    await manager.query(`${DESCENDANTS} SELECT id FROM api_keys WHERE id IN (SELECT id FROM descendants) ORDER BY id FOR UPDATE`, [keyId]);
+    const [rows] = await manager.query<[{ userId: string }[], number]>(
+      `${DESCENDANTS}
+       UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id IN (SELECT id FROM descendants)
+       RETURNING user_id AS "userId"`,
       [keyId],
     );
-    return rows[0]?.userId;
+    return [...new Set(rows.map((row) => row.userId))];
+  }
+
+  /** Holds key `keyId`'s row until the caller's transaction ends; false when it is revoked (or gone). */
+  async lockLiveIssuer(manager: EntityManager, keyId: string): Promise<boolean> {
+    const rows = await manager.query<unknown[]>('SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL FOR SHARE', [keyId]);
+    return rows.length > 0;
   }
 
   /** Sets the user's plan settings; false when there is no such user. */
@@ -199,6 +236,25 @@ export class AuthRepository {
       [userId, disabled],
     );
     return rows[0];
+  }
+
+  /**
+   * Disables the user and its test side and revokes all their keys, as delete-user's first step (disabling or
+   * revoking a second time keeps the first); the ids of the two sides (live first), none when there is no such user.
+   */
+  async stopUser(userId: string): Promise<string[]> {
+    return this.transaction(async (manager) => {
+      const sides = await this.sides(userId, manager);
+      await manager.query('UPDATE users SET disabled_at = COALESCE(disabled_at, now()) WHERE id = ANY ($1)', [sides]);
+      await manager.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE user_id = ANY ($1)', [sides]);
+      return sides;
+    });
+  }
+
+  /** RecordOwners: the ids among `userIds` of users that exist, held (FOR KEY SHARE) until the caller's transaction ends. */
+  async existingUsers(manager: EntityManager, userIds: string[]): Promise<string[]> {
+    const rows = await manager.query<{ id: string }[]>('SELECT id FROM users WHERE id = ANY ($1::uuid[]) ORDER BY id FOR KEY SHARE', [userIds]);
+    return rows.map((row) => row.id);
   }
 
   async userExists(userId: string): Promise<boolean> {

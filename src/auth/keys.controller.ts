@@ -69,8 +69,9 @@ export class KeysController {
     summary: 'Revoke the key of this request, or a key it issued',
     description:
       "A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key's test keys " +
-      "included). Its issuer, keys the operator issued, other users' keys and, to a test key, live keys answer 404, as " +
-      'unknown ids do. Refused at once by every API process, the key of this very request included.',
+      'included); a key the operator issued may also revoke a key whose issuer is revoked. Revoking a key revokes every ' +
+      "key descended from it. Its issuer, other keys the operator issued, other users' keys and, to a test key, live " +
+      'keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.',
   })
   @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
   @ApiNoContentResponse({ description: 'Revoked' })

@@ -1,5 +1,5 @@
 import { DEVELOPMENT_HOLDER_DATA_KEY_HEX, DEVELOPMENT_RECEIPT_KEY, DEVELOPMENT_WEBHOOK_KEY_HEX } from './development-keys';
-import { describeApiProductionProblem, describeProductionSecretProblem } from './production-secrets';
+import { describeApiProductionProblems, describeProductionSecretProblem } from './production-secrets';
 
 describe('describeProductionSecretProblem', () => {
   const key = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
@@ -113,13 +113,19 @@ describe('describeProductionSecretProblem', () => {
   });
 });
 
-describe('describeApiProductionProblem', () => {
-  it('refuses an API without OPERATOR_PORT in production only', () => {
-    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: null })).toBe(
-      'OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
-    );
-    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: 9100 })).toBeNull();
-    expect(describeApiProductionProblem({ NODE_ENV: 'production', OPERATOR_PORT: 0 })).toBeNull();
-    expect(describeApiProductionProblem({ NODE_ENV: '', OPERATOR_PORT: null })).toBeNull();
+describe('describeApiProductionProblems', () => {
+  const OPERATOR_LINE =
+    'OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard';
+  const PUBLIC_LINE =
+    "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host";
+  const URL = 'https://api.example.com';
+
+  it('refuses an API without OPERATOR_PORT or without PUBLIC_BASE_URL in production only, one line each', () => {
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: null, PUBLIC_BASE_URL: URL })).toEqual([OPERATOR_LINE]);
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 9100, PUBLIC_BASE_URL: '' })).toEqual([PUBLIC_LINE]);
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: null, PUBLIC_BASE_URL: '' })).toEqual([OPERATOR_LINE, PUBLIC_LINE]);
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 9100, PUBLIC_BASE_URL: URL })).toEqual([]);
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 0, PUBLIC_BASE_URL: URL })).toEqual([]);
+    expect(describeApiProductionProblems({ NODE_ENV: '', OPERATOR_PORT: null, PUBLIC_BASE_URL: '' })).toEqual([]);
   });
 });

@@ -86,11 +86,24 @@ export function describeProductionSecretProblem(
 }
 
 /**
- * Why the API may not run in this environment with these settings, or null. Without OPERATOR_PORT the
- * partner port serves /metrics, /health/* and the queue dashboard to anyone who reaches it.
+ * Why the API may not run in this environment with these settings, one `SETTING: problem` each; none in production
+ * when OPERATOR_PORT and PUBLIC_BASE_URL are set, and none outside production. Without OPERATOR_PORT the partner
+ * port serves /metrics, /health/* and the queue dashboard to anyone who reaches it. Without PUBLIC_BASE_URL the
+ * service knows no name of its own to sign receipts with (their iss), and a name taken from requests would be
+ * whatever a client sends as Host.
  */
-export function describeApiProductionProblem(settings: { NODE_ENV: string; OPERATOR_PORT: number | null }): string | null {
-  return settings.NODE_ENV === 'production' && settings.OPERATOR_PORT === null
-    ? 'OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard'
-    : null;
+export function describeApiProductionProblems(settings: { NODE_ENV: string; OPERATOR_PORT: number | null; PUBLIC_BASE_URL: string }): string[] {
+  if (settings.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (settings.OPERATOR_PORT === null) {
+    problems.push(
+      'OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
+    );
+  }
+  if (settings.PUBLIC_BASE_URL === '') {
+    problems.push(
+      "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host",
+    );
+  }
+  return problems;
 }

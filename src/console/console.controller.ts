@@ -19,8 +19,6 @@ import {
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { serverUrl } from '../http/server-url';
 import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
@@ -74,7 +72,6 @@ export class ConsoleController {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly console: ConsoleService,
-    private readonly config: AppConfig,
   ) {}
 
   /** Signs out: the reply is taken (passed through) only to drop the session's cookie. */
@@ -178,8 +175,8 @@ export class ConsoleController {
   }
 
   @Get('history/:id/receipt')
-  async historyReceipt(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Param('id') id: string): Promise<StreamableFile> {
-    const receipt = await this.console.historyReceipt(visit.user, id, serverUrl(this.config.get('PUBLIC_BASE_URL'), request));
+  async historyReceipt(@ConsoleSession() visit: ConsoleVisit, @Param('id') id: string): Promise<StreamableFile> {
+    const receipt = await this.console.historyReceipt(visit.user, id);
     return download(receipt, 'application/jose', `receipt-${id}.jws`);
   }
 

@@ -128,9 +128,9 @@ export class ConsoleService {
   }
 
   /** A record's receipt, as GET /v1/verifications/{id}/receipt signs it. */
-  historyReceipt(user: AuthenticatedUser, verificationId: string, issuer: string): Promise<string> {
+  historyReceipt(user: AuthenticatedUser, verificationId: string): Promise<string> {
     if (!isUuid(verificationId)) throw new ApiError('VERIFICATION_NOT_FOUND');
-    return this.history.receipt(user, verificationId, issuer);
+    return this.history.receipt(user, verificationId);
   }
 
   async keyList(user: AuthenticatedUser) {

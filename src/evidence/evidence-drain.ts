@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { RedisStore } from '../redis/redis.module';
 import { evidenceStreamKey } from './evidence-recorder';
 import { EvidenceRepository } from './evidence.repository';
+import { RecordOwners } from './record-owners';
 import type { VerificationRecord } from './verification-record';
 
 /** Records per INSERT: one statement each, and one XDEL. */
@@ -12,8 +13,8 @@ const DRAIN_IDLE_MS = 200;
 type StreamEntry = [id: string, fields: string[]];
 
 /**
- * Moves the records the API appended to the evidence stream into PostgreSQL, oldest first, in batches; an entry
- * leaves the stream only once its INSERT committed. Every worker runs it: two that read the same entries insert
+ * Moves the records the API appended to the evidence stream into PostgreSQL, oldest first, in batches (a deleted
+ * user's are dropped); an entry leaves the stream only once its INSERT committed. Every worker runs it: two that read the same entries insert
  * them twice, which the INSERT's ON CONFLICT makes one.
  */
 @Injectable()
@@ -26,6 +27,7 @@ export class EvidenceDrain implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly redis: RedisStore,
     private readonly repository: EvidenceRepository,
+    private readonly owners: RecordOwners,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,7 +45,10 @@ export class EvidenceDrain implements OnApplicationBootstrap, OnModuleDestroy {
     const key = evidenceStreamKey(this.redis);
     const entries = (await this.redis.client.xrange(key, '-', '+', 'COUNT', DRAIN_BATCH)) as StreamEntry[];
     if (entries.length === 0) return 0;
-    await this.repository.insertMany(entries.map(([, fields]) => JSON.parse(fields[1]) as VerificationRecord));
+    await this.repository.insertMany(
+      entries.map(([, fields]) => JSON.parse(fields[1]) as VerificationRecord),
+      this.owners,
+    );
     await this.redis.client.xdel(key, ...entries.map(([id]) => id));
     return entries.length;
   }

@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { recordAnswers, RecordReply } from '../redis/scripts/answer-records';
-import { RecordedAnswer, recordOf } from './verification-record';
+import { answerFingerprint, RecordedAnswer, recordOf } from './verification-record';
 
 /** Where an answer's id is kept for its replays: its idempotency record, under one field per question asked. */
 export interface ReplaySlot {
@@ -18,13 +18,14 @@ export interface ReplaySlot {
 
 interface RecordRequest {
   answer: RecordedAnswer;
+  fingerprint: string;
   slot: ReplaySlot;
 }
 
 /**
- * Replay ids this process has learnt, each until its idempotency record expires: a repeat (the commonest request,
- * a plain repeat under its derived key) then needs no Redis round trip of its own. An id never changes while its
- * record lives, so a remembered one is the one Redis holds. About 300 bytes each.
+ * Replay ids this process has learnt, each for one answer until its idempotency record expires: a repeat (the
+ * commonest request, a plain repeat under its derived key) then needs no Redis round trip of its own. A remembered
+ * id is for that answer only, and its record is that answer, whatever the slot holds now. About 350 bytes each.
  */
 const KNOWN_REPLAYS = 20_000;
 
@@ -48,14 +49,16 @@ export class EvidenceRecorder {
   }
 
   /**
-   * The answer's verification id: a new one with its record, or, when this idempotency key already answered the
-   * same question, the id it answered then, and no record.
+   * The answer's verification id: a new one with its record, or, when this idempotency key already gave this very
+   * answer (answerFingerprint) to the same question, the id it gave then, and no record. A different answer (a new
+   * lookup, a changed cache entry) is never given an id whose record says something else.
    */
   async record(answer: RecordedAnswer, slot: ReplaySlot): Promise<string> {
-    const knownAs = `${slot.recordKey}|${slot.field}`;
+    const fingerprint = answerFingerprint(answer);
+    const knownAs = `${slot.recordKey}|${slot.field}|${fingerprint}`;
     const known = this.known.get(knownAs);
     if (known !== undefined) return known;
-    const [verificationId, ttlMs] = await this.records.load({ answer, slot });
+    const [verificationId, ttlMs] = await this.records.load({ answer, fingerprint, slot });
     if (ttlMs > 0) this.known.set(knownAs, verificationId, { ttl: ttlMs });
     return verificationId;
   }
@@ -63,9 +66,9 @@ export class EvidenceRecorder {
   private runRecords(requests: readonly RecordRequest[]): Promise<(RecordReply | Error)[]> {
     const answeredAt = this.clock.now();
     const keys = requests.map(({ slot }) => slot.recordKey);
-    const args = requests.flatMap(({ answer, slot }) => {
+    const args = requests.flatMap(({ answer, fingerprint, slot }) => {
       const verificationId = randomUUID();
-      return [slot.field, verificationId, JSON.stringify(recordOf(answer, verificationId, answeredAt))];
+      return [slot.field, fingerprint, verificationId, JSON.stringify(recordOf(answer, verificationId, answeredAt))];
     });
     return recordAnswers.run(this.redis.client, [...keys, evidenceStreamKey(this.redis)], [this.ttlSeconds, ...args]);
   }

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
+import type { RecordOwners } from './record-owners';
 import type { VerificationRecord } from './verification-record';
 
 /** What the history is filtered by; null: no filter. `from` is inclusive, `to` exclusive (answeredAt). */
@@ -25,16 +26,23 @@ const EXPORT_DEADLINE_MS = 3_600_000;
 export class EvidenceRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes records drained from Redis; one already written (a drain that ran twice) is left as it is. */
-  async insertMany(records: readonly VerificationRecord[]): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
-       SELECT (r ->> 'verificationId')::uuid, (r ->> 'userId')::uuid, (r ->> 'answeredAt')::timestamptz, r ->> 'licenceNumber',
-              r ->> 'status', r ->> 'channel', r
-       FROM json_array_elements($1::json) AS r
-       ON CONFLICT (verification_id) DO NOTHING`,
-      [JSON.stringify(records)],
-    );
+  /**
+   * Writes records drained from Redis; one already written (a drain that ran twice) is left as it is, and one of a
+   * user that no longer exists is dropped, in a transaction that holds the users' rows: delete-user waits for it, or
+   * it for delete-user, so that no record arrives after the deletion.
+   */
+  async insertMany(records: readonly VerificationRecord[], owners: RecordOwners): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const existing = new Set(await owners.existingUsers(manager, [...new Set(records.map((record) => record.userId))]));
+      await manager.query(
+        `INSERT INTO verification_records (verification_id, user_id, answered_at, licence_number, status, channel, record)
+         SELECT (r ->> 'verificationId')::uuid, (r ->> 'userId')::uuid, (r ->> 'answeredAt')::timestamptz, r ->> 'licenceNumber',
+                r ->> 'status', r ->> 'channel', r
+         FROM json_array_elements($1::json) AS r
+         ON CONFLICT (verification_id) DO NOTHING`,
+        [JSON.stringify(records.filter((record) => existing.has(record.userId)))],
+      );
+    });
   }
 
   /** The user's records, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */

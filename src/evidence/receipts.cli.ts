@@ -1,13 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { checkReceipt, ReceiptCheck } from './receipt-keys';
+import { checkReceipt, RECEIPT_TYPE, ReceiptCheck, TEST_RECEIPT_TYPE } from './receipt-keys';
+import { trustOf } from './receipt-trust';
 
 const USAGE = `Usage:
-  receipts verify FILE [--jwks URL|FILE]
-    FILE: a receipt (GET /v1/verifications/{id}/receipt). --jwks: the service's key set, a file (offline) or a URL;
-    by default the receipt's issuer's /.well-known/jwks.json.`;
+  receipts verify FILE --issuer URL [--issuer URL ...] [--jwks URL|FILE] [--test]
+  receipts verify FILE --jwks URL [--test]
+    FILE: a receipt (GET /v1/verifications/{id}/receipt). --issuer: the address (PUBLIC_BASE_URL) of a service whose
+    receipts you trust; its iss must be one of them. --jwks: the key set to check with, a file (offline, with
+    --issuer) or a URL; by default the issuer's /.well-known/jwks.json. A URL at a service's /.well-known names that
+    service as the issuer. --test: check a test-mode receipt (its keys are at /.well-known/jwks-test.json); without
+    it a test-mode receipt is refused.`;
 
-/** The issuer a receipt's payload names, unverified: only where to fetch the keys from. */
+/** The issuer a receipt's payload names, unverified: only which of the trusted issuers' keys to fetch. */
 function issuerOf(receipt: string): string | null {
   try {
     const { iss } = JSON.parse(Buffer.from(receipt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown };
@@ -17,24 +22,26 @@ function issuerOf(receipt: string): string | null {
   }
 }
 
-/** The key set from a file, a URL, or the issuer the receipt names. */
-async function readJwks(source: string | undefined, receipt: string): Promise<unknown> {
-  const issuer = issuerOf(receipt);
-  const where = source ?? (issuer === null ? null : `${issuer}/.well-known/jwks.json`);
-  if (where === null) throw new Error('the receipt names no issuer to fetch keys from: pass --jwks');
+/** The key set from a file or a URL. */
+async function readJwks(where: string): Promise<{ keys?: unknown }> {
   if (/^https?:\/\//.test(where)) {
     const response = await fetch(where);
     if (!response.ok) throw new Error(`${where} answered ${response.status}`);
-    return response.json();
+    return (await response.json()) as { keys?: unknown };
   }
-  return JSON.parse(await readFile(where, 'utf8'));
+  return JSON.parse(await readFile(where, 'utf8')) as { keys?: unknown };
 }
 
-/** `npm run --silent receipts -- verify FILE [--jwks URL|FILE]`: 0 and the record when valid, 1 and why not. */
+/** `npm run --silent receipts -- verify FILE --issuer URL [--jwks URL|FILE] [--test]`: 0 and the record when valid, 1 and why not. */
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: process.argv.slice(2), allowPositionals: true, strict: true, options: { jwks: { type: 'string' } } });
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      strict: true,
+      options: { jwks: { type: 'string' }, issuer: { type: 'string', multiple: true }, test: { type: 'boolean', default: false } },
+    });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -44,10 +51,16 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  const { jwks, issuer = [], test } = parsed.values;
   let check: ReceiptCheck;
   try {
     const receipt = (await readFile(file, 'utf8')).trim();
-    check = checkReceipt(receipt, (await readJwks(parsed.values.jwks, receipt)) as { keys?: unknown });
+    const trust = trustOf({ jwks, issuers: issuer, test }, issuerOf(receipt));
+    if ('refused' in trust) {
+      console.error(`${trust.refused}\n\n${USAGE}`);
+      return 2;
+    }
+    check = checkReceipt(receipt, await readJwks(trust.jwks), { type: test ? TEST_RECEIPT_TYPE : RECEIPT_TYPE, issuers: trust.issuers });
   } catch (error) {
     check = { valid: false, reason: (error as Error).message };
   }

@@ -1,5 +1,5 @@
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { RECORD_FIELDS, recordOf } from './verification-record';
+import { answerFingerprint, RECORD_FIELDS, recordOf } from './verification-record';
 
 const LICENCE = SANDBOX_LICENCES.active;
 const ANSWER = {
@@ -54,5 +54,24 @@ describe('recordOf', () => {
     expect(found).toMatchObject({ nameCheck: 'PARTIAL', dateOfBirthCheck: 'CONFIRMED', channel: 'console' });
     const notFound = recordOf({ ...ANSWER, result: { status: 'NOT_FOUND', licence: LICENCE, checkedAt: 'c' }, holderCheck: null }, 'v3', new Date(0));
     expect(notFound).toMatchObject({ status: 'NOT_FOUND', licence: null, nameCheck: null, dateOfBirthCheck: null });
+  });
+});
+
+describe('answerFingerprint', () => {
+  const found = { ...ANSWER, result: { status: 'FOUND' as const, licence: LICENCE, checkedAt: '2026-11-22T10:00:00.000Z' } };
+
+  it('is the same for the same answer from another source, request or key', () => {
+    expect(answerFingerprint({ ...found, source: 'register', requestId: 'r2', idempotencyKey: 'other' })).toBe(answerFingerprint(found));
+  });
+
+  it('differs once the status, the licence, checkedAt or the holder outcome differs', () => {
+    const changed = [
+      { ...found, result: { ...found.result, licence: { ...LICENCE, status: 'Suspended' } } },
+      { ...found, result: { ...found.result, checkedAt: '2026-11-22T10:00:01.000Z' } },
+      { ...found, result: { ...found.result, status: 'NOT_FOUND' as const } },
+      { ...found, holderCheck: { name: 'MATCH' as const, dateOfBirth: 'CONFIRMED' as const } },
+      { ...found, holderCheck: { name: 'MATCH' as const, dateOfBirth: 'NOT_CHECKED' as const } },
+    ].map(answerFingerprint);
+    expect(new Set([answerFingerprint(found), ...changed]).size).toBe(6);
   });
 });

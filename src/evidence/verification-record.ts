@@ -1,4 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
+import { hash } from 'node:crypto';
 
 export type RecordChannel = 'api' | 'console' | 'batch';
 
@@ -61,6 +62,13 @@ export const RECORD_FIELDS = [
   'channel',
 ] as const satisfies readonly (keyof VerificationRecord)[];
 
+/**
+ * The fields of a record that its receipt signs, in RECORD_FIELDS order: all but the text a client chose (its
+ * X-Request-Id and Idempotency-Key), which the service must not sign as if it were its own statement. The record
+ * itself (GET /v1/verifications/{id}) still shows them to their owner, and the verificationId ties the two.
+ */
+export const RECEIPT_FIELDS = RECORD_FIELDS.filter((field) => field !== 'requestId' && field !== 'idempotencyKey');
+
 /** A final answer of verify or verify-holder (API or console), as it left us. */
 export interface RecordedAnswer {
   userId: string;
@@ -96,4 +104,14 @@ export function recordOf(answer: RecordedAnswer, verificationId: string, answere
     row: null,
     channel: answer.channel,
   };
+}
+
+/**
+ * What a replay must match to keep an answer's id: the answer as its record shows it (status, licence, checkedAt,
+ * holder outcome). A new lookup has a new checkedAt, and a changed cache entry a new licence, so either is a new
+ * answer with its own record. Where it came from (register, then cache on a replay) is not part of it.
+ */
+export function answerFingerprint(answer: RecordedAnswer): string {
+  const { status, licence, checkedAt } = answer.result;
+  return hash('sha256', JSON.stringify([status, status === 'FOUND' ? licence : null, checkedAt, answer.holderCheck ?? null]), 'hex');
 }

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import type { NameSearch } from '@lvs/register';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
 import { admitDateOfBirth } from '../redis/scripts/date-of-birth-checks';
 import { HolderDataProtection } from '../secrets/holder-data';
+import { searchedPersonText } from './name-search-query';
 
 // Longer than any billing month: a month's set of dates goes some days after the month.
 const CHECKS_TTL_SECONDS = 40 * 86400;
 
 /**
  * Bounds the dates of birth one user may have the register confirm for one licence number in a month
- * (HOLDER_DATE_CHECKS_PER_NUMBER), across verify-holder, rosters and the console: a holder check is not a way to
- * find someone's date of birth by trying them all. Dates are counted by their keyed digest, never in clear.
+ * (HOLDER_DATE_CHECKS_PER_NUMBER), across verify-holder, rosters and the console, and likewise for one person's
+ * names in name searches: neither is a way to find someone's date of birth by trying them all. Dates and names are
+ * counted by their keyed digest, never in clear.
  */
 @Injectable()
 export class DateOfBirthChecks {
@@ -27,8 +30,20 @@ export class DateOfBirthChecks {
   }
 
   /** Whether this date may be checked for the number now; a date checked before this month always may. */
-  async admit(userId: string, licenceNumber: string, dateOfBirth: string): Promise<boolean> {
-    const key = this.redis.key('dob-checks', `{u${userId}}`, this.quota.currentPeriod(), licenceNumber);
+  admit(userId: string, licenceNumber: string, dateOfBirth: string): Promise<boolean> {
+    return this.admitIn(this.redis.key('dob-checks', `{u${userId}}`, this.quota.currentPeriod(), licenceNumber), dateOfBirth);
+  }
+
+  /**
+   * Whether a name search may carry this date for these names now: the same bound, keyed by the person's
+   * normalised surname and first name (other filters of the search do not make a new person).
+   */
+  admitForNames(userId: string, names: NameSearch, dateOfBirth: string): Promise<boolean> {
+    const person = this.holderData.digest(searchedPersonText(names));
+    return this.admitIn(this.redis.key('dob-searches', `{u${userId}}`, this.quota.currentPeriod(), person), dateOfBirth);
+  }
+
+  private async admitIn(key: string, dateOfBirth: string): Promise<boolean> {
     return (await admitDateOfBirth.run(this.redis.client, [key], [this.holderData.digest(dateOfBirth), this.max, CHECKS_TTL_SECONDS])) === 1;
   }
 }

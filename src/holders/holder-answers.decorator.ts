@@ -76,21 +76,21 @@ export function ApiSearchAnswers(): MethodDecorator & ClassDecorator {
       description: 'FOUND: every licence the register lists for the search',
       type: SearchFoundDto,
       headers: SEARCH_HEADERS,
-      example: searchAnswer({ status: 'FOUND', licences: [expired, renewed], checkedAt: EXAMPLE_CHECKED_AT }).body,
+      example: searchAnswer({ status: 'FOUND', licences: [expired, renewed], checkedAt: EXAMPLE_CHECKED_AT }, null).body,
     }),
     ApiResponse({
       status: 202,
       description: 'PENDING: the register has not answered in time; retry the same request with the same Idempotency-Key',
       type: SearchPendingDto,
       headers: { ...SEARCH_HEADERS, ...RETRY_AFTER_HEADER },
-      example: searchAnswer('PENDING').body,
+      example: searchAnswer('PENDING', null).body,
     }),
     ApiResponse({
       status: 404,
       description: 'NOT_FOUND: no licence matches the search (a result, not an error)',
       type: SearchNotFoundDto,
       headers: SEARCH_HEADERS,
-      example: searchAnswer({ status: 'NOT_FOUND', licences: [], checkedAt: EXAMPLE_CHECKED_AT }).body,
+      example: searchAnswer({ status: 'NOT_FOUND', licences: [], checkedAt: EXAMPLE_CHECKED_AT }, null).body,
     }),
   );
 }

@@ -30,28 +30,34 @@ describe('holderCheckAnswer', () => {
 describe('searchAnswer', () => {
   it('answers FOUND with 200 and every licence', () => {
     const licences = [SANDBOX_LICENCES.renewedOld, LICENCE];
-    expect(searchAnswer({ status: 'FOUND', licences, checkedAt: CHECKED_AT })).toEqual({
+    expect(searchAnswer({ status: 'FOUND', licences, checkedAt: CHECKED_AT }, null)).toEqual({
       httpStatus: 200,
-      body: { status: 'FOUND', message: 'Licences found', licences, checkedAt: CHECKED_AT },
+      body: { status: 'FOUND', message: 'Licences found', licences, checkedAt: CHECKED_AT, dateOfBirthApplied: null },
     });
   });
 
   it('answers NOT_FOUND with 404 and no licences', () => {
-    expect(searchAnswer({ status: 'NOT_FOUND', licences: [], checkedAt: CHECKED_AT })).toEqual({
+    expect(searchAnswer({ status: 'NOT_FOUND', licences: [], checkedAt: CHECKED_AT }, true)).toEqual({
       httpStatus: 404,
-      body: { status: 'NOT_FOUND', message: 'No licence matches the search', licences: [], checkedAt: CHECKED_AT },
+      body: { status: 'NOT_FOUND', message: 'No licence matches the search', licences: [], checkedAt: CHECKED_AT, dateOfBirthApplied: true },
     });
   });
 
   it('answers PENDING with 202, no licences and checkedAt null', () => {
-    expect(searchAnswer('PENDING')).toEqual({
+    expect(searchAnswer('PENDING', false)).toEqual({
       httpStatus: 202,
-      body: { status: 'PENDING', message: 'Search is still in progress; retry with the same Idempotency-Key', licences: [], checkedAt: null },
+      body: {
+        status: 'PENDING',
+        message: 'Search is still in progress; retry with the same Idempotency-Key',
+        licences: [],
+        checkedAt: null,
+        dateOfBirthApplied: false,
+      },
     });
   });
 
   it('throws TOO_MANY_RESULTS (409) for a search too broad to list', () => {
-    expect(() => searchAnswer({ status: 'TOO_MANY_RESULTS', licences: [], checkedAt: CHECKED_AT })).toThrow(
+    expect(() => searchAnswer({ status: 'TOO_MANY_RESULTS', licences: [], checkedAt: CHECKED_AT }, null)).toThrow(
       expect.objectContaining({ code: 'TOO_MANY_RESULTS', status: 409 }),
     );
   });

@@ -15,6 +15,7 @@ export interface SearchBody {
   message: string;
   licences: RegisterLicence[];
   checkedAt: string | null;
+  dateOfBirthApplied: boolean | null;
 }
 
 const SEARCH_MESSAGES: Record<SearchStatus, string> = {
@@ -35,15 +36,21 @@ export function holderCheckAnswer(
   return { httpStatus, body: { ...body, holderCheck: body.status === 'FOUND' ? check : null } };
 }
 
-/** A name search's answer; a search too broad for the register to list is the error TOO_MANY_RESULTS (409). */
-export function searchAnswer(result: NameSearchResult | 'PENDING'): { httpStatus: number; body: SearchBody } {
+/**
+ * A name search's answer; a search too broad for the register to list is the error TOO_MANY_RESULTS (409).
+ * `dateOfBirthApplied`: whether the date given reached the register (false past the bound), null without one.
+ */
+export function searchAnswer(result: NameSearchResult | 'PENDING', dateOfBirthApplied: boolean | null): { httpStatus: number; body: SearchBody } {
   if (result === 'PENDING') {
-    return { httpStatus: SEARCH_HTTP_STATUS.PENDING, body: { status: 'PENDING', message: SEARCH_MESSAGES.PENDING, licences: [], checkedAt: null } };
+    return {
+      httpStatus: SEARCH_HTTP_STATUS.PENDING,
+      body: { status: 'PENDING', message: SEARCH_MESSAGES.PENDING, licences: [], checkedAt: null, dateOfBirthApplied },
+    };
   }
   if (result.status === 'TOO_MANY_RESULTS') throw new ApiError('TOO_MANY_RESULTS');
   const licences = result.status === 'FOUND' ? result.licences : [];
   return {
     httpStatus: SEARCH_HTTP_STATUS[result.status],
-    body: { status: result.status, message: SEARCH_MESSAGES[result.status], licences, checkedAt: result.checkedAt },
+    body: { status: result.status, message: SEARCH_MESSAGES[result.status], licences, checkedAt: result.checkedAt, dateOfBirthApplied },
   };
 }

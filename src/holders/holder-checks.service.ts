@@ -10,6 +10,9 @@ import { VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheck, holderCheck } from './holder-check';
 import { NameSearchSubjects } from './name-search-subjects';
 
+/** A name search's answer, and whether its date of birth reached the register (null: none was given). */
+export type NameSearchAnswer = Verification<NameSearchResult> & { dateOfBirthApplied: boolean | null };
+
 export interface HolderVerification {
   verification: Verification;
   holderCheck: HolderCheck | null;
@@ -66,8 +69,16 @@ export class HolderChecksService {
     return { verification: { ...verification, source }, holderCheck: holderCheck(card, claim, confirmation.result) };
   }
 
-  /** A search by name, charged once per distinct normalised search per user and month, cached like verifications. */
-  search(user: AuthenticatedUser, search: NameSearch, clientKey: string | undefined, requestId: string): Promise<Verification<NameSearchResult>> {
-    return this.verifications.answer<NameSearchResult>(user, this.subjects.subject(search), clientKey, requestId);
+  /**
+   * A search by name, charged once per distinct normalised search per user and month, cached like verifications.
+   * A date of birth is applied within the user's bound of dates for the names searched; past it the search runs
+   * without the date, so that its answer tells nothing of whether the date is right, and says so.
+   */
+  async search(user: AuthenticatedUser, search: NameSearch, clientKey: string | undefined, requestId: string): Promise<NameSearchAnswer> {
+    const { dateOfBirth, ...withoutDate } = search;
+    const dateOfBirthApplied = dateOfBirth === undefined ? null : await this.dateOfBirthChecks.admitForNames(user.userId, search, dateOfBirth);
+    const asked = dateOfBirthApplied === false ? withoutDate : search;
+    const verification = await this.verifications.answer<NameSearchResult>(user, this.subjects.subject(asked), clientKey, requestId);
+    return { ...verification, dateOfBirthApplied };
   }
 }

@@ -99,7 +99,7 @@ export class HoldersController {
     const searched = await this.holders.search(user, search, clientKey, reply.request.id);
     // The key goes out with a 409 too: the result is final and cached, and the key stays bound to the search.
     void reply.header('Idempotency-Key', searched.idempotencyKey);
-    const { httpStatus, body } = searchAnswer(searched.result);
+    const { httpStatus, body } = searchAnswer(searched.result, searched.dateOfBirthApplied);
     answerStatus(reply, httpStatus, searched.result === 'PENDING');
     return body;
   }

@@ -1,4 +1,4 @@
-import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
+import { nameSearchText, normaliseNameSearch, searchedPersonText, searchQuotaUnit } from './name-search-query';
 
 describe('normaliseNameSearch', () => {
   it('trims, collapses white space and upper-cases every field, keeping apostrophes and hyphens', () => {
@@ -27,6 +27,18 @@ describe('nameSearchText', () => {
 
   it('tells a field apart from another holding the same text', () => {
     expect(nameSearchText({ surname: 'HUGHES', firstName: 'ANN' })).not.toBe(nameSearchText({ surname: 'HUGHES', middleName: 'ANN' }));
+  });
+});
+
+describe('searchedPersonText', () => {
+  it('names the person by surname and first name only, normalised: other filters and the date are no new person', () => {
+    const person = searchedPersonText({ surname: ' hughes ', firstName: 'olivia' });
+    expect(searchedPersonText({ surname: 'HUGHES', firstName: 'Olivia', middleName: 'Jane', dateOfBirth: '1990-04-12', role: 'Front Line' })).toBe(person);
+    expect(person).toBe('["HUGHES","OLIVIA"]');
+  });
+
+  it('tells a surname alone from the same surname with a first name', () => {
+    expect(searchedPersonText({ surname: 'Hughes' })).toBe('["HUGHES",null]');
   });
 });
 

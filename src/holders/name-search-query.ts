@@ -21,6 +21,12 @@ export function nameSearchText(search: NameSearch): string {
   return JSON.stringify(FIELDS.map((field) => search[field] ?? null));
 }
 
+/** The person a search names, as its date-of-birth bound counts them: the normalised surname and first name. */
+export function searchedPersonText(search: NameSearch): string {
+  const { surname, firstName } = normaliseNameSearch(search);
+  return JSON.stringify([surname, firstName ?? null]);
+}
+
 /**
  * What the quota ledger counts for a search: "N" and 15 hex digits of its digest. Ledger rows hold 16 characters;
  * a licence number is 16 digits, so the two never meet, and the row tells nothing of the search.

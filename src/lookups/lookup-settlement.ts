@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Metrics } from '../metrics/metrics';
 import { QuotaService } from '../quota/quota.service';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
@@ -27,6 +28,7 @@ export class LookupSettlement implements OnApplicationBootstrap, OnApplicationSh
     private readonly quota: QuotaService,
     private readonly payers: LookupPayers,
     private readonly lookups: LookupQueue,
+    private readonly metrics: Metrics,
   ) {
     this.lookups.onLookupFinished((jobId, outcome) => this.settleLogged(jobId, outcome));
   }
@@ -111,6 +113,7 @@ export class LookupSettlement implements OnApplicationBootstrap, OnApplicationSh
       const settled = await this.sweep();
       if (settled > 0) this.logger.log(`Sweep settled ${settled} finished lookup(s)`);
     } catch (error) {
+      this.metrics.countLedgerSweepFailure();
       this.logger.warn(`Sweeping unsettled lookups failed: ${(error as Error).message}`);
     }
   }

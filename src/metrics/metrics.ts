@@ -24,6 +24,7 @@ export class Metrics {
   readonly registry = new Registry();
   private queueCounts: (() => Promise<QueueCounts>) | null = null;
   private breakerPhase: (() => Promise<BreakerPhaseLabel>) | null = null;
+  private evidenceWaitingSeconds: (() => Promise<number>) | null = null;
   // label children cached by key: the per-request cost is one Map lookup and one observe
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   private readonly verificationChildren: Record<VerificationOutcome, Record<VerificationSource, Counter.Internal>>;
@@ -44,6 +45,11 @@ export class Metrics {
   private readonly quotaRefusals = new Counter({
     name: 'lvs_quota_refusals_total',
     help: 'Verifications refused with 429 QUOTA_EXCEEDED',
+    registers: [this.registry],
+  });
+  private readonly ledgerSweepFailures = new Counter({
+    name: 'lvs_quota_ledger_sweep_failures_total',
+    help: 'Sweeps for the charges of failed lookups that nobody refunded, which failed (each process sweeps every 30 s)',
     registers: [this.registry],
   });
   private readonly lookups = new Counter({
@@ -86,6 +92,15 @@ export class Metrics {
         for (const state of BREAKER_PHASES) this.set({ state }, state === current ? 1 : 0);
       },
     });
+    new Gauge({
+      name: 'lvs_evidence_oldest_waiting_seconds',
+      help: 'Age of the oldest verification record waiting in Redis for a worker to write it to PostgreSQL (0: none), read at scrape time',
+      registers: [this.registry],
+      async collect() {
+        if (!metrics.evidenceWaitingSeconds) return;
+        this.set(await metrics.evidenceWaitingSeconds());
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
     // Label children built once: an answer is counted without prom-client hashing its labels.
     this.verificationChildren = Object.fromEntries(
@@ -116,6 +131,11 @@ export class Metrics {
     this.breakerPhase = source;
   }
 
+  /** Where the evidence gauge reads the age of the oldest waiting record when scraped. */
+  readEvidenceWaitingFrom(source: () => Promise<number>): void {
+    this.evidenceWaitingSeconds = source;
+  }
+
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${route} ${status}`;
     let child = this.httpChildren.get(key);
@@ -132,6 +152,10 @@ export class Metrics {
 
   countQuotaRefusal(): void {
     this.quotaRefusals.inc();
+  }
+
+  countLedgerSweepFailure(): void {
+    this.ledgerSweepFailures.inc();
   }
 
   observeLookup(outcome: LookupOutcomeLabel, seconds: number): void {

@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { ReceiptJwk } from '../evidence/receipt-keys';
 import { ApiErrorResponses } from '../http/api-error-responses';
@@ -29,23 +29,39 @@ class JwksDto {
   keys!: ReceiptJwkDto[];
 }
 
-/** The receipts' public keys (RFC 7517), for anyone: no API key needed. */
+/** One published key set: open to anyone, cached for five minutes, documented as a JWKS. */
+function ApiKeySet(operationId: string, summary: string, description: string): MethodDecorator {
+  return applyDecorators(
+    Header('Cache-Control', 'public, max-age=300'),
+    ApiOperation({ operationId, summary, description, security: [] }),
+    ApiOkResponse({ type: JwksDto, description: 'The key set' }),
+    ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR'),
+  );
+}
+
+/** The receipts' public keys (RFC 7517), for anyone: no API key needed; live and test keys apart. */
 @ApiTags('verifications')
 @Controller('.well-known')
 export class JwksController {
   constructor(private readonly signer: ReceiptSigner) {}
 
   @Get('jwks.json')
-  @Header('Cache-Control', 'public, max-age=300')
-  @ApiOperation({
-    operationId: 'getReceiptKeys',
-    summary: 'The public keys that verify receipts (JWKS)',
-    description: 'Needs no API key. Every key that ever signed a receipt stays listed while it is configured.',
-    security: [],
-  })
-  @ApiOkResponse({ type: JwksDto, description: 'The key set' })
-  @ApiErrorResponses('HEADERS_TOO_LARGE', 'INTERNAL_ERROR')
+  @ApiKeySet(
+    'getReceiptKeys',
+    'The public keys that verify live receipts (JWKS)',
+    'Needs no API key. Every key that ever signed a receipt stays listed while it is configured. Test keys are never listed here.',
+  )
   jwks(): JwksDto {
-    return this.signer.jwks();
+    return this.signer.jwks('live');
+  }
+
+  @Get('jwks-test.json')
+  @ApiKeySet(
+    'getTestReceiptKeys',
+    'The public keys that verify test-mode receipts (JWKS)',
+    "Needs no API key. A test key's answers are simulated, so their receipts have keys of their own, listed only here.",
+  )
+  testJwks(): JwksDto {
+    return this.signer.jwks('test');
   }
 }

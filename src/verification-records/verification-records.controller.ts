@@ -3,9 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { AppConfig } from '../config/app-config';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
-import { serverUrl } from '../http/server-url';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
 import { VerificationListDto, VerificationRecordDto } from './dto/verification-record.dto';
@@ -19,14 +17,7 @@ const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', s
 @Controller('v1/verifications')
 @UseGuards(ApiKeyGuard)
 export class VerificationRecordsController {
-  private readonly publicBaseUrl: string;
-
-  constructor(
-    private readonly records: VerificationRecordsService,
-    config: AppConfig,
-  ) {
-    this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
-  }
+  constructor(private readonly records: VerificationRecordsService) {}
 
   @Get()
   @ApiOperation({
@@ -77,7 +68,9 @@ export class VerificationRecordsController {
     summary: 'A signed receipt of a verification record',
     description:
       'A compact JWS (RFC 7515) signed with Ed25519 (alg EdDSA); its protected header names the key (kid, its RFC 7638 thumbprint, ' +
-      'published at /.well-known/jwks.json) and typ; its payload is the record, plus iss (this service) and iat. Anyone can verify it offline.',
+      'published at /.well-known/jwks.json) and typ lvs-receipt+jwt; its payload is the record without requestId and idempotencyKey ' +
+      "(text the client chose), plus iss (PUBLIC_BASE_URL) and iat. A test key's receipt is typed lvs-test-receipt+jwt and signed by " +
+      'a test key published at /.well-known/jwks-test.json only. Anyone can verify it offline, with the keys of the issuer they trust.',
   })
   @ApiParam(ID_PARAM)
   @ApiResponse({
@@ -91,7 +84,7 @@ export class VerificationRecordsController {
     @Param('id', RECORD_ID) id: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const receipt = await this.records.receipt(user, id, serverUrl(this.publicBaseUrl, reply.request));
+    const receipt = await this.records.receipt(user, id);
     void reply.header('Content-Type', 'application/jose').header('Content-Disposition', `attachment; filename="receipt-${id}.jws"`);
     return receipt;
   }

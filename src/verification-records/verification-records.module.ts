@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EvidenceModule } from '../evidence/evidence.module';
 import { JwksController } from './jwks.controller';
+import { ReceiptIssuer } from './receipt-issuer';
 import { ReceiptSigner } from './receipt-signer';
 import { VerificationRecordsController } from './verification-records.controller';
 import { VerificationRecordsService } from './verification-records.service';
@@ -10,7 +11,7 @@ import { VerificationRecordsService } from './verification-records.service';
 @Module({
   imports: [AuthModule, EvidenceModule],
   controllers: [VerificationRecordsController, JwksController],
-  providers: [VerificationRecordsService, ReceiptSigner],
+  providers: [VerificationRecordsService, ReceiptSigner, ReceiptIssuer],
   exports: [VerificationRecordsService],
 })
 export class VerificationRecordsModule {}

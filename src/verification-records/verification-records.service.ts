@@ -45,11 +45,12 @@ export class VerificationRecordsService {
   }
 
   /**
-   * The user's record signed as a receipt (a compact JWS) by the service at `issuer`, its mode included: a test
-   * answer's receipt can never pass for a live one.
+   * The user's record signed as a receipt (a compact JWS), its mode included: a test answer's receipt is signed by
+   * the test key and can never pass for a live one.
    */
-  async receipt(owner: DataOwner, verificationId: string, issuer: string): Promise<string> {
-    return this.signer.sign(await this.get(owner, verificationId), issuer, this.clock.now());
+  async receipt(owner: DataOwner, verificationId: string): Promise<string> {
+    const { mode, ...record } = await this.get(owner, verificationId);
+    return this.signer.sign(record, mode, this.clock.now());
   }
 
   /** The export as a CSV stream (BOM and CRLF, as the roster results), fed row by row from the database cursor. */

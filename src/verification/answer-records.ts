@@ -18,7 +18,8 @@ export interface AnsweredHolder {
 /**
  * The verification id of a final answer (verify, verify-holder, the console's), recorded before the answer
  * leaves; null for PENDING, which is no answer yet. A replay of the same idempotency key, channel and question
- * (verify, or the same holder claim) gets the id it got first. An answer whose record Redis could not take is not
+ * (verify, or the same holder claim) that gives the same answer gets the id it got first; one that gives another
+ * answer (a new lookup, a changed cache entry) gets a new id and record (EvidenceRecorder). An answer whose record Redis could not take is not
  * sent: it is SERVICE_UNAVAILABLE, with the charge this request made refunded (a client never pays for a 503), and a
  * retry with the same key answers it (and records it) then.
  */

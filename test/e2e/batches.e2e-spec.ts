@@ -1,3 +1,4 @@
+/** @topologies: runs again on a Redis Cluster and behind PgBouncer (project e2e-topologies). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';

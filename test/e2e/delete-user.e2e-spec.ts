@@ -1,4 +1,5 @@
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { redisText } from '../support/stored-text';
@@ -7,6 +8,8 @@ import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
+/** A test mode number: FOUND, Active (docs/api.md, Test mode). */
+const TEST_ACTIVE = '4000000000000001';
 
 /** Signs in to the console with a key, as a browser would, and keeps its cookies. */
 async function consoleSession(baseUrl: string, apiKey: string): Promise<string> {
@@ -81,8 +84,59 @@ describe('keys delete-user', () => {
       (done) => done,
       20_000,
     );
+    // A test key's lookup: its BullMQ job's hash names the test side, and stays after the job completes.
+    const testKey = await t.createKey({ test: true, userId: owner.userId, name: 'test' });
+    const tested = await call(testKey.key, 'POST', '/v1/licences/verify', { licenceNumber: TEST_ACTIVE }, { 'idempotency-key': `${path}-test` });
+    expect(tested.status).toBe(200);
+    await until(
+      async () =>
+        (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM verification_records WHERE user_id = ANY ($1)', [[owner.userId, testKey.userId]]))
+          .rows[0].n,
+      (n) => n >= 2,
+      20_000,
+    );
     const session = await consoleSession(t.baseUrl, owner.key);
-    return { ...owner, secondKey: (second.body as { key: string }).key, session };
+    return { ...owner, testSideId: testKey.userId, secondKey: (second.body as { key: string }).key, session };
+  }
+
+  /** The job hashes under the test's BullMQ prefix whose data names `needle`. */
+  async function jobHashesNaming(needle: string): Promise<string[]> {
+    const naming: string[] = [];
+    for (const key of await t.redis.keys(`${t.redisPrefix}:bull:*`)) {
+      if ((await t.redis.type(key)) !== 'hash') continue;
+      const data = await t.redis.hget(key, 'data');
+      if (data?.includes(needle)) naming.push(key);
+    }
+    return naming;
+  }
+
+  /**
+   * Sends requests with the key one after another until `done`, alternating verify (a new record each, under a new
+   * idempotency key) and usage; every status, in order, with when its request was sent.
+   */
+  async function keepCalling(apiKey: string, done: () => boolean): Promise<{ sentAt: number; status: number }[]> {
+    const answers: { sentAt: number; status: number }[] = [];
+    for (let n = 0; !done(); n++) {
+      const sentAt = Date.now();
+      const response =
+        n % 2 === 0
+          ? await call(apiKey, 'POST', '/v1/licences/verify', { licenceNumber: SANDBOX_NUMBERS.active }, { 'idempotency-key': `during-${n}` })
+          : await call(apiKey, 'GET', '/v1/quota/usage');
+      answers.push({ sentAt, status: response.status });
+    }
+    return answers;
+  }
+
+  /** When the user's row first read as disabled or gone, polled until `done`. */
+  async function whenStopped(userId: string, done: () => boolean): Promise<number | null> {
+    while (!done()) {
+      const { rows } = await t.db.query<{ stopped: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM users WHERE id = $1 AND disabled_at IS NULL) AS stopped', [
+        userId,
+      ]);
+      if (rows[0].stopped) return Date.now();
+      await sleep(20);
+    }
+    return null;
   }
 
   /** Every column of every table whose text names `needle`, as "table.column". */
@@ -141,8 +195,9 @@ describe('keys delete-user', () => {
   it('deletes a user and everything of theirs, leaving no row, column or Redis key naming it, and nothing of another user', async () => {
     const leaving = await partnerWithEverything('/leaving');
     const staying = await partnerWithEverything('/staying');
-    const { rows: keyRows } = await t.db.query<{ key_hash: string; id: string }>('SELECT key_hash, id FROM api_keys WHERE user_id = $1', [leaving.userId]);
-    expect(keyRows).toHaveLength(2);
+    const sides = [leaving.userId, leaving.testSideId];
+    const { rows: keyRows } = await t.db.query<{ key_hash: string; id: string }>('SELECT key_hash, id FROM api_keys WHERE user_id = ANY ($1)', [sides]);
+    expect(keyRows).toHaveLength(3);
     const before = (await columnsNaming(leaving.userId)).sort();
     // Every table a user's data lives in names it (those without a user column through the ids below).
     expect(before).toEqual(
@@ -158,20 +213,51 @@ describe('keys delete-user', () => {
       ]),
     );
     expect(await redisText(t.redis, t.redisPrefix)).toContain(leaving.userId);
+    expect(await jobHashesNaming(leaving.testSideId)).not.toEqual([]);
+    // JSON members naming the user in sets of keys that do not: a lookup's payers, and a charge's intent (due in
+    // an hour, so that no sweep settles it first), as LookupPayers writes them.
+    const payer = JSON.stringify({ userId: leaving.userId, period: '2026-11', licenceNumber: SANDBOX_NUMBERS.active, isNew: true, chargeId: '1' });
+    await t.redis.sadd(`${t.redisPrefix}:payers:00000000-0000-4000-8000-000000000001`, payer, JSON.stringify({ userId: staying.userId }));
+    await t.redis.zadd(
+      `${t.redisPrefix}:charge-intents`,
+      Date.now() + 3_600_000,
+      payer,
+      Date.now() + 3_600_000,
+      JSON.stringify({ userId: staying.userId }),
+    );
     const stayingBefore = await columnsNaming(staying.userId);
-    const count = async (sql: string, userId: string) => (await t.db.query<{ n: number }>(sql, [userId])).rows[0].n;
-    const charges = await count('SELECT count(*)::int AS n FROM quota_charges WHERE user_id = $1', leaving.userId);
-    expect(charges).toBeGreaterThanOrEqual(3); // the verified, batched and watched numbers
+    const count = async (table: string) =>
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE user_id = ANY ($1)`, [sides])).rows[0].n;
+    const charges = await count('quota_charges');
+    expect(charges).toBeGreaterThanOrEqual(4); // the verified, batched, watched and test numbers
+    const usageRows = await count('quota_usage');
+    expect(usageRows).toBe(2); // the user's month, and its test side's
     const stayingUsage = (await call(staying.key, 'GET', '/v1/quota/usage')).body;
 
-    const deleted = await runKeysCli(t.env, 'delete-user', leaving.userId, '--confirm');
+    // The user's keys keep calling while the command runs: answered as usual until its first step, 401 after (from
+    // at most a second after the user's row reads stopped), never 500.
+    let running = true;
+    const done = () => !running;
+    const during = Promise.all([keepCalling(leaving.key, done), keepCalling(leaving.secondKey, done)]);
+    const stoppedAt = whenStopped(leaving.userId, done);
+    const deleted = await runKeysCli(t.env, 'delete-user', leaving.userId, '--confirm').finally(() => (running = false));
     expect([deleted.status, deleted.stderr]).toEqual([0, '']);
+    const stopped = await stoppedAt;
+    expect(stopped).not.toBeNull();
+    for (const answers of await during) {
+      const statuses = answers.map((answer) => answer.status);
+      const refusedFrom = statuses.indexOf(401);
+      expect(refusedFrom).toBeGreaterThan(0); // served before the command stopped the user, refused during it
+      expect([...new Set(statuses.slice(0, refusedFrom))]).toEqual([200]);
+      expect([...new Set(statuses.slice(refusedFrom))]).toEqual([401]);
+      expect(answers.filter((answer) => answer.sentAt > stopped! + 1000 && answer.status !== 401)).toEqual([]);
+    }
     const report = JSON.parse(deleted.stdout) as { userId: string; deletedAt: string; deleted: Record<string, number> };
     expect(report).toEqual({
       userId: leaving.userId,
       deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       deleted: {
-        apiKeys: 2,
+        apiKeys: 3,
         batches: 1,
         batchItems: 1,
         watchEntries: 1,
@@ -180,7 +266,7 @@ describe('keys delete-user', () => {
         webhookAttempts: expect.any(Number),
         events: expect.any(Number),
         quotaCharges: charges,
-        quotaUsage: 1,
+        quotaUsage: usageRows,
         // drained from their stream by the worker, or still in it: either way deleted
         verificationRecords: expect.any(Number),
         redisKeys: expect.any(Number),
@@ -192,11 +278,25 @@ describe('keys delete-user', () => {
     expect(report.deleted.redisKeys).toBeGreaterThanOrEqual(1);
 
     // No column of any table, and no key or value under the prefix, names the user or holds one of its keys.
-    for (const needle of [leaving.userId, ...keyRows.flatMap((row) => [row.id, row.key_hash])]) {
+    for (const needle of [...sides, ...keyRows.flatMap((row) => [row.id, row.key_hash])]) {
       expect([needle, await columnsNaming(needle)]).toEqual([needle, []]);
     }
     const redis = await redisText(t.redis, t.redisPrefix);
-    for (const needle of [leaving.userId, ...keyRows.map((row) => row.key_hash)]) expect(redis).not.toContain(needle);
+    for (const needle of [...sides, ...keyRows.map((row) => row.key_hash)]) expect([needle, redis.includes(needle)]).toEqual([needle, false]);
+    expect(await t.redis.smembers(`${t.redisPrefix}:payers:00000000-0000-4000-8000-000000000001`)).toEqual([JSON.stringify({ userId: staying.userId })]);
+    expect(await t.redis.zrange(`${t.redisPrefix}:charge-intents`, 0, -1)).toEqual([JSON.stringify({ userId: staying.userId })]);
+    // Records the worker drains after the command (none of the user's may arrive): a record of the staying user
+    // answered now reaches the table, after which none of the leaving user's is there.
+    const after = await call(staying.key, 'POST', '/v1/licences/verify', { licenceNumber: SANDBOX_NUMBERS.active }, { 'idempotency-key': 'after' });
+    expect(after.status).toBe(200);
+    const afterId = (after.body as { verificationId: string }).verificationId;
+    await until(
+      async () => (await t.db.query('SELECT 1 FROM verification_records WHERE verification_id = $1', [afterId])).rowCount,
+      (found) => found === 1,
+      20_000,
+    );
+    const { rows: leftRecords } = await t.db.query('SELECT verification_id FROM verification_records WHERE user_id = ANY ($1)', [sides]);
+    expect(leftRecords).toEqual([]);
 
     // Its keys and its console session are refused; the other user keeps everything and works.
     for (const key of [leaving.key, leaving.secondKey]) {

@@ -97,6 +97,12 @@ describe('deployment files', () => {
     }
   });
 
+  it('requires PUBLIC_BASE_URL for the API, which production refuses to start without (the issuer of its receipts)', () => {
+    expect(services.api.environment?.PUBLIC_BASE_URL).toBe(
+      '${PUBLIC_BASE_URL:?set PUBLIC_BASE_URL to the address partners reach the API at, e.g. http://localhost:3000}',
+    );
+  });
+
   it("serves the API's operator routes on OPERATOR_PORT, which is not published; only the partner port is", () => {
     expect(services.api.environment?.OPERATOR_PORT).toBe('9100');
     expect(services.api.ports).toEqual(['3000:3000']);

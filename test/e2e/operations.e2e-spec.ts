@@ -4,16 +4,11 @@ import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { hashApiKey } from '../../src/auth/api-key-secret';
 import { request } from '../support/http';
 import { freePort } from '../support/launcher-process';
+import { series } from '../support/metrics-text';
 import { ApiProcess } from '../support/api-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ADMIN_TOKEN = 'admin-token-for-tests';
-
-/** The value of one series in a Prometheus text exposition, or undefined when absent. */
-function series(text: string, name: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.slice(name.length + 1));
-}
 
 async function waitForLine(source: () => string, pattern: RegExp): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 5000;
@@ -137,8 +132,10 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     // The in-process app runs without ADMIN_TOKEN: no dashboard at all.
     expect(await request(t.baseUrl, 'GET', '/admin/queues')).toMatchObject({ status: 404, body: { code: 'ROUTE_NOT_FOUND', message: 'Route not found' } });
     const document = (await request(apiUrl, 'GET', '/docs/openapi.json')).body as { paths: Record<string, unknown> };
-    // Operators' routes stay out of the partner document: only /v1 paths and the receipts' public keys are in it.
-    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/v1/') && path !== '/.well-known/jwks.json')).toEqual([]);
+    // Operators' routes stay out of the partner document: only /v1 paths and the receipts' public keys (live and test) are in it.
+    expect(
+      Object.keys(document.paths).filter((path) => !path.startsWith('/v1/') && !['/.well-known/jwks.json', '/.well-known/jwks-test.json'].includes(path)),
+    ).toEqual([]);
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/licences/verify', '/v1/quota/usage']));
   });
 

@@ -4,12 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, isListening } from '../support/launcher-process';
+import { until } from '../support/until';
 import { WorkerProcess } from '../support/worker-process';
 
 /** A private redis-server: this test stops it, which it must never do to the machine's. */
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''], { stdio: 'ignore' });
-  while (!(await isListening(port))) await sleep(50);
+  await until(() => isListening(port), Boolean, 10_000);
   return redis;
 }
 
@@ -47,8 +48,7 @@ describe('a Redis outage, seen from a worker', () => {
     await stopRedis(redis);
     await sleep(3000); // many reconnect attempts meanwhile
     redis = await startRedis(port, dir);
-    const deadline = Date.now() + 10_000;
-    while (!worker.log.includes('Redis reachable again') && Date.now() < deadline) await sleep(100);
+    await until(() => worker.log.includes('Redis reachable again'), Boolean, 10_000);
 
     const lines = worker.log.split('\n').filter(Boolean);
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);

@@ -1,3 +1,4 @@
+/** @alone: 20,000 re-checks and answers need the whole machine (project e2e-alone). */
 import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { ApiProcess } from '../support/api-process';
 import { request } from '../support/http';

@@ -12,8 +12,9 @@ const KEY = '3f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3c4d5e6f7';
 const OTHER_KEY = 'c4d5e6f73f9a1c07e5b24d68a0c1e2f3b4d5a6978e1f2a3b4c5d6e7f8091a2b3';
 const TOKEN = 'q7Lm2Xv9Rt4Kp8Wz3Nc6Hb5Jd1Fg0Sa2';
 const RECEIPT_KEY = 'Qm9uZWQgcmVjZWlwdCBrZXkgZm9yIHRoZSBzcGVjczA';
-/** Everything production needs, so that each case below breaks exactly one setting (OPERATOR_PORT matters to the API only). */
-const SOUND = { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, OPERATOR_PORT: '0' };
+const PUBLIC_BASE_URL = 'https://lvs.example.com';
+/** Everything production needs, so that each case below breaks exactly one setting (OPERATOR_PORT and PUBLIC_BASE_URL matter to the API only). */
+const SOUND = { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, OPERATOR_PORT: '0', PUBLIC_BASE_URL };
 const refusal = (setting: string, problem: string) => `Invalid configuration: ${setting}: ${setting} ${problem} when NODE_ENV is production`;
 const DEVELOPMENT_KEY = 'must not be a development key published in the source';
 const ONE_BYTE = 'must not be one byte repeated (such as all zeros)';
@@ -118,8 +119,14 @@ describe('start-up safety of the API and the worker', () => {
       [
         'api',
         'no OPERATOR_PORT',
-        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY },
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, PUBLIC_BASE_URL },
         'Invalid configuration: OPERATOR_PORT: OPERATOR_PORT must be set when NODE_ENV is production: without it the partner port serves /metrics, /health/* and the queue dashboard',
+      ],
+      [
+        'api',
+        'no PUBLIC_BASE_URL',
+        { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, OPERATOR_PORT: '0' },
+        "Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host",
       ],
     ] as const)(
       'the %s refuses %s: exit 1 and exactly one line naming it',
@@ -137,7 +144,7 @@ describe('start-up safety of the API and the worker', () => {
       'both start with %s and a 32-character token, without the development-key warning (the worker without OPERATOR_PORT)',
       async (_case, keys) => {
         const env = { ...t.env, NODE_ENV: 'production', ...keys, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, ADMIN_TOKEN: TOKEN };
-        const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
+        const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0', PUBLIC_BASE_URL });
         started.push(api);
         const worker = await WorkerProcess.start(env);
         started.push(worker);

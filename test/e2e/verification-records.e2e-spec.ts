@@ -1,15 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
 import { parse } from 'csv-parse/sync';
+import { newReceiptKey as newSeed, readReceiptKey, signReceipt } from '../../src/evidence/receipt-keys';
 import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
 import { CliResult, runCli, runKeysCli } from '../support/keys-cli';
-import { SandboxAdmin } from '../support/sandbox-admin';
+import { resultCacheKey } from '../support/result-cache-key';
+import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until, unknownNumber } from '../support/until';
 
@@ -25,6 +29,29 @@ interface VerificationRecord {
 
 function runReceiptsCli(...args: string[]): Promise<CliResult> {
   return runCli(RECEIPTS_CLI, {}, ...args);
+}
+
+/** What a receipt signs of a record: all of it but the text the client chose (X-Request-Id, Idempotency-Key). */
+function signedPart(record: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => field !== 'requestId' && field !== 'idempotencyKey'));
+}
+
+/** A GET with a Host header of the client's choosing (fetch sets its own). */
+function getWithHost(url: string, host: string, apiKey: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { headers: { host, 'x-api-key': apiKey } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject).end();
+  });
+}
+
+/** A receipt's protected header and payload, read without checking anything. */
+function partsOf(receipt: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+  const [header, payload] = receipt.split('.', 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
+  return { header, payload };
 }
 
 /** One new receipt signing key from `npm run keys -- receipt-key`. */
@@ -373,7 +400,7 @@ describe('verification records: one per final answer, history, export and signed
       expect(checked).toEqual({
         ok: true,
         header: { alg: 'EdDSA', kid: keys[0].kid, typ: 'lvs-receipt+jwt' },
-        payload: { ...record, iss: before.baseUrl, iat: expect.any(Number) },
+        payload: { ...signedPart(record), iss: before.baseUrl, iat: expect.any(Number) },
       });
       // One byte of the payload changed: the signature no longer matches.
       const [header, payload, signature] = oldReceipt.split('.');
@@ -384,15 +411,19 @@ describe('verification records: one per final answer, history, export and signed
         code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
       });
 
-      // The CLI: offline with a JWKS file, and by the issuer's URL.
+      // The CLI: offline with a JWKS file and the issuer it belongs to, and by the issuer's address alone.
       const dir = mkdtempSync(join(tmpdir(), 'receipts-'));
       writeFileSync(join(dir, 'receipt.jws'), oldReceipt);
       writeFileSync(join(dir, 'tampered.jws'), tampered);
       writeFileSync(join(dir, 'jwks.json'), jwks.text);
-      const valid = await runReceiptsCli('verify', join(dir, 'receipt.jws'), '--jwks', join(dir, 'jwks.json'));
-      expect([valid.status, JSON.parse(valid.stdout), valid.stderr]).toEqual([0, { ...record, iss: before.baseUrl, iat: expect.any(Number) }, '']);
-      expect((await runReceiptsCli('verify', join(dir, 'receipt.jws'))).status).toBe(0);
-      expect(await runReceiptsCli('verify', join(dir, 'tampered.jws'), '--jwks', join(dir, 'jwks.json'))).toEqual({
+      const valid = await runReceiptsCli('verify', join(dir, 'receipt.jws'), '--jwks', join(dir, 'jwks.json'), '--issuer', before.baseUrl);
+      expect([valid.status, JSON.parse(valid.stdout), valid.stderr]).toEqual([
+        0,
+        { ...signedPart(record), iss: before.baseUrl, iat: expect.any(Number) },
+        '',
+      ]);
+      expect((await runReceiptsCli('verify', join(dir, 'receipt.jws'), '--issuer', before.baseUrl)).status).toBe(0);
+      expect(await runReceiptsCli('verify', join(dir, 'tampered.jws'), '--jwks', join(dir, 'jwks.json'), '--issuer', before.baseUrl)).toEqual({
         status: 1,
         stdout: '',
         stderr: 'Receipt not valid: the signature does not match the header and payload\n',
@@ -415,6 +446,198 @@ describe('verification records: one per final answer, history, export and signed
       await after.stop();
     }
   }, 60_000);
+
+  describe('evidence that cannot contradict its answer or be forged', () => {
+    /** The receipt of a record, fetched with the key that owns it. */
+    async function receiptOf(key: string, verificationId: string, baseUrl = t.baseUrl): Promise<string> {
+      const receipt = await request(baseUrl, 'GET', `/v1/verifications/${verificationId}/receipt`, { headers: { 'x-api-key': key } });
+      expect(receipt.status).toBe(200);
+      return receipt.text;
+    }
+
+    /** A receipt checked by the CLI with the service's issuer address, as an auditor would: exit 0 and its payload. */
+    async function auditedPayload(receipt: string, ...options: string[]): Promise<Record<string, unknown>> {
+      const file = join(mkdtempSync(join(tmpdir(), 'receipts-')), 'receipt.jws');
+      writeFileSync(file, receipt);
+      const checked = await runReceiptsCli('verify', file, '--issuer', t.baseUrl, ...options);
+      expect([checked.status, checked.stderr]).toEqual([0, '']);
+      return JSON.parse(checked.stdout) as Record<string, unknown>;
+    }
+
+    it.each([
+      ['two identical requests (the derived key)', undefined, 1],
+      ['two requests with one Idempotency-Key', 'one-key-46', 2],
+    ])(
+      'answers a licence changed between %s, once its stored answer expired, under a new id whose record and receipt say so',
+      async (_case, idempotencyKey, index) => {
+        const { key } = await t.createKey({ quota: 10 });
+        const number = unknownNumber(46, index);
+        await sandbox.addLicence(sandboxPerson(number, 'RUTH', `CHANGED${index}`, '1985-05-05'));
+        const first = await verify(t.baseUrl, key, number, idempotencyKey);
+        expect([first.status, (first.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Active']);
+
+        await sandbox.changeLicence(number, { status: 'Suspended' });
+        await t.redis.del(resultCacheKey(t.redisPrefix, t.sandbox.url, number)); // the stored answer expires
+        const second = await verify(t.baseUrl, key, number, idempotencyKey);
+        expect([second.status, second.headers.get('idempotency-key'), (second.body as { licence: { status: string } }).licence.status]).toEqual([
+          200,
+          first.headers.get('idempotency-key'),
+          'Suspended',
+        ]);
+        const firstId = (first.body as { verificationId: string }).verificationId;
+        const secondId = (second.body as { verificationId: string }).verificationId;
+        expect(secondId).toMatch(UUID);
+        expect(secondId).not.toBe(firstId);
+        // A replay of the stored (new) answer keeps its id.
+        const replay = await verify(t.baseUrl, key, number, idempotencyKey);
+        expect([replay.headers.get('x-verification-source'), (replay.body as { verificationId: string }).verificationId]).toEqual(['cache', secondId]);
+
+        for (const [answer, id, source] of [
+          [first, firstId, 'register'],
+          [second, secondId, 'register'],
+        ] as const) {
+          const { status, licence, checkedAt } = answer.body as { status: string; licence: { status: string }; checkedAt: string };
+          const said = { verificationId: id, licenceNumber: number, status, licence, checkedAt, source };
+          expect(await recordOf(key, id)).toMatchObject(said);
+          expect(await auditedPayload(await receiptOf(key, id))).toMatchObject({ ...said, iss: t.baseUrl });
+        }
+      },
+      30_000,
+    );
+
+    it('answers a test licence changed by a simulated revoke, under one Idempotency-Key, with a new id whose record and test receipt say so', async () => {
+      const { key } = await t.createKey({ test: true });
+      const number = '4000000000000001'; // the built-in test register's Active licence, in this test side's world
+      const first = await verify(t.baseUrl, key, number, 'test-key-46');
+      expect([first.status, (first.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Active']);
+      const simulated = await request(t.baseUrl, 'POST', `/v1/test/licences/${number}`, {
+        headers: { 'x-api-key': key },
+        body: { status: 'Revoked', statusReason: 'Revoked in a test' },
+      });
+      expect(simulated.status).toBe(200);
+      const second = await verify(t.baseUrl, key, number, 'test-key-46');
+      expect([second.status, (second.body as { licence: { status: string } }).licence.status]).toEqual([200, 'Revoked']);
+      const ids = [first, second].map((answer) => (answer.body as { verificationId: string }).verificationId);
+      expect(ids[1]).toMatch(UUID);
+      expect(ids[1]).not.toBe(ids[0]);
+      for (const [index, answer] of [first, second].entries()) {
+        const { status, licence, checkedAt } = answer.body as { status: string; licence: object; checkedAt: string };
+        const said = { verificationId: ids[index], licenceNumber: number, status, licence, checkedAt, mode: 'test' };
+        expect(await recordOf(key, ids[index])).toMatchObject(said);
+        expect(await auditedPayload(await receiptOf(key, ids[index]), '--test')).toMatchObject(said);
+      }
+    });
+
+    it("fails a receipt signed by a foreign key with a foreign iss in every mode of receipts verify, and never fetches the iss's keys", async () => {
+      const forger = readReceiptKey(newSeed());
+      let forgerFetches = 0;
+      const forgerServer = createServer((_request, response) => {
+        forgerFetches += 1;
+        response.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [forger.jwk] }));
+      });
+      await new Promise<void>((resolve) => forgerServer.listen(0, '127.0.0.1', resolve));
+      const forgerUrl = `http://127.0.0.1:${(forgerServer.address() as AddressInfo).port}`;
+      try {
+        const { key } = await t.createKey({ quota: 5 });
+        const answer = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active);
+        const { payload } = partsOf(
+          await receiptOf(key, (await recordOf(key, (answer.body as { verificationId: string }).verificationId)).verificationId),
+        );
+        const dir = mkdtempSync(join(tmpdir(), 'receipts-'));
+        const write = (name: string, text: string) => {
+          writeFileSync(join(dir, name), text);
+          return join(dir, name);
+        };
+        // The true record, claimed Suspended, signed by the forger under its own iss; and once under ours.
+        const claims = { ...payload, licence: { ...(payload.licence as object), status: 'Suspended' } };
+        const foreign = write('foreign.jws', signReceipt({ ...claims, iss: forgerUrl }, forger));
+        const oursForged = write('ours-forged.jws', signReceipt(claims, forger));
+        const forgerKeys = write('forger-jwks.json', JSON.stringify({ keys: [forger.jwk] }));
+        const ourKeys = write('jwks.json', (await request(t.baseUrl, 'GET', '/.well-known/jwks.json')).text);
+
+        const refusedUsage = await runReceiptsCli('verify', foreign);
+        expect([refusedUsage.status, refusedUsage.stdout, refusedUsage.stderr.split('\n')[0]]).toEqual([
+          2,
+          '',
+          "name what you trust: --issuer URL (the service's address), or --jwks FILE|URL with it",
+        ]);
+        const kidMissing = `Receipt not valid: no Ed25519 key with kid ${forger.jwk.kid} in the key set\n`;
+        const foreignIssuer = `Receipt not valid: issued by ${forgerUrl}, not by a trusted issuer (${t.baseUrl})\n`;
+        const modes: [string[], string][] = [
+          [[foreign, '--issuer', t.baseUrl], kidMissing],
+          [[foreign, '--jwks', `${t.baseUrl}/.well-known/jwks.json`], kidMissing],
+          [[foreign, '--jwks', ourKeys, '--issuer', t.baseUrl], kidMissing],
+          [[foreign, '--jwks', forgerKeys, '--issuer', t.baseUrl], foreignIssuer],
+          [[oursForged, '--issuer', t.baseUrl], kidMissing],
+          [[oursForged, '--jwks', ourKeys, '--issuer', t.baseUrl], kidMissing],
+        ];
+        for (const [args, reason] of modes) {
+          expect([args, await runReceiptsCli('verify', ...args)]).toEqual([args, { status: 1, stdout: '', stderr: reason }]);
+        }
+        // --test checks against the test keys and typ: the forger's live-typed receipt is refused there too.
+        expect(await runReceiptsCli('verify', foreign, '--issuer', t.baseUrl, '--test')).toEqual({
+          status: 1,
+          stdout: '',
+          stderr: "Receipt not valid: the receipt's typ is lvs-receipt+jwt, not lvs-test-receipt+jwt\n",
+        });
+        expect(forgerFetches).toBe(0);
+      } finally {
+        await new Promise((resolve) => forgerServer.close(resolve));
+      }
+    });
+
+    it("names PUBLIC_BASE_URL as the issuer of a receipt fetched with a forged Host, and the listener's own address when it is unset", async () => {
+      const publicBaseUrl = 'https://verify.partner-gateway.test';
+      const api = await ApiProcess.start({ ...t.env, PUBLIC_BASE_URL: publicBaseUrl });
+      try {
+        const { key } = await t.createKey({ quota: 5 });
+        const id = (
+          await recordOf(key, ((await verify(api.baseUrl, key, SANDBOX_NUMBERS.nonFrontLine)).body as { verificationId: string }).verificationId)
+        ).verificationId;
+        for (const [baseUrl, issuer] of [
+          [api.baseUrl, publicBaseUrl],
+          [t.baseUrl, t.baseUrl],
+        ]) {
+          const forged = await getWithHost(`${baseUrl}/v1/verifications/${id}/receipt`, 'forger.example', key);
+          expect([forged.status, partsOf(forged.body).payload.iss]).toEqual([200, issuer]);
+        }
+      } finally {
+        await api.stop();
+      }
+    });
+
+    it("signs a test key's receipt with a test key published apart, which the live check refuses and --test accepts", async () => {
+      const { key } = await t.createKey({ test: true });
+      const answer = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active);
+      expect(answer.status).toBe(200);
+      const id = (answer.body as { verificationId: string }).verificationId;
+      await recordOf(key, id);
+      const receipt = await receiptOf(key, id);
+      const live = (await request(t.baseUrl, 'GET', '/.well-known/jwks.json')).body as { keys: { kid: string }[] };
+      const test = await request(t.baseUrl, 'GET', '/.well-known/jwks-test.json');
+      expect([test.status, test.headers.get('cache-control')]).toEqual([200, 'public, max-age=300']);
+      const testKids = (test.body as { keys: { kid: string }[] }).keys.map((jwk) => jwk.kid);
+      const { header, payload } = partsOf(receipt);
+      expect(header).toEqual({ alg: 'EdDSA', kid: testKids[0], typ: 'lvs-test-receipt+jwt' });
+      expect(live.keys.map((jwk) => jwk.kid)).not.toContain(testKids[0]);
+      expect(payload).toMatchObject({ verificationId: id, mode: 'test', iss: t.baseUrl });
+
+      expect(await verifyWithJose(receipt, `${t.baseUrl}/.well-known/jwks.json`)).toEqual({ ok: false, code: 'ERR_JWKS_NO_MATCHING_KEY' });
+      const file = join(mkdtempSync(join(tmpdir(), 'receipts-')), 'test.jws');
+      writeFileSync(file, receipt);
+      const testKeys = join(dirname(file), 'jwks-test.json');
+      writeFileSync(testKeys, test.text);
+      const testReceipt = 'Receipt not valid: a test-mode receipt, which proves no live answer (check it as one with --test)\n';
+      for (const args of [
+        ['--issuer', t.baseUrl],
+        ['--jwks', testKeys, '--issuer', t.baseUrl],
+        ['--jwks', `${t.baseUrl}/.well-known/jwks-test.json`],
+      ]) {
+        expect([args, await runReceiptsCli('verify', file, ...args)]).toEqual([args, { status: 1, stdout: '', stderr: testReceipt }]);
+      }
+      expect(await auditedPayload(receipt, '--test')).toMatchObject({ verificationId: id, mode: 'test' });
+    });
+  });
 
   it('deletes records older than EVIDENCE_RETENTION_DAYS in the worker', async () => {
     const { key, userId } = await t.createKey({ quota: 5 });

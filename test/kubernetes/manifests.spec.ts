@@ -7,6 +7,8 @@ import { Manifest, validateManifests } from './kubernetes-schemas';
 const repository = join(__dirname, '..', '..');
 const kubernetes = join(repository, 'deploy', 'kubernetes');
 const kedaOverlay = join(repository, 'deploy', 'kubernetes-keda');
+const prometheusOverlay = join(repository, 'deploy', 'kubernetes-prometheus');
+const overlays = [kubernetes, kedaOverlay, prometheusOverlay];
 const defaults = new EnvironmentVariables();
 
 // Only the fields these assertions read; the schemas check the rest.
@@ -51,7 +53,7 @@ function readYaml(path: string): unknown[] {
 }
 
 const isKustomization = (path: string): boolean => path.endsWith('kustomization.yaml');
-const manifestFiles = [kubernetes, kedaOverlay].flatMap(yamlFilesUnder).filter((path) => !isKustomization(path));
+const manifestFiles = overlays.flatMap(yamlFilesUnder).filter((path) => !isKustomization(path));
 const manifests: Manifest[] = manifestFiles.flatMap((path) =>
   readYaml(path).map((object) => ({ file: relative(repository, path), object: object as Manifest['object'] })),
 );
@@ -79,8 +81,8 @@ function portOf(container: Container, port: number | string): number | undefined
   return typeof port === 'number' ? port : container.ports?.find((candidate) => candidate.name === port)?.containerPort;
 }
 
-describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)', () => {
-  it('all validate against the Kubernetes schemas, the KEDA ScaledObject included', async () => {
+describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda, deploy/kubernetes-prometheus)', () => {
+  it('all validate against the Kubernetes schemas, the KEDA ScaledObject and the PrometheusRule included', async () => {
     expect(manifests.map(({ object }) => `${object.kind}/${object.metadata?.name}`).sort()).toEqual([
       'ConfigMap/lvs-config',
       'Deployment/lvs-api',
@@ -90,6 +92,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       'NetworkPolicy/lvs-datastores',
       'PodDisruptionBudget/lvs-api',
       'PodDisruptionBudget/lvs-worker',
+      'PrometheusRule/lvs-alerts',
       'ScaledObject/lvs-worker',
       'Service/lvs-api',
       'Service/lvs-worker',
@@ -127,6 +130,26 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       ]);
     });
 
+    it('checks the PrometheusRule by hand as strictly: unknown fields, missing ones, strings and durations', async () => {
+      const rule = manifests.find(({ object }) => object.kind === 'PrometheusRule') as Manifest;
+      const broken = structuredClone(rule.object) as unknown as { spec: { groups: { rules: Record<string, unknown>[] }[]; extra?: 1 } };
+      const [first, second] = broken.spec.groups[0].rules;
+      first.severity = 'page';
+      first.for = '2 minutes';
+      delete second.expr;
+      second.annotations = { runbook_url: 1 };
+      broken.spec.extra = 1;
+      const at = 'deploy/kubernetes-prometheus/prometheus-rule.yaml (PrometheusRule/lvs-alerts):';
+      await expect(validateManifests([{ file: rule.file, object: broken }])).resolves.toEqual([
+        `${at} spec has an unknown field extra`,
+        `${at} spec.groups[0].rules[0] has an unknown field severity`,
+        `${at} spec.groups[0].rules[0].for must be a duration`,
+        `${at} spec.groups[0].rules[1] lacks expr`,
+        `${at} spec.groups[0].rules[1].expr must be a PromQL string`,
+        `${at} spec.groups[0].rules[1].annotations must map names to strings`,
+      ]);
+    });
+
     it('fails on a kind it has no schema for', async () => {
       const errors = await validateManifests([{ file: 'x.yaml', object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } } }]);
       expect(errors).toEqual(['x.yaml (Secret/s): no schema for v1 Secret']);
@@ -134,7 +157,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
   });
 
   it('list every manifest in a kustomization of one namespace, and every file a kustomization names exists', () => {
-    const kustomizations = [kubernetes, kedaOverlay].map((directory) => {
+    const kustomizations = overlays.map((directory) => {
       const [kustomization] = readYaml(join(directory, 'kustomization.yaml')) as { namespace: string; resources: string[] }[];
       return { directory, ...kustomization };
     });
@@ -145,7 +168,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
     // the base's sibling: kustomize refuses an overlay inside its base.
     expect(listed).toContain(kubernetes);
     // a namespace applies only to a kustomization's own resources, so the overlay names it too
-    expect(kustomizations.map(({ namespace }) => namespace)).toEqual(['licence-verification', 'licence-verification']);
+    expect(kustomizations.map(({ namespace }) => namespace)).toEqual(['licence-verification', 'licence-verification', 'licence-verification']);
   });
 
   it('run the migrations in a Job, and not at the start of the API or the workers', () => {
@@ -292,6 +315,17 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda)',
       key: 'DATABASE_MIGRATION_URL',
       optional: true,
     });
+  });
+
+  it('carry the alert rules of deploy/prometheus/rules.yml, unchanged, as a PrometheusRule of the optional overlay', () => {
+    const [rule, ...others] = ofKind<{ metadata: { name: string; labels: Record<string, string> }; spec: { groups: unknown[] } }>('PrometheusRule');
+    expect(others).toEqual([]);
+    const [rules] = readYaml(join(repository, 'deploy', 'prometheus', 'rules.yml')) as { groups: unknown[] }[];
+    expect(rule.spec.groups).toEqual(rules.groups);
+    expect(rule.metadata).toEqual({ name: 'lvs-alerts', labels: { release: 'prometheus' } });
+    // the base needs no Prometheus Operator: only the overlay names the rule
+    const [base] = readYaml(join(kubernetes, 'kustomization.yaml')) as { resources: string[] }[];
+    expect(base.resources.some((resource) => resource.includes('prometheus'))).toBe(false);
   });
 
   it('scale the workers with KEDA on the exported lookup queue gauge, one worker per WORKER_CONCURRENCY jobs', () => {

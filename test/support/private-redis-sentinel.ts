@@ -2,7 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { freePort } from './free-port';
 import { isListening } from './launcher-process';
@@ -46,7 +45,7 @@ export class PrivateRedisSentinel {
           ].join('\n'),
         );
         const process = spawn('redis-sentinel', [config], { stdio: 'ignore' });
-        while (!(await isListening(port))) await sleep(20);
+        await until(() => isListening(port), Boolean, 10_000);
         return { port, process };
       }),
     );

@@ -80,7 +80,10 @@ export class KeyDto {
   })
   createdBy!: string | null;
 
-  @ApiProperty({ description: 'true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued' })
+  @ApiProperty({
+    description:
+      'true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued, or (to a key the operator issued) its issuer is revoked',
+  })
   revocable!: boolean;
 
   @ApiProperty({ description: 'true for the key this request was made with' })

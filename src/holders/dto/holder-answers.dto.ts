@@ -53,6 +53,15 @@ export class HolderPendingDto extends VerificationPendingDto {
 abstract class SearchAnswerFields {
   @ApiProperty({ description: 'Human-readable status message' })
   message!: string;
+
+  @ApiProperty({
+    type: 'boolean',
+    nullable: true,
+    description:
+      'Whether the dateOfBirth given was applied to the search: false when you have searched HOLDER_DATE_CHECKS_PER_NUMBER other ' +
+      'dates for these names this month, and the search ran without it; null when no date was given',
+  })
+  dateOfBirthApplied!: boolean | null;
 }
 
 export class SearchFoundDto extends SearchAnswerFields {
