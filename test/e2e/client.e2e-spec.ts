@@ -199,6 +199,14 @@ describe('@lvs/client against the real API and worker', () => {
     const client = clientFor((await t.createKey({ test: true })).key);
     expect(await client.test.simulate(SANDBOX_NUMBERS.active, { status: 'Revoked' })).toMatchObject({ mode: 'test' });
     expect(await client.verify(SANDBOX_NUMBERS.active)).toMatchObject({ status: 'FOUND', mode: 'test', licence: { status: 'Revoked' } });
+    const revoked = await client.verify(SANDBOX_NUMBERS.active);
+    if (revoked.status !== 'FOUND') throw new Error(`expected FOUND, got ${revoked.status}`);
+    const receipt = await until(
+      () => client.verifications.receipt(revoked.verificationId).catch(() => null),
+      (signed) => signed !== null,
+    );
+    expect(await client.receipts.verify(receipt!, { mode: 'test' })).toMatchObject({ verificationId: revoked.verificationId, mode: 'test' });
+    await expect(client.receipts.verify(receipt!)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
     expect(await client.test.restore(SANDBOX_NUMBERS.active)).toMatchObject({ mode: 'test' });
     expect(await client.verify(SANDBOX_NUMBERS.active)).toMatchObject({ status: 'FOUND', mode: 'test', licence: { status: 'Active' } });
     const live = await clientFor((await t.createKey()).key)

@@ -9,11 +9,16 @@ export interface VerifyReceiptOptions {
   jwks?: JSONWebKeySet;
   /** the issuer the payload must name; by default the client's baseUrl */
   issuer?: string;
+  /** test for a test key's receipt: its own keys (/.well-known/jwks-test.json) and typ; a live check refuses one */
+  mode?: 'live' | 'test';
 }
+
+const RECEIPT_TYPES = { live: 'lvs-receipt+jwt', test: 'lvs-test-receipt+jwt' } as const;
+const KEY_SETS = { live: 'jwks.json', test: 'jwks-test.json' } as const;
 
 /** Receipt verification: the signature (EdDSA) against the service's keys, and the issuer. */
 export class Receipts {
-  private remoteKeys: ReturnType<typeof createRemoteJWKSet> | undefined;
+  private readonly remoteKeys = new Map<'live' | 'test', ReturnType<typeof createRemoteJWKSet>>();
 
   constructor(
     private readonly baseUrl: string,
@@ -22,16 +27,21 @@ export class Receipts {
 
   /** The receipt's record, or a jose error (JWSSignatureVerificationFailed, JWTClaimValidationFailed, …) when it does not verify. */
   async verify(jws: string, options: VerifyReceiptOptions = {}): Promise<VerifiedReceipt> {
-    const keys = options.jwks === undefined ? this.serviceKeys() : createLocalJWKSet(options.jwks);
-    const { payload } = await jwtVerify(jws, keys, { algorithms: ['EdDSA'], issuer: options.issuer ?? this.baseUrl });
+    const mode = options.mode ?? 'live';
+    const keys = options.jwks === undefined ? this.serviceKeys(mode) : createLocalJWKSet(options.jwks);
+    const { payload } = await jwtVerify(jws, keys, { algorithms: ['EdDSA'], issuer: options.issuer ?? this.baseUrl, typ: RECEIPT_TYPES[mode] });
     return payload as unknown as VerifiedReceipt;
   }
 
-  private serviceKeys(): ReturnType<typeof createRemoteJWKSet> {
+  private serviceKeys(mode: 'live' | 'test'): ReturnType<typeof createRemoteJWKSet> {
     // jose caches the set and fetches it again when a receipt names a kid it does not hold.
-    this.remoteKeys ??= createRemoteJWKSet(new URL(`${this.baseUrl}/.well-known/jwks.json`), {
-      [customFetch]: (url: string, init: RequestInit) => this.fetchImplementation(url, init),
-    });
-    return this.remoteKeys;
+    let keys = this.remoteKeys.get(mode);
+    if (keys === undefined) {
+      keys = createRemoteJWKSet(new URL(`${this.baseUrl}/.well-known/${KEY_SETS[mode]}`), {
+        [customFetch]: (url: string, init: RequestInit) => this.fetchImplementation(url, init),
+      });
+      this.remoteKeys.set(mode, keys);
+    }
+    return keys;
   }
 }

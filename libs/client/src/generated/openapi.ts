@@ -40,7 +40,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke the key of this request, or a key it issued
-         * @description A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key's test keys included). Its issuer, keys the operator issued, other users' keys and, to a test key, live keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.
+         * @description A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key's test keys included); a key the operator issued may also revoke a key whose issuer is revoked. Revoking a key revokes every key descended from it. Its issuer, other keys the operator issued, other users' keys and, to a test key, live keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * A signed receipt of a verification record
-         * @description A compact JWS (RFC 7515) signed with Ed25519 (alg EdDSA); its protected header names the key (kid, its RFC 7638 thumbprint, published at /.well-known/jwks.json) and typ; its payload is the record, plus iss (this service) and iat. Anyone can verify it offline.
+         * @description A compact JWS (RFC 7515) signed with Ed25519 (alg EdDSA); its protected header names the key (kid, its RFC 7638 thumbprint, published at /.well-known/jwks.json) and typ lvs-receipt+jwt; its payload is the record without requestId and idempotencyKey (text the client chose), plus iss (PUBLIC_BASE_URL) and iat. A test key's receipt is typed lvs-test-receipt+jwt and signed by a test key published at /.well-known/jwks-test.json only. Anyone can verify it offline, with the keys of the issuer they trust.
          */
         get: operations["getVerificationReceipt"];
         put?: never;
@@ -196,10 +196,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The public keys that verify receipts (JWKS)
-         * @description Needs no API key. Every key that ever signed a receipt stays listed while it is configured.
+         * The public keys that verify live receipts (JWKS)
+         * @description Needs no API key. Every key that ever signed a receipt stays listed while it is configured. Test keys are never listed here.
          */
         get: operations["getReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks-test.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify test-mode receipts (JWKS)
+         * @description Needs no API key. A test key's answers are simulated, so their receipts have keys of their own, listed only here.
+         */
+        get: operations["getTestReceiptKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -768,7 +788,7 @@ export interface components {
              * @example null
              */
             createdBy: string | null;
-            /** @description true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued */
+            /** @description true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued, or (to a key the operator issued) its issuer is revoked */
             revocable: boolean;
             /** @description true for the key this request was made with */
             current: boolean;
@@ -844,7 +864,7 @@ export interface components {
              * @example null
              */
             createdBy: string | null;
-            /** @description true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued */
+            /** @description true when the key of this request may revoke this key: it is that key, or was issued by it or by a key it issued, or (to a key the operator issued) its issuer is revoked */
             revocable: boolean;
             /** @description true for the key this request was made with */
             current: boolean;
@@ -1294,6 +1314,8 @@ export interface components {
         SearchFoundDto: {
             /** @description Human-readable status message */
             message: string;
+            /** @description Whether the dateOfBirth given was applied to the search: false when you have searched HOLDER_DATE_CHECKS_PER_NUMBER other dates for these names this month, and the search ran without it; null when no date was given */
+            dateOfBirthApplied: boolean | null;
             /**
              * @description Always FOUND with HTTP 200
              * @enum {string}
@@ -1310,6 +1332,8 @@ export interface components {
         SearchPendingDto: {
             /** @description Human-readable status message */
             message: string;
+            /** @description Whether the dateOfBirth given was applied to the search: false when you have searched HOLDER_DATE_CHECKS_PER_NUMBER other dates for these names this month, and the search ran without it; null when no date was given */
+            dateOfBirthApplied: boolean | null;
             /**
              * @description Always PENDING with HTTP 202
              * @enum {string}
@@ -1323,6 +1347,8 @@ export interface components {
         SearchNotFoundDto: {
             /** @description Human-readable status message */
             message: string;
+            /** @description Whether the dateOfBirth given was applied to the search: false when you have searched HOLDER_DATE_CHECKS_PER_NUMBER other dates for these names this month, and the search ran without it; null when no date was given */
+            dateOfBirthApplied: boolean | null;
             /**
              * @description Always NOT_FOUND with HTTP 404
              * @enum {string}
@@ -3155,6 +3181,44 @@ export interface operations {
             };
         };
     };
+    getTestReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JwksDto"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: Request headers are too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An internal error occurred while processing the request */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     verifyHolder: {
         parameters: {
             query?: never;
@@ -3428,7 +3492,8 @@ export interface operations {
                      *           "additionalConditions": null
                      *         }
                      *       ],
-                     *       "checkedAt": "2026-11-22T10:15:00.000Z"
+                     *       "checkedAt": "2026-11-22T10:15:00.000Z",
+                     *       "dateOfBirthApplied": null
                      *     }
                      */
                     "application/json": components["schemas"]["SearchFoundDto"];
@@ -3455,7 +3520,8 @@ export interface operations {
                      *       "status": "PENDING",
                      *       "message": "Search is still in progress; retry with the same Idempotency-Key",
                      *       "licences": [],
-                     *       "checkedAt": null
+                     *       "checkedAt": null,
+                     *       "dateOfBirthApplied": null
                      *     }
                      */
                     "application/json": components["schemas"]["SearchPendingDto"];
@@ -3504,7 +3570,8 @@ export interface operations {
                      *       "status": "NOT_FOUND",
                      *       "message": "No licence matches the search",
                      *       "licences": [],
-                     *       "checkedAt": "2026-11-22T10:15:00.000Z"
+                     *       "checkedAt": "2026-11-22T10:15:00.000Z",
+                     *       "dateOfBirthApplied": null
                      *     }
                      */
                     "application/json": components["schemas"]["SearchNotFoundDto"];
