@@ -87,7 +87,7 @@ export function boundaryZones() {
 
 export default tseslint.config(
   // The client example's code is generated from the OpenAPI document.
-  { ignores: ['dist/', 'test/client-example/'] },
+  { ignores: ['dist/', 'test/client-example/', 'libs/client/dist/', 'libs/client/src/generated/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['{src,libs,tools,test}/**/*.ts'],
