@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { recordAnswers, RecordReply } from '../redis/scripts/answer-records';
-import { answerFingerprint, RecordedAnswer, recordOf } from './verification-record';
+import { answerFingerprint, RecordedAnswer, recordOf, VerificationRecord } from './verification-record';
 
 /** Where an answer's id is kept for its replays: its idempotency record, under one field per question asked. */
 export interface ReplaySlot {
@@ -28,6 +28,14 @@ interface RecordRequest {
  * id is for that answer only, and its record is that answer, whatever the slot holds now. About 350 bytes each.
  */
 const KNOWN_REPLAYS = 20_000;
+
+/**
+ * How many of the newest waiting records a read looks through. A drain further behind than this is an outage of its
+ * own (its alert fires at 60 s); the bound keeps a read of an unknown id cheap whatever the backlog.
+ */
+const WAITING_READ_LIMIT = 2000;
+
+type StreamEntry = [id: string, fields: string[]];
 
 /**
  * Records final answers (verify, verify-holder, the console's) before they leave: the record goes into the
@@ -61,6 +69,20 @@ export class EvidenceRecorder {
     const [verificationId, ttlMs] = await this.records.load({ answer, fingerprint, slot });
     if (ttlMs > 0) this.known.set(knownAs, verificationId, { ttl: ttlMs });
     return verificationId;
+  }
+
+  /**
+   * A record not yet moved to PostgreSQL, from the newest end of the stream, so that an answer's id is readable,
+   * with its receipt, from the moment the answer leaves; undefined when none of the newest waiting records is it.
+   */
+  async findWaiting(userId: string, verificationId: string): Promise<VerificationRecord | undefined> {
+    const entries = (await this.redis.client.xrevrange(evidenceStreamKey(this.redis), '+', '-', 'COUNT', WAITING_READ_LIMIT)) as StreamEntry[];
+    for (const [, fields] of entries) {
+      if (!fields[1].includes(verificationId)) continue;
+      const record = JSON.parse(fields[1]) as VerificationRecord;
+      if (record.verificationId === verificationId && record.userId === userId) return record;
+    }
+    return undefined;
   }
 
   private runRecords(requests: readonly RecordRequest[]): Promise<(RecordReply | Error)[]> {

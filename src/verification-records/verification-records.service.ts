@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { stringify } from 'csv-stringify';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { ApiError } from '../errors/api-error';
+import { EvidenceRecorder } from '../evidence/evidence-recorder';
 import { EvidenceRepository } from '../evidence/evidence.repository';
 import type { VerificationRecord } from '../evidence/verification-record';
 import { NewestFirstCursor, pageRequest, writeNewestFirstCursor } from '../validation/paging';
@@ -30,6 +31,7 @@ function recordView(record: VerificationRecord, mode: KeyMode): RecordView {
 export class VerificationRecordsService {
   constructor(
     private readonly repository: EvidenceRepository,
+    private readonly recorder: EvidenceRecorder,
     private readonly signer: ReceiptSigner,
     private readonly clock: Clock,
     private readonly exports: ExportPlaces,
@@ -47,7 +49,11 @@ export class VerificationRecordsService {
 
   /** The user's record; another user's is VERIFICATION_NOT_FOUND, as an unknown one. */
   async get({ userId, mode }: DataOwner, verificationId: string): Promise<RecordView> {
-    const record = await this.repository.findOwned(userId, verificationId);
+    // PostgreSQL, then the records the drain has not moved yet, then PostgreSQL again: it may have moved it between.
+    const record =
+      (await this.repository.findOwned(userId, verificationId)) ??
+      (await this.recorder.findWaiting(userId, verificationId)) ??
+      (await this.repository.findOwned(userId, verificationId));
     if (!record) throw new ApiError('VERIFICATION_NOT_FOUND');
     return recordView(record, mode);
   }

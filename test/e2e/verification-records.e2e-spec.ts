@@ -639,6 +639,23 @@ describe('verification records: one per final answer, history, export and signed
     });
   });
 
+  it('serves every answered id with its receipt at once, before the worker has moved its record: 1,000 answers, 1,000 receipts', async () => {
+    const { key } = await t.createKey();
+    expect((await verify(t.baseUrl, key, SANDBOX_NUMBERS.active)).status).toBe(200);
+    const receipts = new Map<number, number>();
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, lane) => {
+        for (let index = 0; index < 100; index += 1) {
+          const answer = await verify(t.baseUrl, key, SANDBOX_NUMBERS.active, `read-own-${lane}-${index}`);
+          expect(answer.status).toBe(200);
+          const receipt = await get(key, `/v1/verifications/${(answer.body as { verificationId: string }).verificationId}/receipt`);
+          receipts.set(receipt.status, (receipts.get(receipt.status) ?? 0) + 1);
+        }
+      }),
+    );
+    expect(Object.fromEntries(receipts)).toEqual({ 200: 1000 });
+  });
+
   it('deletes records older than EVIDENCE_RETENTION_DAYS in the worker', async () => {
     const { key, userId } = await t.createKey({ quota: 5 });
     const kept = (await verify(t.baseUrl, key, unknownNumber(36, 1))).body as { verificationId: string };
