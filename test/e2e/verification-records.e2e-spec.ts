@@ -352,6 +352,8 @@ describe('verification records: one per final answer, history, export and signed
     const ids = [a, b].map((answer) => (answer.body as { verificationId: string }).verificationId);
     await recordOf(key, ids[1]);
     await recordOf(key, ids[0]);
+    // A record is readable at once; the export reads what the worker has moved to PostgreSQL.
+    await drained();
     const download = await get(key, '/v1/verifications/export');
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
