@@ -106,7 +106,7 @@ export class ConsoleSessions {
     await this.redis.client.decr(failuresKey);
     const sessionId = newToken();
     const now = this.clock.now().getTime();
-    await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() });
+    await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() }, 'NX');
     this.setCookie(request, reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
     return true;
   }
@@ -138,14 +138,20 @@ export class ConsoleSessions {
       await this.end(sessionId);
       return null;
     }
-    await this.save(sessionId, { ...session, lastSeenAt: now });
+    // Renewed only while it exists: a request that read the session before a sign-out never writes it back.
+    await this.save(sessionId, { ...session, lastSeenAt: now }, 'XX');
     return { user: holder.user, rateLimitPerSecond: holder.rateLimitPerSecond, csrfToken: session.csrfToken, sessionId };
   }
 
-  /** Stores a session for as long as it may live; Redis drops it then, even if no request ever comes. */
-  private async save(sessionId: string, session: StoredSession): Promise<void> {
+  /**
+   * Stores a session for as long as it may live (Redis drops it then, even if no request ever comes): a new one
+   * (NX), or one that still exists (XX), so that an ended session stays ended.
+   */
+  private async save(sessionId: string, session: StoredSession, when: 'NX' | 'XX'): Promise<void> {
     const timeLeft = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, session.lastSeenAt);
-    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', timeLeft);
+    const key = this.sessionKey(sessionId);
+    if (when === 'NX') await this.redis.client.set(key, JSON.stringify(session), 'PX', timeLeft, 'NX');
+    else await this.redis.client.set(key, JSON.stringify(session), 'PX', timeLeft, 'XX');
   }
 
   /** Ends a session on the server and tells the browser to drop its cookie. */

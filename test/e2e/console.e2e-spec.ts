@@ -1,6 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeyAuthenticator } from '../../src/auth/api-key-authenticator';
+import { ConsoleSessions } from '../../src/console/console-sessions';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { launchChromium, seriousAxeViolations, signInToConsole } from '../support/browser';
 import { FormClient } from '../support/console-client';
@@ -510,6 +513,36 @@ describe('the partner console', () => {
       );
       expect(secured.status).toBe(303);
       expect(secured.headers.getSetCookie().find((line) => line.startsWith('lvs_console='))).toMatch(/; Secure$/);
+    });
+
+    it('keeps a session ended when a request that read it before the sign-out finishes after it', async () => {
+      const { key } = await t.createKey();
+      const client = new FormClient(t.baseUrl);
+      await client.signIn(key);
+      const _csrf = await client.tokenOf('/console/overview');
+      const cookie = client.cookieHeader;
+      // A request of the session reads it, then waits on its key's check while the sign-out ends the session.
+      const authenticator = t.app.get(ApiKeyAuthenticator);
+      const check = authenticator.holderOfHash.bind(authenticator);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let reached!: () => void;
+      const reachedCheck = new Promise<void>((resolve) => (reached = resolve));
+      jest.spyOn(authenticator, 'holderOfHash').mockImplementationOnce(async (keyHash) => {
+        reached();
+        await released;
+        return check(keyHash);
+      });
+      const inFlight = t.app.get(ConsoleSessions).visit({ headers: { cookie } } as FastifyRequest);
+      await reachedCheck;
+      const signedOut = await client.send('POST', '/console/sign-out', { _csrf });
+      expect([signedOut.status, signedOut.headers.get('location')]).toEqual([303, '/console/sign-in']);
+      release();
+      await inFlight;
+      jest.restoreAllMocks();
+
+      const after = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie } });
+      expect([after.status, after.headers.get('location')]).toEqual([303, '/console/sign-in']);
     });
 
     it('refuses a change without the CSRF token, with a wrong one, with a foreign Origin or without Origin: 403, nothing done', async () => {
