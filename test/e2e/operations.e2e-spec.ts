@@ -151,7 +151,7 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
     }
     const queues = await request(apiUrl, 'GET', '/admin/queues/api/queues', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(queues.status).toBe(200);
-    expect((queues.body as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(['register-lookup']);
+    expect((queues.body as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(['register-lookup', 'register-lookup-test']);
 
     // The in-process app runs without ADMIN_TOKEN: no dashboard at all.
     expect(await request(t.baseUrl, 'GET', '/admin/queues')).toMatchObject({ status: 404, body: { code: 'ROUTE_NOT_FOUND', message: 'Route not found' } });
@@ -172,12 +172,12 @@ describe('operations: metrics, request logs and the queue dashboard, on real pro
         (listed) => listed.readOnlyMode,
       );
     try {
-      expect(await readOnlyModes(apiUrl)).toEqual([true]);
+      expect(await readOnlyModes(apiUrl)).toEqual([true, true]);
       const refused = await request(apiUrl, 'PUT', '/admin/queues/api/queues/register-lookup/pause', { headers: admin });
       expect([refused.status, refused.body]).toEqual([405, { error: { key: 'ERRORS.QUEUE_READ_ONLY' } }]);
       expect(await queue.isPaused()).toBe(false);
 
-      expect(await readOnlyModes(writer.baseUrl)).toEqual([false]);
+      expect(await readOnlyModes(writer.baseUrl)).toEqual([false, false]);
       expect((await request(writer.baseUrl, 'PUT', '/admin/queues/api/queues/register-lookup/pause', { headers: admin })).status).toBe(200);
       expect(await queue.isPaused()).toBe(true);
       expect((await request(writer.baseUrl, 'PUT', '/admin/queues/api/queues/register-lookup/resume', { headers: admin })).status).toBe(200);

@@ -65,7 +65,10 @@ describe("the operators' listener (OPERATOR_PORT) of a real API process", () => 
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const queues = await fetch(`${operatorUrl}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    expect(((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual(['register-lookup']);
+    expect(((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)).toEqual([
+      'register-lookup',
+      'register-lookup-test',
+    ]);
   });
 
   it('serves partners nothing on the operator port, and operators nothing in the partner document', async () => {
