@@ -9,10 +9,14 @@ const root = join(__dirname, '..');
 const output = join(root, 'dist/tools/launcher/main.js');
 const inputs = ['src', 'libs', 'tools', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 
+// Build output inside the inputs (libs/client/dist) is no source; `npm run build` writes it before dist/.
+const OUTPUTS = new Set(['dist', 'node_modules']);
+
 function newestChange(path) {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((entry) => newestChange(join(path, entry))));
+  const entries = readdirSync(path).filter((entry) => !OUTPUTS.has(entry));
+  return Math.max(stat.mtimeMs, ...entries.map((entry) => newestChange(join(path, entry))));
 }
 
 const built = existsSync(output) ? statSync(output).mtimeMs : 0;
