@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from './api-error';
 import { Metrics } from '../metrics/metrics';
-import { ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
+import { databaseUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 /** Sends an error answer: its status and exactly {code, message} as JSON. */
 export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnswer): void {
@@ -26,13 +26,14 @@ export class ApiErrorFilter implements ExceptionFilter {
       this.logger.debug('Client closed the connection before its request was read');
       return;
     }
-    const answer = this.toContract(exception, http.getRequest<FastifyRequest>().id);
+    const request = http.getRequest<FastifyRequest>();
+    const answer = this.toContract(exception, request.id, request.routeOptions.url);
     if (answer.body.code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
     if (exception instanceof ApiError) void reply.headers(exception.headers);
     sendErrorAnswer(reply, answer);
   }
 
-  private toContract(exception: unknown, requestId: string): ErrorAnswer {
+  private toContract(exception: unknown, requestId: string, routeUrl: string | undefined): ErrorAnswer {
     if (exception instanceof ApiError) {
       return { status: exception.status, body: { code: exception.code, message: exception.publicMessage } };
     }
@@ -42,10 +43,10 @@ export class ApiErrorFilter implements ExceptionFilter {
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
     if (mapped) return toErrorAnswer(mapped);
     // A pool with no free connection in time, or a database that does not answer, is a "try again later" wherever it
-    // happens (the API key's lookup, a history page), never an internal error.
+    // happens (the API key's lookup, a history page), never an internal error, where the contract allows it.
     if (isDatabaseUnavailable(cause)) {
       this.logger.warn(`Database unavailable: ${(cause as Error).message}`, { requestId });
-      return toErrorAnswer({ code: 'SERVICE_UNAVAILABLE' });
+      return toErrorAnswer({ code: databaseUnavailableCode(routeUrl) });
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), { requestId });
     return toErrorAnswer({ code: 'INTERNAL_ERROR' });

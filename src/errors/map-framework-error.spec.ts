@@ -1,5 +1,5 @@
 import { VALIDATION_MESSAGES } from './error-codes';
-import { isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer } from './map-framework-error';
+import { databaseUnavailableCode, isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 describe('mapFrameworkError', () => {
   describe('body too large', () => {
@@ -185,5 +185,14 @@ describe('isClientAbort', () => {
 
   it.each([[new Error('boom')], [null], [undefined], ['ECONNRESET']])('is false for %p even when the socket is gone', (error) => {
     expect(isClientAbort(error, true)).toBe(false);
+  });
+});
+
+describe('databaseUnavailableCode', () => {
+  it('is SERVICE_UNAVAILABLE on every route but the quota usage, which the contract gives only 401 and 500', () => {
+    expect(databaseUnavailableCode('/v1/verify')).toBe('SERVICE_UNAVAILABLE');
+    expect(databaseUnavailableCode('/v1/quota/history')).toBe('SERVICE_UNAVAILABLE');
+    expect(databaseUnavailableCode(undefined)).toBe('SERVICE_UNAVAILABLE');
+    expect(databaseUnavailableCode('/v1/quota/usage')).toBe('INTERNAL_ERROR');
   });
 });

@@ -15,6 +15,14 @@ export function toErrorAnswer({ code, message }: ContractError): ErrorAnswer {
   return { status: ERROR_CODES[code].status, body: { code, message: message ?? ERROR_CODES[code].message } };
 }
 
+// The contract defines only 401 and 500 for its quota endpoint, so there a database that is away stays an internal error.
+const ROUTES_WITHOUT_UNAVAILABLE = new Set(['/v1/quota/usage']);
+
+/** The answer when the database could not be reached in time: "try again later", except where the contract forbids it. */
+export function databaseUnavailableCode(routeUrl: string | undefined): ErrorCode {
+  return routeUrl !== undefined && ROUTES_WITHOUT_UNAVAILABLE.has(routeUrl) ? 'INTERNAL_ERROR' : 'SERVICE_UNAVAILABLE';
+}
+
 /**
  * Maps an error raised by Nest or Fastify (not by our code) to the closest contract code.
  * Returns null when the error is not a recognised client error, which makes it a 500.
