@@ -19,6 +19,7 @@ describe('parseLicenceChange', () => {
   it('takes new values for the changeable fields', () => {
     expect(parseLicenceChange({ status: 'Revoked', statusReason: 'Conviction' })).toEqual({ status: 'Revoked', statusReason: 'Conviction' });
     expect(parseLicenceChange({ expiryDate: '2027-01-01', licenceSector: null })).toEqual({ expiryDate: '2027-01-01', licenceSector: null });
+    expect(parseLicenceChange({ surname: 'SMYTHE' })).toEqual({ surname: 'SMYTHE' });
   });
 
   it('takes a removal', () => {
@@ -27,11 +28,14 @@ describe('parseLicenceChange', () => {
 
   it.each([
     [null, 'body must be a JSON object'],
-    [{}, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions'],
-    [{ surname: 'X' }, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions'],
+    [{}, 'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions, firstName, surname'],
+    [
+      { dateOfBirth: '1990-01-01' },
+      'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions, firstName, surname',
+    ],
     [
       { removed: true, status: 'Active' },
-      'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions',
+      'body must be {"removed":true} or some of status, statusReason, expiryDate, role, licenceSector, additionalConditions, firstName, surname',
     ],
     [{ status: null }, 'status must be a non-empty string'],
     [{ expiryDate: '31/01/2028' }, 'expiryDate must be a YYYY-MM-DD date'],

@@ -2,11 +2,13 @@ import type { SandboxLicence } from './sandbox-data';
 
 /** Body of PUT /__sandbox/licences/{number}: new values for the licence's fields, or its removal. */
 export type LicenceChange =
-  { removed: true } | Partial<Pick<SandboxLicence, 'status' | 'statusReason' | 'expiryDate' | 'role' | 'licenceSector' | 'additionalConditions'>>;
+  | { removed: true }
+  | Partial<Pick<SandboxLicence, 'status' | 'statusReason' | 'expiryDate' | 'role' | 'licenceSector' | 'additionalConditions' | 'firstName' | 'surname'>>;
 
 export class LicenceChangeError extends Error {}
 
-const CHANGEABLE = ['status', 'statusReason', 'expiryDate', 'role', 'licenceSector', 'additionalConditions'] as const;
+// The holder's names too, though a real licence keeps them: a test shows the register answering what it never should.
+const CHANGEABLE = ['status', 'statusReason', 'expiryDate', 'role', 'licenceSector', 'additionalConditions', 'firstName', 'surname'] as const;
 const NULLABLE = new Set(['statusReason', 'licenceSector', 'additionalConditions']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
