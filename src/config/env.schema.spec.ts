@@ -82,6 +82,13 @@ describe('validateEnvironment', () => {
         LOOKUP_ATTEMPTS: 3,
         REGISTER_BREAKER_FAILURES: 5,
         REGISTER_BREAKER_COOLDOWN_SECONDS: 30,
+        REGISTER_CANARY_NUMBERS: [],
+        REGISTER_CANARY_SECONDS: 900,
+        OPERATOR_ALERT_URL: '',
+        OPERATOR_ALERT_SECRET: '',
+        ALERT_REGISTER_DOWN_SECONDS: 120,
+        ALERT_BACKLOG_SECONDS: 300,
+        ALERT_EVIDENCE_LAG_SECONDS: 60,
         QUEUE_MAX_WAITING: 10000,
         USER_MAX_WAITING_LOOKUPS: 2000,
         USER_MAX_LIVE_LOOKUPS: 100,
@@ -414,6 +421,10 @@ describe('validateEnvironment', () => {
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '3600', 3600],
       ['USER_MAX_WAITING_LOOKUPS', '1', 1],
       ['QUEUE_MAX_WAITING', '1', 1],
+      ['REGISTER_CANARY_SECONDS', '1', 1],
+      ['ALERT_REGISTER_DOWN_SECONDS', '1', 1],
+      ['ALERT_BACKLOG_SECONDS', '1', 1],
+      ['ALERT_EVIDENCE_LAG_SECONDS', '1', 1],
     ])('accepts %s=%s', (name, value, expected) => {
       expect(validateEnvironment({ [name]: value })[name as 'PORT']).toBe(expected);
     });
@@ -440,9 +451,40 @@ describe('validateEnvironment', () => {
       ['REGISTER_BREAKER_COOLDOWN_SECONDS', '0'],
       ['USER_MAX_WAITING_LOOKUPS', '0'],
       ['QUEUE_MAX_WAITING', '0'],
+      ['REGISTER_CANARY_SECONDS', '0'],
+      ['ALERT_REGISTER_DOWN_SECONDS', '0'],
+      ['REGISTER_CANARY_NUMBERS', '1011001544208079,12345'],
+      ['OPERATOR_ALERT_SECRET', 'not-a-secret'],
     ])('rejects %s=%s, naming only that variable', (name, value) => {
       const error = errorOf({ [name]: value });
       expect(namedVariables(error.message)).toEqual([name]);
+    });
+  });
+
+  describe('register watch', () => {
+    it('reads the canaries and the operator alert endpoint', () => {
+      const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+      const settings = validateEnvironment({
+        REGISTER_CANARY_NUMBERS: '1011001544208079, 1011001544208080',
+        OPERATOR_ALERT_URL: 'https://alerts.example/lvs',
+        OPERATOR_ALERT_SECRET: secret,
+      });
+      expect([settings.REGISTER_CANARY_NUMBERS, settings.OPERATOR_ALERT_URL, settings.OPERATOR_ALERT_SECRET]).toEqual([
+        ['1011001544208079', '1011001544208080'],
+        'https://alerts.example/lvs',
+        secret,
+      ]);
+    });
+
+    it('refuses an alert URL that is not http(s)', () => {
+      const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+      expect(namedVariables(errorOf({ OPERATOR_ALERT_URL: 'ftp://alerts.example', OPERATOR_ALERT_SECRET: secret }).message)).toEqual([
+        'OPERATOR_ALERT_URL',
+      ]);
+    });
+
+    it('refuses an alert URL without its secret', () => {
+      expect(namedVariables(errorOf({ OPERATOR_ALERT_URL: 'https://alerts.example/lvs' }).message)).toEqual(['OPERATOR_ALERT_SECRET']);
     });
   });
 

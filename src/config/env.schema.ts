@@ -416,6 +416,53 @@ export class EnvironmentVariables {
   @IsInt()
   REGISTER_BREAKER_COOLDOWN_SECONDS = 30;
 
+  /**
+   * Licence numbers whose answers should stay as licences change (register-watch): the worker looks each up every
+   * REGISTER_CANARY_SECONDS and alerts on an answer a licence cannot give. Empty: no canaries.
+   */
+  @Transform(toList)
+  @Matches(/^\d{16}$/, { each: true, message: 'REGISTER_CANARY_NUMBERS must be comma-separated 16-digit licence numbers' })
+  REGISTER_CANARY_NUMBERS: string[] = [];
+
+  @Transform(toInteger)
+  @Min(1)
+  @Max(86400)
+  @IsInt()
+  REGISTER_CANARY_SECONDS = 900;
+
+  /** Where the worker sends operator alerts, as signed Standard Webhooks events; empty: none are sent. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_ALERT_URL !== '')
+  @Matches(/^https?:\/\/[^\s/]+\S*$/, { message: 'OPERATOR_ALERT_URL must be an http:// or https:// URL' })
+  OPERATOR_ALERT_URL = '';
+
+  /** Signs the operator alerts: a whsec_ secret, as a webhook endpoint has; required with OPERATOR_ALERT_URL. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_ALERT_URL !== '' || settings.OPERATOR_ALERT_SECRET !== '')
+  @Matches(/^whsec_[A-Za-z0-9+/]{43}=$/, {
+    message: 'OPERATOR_ALERT_SECRET must be whsec_ and 32 bytes in base64, and is required with OPERATOR_ALERT_URL',
+  })
+  OPERATOR_ALERT_SECRET = '';
+
+  /** The breaker open (or probing) this long makes a register.unavailable alert. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(86400)
+  @IsInt()
+  ALERT_REGISTER_DOWN_SECONDS = 120;
+
+  /** The oldest waiting live lookup this old makes a queue.backlog alert. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(86400)
+  @IsInt()
+  ALERT_BACKLOG_SECONDS = 300;
+
+  /** The oldest verification record waiting in Redis this old makes an evidence.drain_lagging alert. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(86400)
+  @IsInt()
+  ALERT_EVIDENCE_LAG_SECONDS = 60;
+
   /** Lookups allowed to wait in the queue; beyond it new lookups are refused with 503, uncharged. */
   @Transform(toInteger)
   @Min(1)
