@@ -24,7 +24,7 @@ export const LAYERS = [
   ['auth'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
-  ['operator', 'verification'],
+  ['operator', 'verification', 'register-watch'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
   ['console', 'test-mode'],
