@@ -55,6 +55,7 @@ export const LOOKUPS_FACES = [
   'lookup-outcome',
   'lookups.queue',
   'production-register-warning',
+  'canary-store',
 ];
 
 /** The zones of import-x/no-restricted-paths for src/. */

@@ -8,4 +8,7 @@ export abstract class ReadinessProbe {
 
   /** The register breaker's phase, shown as 'registerBreaker' and never judged: an open breaker still serves cached answers. */
   abstract registerBreakerPhase(): Promise<string>;
+
+  /** Whether a register canary failed and no operator has acknowledged it yet: shown, never judged. */
+  abstract registerDrifted(): Promise<boolean>;
 }

@@ -53,7 +53,10 @@ export class Readiness {
         () =>
           this.indicators
             .check('registerBreaker')
-            .attempt(async () => registerHealth(await this.pipeline.registerBreakerPhase()))
+            .attempt(async () => {
+              const [phase, drifted] = await Promise.all([this.pipeline.registerBreakerPhase(), this.pipeline.registerDrifted()]);
+              return registerHealth(phase, drifted);
+            })
             .withTimeout(timeoutMs),
         () =>
           this.indicators

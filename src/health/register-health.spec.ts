@@ -21,4 +21,14 @@ describe('registerHealth', () => {
       message: expect.stringMatching(/^The register could not be reached: one lookup is trying it again/),
     });
   });
+
+  it('is drifted while a canary failure is unacknowledged, unless the register is out of reach', () => {
+    expect(registerHealth('closed', true)).toEqual({
+      state: 'closed',
+      register: 'drifted',
+      message: 'A register canary failed: check its alert, then `npm run keys -- canary acknowledge` (or `canary rebaseline`)',
+    });
+    expect(registerHealth('open', true)).toMatchObject({ register: 'degraded' });
+    expect(registerHealth('closed', false)).toEqual({ state: 'closed', register: 'ok' });
+  });
 });

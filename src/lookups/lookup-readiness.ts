@@ -3,15 +3,17 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { ReadinessProbe } from '../health/readiness-probe';
 import { RegisterBreaker } from './breaker/register-breaker';
+import { CanaryStore } from './canary-store';
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
 
-/** The lookup pipeline's part of GET /health/ready: its queues' connections answer, and the breaker's phase. */
+/** The lookup pipeline's part of GET /health/ready: its queues' connections answer, the breaker's phase, and the canaries' drift. */
 @Injectable()
 export class LookupReadiness extends ReadinessProbe {
   constructor(
     @InjectQueue(REGISTER_LOOKUP_QUEUE) private readonly queue: Queue,
     @InjectQueue(TEST_LOOKUP_QUEUE) private readonly testQueue: Queue,
     private readonly breaker: RegisterBreaker,
+    private readonly canaries: CanaryStore,
   ) {
     super();
   }
@@ -22,5 +24,9 @@ export class LookupReadiness extends ReadinessProbe {
 
   async registerBreakerPhase(): Promise<string> {
     return (await this.breaker.state()).phase;
+  }
+
+  registerDrifted(): Promise<boolean> {
+    return this.canaries.drifted();
   }
 }

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QuotaModule } from '../quota/quota.module';
 import { RegisterBreaker } from './breaker/register-breaker';
+import { CanaryStore } from './canary-store';
 import { LiveLookups } from './live-lookups';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
@@ -12,7 +13,7 @@ import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
 
-const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters];
+const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters, CanaryStore];
 
 /**
  * The parts of the lookup road, one instance each per process, for LookupsModule's LookupService and, in the

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
+import { CanaryStore } from './canary-store';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -13,6 +14,6 @@ import { LookupsCoreModule } from './lookups-core.module';
 @Module({
   imports: [LookupsCoreModule, QuotaModule, AuthModule],
   providers: [LookupService],
-  exports: [LookupService],
+  exports: [LookupService, CanaryStore],
 })
 export class LookupsModule {}

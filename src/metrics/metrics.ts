@@ -7,6 +7,16 @@ const VERIFICATION_SOURCES = ['cache', 'register'] as const;
 const LOOKUP_OUTCOMES = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'SERVICE_UNAVAILABLE', 'PARSE_ERROR', 'INTERNAL_ERROR'] as const;
 const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 const BREAKER_PHASES = ['closed', 'open', 'half-open'] as const;
+/** The operator alerts (register-watch), each with its recovery where it has one. */
+export const OPERATOR_ALERT_TYPES = [
+  'register.canary_failed',
+  'register.page_shape_new',
+  'register.unavailable',
+  'register.recovered',
+  'queue.backlog',
+  'evidence.drain_lagging',
+] as const;
+export type OperatorAlertType = (typeof OPERATOR_ALERT_TYPES)[number];
 
 export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
 export type VerificationSource = (typeof VERIFICATION_SOURCES)[number];
@@ -28,6 +38,7 @@ export class Metrics {
   private readonly queueCounts: Partial<Record<LookupQueueWorld, () => Promise<QueueCounts>>> = {};
   private breakerPhase: (() => Promise<BreakerPhaseLabel>) | null = null;
   private evidenceWaitingSeconds: (() => Promise<number>) | null = null;
+  private canaryDrifted: (() => Promise<boolean>) | null = null;
   // label children cached by key: the per-request cost is one Map lookup and one observe
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   private readonly verificationChildren: Record<VerificationOutcome, Record<VerificationSource, Counter.Internal>>;
@@ -66,6 +77,13 @@ export class Metrics {
     help: 'Register lookup attempt duration by outcome (worker)',
     labelNames: ['outcome'] as const,
     buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly alertsSent = new Counter({
+    name: 'lvs_alerts_sent_total',
+    help: 'Operator alerts delivered to OPERATOR_ALERT_URL by type (worker)',
+    labelNames: ['type'] as const,
     registers: [this.registry],
   });
 
@@ -110,6 +128,15 @@ export class Metrics {
         this.set(await metrics.evidenceWaitingSeconds());
       },
     });
+    new Gauge({
+      name: 'lvs_register_canary_ok',
+      help: 'Register canaries: 0 while a canary failure waits for an operator to acknowledge it, else 1; read at scrape time (worker)',
+      registers: [this.registry],
+      async collect() {
+        if (!metrics.canaryDrifted) return;
+        this.set((await metrics.canaryDrifted()) ? 0 : 1);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
     // Label children built once: an answer is counted without prom-client hashing its labels.
     this.verificationChildren = Object.fromEntries(
@@ -124,6 +151,7 @@ export class Metrics {
         ),
       ]),
     ) as typeof this.verificationChildren;
+    for (const type of OPERATOR_ALERT_TYPES) this.alertsSent.inc({ type }, 0);
     for (const outcome of LOOKUP_OUTCOMES) {
       this.lookups.inc({ outcome }, 0);
       this.lookupDuration.zero({ outcome });
@@ -143,6 +171,15 @@ export class Metrics {
   /** Where the evidence gauge reads the age of the oldest waiting record when scraped. */
   readEvidenceWaitingFrom(source: () => Promise<number>): void {
     this.evidenceWaitingSeconds = source;
+  }
+
+  /** Where the canary gauge reads whether an unacknowledged canary failure exists when scraped. */
+  readCanaryDriftFrom(source: () => Promise<boolean>): void {
+    this.canaryDrifted = source;
+  }
+
+  countAlertSent(type: OperatorAlertType): void {
+    this.alertsSent.inc({ type });
   }
 
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
