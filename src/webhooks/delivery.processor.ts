@@ -4,10 +4,11 @@ import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { webhookBody } from '../events/event-view';
+import { Metrics } from '../metrics/metrics';
 import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { UndecryptableSecretError } from '../secrets/secret-box';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
-import { DELIVERY_TIMEOUT_MS, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
+import { DELIVERY_TIMEOUT_MS, DeliveryJobData, OperatorAlert, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { guardedLookup } from './guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
 import { EndpointLeases } from './endpoint-leases';
@@ -38,12 +39,17 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;
   private readonly agent: Agent;
+  /** OPERATOR_ALERT_URL is the operator's own address, so it goes without the guard that partners' URLs need. */
+  private readonly alertAgent: Agent;
+  private readonly alertUrl: string;
+  private readonly alertSecret: string;
 
   constructor(
     private readonly repository: WebhookRepository,
     private readonly secrets: WebhookSecrets,
     private readonly clock: Clock,
     private readonly leases: EndpointLeases,
+    private readonly metrics: Metrics,
     config: AppConfig,
   ) {
     super(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(config));
@@ -54,14 +60,18 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
       headersTimeout: DELIVERY_TIMEOUT_MS,
       bodyTimeout: DELIVERY_TIMEOUT_MS,
     });
+    this.alertAgent = new Agent({ connect: { timeout: DELIVERY_TIMEOUT_MS }, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
+    this.alertUrl = config.get('OPERATOR_ALERT_URL');
+    this.alertSecret = config.get('OPERATOR_ALERT_SECRET');
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.alertAgent.close()]);
   }
 
   async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
-    const { deliveryId } = job.data;
+    const { deliveryId, operatorAlert } = job.data;
+    if (operatorAlert) return this.sendAlert(job, operatorAlert);
     const row = await this.repository.deliveryToSend(deliveryId);
     if (!row) return; // deleted with its endpoint or event meanwhile
     if (row.disabledAt) {
@@ -121,6 +131,24 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
     throw verdict.retryInMs === null ? new UnrecoverableError(reason) : new Error(reason);
   }
 
+  /**
+   * One attempt of an operator alert, judged as a delivery's (with no endpoint to disable), so that it is retried on
+   * the same schedule. An alert raised while OPERATOR_ALERT_URL was set and found after it was unset goes nowhere.
+   */
+  private async sendAlert(job: Job<DeliveryJobData>, alert: OperatorAlert): Promise<void> {
+    if (!this.alertUrl) return;
+    const startedAt = this.clock.now();
+    const body = JSON.stringify({ type: alert.type, timestamp: alert.createdAt, data: alert.data });
+    const outcome = await this.post(this.alertUrl, this.alertAgent, [this.alertSecret], alert.id, startedAt, body);
+    const verdict = judgeAttempt({ outcome, startedAt, failingSince: null, schedule: this.schedule, attemptsMade: job.attemptsMade });
+    if (verdict.delivered) {
+      this.metrics.countAlertSent(alert.type);
+      return;
+    }
+    const reason = `operator alert ${alert.type} failed: ${outcome.responseStatus ?? outcome.error}`;
+    throw verdict.retryInMs === null ? new UnrecoverableError(reason) : new Error(reason);
+  }
+
   private async send(row: DeliveryToSend, now: Date): Promise<AttemptOutcome> {
     const problem = urlProblem(row.url, this.allowPrivate);
     if (problem) return { responseStatus: null, error: `url refused: ${problem}`, refused: true };
@@ -133,12 +161,17 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
       return { responseStatus: null, error: error.message, refused: true };
     }
     const body = webhookBody({ type: row.type, createdAt: row.createdAt, data: row.data }, row.mode);
-    const headers = signPayload(secrets, row.eventId, Math.floor(now.getTime() / 1000), body);
+    return this.post(row.url, this.agent, secrets, row.eventId, now, body);
+  }
+
+  /** Posts one signed attempt (Standard Webhooks headers) and tells what came back. */
+  private async post(url: string, agent: Agent, secrets: string[], id: string, now: Date, body: string): Promise<AttemptOutcome> {
+    const headers = signPayload(secrets, id, Math.floor(now.getTime() / 1000), body);
     try {
       // undici's request never follows redirects: a 3xx is an answer, and not a 2xx.
-      const response = await request(row.url, {
+      const response = await request(url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher: agent,
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'licence-verification-webhooks/1' },
         body,
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),

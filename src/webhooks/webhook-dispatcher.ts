@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import type { StoredEvent } from '../events/events.service';
-import { DELIVER_JOB, DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
+import { DELIVER_JOB, DeliveryJobData, OperatorAlert, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { parseRetrySchedule } from './retry-schedule';
 import { WebhookRepository } from './webhook.repository';
 
@@ -46,19 +46,27 @@ export class WebhookDispatcher {
     await Promise.all(rows.map(({ id, heldAt }) => this.enqueue(id, `${id}-resumed-${heldAt.getTime()}`)));
   }
 
+  /**
+   * Queues an operator alert for OPERATOR_ALERT_URL, with the deliveries' retry schedule. Raised at most once per
+   * episode by the register watch, so one job id per alert.
+   */
+  async enqueueOperatorAlert(alert: OperatorAlert): Promise<void> {
+    await this.add({ deliveryId: alert.id, operatorAlert: alert }, alert.id);
+  }
+
   /** Queues a delivery's attempts from the first delay of the schedule; jobId keeps a replay apart from the original. */
   async enqueue(deliveryId: string, jobId: string): Promise<void> {
-    await this.queue.add(
-      DELIVER_JOB,
-      { deliveryId },
-      {
-        jobId,
-        delay: this.schedule[0] * 1000,
-        attempts: this.schedule.length,
-        backoff: { type: 'schedule' },
-        removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: { age: 7 * 86_400, count: 10_000 },
-      },
-    );
+    await this.add({ deliveryId }, jobId);
+  }
+
+  private async add(data: DeliveryJobData, jobId: string): Promise<void> {
+    await this.queue.add(DELIVER_JOB, data, {
+      jobId,
+      delay: this.schedule[0] * 1000,
+      attempts: this.schedule.length,
+      backoff: { type: 'schedule' },
+      removeOnComplete: { age: 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 86_400, count: 10_000 },
+    });
   }
 }
