@@ -9,12 +9,13 @@ import { WorkerHealthModule } from './health/worker-health.module';
 import { LookupsWorkerModule } from './lookups/lookups-worker.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
+import { RegisterWatchModule } from './register-watch/register-watch.module';
 import { WatchlistWorkerModule } from './watchlist/watchlist-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
 /**
  * Worker root: no Nest HTTP (only a small operators' listener). Only the worker modules provide
- * processors (lookups, re-checks, webhook deliveries), so the API can never consume jobs.
+ * processors (lookups, re-checks, webhook deliveries) and the register watch, so the API can never consume jobs.
  */
 @Module({})
 export class WorkerModule {
@@ -31,6 +32,7 @@ export class WorkerModule {
         LookupsWorkerModule,
         WatchlistWorkerModule,
         WebhooksWorkerModule,
+        RegisterWatchModule,
         EvidenceWorkerModule.forRoot(RecordOwnersModule),
       ],
     };

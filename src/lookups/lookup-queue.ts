@@ -180,6 +180,15 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     return PARKED_PRIORITIES.reduce((sum, priority) => sum + (counts[priority] ?? 0), 0);
   }
 
+  /**
+   * When the oldest of the first lookups in line was queued (epoch ms), null with none waiting: live lookups come
+   * first in line, so a backlog shows there. Reads a bounded slice, so it costs the same however long the line.
+   */
+  async oldestWaitingSince(): Promise<number | null> {
+    const jobs = await this.queue.getJobs(['waiting', 'prioritized'], 0, 99, true);
+    return jobs.length === 0 ? null : Math.min(...jobs.map((job) => job.timestamp));
+  }
+
   /** Where a job stands now, read once (no waiting). */
   async standing<Result extends LookupJobResult = FinalResult>(jobId: string): Promise<LookupStanding<Result>> {
     // State before job, as in waitFor: a job read first could finish before its state is read.

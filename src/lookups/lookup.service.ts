@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
+import type { BreakerPhase } from './breaker/breaker-state';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { LiveLookups, LivePlace } from './live-lookups';
 import { FinalResult, LookupStanding, lookupFailureCode } from './lookup-outcome';
@@ -195,6 +196,16 @@ export class LookupService {
   /** Refunds what waits on a failed job (at most once, whoever asks); for callers that found the failure themselves. */
   refundFailed(jobId: string): Promise<void> {
     return this.settlement.refund(jobId);
+  }
+
+  /** The register breaker's phase, as every process shares it (the register watch's down alert). */
+  async registerPhase(): Promise<BreakerPhase> {
+    return (await this.breaker.state()).phase;
+  }
+
+  /** When the oldest lookup waiting for a worker was queued (epoch ms), null with none (the backlog alert). */
+  oldestWaitingSince(): Promise<number | null> {
+    return this.queue.oldestWaitingSince();
   }
 
   /** What a test user's built-in register now answers for a number (test mode's simulate calls). */
