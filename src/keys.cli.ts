@@ -12,6 +12,7 @@ import { AppSettings } from './config/env.schema';
 import { readSettings } from './config/read-settings';
 import { DatabaseModule } from './database/database.module';
 import { EventsService } from './events/events.service';
+import { CanaryStore } from './lookups/canary-store';
 import { EvidenceRepository } from './evidence/evidence.repository';
 import { newReceiptKey } from './evidence/receipt-keys';
 import { QuotaRepository } from './quota/quota.repository';
@@ -34,7 +35,7 @@ class KeysCliModule {
     return {
       module: KeysCliModule,
       imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
-      providers: [BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository, UserDeletion],
+      providers: [CanaryStore, BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository, UserDeletion],
     };
   }
 }
@@ -80,6 +81,11 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
       return deleteUser(app.get(UserDeletion), command.userId, command.confirmed);
     case 'reencrypt-webhook-secrets':
       return app.get(SecretReencryption).reencryptAll(app.get(WebhookRepository));
+    case 'canary': {
+      const canaries = app.get(CanaryStore);
+      const failures = command.action === 'acknowledge' ? await canaries.acknowledge() : await canaries.rebaseline();
+      return { canary: command.action, failuresCleared: failures, baselinesCleared: command.action === 'rebaseline' };
+    }
     case 'reseal-holder-data':
       return app.get(HolderDataReseal).resealAll([app.get(WatchlistRepository).sealedDates, app.get(BatchRepository).sealedDates]);
   }

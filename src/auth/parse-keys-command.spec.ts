@@ -195,6 +195,17 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('canary', () => {
+    it('parses canary acknowledge and canary rebaseline, and nothing else', () => {
+      expect(parseKeysCommand(['canary', 'acknowledge'])).toEqual({ command: 'canary', action: 'acknowledge' });
+      expect(parseKeysCommand(['canary', 'rebaseline'])).toEqual({ command: 'canary', action: 'rebaseline' });
+      for (const args of [['canary'], ['canary', 'reset'], ['canary', 'acknowledge', 'now']]) {
+        expect(() => parseKeysCommand(args)).toThrow(new UsageError('canary takes acknowledge or rebaseline'));
+      }
+      expect(() => parseKeysCommand(['canary', 'acknowledge', '--test'])).toThrow(new UsageError('"canary" takes no options'));
+    });
+  });
+
   describe('receipt-key', () => {
     it('parses receipt-key, which takes nothing else', () => {
       expect(parseKeysCommand(['receipt-key'])).toEqual({ command: 'receipt-key' });

@@ -11,7 +11,8 @@ export type KeysCommand =
   | { command: 'disable-user' | 'enable-user'; userId: string }
   | { command: 'delete-user'; userId: string; confirmed: boolean }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
-  | { command: 'receipt-key' };
+  | { command: 'receipt-key' }
+  | { command: 'canary'; action: 'acknowledge' | 'rebaseline' };
 
 export class UsageError extends Error {}
 
@@ -28,7 +29,8 @@ export const KEYS_USAGE = `Usage:
   keys delete-user USER_ID [--confirm]
   keys reencrypt-webhook-secrets
   keys reseal-holder-data
-  keys receipt-key`;
+  keys receipt-key
+  keys canary acknowledge|rebaseline`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -159,6 +161,10 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('receipt-key takes no arguments');
       return { command };
+    case 'canary':
+      onlyCreateOptions();
+      if (rest.length !== 1 || (rest[0] !== 'acknowledge' && rest[0] !== 'rebaseline')) throw new UsageError('canary takes acknowledge or rebaseline');
+      return { command, action: rest[0] };
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }
