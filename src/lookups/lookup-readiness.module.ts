@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ReadinessProbe } from '../health/readiness-probe';
+import { CanaryStore } from './canary-store';
 import { LookupReadiness } from './lookup-readiness';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -10,7 +11,8 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule],
-  providers: [{ provide: ReadinessProbe, useClass: LookupReadiness }],
+  // CanaryStore holds no state of its own (Redis does): an instance here and one in LookupsModule read the same.
+  providers: [CanaryStore, { provide: ReadinessProbe, useClass: LookupReadiness }],
   exports: [ReadinessProbe],
 })
 export class LookupReadinessModule {}

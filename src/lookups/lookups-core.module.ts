@@ -2,7 +2,6 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QuotaModule } from '../quota/quota.module';
 import { RegisterBreaker } from './breaker/register-breaker';
-import { CanaryStore } from './canary-store';
 import { LiveLookups } from './live-lookups';
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
@@ -13,7 +12,7 @@ import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
 
-const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters, CanaryStore];
+const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters];
 
 /**
  * The parts of the lookup road, one instance each per process, for LookupsModule's LookupService and, in the

@@ -13,7 +13,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule, QuotaModule, AuthModule],
-  providers: [LookupService],
+  providers: [LookupService, CanaryStore],
   exports: [LookupService, CanaryStore],
 })
 export class LookupsModule {}

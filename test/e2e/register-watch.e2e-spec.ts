@@ -1,0 +1,174 @@
+import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
+import { request } from '../support/http';
+import { runKeysCli } from '../support/keys-cli';
+import { series } from '../support/metrics-text';
+import { SandboxAdmin } from '../support/sandbox-admin';
+import { startTestApp, TestApp } from '../support/test-app';
+import { until } from '../support/until';
+
+const CANARY = SANDBOX_NUMBERS.active;
+const PERIOD_SECONDS = 2;
+const DOWN_SECONDS = 3;
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+
+interface Alert {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** The operator's alert endpoint: a real HTTP server that keeps every request with its raw body. */
+async function startAlertReceiver(): Promise<{ server: Server; url: string; received: { headers: Record<string, string>; raw: string }[] }> {
+  const received: { headers: Record<string, string>; raw: string }[] = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, raw });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/lvs-alerts`, received };
+}
+
+// Its own app: the canary's baseline, the breaker and the alert episodes are shared by every process of one Redis prefix.
+describe('register watch: canaries and operator alerts', () => {
+  let t: TestApp;
+  let sandbox: SandboxAdmin;
+  let receiver: Awaited<ReturnType<typeof startAlertReceiver>>;
+  let workerUrl: string;
+
+  beforeAll(async () => {
+    receiver = await startAlertReceiver();
+    t = await startTestApp({
+      env: {
+        REGISTER_CANARY_NUMBERS: CANARY,
+        REGISTER_CANARY_SECONDS: String(PERIOD_SECONDS),
+        OPERATOR_ALERT_URL: receiver.url,
+        OPERATOR_ALERT_SECRET: SECRET,
+        ALERT_REGISTER_DOWN_SECONDS: String(DOWN_SECONDS),
+        REGISTER_BREAKER_FAILURES: '1',
+        REGISTER_BREAKER_COOLDOWN_SECONDS: '1',
+        LOOKUP_ATTEMPTS: '1',
+      },
+    });
+    sandbox = new SandboxAdmin(t.sandbox.url);
+    const worker = await t.startWorker();
+    workerUrl = `http://127.0.0.1:${worker.log.match(/Operators' listener .* on [\d.]+:(\d+)/)![1]}`;
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((resolve) => receiver.server.close(resolve));
+  });
+
+  /** Every alert so far, each checked against the Standard Webhooks signature made with OPERATOR_ALERT_SECRET. */
+  const alerts = (): Alert[] =>
+    receiver.received.map(({ headers, raw }) => {
+      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(raw, headers)).toThrow();
+      return new Webhook(SECRET).verify(raw, headers) as Alert;
+    });
+  const alertTypes = () => alerts().map((alert) => alert.type);
+  const register = async () => {
+    const ready = await request(t.baseUrl, 'GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    return (ready.body as { info: { registerBreaker: { register: string; state: string } } }).info.registerBreaker;
+  };
+  const workerMetrics = async () => (await fetch(`${workerUrl}/metrics`)).text();
+  /** Waits for `periods` more canary lookups to reach the register. */
+  const periods = async (count: number) => {
+    const seen = await sandbox.requestsFor(CANARY);
+    await until(
+      () => sandbox.requestsFor(CANARY),
+      (requests) => requests >= seen + count,
+      (count + 2) * PERIOD_SECONDS * 1000,
+    );
+  };
+
+  it('fails a canary whose holder surname changed within one period, alerts once per episode, and shows drifted until acknowledged', async () => {
+    await periods(2); // a baseline, then a good answer
+    expect(await register()).toMatchObject({ register: 'ok' });
+    expect(receiver.received).toEqual([]);
+
+    await sandbox.changeLicence(CANARY, { surname: 'SMYTHE' });
+    const changedAt = Date.now();
+    await until(
+      () => receiver.received.length,
+      (count) => count === 1,
+      (PERIOD_SECONDS + 5) * 1000,
+    );
+    expect(Date.now() - changedAt).toBeLessThan((PERIOD_SECONDS + 3) * 1000);
+    const [failed] = alerts();
+    expect(failed).toEqual({ type: 'register.canary_failed', timestamp: expect.any(String), data: { licenceNumber: CANARY, reason: 'changed: surname' } });
+    expect(await register()).toEqual({
+      status: 'up',
+      responseTime: expect.any(Number),
+      state: 'closed',
+      register: 'drifted',
+      message: 'A register canary failed: check its alert, then `npm run keys -- canary acknowledge` (or `canary rebaseline`)',
+    });
+
+    await periods(2); // the same episode: no second alert
+    expect(alertTypes()).toEqual(['register.canary_failed']);
+    const metrics = await workerMetrics();
+    expect(series(metrics, 'lvs_register_canary_ok')).toBe(0);
+    expect(series(metrics, 'lvs_alerts_sent_total{type="register.canary_failed"}')).toBe(1);
+
+    // Acknowledged: ready as ok at once; the surname is still changed against the baseline, so the next look starts a new episode.
+    const acknowledged = await runKeysCli(t.env, 'canary', 'acknowledge');
+    expect([acknowledged.status, JSON.parse(acknowledged.stdout)]).toEqual([0, { canary: 'acknowledge', failuresCleared: 1, baselinesCleared: false }]);
+    expect(await register()).toMatchObject({ register: 'ok' });
+    await until(
+      () => receiver.received.length,
+      (count) => count === 2,
+      (PERIOD_SECONDS + 5) * 1000,
+    );
+    expect(alertTypes()).toEqual(['register.canary_failed', 'register.canary_failed']);
+
+    // Re-baselined: the changed answer is the new baseline, and nothing fails any more.
+    const rebaselined = await runKeysCli(t.env, 'canary', 'rebaseline');
+    expect([rebaselined.status, JSON.parse(rebaselined.stdout)]).toEqual([0, { canary: 'rebaseline', failuresCleared: 1, baselinesCleared: true }]);
+    await periods(2);
+    expect(await register()).toMatchObject({ register: 'ok' });
+    expect(series(await workerMetrics(), 'lvs_register_canary_ok')).toBe(1);
+    expect(alertTypes()).toEqual(['register.canary_failed', 'register.canary_failed']);
+  });
+
+  it('sends register.unavailable once for a breaker held open past ALERT_REGISTER_DOWN_SECONDS, and register.recovered once', async () => {
+    const before = receiver.received.length;
+    await sandbox.setFault({ fault: 'status-503' });
+    await until(
+      async () => (await register()).state,
+      (state) => state !== 'closed',
+      (PERIOD_SECONDS + 5) * 1000,
+    );
+    const openedAt = Date.now();
+    await sleep((2 * DOWN_SECONDS + 1) * 1000); // held open twice the threshold, and more
+    expect((await register()).state).not.toBe('closed');
+    const down = alerts().slice(before);
+    expect(down.map((alert) => alert.type)).toEqual(['register.unavailable']);
+    // Seen open by the worker's check of each second, so within about a second of readiness seeing it.
+    expect(Math.abs(Date.parse(down[0].data.since as string) - openedAt)).toBeLessThan(2000);
+
+    await sandbox.clearFaults();
+    await until(
+      async () => (await register()).state,
+      (state) => state === 'closed',
+      (PERIOD_SECONDS + 5) * 1000,
+    );
+    await until(
+      () => receiver.received.length,
+      (count) => count === before + 2,
+    );
+    await sleep(2 * PERIOD_SECONDS * 1000);
+    expect(alertTypes().slice(before)).toEqual(['register.unavailable', 'register.recovered']);
+    const metrics = await workerMetrics();
+    expect(series(metrics, 'lvs_alerts_sent_total{type="register.unavailable"}')).toBe(1);
+    expect(series(metrics, 'lvs_alerts_sent_total{type="register.recovered"}')).toBe(1);
+  });
+});
