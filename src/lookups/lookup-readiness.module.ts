@@ -11,7 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule],
-  // CanaryStore holds no state of its own (Redis does): an instance here and one in LookupsModule read the same.
+  // CanaryStore holds no state of its own (Redis does): an instance here and one in RegisterWatchModule read the same.
   providers: [CanaryStore, { provide: ReadinessProbe, useClass: LookupReadiness }],
   exports: [ReadinessProbe],
 })

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { QuotaModule } from '../quota/quota.module';
-import { CanaryStore } from './canary-store';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -13,7 +12,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  */
 @Module({
   imports: [LookupsCoreModule, QuotaModule, AuthModule],
-  providers: [LookupService, CanaryStore],
-  exports: [LookupService, CanaryStore],
+  providers: [LookupService],
+  exports: [LookupService],
 })
 export class LookupsModule {}

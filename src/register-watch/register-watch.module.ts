@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CanaryStore } from '../lookups/canary-store';
 import { LookupsModule } from '../lookups/lookups.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { RegisterWatch } from './register-watch';
@@ -6,6 +7,7 @@ import { RegisterWatch } from './register-watch';
 /** Worker only: the register canaries and the operator alerts. */
 @Module({
   imports: [LookupsModule, WebhooksModule],
-  providers: [RegisterWatch],
+  // CanaryStore keeps its state in Redis, so this instance and readiness's read the same canaries.
+  providers: [CanaryStore, RegisterWatch],
 })
 export class RegisterWatchModule {}
