@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { SandboxLicence } from '@lvs/register-sandbox';
+import type { SandboxLicence } from '@lvs/test-register';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { UserModes } from '../auth/user-modes';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LookupOutcome, nameSearchForm, NameSearch, NameSearchOutcome, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
-import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/register-sandbox';
+import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/test-register';
 import { DataSource } from 'typeorm';
 import { ResultCache } from './result-cache';
 import { TestAnswer, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';

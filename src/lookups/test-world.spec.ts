@@ -1,4 +1,4 @@
-import { loadSandboxData, SANDBOX_NUMBERS, SandboxData } from '@lvs/register-sandbox';
+import { loadSandboxData, SANDBOX_NUMBERS, SandboxData } from '@lvs/test-register';
 import { isCachedTestAnswer, MAGIC_NUMBERS, SLOW_ANSWER_MS, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
 
 describe('the test register world', () => {

@@ -1,5 +1,5 @@
-import { DEMO_SLOW_NUMBERS } from '@lvs/register-sandbox';
-import type { FaultName, SandboxData, SandboxLicence } from '@lvs/register-sandbox';
+import { DEMO_SLOW_NUMBERS } from '@lvs/test-register';
+import type { FaultName, SandboxData, SandboxLicence } from '@lvs/test-register';
 
 /**
  * What the built-in test register answers for a number: a licence (with the date of birth the name search filters

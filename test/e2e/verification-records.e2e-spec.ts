@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { parse } from 'csv-parse/sync';
 import { newReceiptKey as newSeed, readReceiptKey, signReceipt } from '../../src/evidence/receipt-keys';
 import { RECORD_FIELDS } from '../../src/evidence/verification-record';
