@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { RecordOwnersModule } from './auth/record-owners.module';
+import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -31,7 +31,7 @@ export class WorkerModule {
         LookupsWorkerModule,
         WatchlistWorkerModule,
         WebhooksWorkerModule,
-        EvidenceWorkerModule.forRoot(RecordOwnersModule),
+        EvidenceWorkerModule.forRoot(AuthCoreModule),
       ],
     };
   }
