@@ -64,8 +64,7 @@ describe('start-up safety of the API and the worker', () => {
   afterAll(() => t.close());
 
   describe('with NODE_ENV=production', () => {
-    // Each refusal is its own short-lived process and shares nothing with the others: they run a few at a time.
-    it.concurrent.each([
+    it.each([
       ['api', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
       ['worker', 'WEBHOOK_SECRET_KEY unset', { HOLDER_DATA_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_KEY_LINE],
       ['api', 'HOLDER_DATA_KEY unset', { WEBHOOK_SECRET_KEY: KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY }, NO_HOLDER_KEY_LINE],
