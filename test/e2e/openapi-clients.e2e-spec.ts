@@ -93,6 +93,20 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
     }
   });
 
+  it("is the document npm run lint checks with Spectral, which names production's https server", async () => {
+    const directory = join(ROOT, 'node_modules/.cache/lvs-openapi-lint');
+    mkdirSync(directory, { recursive: true });
+    const file = join(directory, `written-${process.pid}.json`);
+    try {
+      await run(process.execPath, [join(ROOT, 'dist/src/http/openapi-document.cli.js'), file]);
+      const { servers, ...written } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      expect(servers).toEqual([{ url: 'https://lvs.example.com', description: 'Production', 'x-internal': false }]);
+      expect(written).toEqual({ ...document, servers: undefined });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   describe('the strict validator that checks every e2e answer', () => {
     let contract: OpenApiContract;
     const headers = (entries: Record<string, string>) => new Headers({ 'content-type': 'application/json; charset=utf-8', ...entries });
