@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { AppModule } from '../app.module';
-import { validateEnvironment } from '../config/env.schema';
+import { readSettings } from '../config/read-settings';
 import { createFastifyAdapter, HTTP_APP_OPTIONS } from './configure-http';
 import { buildOpenApiDocument } from './openapi';
 import { documentServers } from './server-url';
@@ -18,7 +18,7 @@ const PRODUCTION_BASE_URL = 'https://lvs.example.com';
  */
 async function main(file: string | undefined): Promise<void> {
   if (!file) throw new Error('Usage: node dist/src/http/openapi-document.cli.js FILE');
-  const settings = validateEnvironment({ OPERATOR_PORT: '9100', PUBLIC_BASE_URL: PRODUCTION_BASE_URL });
+  const settings = readSettings({ OPERATOR_PORT: '9100', PUBLIC_BASE_URL: PRODUCTION_BASE_URL });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     ...HTTP_APP_OPTIONS,
     preview: true,
