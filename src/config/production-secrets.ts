@@ -91,8 +91,7 @@ export function describeProductionSecretProblem(
  * when OPERATOR_PORT and PUBLIC_BASE_URL are set, and none outside production. Without OPERATOR_PORT the partner
  * port serves /metrics, /health/* and the queue dashboard to anyone who reaches it. Without PUBLIC_BASE_URL the
  * service knows no name of its own to sign receipts with (their iss), and a name taken from requests would be
- * whatever a client sends as Host. An http PUBLIC_BASE_URL would be the OpenAPI document's server, and send
- * partners' keys in clear.
+ * whatever a client sends as Host.
  */
 export function describeApiProductionProblems(settings: { NODE_ENV: string; OPERATOR_PORT: number | null; PUBLIC_BASE_URL: string }): string[] {
   if (settings.NODE_ENV !== 'production') return [];
@@ -106,16 +105,6 @@ export function describeApiProductionProblems(settings: { NODE_ENV: string; OPER
     problems.push(
       "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host",
     );
-  } else if (!isHttpsOrLoopback(settings.PUBLIC_BASE_URL)) {
-    problems.push(
-      'PUBLIC_BASE_URL: PUBLIC_BASE_URL must be https when NODE_ENV is production (http only for localhost): partners send their API keys to it',
-    );
   }
   return problems;
-}
-
-/** https, or http to this machine alone (trying the production image locally): no key crosses a network in clear. */
-function isHttpsOrLoopback(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  return protocol === 'https:' || hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
