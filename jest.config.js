@@ -55,7 +55,7 @@ const shared = {
 };
 
 // Which e2e files a project takes is declared in each file, by a tag in its first lines: @alone for files that need the
-// whole machine (they run alone after the rest, which run two at a time: package.json), @topologies for the suites that
+// whole machine (they run alone after the rest, which run three at a time: package.json), @topologies for the suites that
 // run again on the production topologies. A file's name says nothing.
 const E2E_DIR = path.join(__dirname, 'test', 'e2e');
 function e2eTagged(tag) {

@@ -568,6 +568,9 @@ describe('batches: roster checks through the lookup queue', () => {
       LOG_LEVEL: 'log',
       WORKER_LOCK_DURATION_MS: '30000',
       WORKER_STALLED_INTERVAL_MS: '30000',
+      // The sandbox answers from this test's process: a stall of it on a busy machine timed out all 16 lookups in
+      // flight at once, and their retries counted twice at the register (16 of 300, three suites at a time).
+      REGISTER_REQUEST_TIMEOUT_MS: '10000',
     };
     const worker = await WorkerProcess.start(env);
     const first = await ApiProcess.start(env);

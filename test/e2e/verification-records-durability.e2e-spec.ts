@@ -1,3 +1,4 @@
+/** @alone: measures the API's memory during an export, which other suites' processes on the same cores disturb (the e2e-alone project, jest.config.js). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
