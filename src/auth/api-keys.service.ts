@@ -6,6 +6,7 @@ import { AuthRepository, UserKeyRow } from './auth.repository';
 import { cappedExpiry } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyMode } from './key-mode';
+import { KeyRole } from './key-role';
 import { lockUser } from './users-sql';
 
 export interface CreatedKey {
@@ -28,6 +29,7 @@ export interface KeyListing {
   mode: KeyMode;
   name: string;
   prefix: string;
+  role: KeyRole;
   quota: number | null;
   createdAt: string;
   expiresAt: string | null;
@@ -42,6 +44,7 @@ export interface UserKey {
   name: string;
   prefix: string;
   mode: KeyMode;
+  role: KeyRole;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
@@ -149,6 +152,7 @@ export class ApiKeysService {
       mode: key.mode,
       name: key.name,
       prefix: key.keyPrefix,
+      role: key.role,
       quota: key.monthlyQuota,
       createdAt: key.createdAt.toISOString(),
       expiresAt: key.expiresAt?.toISOString() ?? null,
@@ -177,7 +181,7 @@ export class ApiKeysService {
   async createUserKey(
     userId: string,
     issuerKeyId: string,
-    request: { name: string; expiresAt: Date | null; mode: KeyMode },
+    request: { name: string; expiresAt: Date | null; mode: KeyMode; role: KeyRole },
   ): Promise<UserKey & { key: string }> {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
@@ -196,10 +200,11 @@ export class ApiKeysService {
         keyPrefix: displayPrefix(key),
         createdByKeyId: issuerKeyId,
         expiresAt: cappedExpiry(request.expiresAt, issuerExpiresAt),
+        role: request.role,
       });
-      const { id, name, keyPrefix: prefix, createdAt, lastUsedAt, expiresAt } = saved;
+      const { id, name, keyPrefix: prefix, role, createdAt, lastUsedAt, expiresAt } = saved;
       const mode = request.mode;
-      return { ...userKey({ id, name, prefix, mode, createdAt, lastUsedAt, expiresAt, createdBy: issuerKeyId, revocable: true }), key };
+      return { ...userKey({ id, name, prefix, mode, role, createdAt, lastUsedAt, expiresAt, createdBy: issuerKeyId, revocable: true }), key };
     });
   }
 

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiKey } from './api-key.entity';
 import { AuthenticatedUser } from './authenticated-user';
 import type { KeyMode } from './key-mode';
+import type { KeyRole } from './key-role';
 import { User } from './user.entity';
 
 /** A key as the authenticator loads it: its holder, and what decides whether it still works. */
@@ -21,6 +22,7 @@ export interface UserKeyRow {
   name: string;
   prefix: string;
   mode: KeyMode;
+  role: KeyRole;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -36,16 +38,16 @@ export interface IssueCounts {
 }
 
 /** The columns of a new api_keys row. */
-export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId'>>;
+export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId' | 'role'>>;
 
 /** A user as a new key needs it. */
 export type KeyUser = Pick<User, 'id' | 'monthlyQuota' | 'mode'>;
 
 /** A key as its issuer is told of it. */
-export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
+export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'role' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
 
 /** A key of the operator's list (keys list), with its user's mode and plan. */
-export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
+export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'role' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
   Pick<User, 'mode' | 'monthlyQuota'>;
 
 /** The users columns of the settings the operator sets one at a time (keys set-quota, set-rate-limit, set-watch-limit). */
@@ -99,7 +101,7 @@ export class AuthRepository {
    */
   async keyHolder(keyHash: string, testModeEnabled: boolean): Promise<StoredKeyHolder | undefined> {
     const [row] = await this.dataSource.query<StoredKeyHolder[]>(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, k.role, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
               u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
               (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
          FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
@@ -170,9 +172,9 @@ export class AuthRepository {
 
   async insertKey(manager: EntityManager, key: NewKey): Promise<IssuedKey> {
     const [row] = await manager.query<IssuedKey[]>(
-      `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, expires_at, created_by_key_id) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, name, key_prefix AS "keyPrefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"`,
-      [key.userId, key.name, key.keyHash, key.keyPrefix, key.expiresAt, key.createdByKeyId ?? null],
+      `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, expires_at, created_by_key_id, role) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING id, name, key_prefix AS "keyPrefix", role, created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"`,
+      [key.userId, key.name, key.keyHash, key.keyPrefix, key.expiresAt, key.createdByKeyId ?? null, key.role ?? 'admin'],
     );
     return row;
   }
@@ -180,7 +182,7 @@ export class AuthRepository {
   /** Every key with its user's mode and plan, oldest first. */
   allKeys(): Promise<ListedKey[]> {
     return this.dataSource.query<ListedKey[]>(
-      `SELECT k.id, k.user_id AS "userId", k.name, k.key_prefix AS "keyPrefix", k.created_at AS "createdAt", k.expires_at AS "expiresAt",
+      `SELECT k.id, k.user_id AS "userId", k.name, k.key_prefix AS "keyPrefix", k.role, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
               k.revoked_at AS "revokedAt", k.created_by_key_id AS "createdByKeyId", u.mode, u.monthly_quota AS "monthlyQuota"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         ORDER BY k.created_at, k.id`,
@@ -191,7 +193,7 @@ export class AuthRepository {
   userKeys(userId: string, callerKeyId: string): Promise<UserKeyRow[]> {
     return this.dataSource.query<UserKeyRow[]>(
       `${LINEAGE}
-       SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
+       SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.role, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
               k.expires_at AS "expiresAt", k.created_by_key_id AS "createdBy", k.id IN (SELECT id FROM lineage) AS revocable
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.user_id IN (SELECT id FROM sides) AND k.revoked_at IS NULL

@@ -9,7 +9,9 @@ import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
 import { issuedKeyMode } from './key-mode';
+import { mayIssueRole } from './key-role';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
+import { Requires } from './requires';
 
 // The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the
 // controller's (a test key asking for a live one) and the service's.
@@ -20,6 +22,7 @@ const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateKeyDto)
 @ApiTags('keys')
 @Controller('v1/keys')
 @UseGuards(ApiKeyGuard)
+@Requires('integrate')
 export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
@@ -44,7 +47,8 @@ export class KeysController {
     summary: "Issue another API key to the caller's user",
     description:
       "The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key " +
-      'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.',
+      'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired. Its role is ' +
+      "the calling key's or a lesser one: a key never issues more rights than it holds.",
   })
   @ApiBody({ type: CreateKeyDto })
   @ApiResponse({ status: 201, type: CreatedKeyDto, description: 'Issued; the answer holds the key, shown only once' })
@@ -52,8 +56,11 @@ export class KeysController {
   async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     const mode = issuedKeyMode(user.mode, body.mode);
     if (mode === null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyModeLive);
+    const role = body.role ?? user.role;
+    if (!mayIssueRole(user.role, role)) throw new ApiError('FORBIDDEN');
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name: body.name, expiresAt: body.expiresAt ?? null, mode });
+      const request = { name: body.name, expiresAt: body.expiresAt ?? null, mode, role };
+      const created = await this.keys.createUserKey(user.userId, user.keyId, request);
       return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);

@@ -34,6 +34,7 @@ import { refusedHistory, refusedVerify } from './form-pages';
 import { ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
+import { Requires } from '../auth/requires';
 
 const FORM = { requestBody: FORM_BODY };
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
@@ -68,6 +69,7 @@ const download = (content: string, type: string, filename: string) =>
 @UseFilters(ConsoleAnswerFilter)
 @UseInterceptors(ConsolePageInterceptor)
 @UseGuards(ConsoleSessionGuard)
+@Requires('read')
 export class ConsoleController {
   constructor(
     private readonly sessions: ConsoleSessions,
@@ -92,12 +94,14 @@ export class ConsoleController {
   }
 
   @Get('verify')
+  @Requires('check')
   @Render('verify')
   verifyPage() {
     return { outcome: null };
   }
 
   @Post('verify')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('verify')
@@ -107,12 +111,14 @@ export class ConsoleController {
   }
 
   @Get('keys')
+  @Requires('integrate')
   @Render('keys')
   async keysPage(@ConsoleSession() visit: ConsoleVisit) {
     return { keys: await this.console.keyList(visit.user), created: null, error: null };
   }
 
   @Post('keys')
+  @Requires('integrate')
   @RouteConfig(FORM)
   @Render('keys')
   async createKey(@ConsoleSession() visit: ConsoleVisit, @Body() form: CreateKeyForm) {
@@ -124,6 +130,7 @@ export class ConsoleController {
 
   /** Revoking the session's own key ends the session with it: the reply is taken only to drop its cookie. */
   @FormThenShow('keys/:id/revoke', KEYS_PAGE)
+  @Requires('integrate')
   async revokeKey(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -145,6 +152,7 @@ export class ConsoleController {
 
   /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
   @Post('rosters')
+  @Requires('check')
   @RouteConfig(CONSOLE_ROSTER)
   checkRoster(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ id: string }> {
     return this.console.checkRoster(visit.user, roster, request.id);
@@ -187,12 +195,14 @@ export class ConsoleController {
   }
 
   @FormThenShow('watchlist', WATCHLIST_PAGE)
+  @Requires('check')
   async watch(@ConsoleSession() visit: ConsoleVisit, @Body() form: WatchForm): Promise<void> {
     const error = await this.console.watch(visit.user, form.licenceNumber, form.reference);
     if (error !== null) throw new ConsolePage('watchlist', { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
   }
 
   @Post('watchlist/import')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig(CONSOLE_ROSTER)
   importWatchlist(@ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ added: number; updated: number }> {
@@ -200,17 +210,20 @@ export class ConsoleController {
   }
 
   @FormThenShow('watchlist/:licenceNumber/remove', WATCHLIST_PAGE)
+  @Requires('check')
   async unwatch(@ConsoleSession() visit: ConsoleVisit, @Param('licenceNumber') licenceNumber: string, @Body() _form: ConsoleForm): Promise<void> {
     await this.console.unwatch(visit.user, licenceNumber);
   }
 
   @Get('webhooks')
+  @Requires('integrate')
   @Render('webhooks')
   webhooks(@ConsoleSession() visit: ConsoleVisit) {
     return this.console.webhooksPage(visit.user, {});
   }
 
   @Post('webhooks')
+  @Requires('integrate')
   @RouteConfig(FORM)
   @Render('webhooks')
   async addWebhook(@ConsoleSession() visit: ConsoleVisit, @Body() form: WebhookForm) {
@@ -220,11 +233,13 @@ export class ConsoleController {
   }
 
   @FormThenShow('webhooks/:id/test', WEBHOOKS_PAGE)
+  @Requires('integrate')
   async testWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
     await this.console.testWebhook(visit.user, id);
   }
 
   @Post('webhooks/:id/rotate-secret')
+  @Requires('integrate')
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('webhooks')
@@ -234,11 +249,13 @@ export class ConsoleController {
   }
 
   @FormThenShow('webhooks/:id/remove', WEBHOOKS_PAGE)
+  @Requires('integrate')
   async removeWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
     await this.console.removeWebhook(visit.user, id);
   }
 
   @FormThenShow('webhooks/:id/deliveries/:deliveryId/retry', WEBHOOKS_PAGE)
+  @Requires('integrate')
   async retryDelivery(
     @ConsoleSession() visit: ConsoleVisit,
     @Param('id', WEBHOOK_ID) id: string,

@@ -135,12 +135,12 @@ export class ConsoleService {
     return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
   }
 
-  /** A new key for the user, shown once; or the API's words for why not. */
+  /** A new key for the user, with the session key's role, shown once; or the API's words for why not. */
   async createKey(user: AuthenticatedUser, name: string, requestedMode?: KeyMode): Promise<{ key: string; name: string } | { error: string }> {
     const mode = issuedKeyMode(user.mode, requestedMode);
     if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode });
+      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode, role: user.role });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };

@@ -14,6 +14,7 @@ import { WatchBatchAddResultDto, WatchedNumberParams, WatchEntryDto, WatchlistPa
 import { watchlistQuery, WatchlistQueryDto } from './dto/watchlist-query.dto';
 import { WatchEntryView } from './watch-entry-view';
 import { WatchlistService } from './watchlist.service';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the path's, the body's, the DTOs'.
 const { notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
@@ -26,6 +27,7 @@ const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, ...dtoValidationTexts(R
 @ApiTags('monitoring')
 @Controller()
 @UseGuards(ApiKeyGuard)
+@Requires('check')
 export class WatchlistController {
   constructor(private readonly watchlist: WatchlistService) {}
 
@@ -87,6 +89,7 @@ export class WatchlistController {
   }
 
   @Get('v1/watchlist')
+  @Requires('read')
   @ApiOperation({
     operationId: 'listWatchlist',
     summary: "The caller's watchlist with the latest known result of each number, by licence number",

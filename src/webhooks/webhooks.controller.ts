@@ -10,6 +10,7 @@ import { dtoValidationTexts } from '../validation/validation-texts';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, WebhookListDto } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples: the body's, the DTO's, the service's.
 const { notJson, invalidJson } = VALIDATION_MESSAGES;
@@ -21,6 +22,7 @@ const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webho
 @ApiTags('monitoring')
 @Controller('v1/webhooks')
 @UseGuards(ApiKeyGuard)
+@Requires('integrate')
 export class WebhooksController {
   constructor(
     private readonly endpoints: EndpointsService,

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Issue another API key to the caller's user
-         * @description The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.
+         * @description The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired. Its role is the calling key's or a lesser one: a key never issues more rights than it holds.
          */
         post: operations["createKey"];
         delete?: never;
@@ -749,6 +749,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        ErrorBody: {
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "TEST_MODE_ONLY" | "ROUTE_NOT_FOUND" | "REQUEST_TIMEOUT" | "BATCH_NOT_FOUND" | "WATCH_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "TOO_MANY_RESULTS" | "WATCHLIST_FULL" | "KEY_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SIGN_INS" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "PARSE_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @example Licence number must be 16 digits */
+            message: string;
+        };
         KeyDto: {
             /**
              * Format: uuid
@@ -768,6 +777,12 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description What the key may do: admin everything, developer all but the activity log, compliance checks and reads, viewer reads
+             * @example admin
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "compliance" | "viewer";
             /** Format: date-time */
             createdAt: string;
             /**
@@ -797,15 +812,6 @@ export interface components {
             /** @description The user's keys that are not revoked, oldest first */
             keys: components["schemas"]["KeyDto"][];
         };
-        ErrorBody: {
-            /**
-             * @example VALIDATION_ERROR
-             * @enum {string}
-             */
-            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "TEST_MODE_ONLY" | "ROUTE_NOT_FOUND" | "REQUEST_TIMEOUT" | "BATCH_NOT_FOUND" | "WATCH_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "TOO_MANY_RESULTS" | "WATCHLIST_FULL" | "KEY_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SIGN_INS" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "PARSE_ERROR" | "SERVICE_UNAVAILABLE";
-            /** @example Licence number must be 16 digits */
-            message: string;
-        };
         CreateKeyDto: {
             /**
              * @description A label for the key, trimmed
@@ -824,6 +830,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "live" | "test";
+            /**
+             * @description What the new key may do (docs/api.md, Key roles); the calling key's role when left out. Never more than the calling key's own: asking for more answers 403 FORBIDDEN.
+             * @example viewer
+             * @enum {string}
+             */
+            role?: "admin" | "developer" | "compliance" | "viewer";
         };
         CreatedKeyDto: {
             /**
@@ -844,6 +856,12 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description What the key may do: admin everything, developer all but the activity log, compliance checks and reads, viewer reads
+             * @example admin
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "compliance" | "viewer";
             /** Format: date-time */
             createdAt: string;
             /**
@@ -2109,6 +2127,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -2210,6 +2243,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -2287,6 +2335,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,6 +2666,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,6 +3386,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND: no licence has the number (a result, not an error) */
             404: {
                 headers: {
@@ -3545,6 +3638,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3833,6 +3941,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4283,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description BATCH_NOT_FOUND: Batch not found */
             404: {
                 headers: {
@@ -4295,6 +4433,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WATCHLIST_FULL: Watchlist is full; remove entries or ask for a larger limit */
             409: {
                 headers: {
@@ -4402,6 +4555,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4519,6 +4687,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4646,6 +4829,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -4722,6 +4920,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4830,6 +5043,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -4907,6 +5135,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,6 +5256,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WEBHOOK_NOT_FOUND: Webhook endpoint not found */
             404: {
                 headers: {
@@ -5107,6 +5365,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +5486,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WEBHOOK_NOT_FOUND: Webhook endpoint not found */
             404: {
                 headers: {
@@ -5309,6 +5597,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,7 +5737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description TEST_MODE_ONLY: This operation needs a test key */
+            /** @description FORBIDDEN: This API key's role does not allow this operation; TEST_MODE_ONLY: This operation needs a test key */
             403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
@@ -5549,7 +5852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description TEST_MODE_ONLY: This operation needs a test key */
+            /** @description FORBIDDEN: This API key's role does not allow this operation; TEST_MODE_ONLY: This operation needs a test key */
             403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
