@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ActivityWorkerModule } from './activity/activity-worker.module';
 import { RecordOwnersModule } from './auth/record-owners.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
@@ -32,6 +33,7 @@ export class WorkerModule {
         WatchlistWorkerModule,
         WebhooksWorkerModule,
         EvidenceWorkerModule.forRoot(RecordOwnersModule),
+        ActivityWorkerModule,
       ],
     };
   }

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { ActivityOrigin } from '../activity/activity-log';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
+import { KeyOrigin } from './activity-origin';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
@@ -53,14 +55,14 @@ export class KeysController {
   @ApiBody({ type: CreateKeyDto })
   @ApiResponse({ status: 201, type: CreatedKeyDto, description: 'Issued; the answer holds the key, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
+  async create(@CurrentUser() user: AuthenticatedUser, @KeyOrigin() origin: ActivityOrigin, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     const mode = issuedKeyMode(user.mode, body.mode);
     if (mode === null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyModeLive);
     const role = body.role ?? user.role;
     if (!mayIssueRole(user.role, role)) throw new ApiError('FORBIDDEN');
     try {
       const request = { name: body.name, expiresAt: body.expiresAt ?? null, mode, role };
-      const created = await this.keys.createUserKey(user.userId, user.keyId, request);
+      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, request);
       return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);
@@ -83,7 +85,11 @@ export class KeysController {
   @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrorResponses('UNAUTHORIZED', 'KEY_NOT_FOUND', 'INTERNAL_ERROR')
-  async revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string): Promise<void> {
-    if (!(await this.keys.revokeUserKey(user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
+  async revoke(
+    @CurrentUser() user: AuthenticatedUser,
+    @KeyOrigin() origin: ActivityOrigin,
+    @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string,
+  ): Promise<void> {
+    if (!(await this.keys.revokeUserKey(origin, user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
   }
 }

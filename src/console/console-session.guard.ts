@@ -1,6 +1,8 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActivityOrigin } from '../activity/activity-log';
+import { keyOrigin } from '../auth/activity-origin';
 import { roleMay } from '../auth/key-role';
 import { requiredPermission } from '../auth/requires';
 import { ApiError } from '../errors/api-error';
@@ -73,4 +75,11 @@ export const ConsoleSession = createParamDecorator((_: unknown, context: Executi
   const visit = context.switchToHttp().getRequest<RequestWithVisit>().consoleVisit;
   if (!visit) throw new Error('ConsoleSession used on a route without ConsoleSessionGuard');
   return visit;
+});
+
+/** The origin of a change made on a console route, for the activity log: the session's key, over this request. */
+export const ConsoleOrigin = createParamDecorator((_: unknown, context: ExecutionContext): ActivityOrigin => {
+  const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithVisit>();
+  if (!request.consoleVisit) throw new Error('ConsoleOrigin used on a route without ConsoleSessionGuard');
+  return keyOrigin(request.consoleVisit.user, request);
 });

@@ -31,10 +31,11 @@ import { ConsolePage } from './console-answers';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ShowsRefusal } from './console-refusal';
 import { refusedHistory, refusedVerify } from './form-pages';
-import { ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
+import { ConsoleOrigin, ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
 import { Requires } from '../auth/requires';
+import type { ActivityOrigin } from '../activity/activity-log';
 
 const FORM = { requestBody: FORM_BODY };
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
@@ -121,8 +122,8 @@ export class ConsoleController {
   @Requires('integrate')
   @RouteConfig(FORM)
   @Render('keys')
-  async createKey(@ConsoleSession() visit: ConsoleVisit, @Body() form: CreateKeyForm) {
-    const created = await this.console.createKey(visit.user, form.name, form.mode);
+  async createKey(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: CreateKeyForm) {
+    const created = await this.console.createKey(origin, visit.user, form.name, form.mode);
     const keys = await this.console.keyList(visit.user);
     if ('error' in created) throw new ConsolePage('keys', { keys, created: null, error: created.error }, 400);
     return { keys, created, error: null };
@@ -135,10 +136,11 @@ export class ConsoleController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
     @Param('id') keyId: string,
     @Body() _form: ConsoleForm,
   ): Promise<{ url: string } | void> {
-    await this.console.revokeKey(visit.user, keyId);
+    await this.console.revokeKey(origin, visit.user, keyId);
     if (keyId !== visit.user.keyId) return;
     await this.sessions.signOut(request, reply, visit);
     return { url: SIGN_IN_PATH };
@@ -205,8 +207,12 @@ export class ConsoleController {
   @Requires('check')
   @HttpCode(200)
   @RouteConfig(CONSOLE_ROSTER)
-  importWatchlist(@ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ added: number; updated: number }> {
-    return this.console.importWatchlist(visit.user, roster);
+  importWatchlist(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Body() roster: RosterDto,
+  ): Promise<{ added: number; updated: number }> {
+    return this.console.importWatchlist(origin, visit.user, roster);
   }
 
   @FormThenShow('watchlist/:licenceNumber/remove', WATCHLIST_PAGE)
@@ -226,8 +232,8 @@ export class ConsoleController {
   @Requires('integrate')
   @RouteConfig(FORM)
   @Render('webhooks')
-  async addWebhook(@ConsoleSession() visit: ConsoleVisit, @Body() form: WebhookForm) {
-    const added = await this.console.addWebhook(visit.user, form);
+  async addWebhook(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: WebhookForm) {
+    const added = await this.console.addWebhook(origin, visit.user, form);
     if ('error' in added) throw new ConsolePage('webhooks', await this.console.webhooksPage(visit.user, added), 400);
     return this.console.webhooksPage(visit.user, added);
   }
@@ -243,15 +249,25 @@ export class ConsoleController {
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('webhooks')
-  async rotateWebhookSecret(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm) {
-    const { secret } = await this.console.rotateWebhookSecret(visit.user, id);
+  async rotateWebhookSecret(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() _form: ConsoleForm,
+  ) {
+    const { secret } = await this.console.rotateWebhookSecret(origin, visit.user, id);
     return this.console.webhooksPage(visit.user, { secret });
   }
 
   @FormThenShow('webhooks/:id/remove', WEBHOOKS_PAGE)
   @Requires('integrate')
-  async removeWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
-    await this.console.removeWebhook(visit.user, id);
+  async removeWebhook(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() _form: ConsoleForm,
+  ): Promise<void> {
+    await this.console.removeWebhook(origin, visit.user, id);
   }
 
   @FormThenShow('webhooks/:id/deliveries/:deliveryId/retry', WEBHOOKS_PAGE)

@@ -43,6 +43,7 @@ import {
 } from './console-view';
 import { HistoryQuery, VerifyForm } from './console-forms';
 import { historyFilters, holderFields, VerifyOutcome } from './form-pages';
+import type { ActivityOrigin } from '../activity/activity-log';
 
 const WATCH_PAGE_SIZE = 50;
 const DELIVERIES_SHOWN = 10;
@@ -136,11 +137,16 @@ export class ConsoleService {
   }
 
   /** A new key for the user, with the session key's role, shown once; or the API's words for why not. */
-  async createKey(user: AuthenticatedUser, name: string, requestedMode?: KeyMode): Promise<{ key: string; name: string } | { error: string }> {
+  async createKey(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    name: string,
+    requestedMode?: KeyMode,
+  ): Promise<{ key: string; name: string } | { error: string }> {
     const mode = issuedKeyMode(user.mode, requestedMode);
     if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode, role: user.role });
+      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, { name, expiresAt: null, mode, role: user.role });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
@@ -149,8 +155,8 @@ export class ConsoleService {
   }
 
   /** Revokes the session's key or one it issued: KEY_NOT_FOUND for any other id, as the API answers. */
-  async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
-    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, user.keyId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+  async revokeKey(origin: ActivityOrigin, user: AuthenticatedUser, keyId: string): Promise<void> {
+    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(origin, user.userId, user.keyId, keyId))) throw new ApiError('KEY_NOT_FOUND');
   }
 
   /** The user's batches, newest first. */
@@ -197,8 +203,8 @@ export class ConsoleService {
   }
 
   /** Watches every number of a CSV, as POST /v1/watchlist:batchAdd does with JSON. */
-  importWatchlist(user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
-    return this.watchlist.watchMany(user, rosterEntries(roster));
+  importWatchlist(origin: ActivityOrigin, user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
+    return this.watchlist.watchMany(origin, user, rosterEntries(roster));
   }
 
   /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
@@ -215,9 +221,13 @@ export class ConsoleService {
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
-  async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
+  async addWebhook(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    webhook: CreateWebhookDto,
+  ): Promise<{ secret: string; url: string } | { error: string }> {
     if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
-    const created = await this.endpoints.create(user, webhook);
+    const created = await this.endpoints.create(origin, user, webhook);
     return { secret: created.secret, url: created.url };
   }
 
@@ -225,12 +235,16 @@ export class ConsoleService {
     await this.endpoints.test(user.userId, endpointId);
   }
 
-  async rotateWebhookSecret(user: AuthenticatedUser, endpointId: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
-    return this.endpoints.rotateSecret(user.userId, endpointId);
+  async rotateWebhookSecret(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    endpointId: string,
+  ): Promise<{ secret: string; previousSecretExpiresAt: string }> {
+    return this.endpoints.rotateSecret(origin, user.userId, endpointId);
   }
 
-  async removeWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
-    await this.endpoints.remove(user.userId, endpointId);
+  async removeWebhook(origin: ActivityOrigin, user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.remove(origin, user.userId, endpointId);
   }
 
   async retryDelivery(user: AuthenticatedUser, endpointId: string, deliveryId: string): Promise<void> {

@@ -16,6 +16,7 @@ import { VerificationRecords1764720000000 } from './migrations/1764720000000-ver
 import { TestMode1764806400000 } from './migrations/1764806400000-test-mode';
 import { TestWorlds1764892800000 } from './migrations/1764892800000-test-worlds';
 import { KeyRoles1764979200000 } from './migrations/1764979200000-key-roles';
+import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-log';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -65,6 +66,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       TestMode1764806400000,
       TestWorlds1764892800000,
       KeyRoles1764979200000,
+      ActivityLog1765065600000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -109,6 +109,13 @@ export const FEATURE_VALIDATION_MESSAGES = {
   verificationsChannel: 'channel must be api, console or batch',
   verificationsQuery: 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel',
   exportQuery: 'Query may only contain from and to',
+  activityLimit: 'limit must be an integer from 1 to 1000',
+  activityAction: 'action must be one of the activity log actions, such as key.created',
+  activityActorType: 'actorType must be member, key, operator, cli or system',
+  activityActorId: 'actorId must be text of at most 100 characters',
+  activityFrom: 'from must be a date-time such as 2026-11-01T00:00:00Z',
+  activityTo: 'to must be a date-time such as 2026-12-01T00:00:00Z',
+  activityQuery: 'Query may only contain limit, cursor, action, actorType, actorId, from and to',
 } as const;
 
 export type ValidationMessage =

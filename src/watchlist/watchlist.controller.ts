@@ -1,3 +1,5 @@
+import type { ActivityOrigin } from '../activity/activity-log';
+import { KeyOrigin } from '../auth/activity-origin';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -84,8 +86,8 @@ export class WatchlistController {
   @ApiBody({ type: RosterDto, description: 'The numbers to watch, with optional references' })
   @ApiOkResponse({ type: WatchBatchAddResultDto, description: 'Every number is watched: how many were new and how many updated' })
   @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCHLIST_FULL', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
-  batchAdd(@CurrentUser() user: AuthenticatedUser, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
-    return this.watchlist.watchMany(user, rosterEntries(roster));
+  batchAdd(@CurrentUser() user: AuthenticatedUser, @KeyOrigin() origin: ActivityOrigin, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
+    return this.watchlist.watchMany(origin, user, rosterEntries(roster));
   }
 
   @Get('v1/watchlist')

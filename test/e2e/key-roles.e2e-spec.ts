@@ -61,6 +61,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: `/v1/webhooks/${ID}/test`, needs: 'integrate' },
   { method: 'GET', path: `/v1/webhooks/${ID}/deliveries`, needs: 'integrate' },
   { method: 'POST', path: `/v1/webhooks/${ID}/deliveries/${randomUUID()}/retry`, needs: 'integrate' },
+  { method: 'GET', path: '/v1/activity', needs: 'audit' },
 ];
 
 /**

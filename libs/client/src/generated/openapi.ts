@@ -48,6 +48,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's activity log, newest first
+         * @description Keys created and revoked, webhook endpoints created, deleted and rotated, watchlist imports, and the operator’s changes to the account. Each event carries the hash of the one before it, so that a changed or removed event shows. Filters combine; from is inclusive and to exclusive, by occurredAt. Pass nextCursor as cursor for the next page. Admin keys only.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quota/usage": {
         parameters: {
             query?: never;
@@ -891,6 +911,82 @@ export interface components {
              * @example lvs_Ab3dE9xQ…
              */
             key: string;
+        };
+        ActivityActorDto: {
+            /**
+             * @description key: an API key or a console session signed in with it; operator: the keys command
+             * @example key
+             * @enum {string}
+             */
+            type: "member" | "key" | "operator" | "cli" | "system";
+            /**
+             * @description The key's id for a key; null for the operator
+             * @example 5c1e…
+             */
+            id: string | null;
+        };
+        ActivityTargetDto: {
+            /**
+             * @description key, webhook, watchlist or account
+             * @example key
+             */
+            type: string;
+            /**
+             * @description The id of the key, webhook endpoint or user
+             * @example 9a7f…
+             */
+            id: string;
+        };
+        ActivityEventDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["ActivityActorDto"];
+            /**
+             * @example key.created
+             * @enum {string}
+             */
+            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+            target: components["schemas"]["ActivityTargetDto"];
+            /**
+             * @description The address the change came from; null for the operator
+             * @example 203.0.113.9
+             */
+            clientAddress: string | null;
+            /**
+             * @description Its User-Agent, at most 256 characters; null without one
+             * @example curl/8.5.0
+             */
+            userAgent: string | null;
+            /**
+             * @description Each changed field with its old and new value; never a secret
+             * @example {
+             *       "role": {
+             *         "old": null,
+             *         "new": "viewer"
+             *       }
+             *     }
+             */
+            changes: {
+                [key: string]: {
+                    old?: unknown;
+                    new?: unknown;
+                };
+            };
+            /** @description SHA-256 over previousHash and the event's canonical JSON */
+            hash: string;
+            /** @description The hash of the account's event before this one (64 zeros for its first) */
+            previousHash: string;
+        };
+        ActivityListDto: {
+            /** @description Newest first */
+            events: components["schemas"]["ActivityEventDto"][];
+            /**
+             * @description Pass as cursor for the next page; null on the last
+             * @example null
+             */
+            nextCursor: string | null;
         };
         QuotaUsageDto: {
             /**
@@ -2358,6 +2454,133 @@ export interface operations {
             };
             /** @description KEY_NOT_FOUND: API key not found */
             404: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
+            429: {
+                headers: {
+                    /** @description RATE_LIMITED: whole seconds to wait before the next request is admitted */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An internal error occurred while processing the request */
+            500: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Upstream service is temporarily unavailable; try again later */
+            503: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description Events per page, 1-1000 (default 100) */
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
+                /** @description Only events of this action */
+                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+                /** @description Only events whose actor is of this type */
+                actorType?: "member" | "key" | "operator" | "cli" | "system";
+                /** @description Only events of this actor (a key's id for a key) */
+                actorId?: string;
+                /** @description Only events that occurred at or after this time */
+                from?: string;
+                /** @description Only events that occurred before this time */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, newest first */
+            200: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy": string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityListDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: one message per problem, see the examples */
+            400: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
                     RateLimit?: string;
