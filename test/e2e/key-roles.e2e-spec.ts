@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KEY_ROLES, KeyRole, Permission } from '../../src/auth/key-role';
+import { FormClient } from '../support/console-client';
 import { request } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -169,5 +170,32 @@ describe('key roles', () => {
     expect((await call(testViewer, 'GET', '/v1/quota/usage')).status).toBe(200);
     const count = await t.db.query('SELECT count(*)::int AS n FROM test_licences');
     expect(count.rows[0].n).toBe(0);
+  });
+
+  it('acts in the console with the role of the key it signed in with, refusing as a page', async () => {
+    const before = await traces();
+    const statuses = async (role: KeyRole, paths: string[]) => {
+      const browser = new FormClient(t.baseUrl);
+      expect((await browser.signIn(keys[role])).status).toBe(303);
+      return Promise.all(paths.map(async (path) => [path, (await browser.send('GET', path)).status]));
+    };
+    expect(await statuses('viewer', ['/console/overview', '/console/history', '/console/verify', '/console/keys', '/console/webhooks'])).toEqual([
+      ['/console/overview', 200],
+      ['/console/history', 200],
+      ['/console/verify', 403],
+      ['/console/keys', 403],
+      ['/console/webhooks', 403],
+    ]);
+    expect(await statuses('compliance', ['/console/verify', '/console/keys'])).toEqual([
+      ['/console/verify', 200],
+      ['/console/keys', 403],
+    ]);
+    const viewer = new FormClient(t.baseUrl);
+    await viewer.signIn(keys.viewer);
+    const _csrf = await viewer.tokenOf('/console/watchlist');
+    const refused = await viewer.send('POST', '/console/watchlist', { _csrf, licenceNumber: NUMBER, reference: 'x' });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('The key you signed in with has the role viewer, which does not allow this. Nothing was done.');
+    expect(await traces()).toEqual(before);
   });
 });
