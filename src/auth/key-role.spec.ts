@@ -1,4 +1,4 @@
-import { KEY_ROLES, KeyRole, mayIssueRole, Permission, roleMay } from './key-role';
+import { issuableRoles, KEY_ROLES, KeyRole, mayIssueRole, Permission, roleMay } from './key-role';
 
 describe('roleMay', () => {
   // docs/api.md's table, row by row.
@@ -19,6 +19,7 @@ describe('roleMay', () => {
 describe('mayIssueRole', () => {
   it('lets a key issue its own role and lesser ones only', () => {
     const issuable = Object.fromEntries(KEY_ROLES.map((issuer) => [issuer, KEY_ROLES.filter((role) => mayIssueRole(issuer, role))]));
+    expect(Object.fromEntries(KEY_ROLES.map((issuer) => [issuer, issuableRoles(issuer)]))).toEqual(issuable);
     expect(issuable).toEqual({
       admin: ['admin', 'developer', 'compliance', 'viewer'],
       developer: ['developer', 'compliance', 'viewer'],

@@ -24,3 +24,8 @@ export function roleMay(role: KeyRole, permission: Permission): boolean {
 export function mayIssueRole(issuer: KeyRole, requested: KeyRole): boolean {
   return ROLE_RANK[issuer] >= ROLE_RANK[requested];
 }
+
+/** The roles a key of `issuer` may issue, most rights first: its own and the lesser ones. */
+export function issuableRoles(issuer: KeyRole): KeyRole[] {
+  return KEY_ROLES.filter((role) => mayIssueRole(issuer, role));
+}

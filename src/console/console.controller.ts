@@ -115,7 +115,7 @@ export class ConsoleController {
   @Requires('integrate')
   @Render('keys')
   async keysPage(@ConsoleSession() visit: ConsoleVisit) {
-    return { keys: await this.console.keyList(visit.user), created: null, error: null };
+    return { ...(await this.console.keysPage(visit.user)), created: null, error: null };
   }
 
   @Post('keys')
@@ -123,10 +123,10 @@ export class ConsoleController {
   @RouteConfig(FORM)
   @Render('keys')
   async createKey(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: CreateKeyForm) {
-    const created = await this.console.createKey(origin, visit.user, form.name, form.mode);
-    const keys = await this.console.keyList(visit.user);
-    if ('error' in created) throw new ConsolePage('keys', { keys, created: null, error: created.error }, 400);
-    return { keys, created, error: null };
+    const created = await this.console.createKey(origin, visit.user, form.name, form.mode, form.role);
+    const page = await this.console.keysPage(visit.user);
+    if ('error' in created) throw new ConsolePage('keys', { ...page, created: null, error: created.error }, 400);
+    return { ...page, created, error: null };
   }
 
   /** Revoking the session's own key ends the session with it: the reply is taken only to drop its cookie. */

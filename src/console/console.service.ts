@@ -11,7 +11,7 @@ import { writeResultsCsv } from '../batches/roster-csv';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
 import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../verification/verification-outcomes';
@@ -44,6 +44,7 @@ import {
 import { HistoryQuery, VerifyForm } from './console-forms';
 import { historyFilters, holderFields, VerifyOutcome } from './form-pages';
 import type { ActivityOrigin } from '../activity/activity-log';
+import { issuableRoles, KeyRole, mayIssueRole } from '../auth/key-role';
 
 const WATCH_PAGE_SIZE = 50;
 const DELIVERIES_SHOWN = 10;
@@ -131,22 +132,25 @@ export class ConsoleService {
     return this.history.receipt(user, verificationId);
   }
 
-  async keyList(user: AuthenticatedUser) {
+  async keysPage(user: AuthenticatedUser) {
     const keys = await this.keys.userKeys(user.userId, user.keyId);
-    return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
+    return { keys: keys.map((key) => ({ ...key, current: key.id === user.keyId })), roles: issuableRoles(user.role) };
   }
 
-  /** A new key for the user, with the session key's role, shown once; or the API's words for why not. */
+  /** A new key for the user, of the session key's role or a lesser one, shown once; or the API's words for why not. */
   async createKey(
     origin: ActivityOrigin,
     user: AuthenticatedUser,
     name: string,
     requestedMode?: KeyMode,
+    requestedRole?: KeyRole,
   ): Promise<{ key: string; name: string } | { error: string }> {
     const mode = issuedKeyMode(user.mode, requestedMode);
     if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
+    const role = requestedRole ?? user.role;
+    if (!mayIssueRole(user.role, role)) return { error: ERROR_CODES.FORBIDDEN.message };
     try {
-      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, { name, expiresAt: null, mode, role: user.role });
+      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, { name, expiresAt: null, mode, role });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };

@@ -198,4 +198,21 @@ describe('key roles', () => {
     expect(await refused.text()).toContain('The key you signed in with has the role viewer, which does not allow this. Nothing was done.');
     expect(await traces()).toEqual(before);
   });
+
+  it("offers the console's Keys page only the roles the session's key may issue, and issues no more", async () => {
+    const browser = new FormClient(t.baseUrl);
+    await browser.signIn(keys.developer);
+    const page = await (await browser.send('GET', '/console/keys')).text();
+    expect([...page.matchAll(/<option value="([a-z]+)">/g)].map((match) => match[1])).toEqual(['developer', 'compliance', 'viewer']);
+    const _csrf = await browser.tokenOf('/console/keys');
+    const keyCount = async () => (await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE role = $1', ['admin'])).rows[0].n as number;
+    const admins = await keyCount();
+    const refused = await browser.send('POST', '/console/keys', { _csrf, name: 'up', role: 'admin' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('This API key&#39;s role does not allow this operation');
+    expect(await keyCount()).toBe(admins);
+    expect((await browser.send('POST', '/console/keys', { _csrf, name: 'console viewer', role: 'viewer' })).status).toBe(201);
+    const made = await t.db.query('SELECT role FROM api_keys WHERE name = $1', ['console viewer']);
+    expect(made.rows).toEqual([{ role: 'viewer' }]);
+  });
 });
