@@ -127,4 +127,14 @@ export default tseslint.config(
     ignores: ['src/**/*.spec.ts'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones() }] },
   },
+  {
+    // The service answers test mode from the test register's data, never from the stand-in server's package.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@lvs/register-sandbox', '@lvs/register-sandbox/*'], message: 'src imports the data from @lvs/test-register.' }] },
+      ],
+    },
+  },
 );

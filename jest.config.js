@@ -47,6 +47,7 @@ const shared = {
     '^@lvs/register/register-identity$': '<rootDir>/libs/register/src/register-identity.ts',
     '^@lvs/register-sandbox$': '<rootDir>/libs/register-sandbox/src/index.ts',
     '^@lvs/register-sandbox/sandbox-address$': '<rootDir>/libs/register-sandbox/src/sandbox-address.ts',
+    '^@lvs/test-register$': '<rootDir>/libs/test-register/src/index.ts',
     '^@lvs/client$': '<rootDir>/libs/client/src/index.ts',
     // libs/client is also built as ES modules, whose relative imports name the .js file that tsc emits.
     '^(\\.{1,2}/.+)\\.js$': '$1',

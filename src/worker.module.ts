@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ActivityWorkerModule } from './activity/activity-worker.module';
-import { RecordOwnersModule } from './auth/record-owners.module';
+import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -32,7 +32,7 @@ export class WorkerModule {
         LookupsWorkerModule,
         WatchlistWorkerModule,
         WebhooksWorkerModule,
-        EvidenceWorkerModule.forRoot(RecordOwnersModule),
+        EvidenceWorkerModule.forRoot(AuthCoreModule),
         ActivityWorkerModule,
       ],
     };

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ActivityLog } from './activity-log';
+import { ActivityModule } from './activity.module';
 import { ActivityRetention } from './activity-retention';
 
 /** Worker side: deletes activity events past ACTIVITY_RETENTION_DAYS. */
 @Module({
-  providers: [ActivityLog, ActivityRetention],
+  imports: [ActivityModule],
+  providers: [ActivityRetention],
 })
 export class ActivityWorkerModule {}

@@ -14,6 +14,7 @@ import { issuedKeyMode } from './key-mode';
 import { mayIssueRole } from './key-role';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
 import { Requires } from './requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the
 // controller's (a test key asking for a live one) and the service's.
@@ -82,7 +83,7 @@ export class KeysController {
       "key descended from it. Its issuer, other keys the operator issued, other users' keys and, to a test key, live " +
       'keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.',
   })
-  @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: UUID_SCHEMA })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrorResponses('UNAUTHORIZED', 'KEY_NOT_FOUND', 'INTERNAL_ERROR')
   async revoke(

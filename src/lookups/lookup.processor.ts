@@ -51,7 +51,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
-    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true));
+    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
@@ -175,7 +175,7 @@ export class TestLookupProcessor extends QueueWorker<LookupJobData, LookupJobRes
     private readonly lookups: LookupProcessor,
     config: AppConfig,
   ) {
-    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false));
+    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {

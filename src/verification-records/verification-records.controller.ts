@@ -10,9 +10,10 @@ import { VerificationListDto, VerificationRecordDto } from './dto/verification-r
 import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
 import { VerificationRecordsService } from './verification-records.service';
 import { Requires } from '../auth/requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 const RECORD_ID = new ResourceIdPipe('VERIFICATION_NOT_FOUND');
-const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: { type: 'string', format: 'uuid' } };
+const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: UUID_SCHEMA };
 
 @ApiTags('verifications')
 @Controller('v1/verifications')

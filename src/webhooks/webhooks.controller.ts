@@ -13,13 +13,14 @@ import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, Rota
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
 import { Requires } from '../auth/requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples: the body's, the DTO's, the service's.
 const { notJson, invalidJson } = VALIDATION_MESSAGES;
 const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateWebhookDto), webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit };
 
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
-const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
+const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: UUID_SCHEMA };
 
 @ApiTags('monitoring')
 @Controller('v1/webhooks')
@@ -139,7 +140,7 @@ export class WebhooksController {
       'send (a ping or a replay) per endpoint per 10 seconds; another is 429 with Retry-After.',
   })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: UUID_SCHEMA })
   @ApiResponse({ status: 202, type: DeliveryDto, description: 'The delivery is queued again' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR')
   retry(

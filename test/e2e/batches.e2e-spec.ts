@@ -1,7 +1,7 @@
 /** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
 import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';

@@ -247,12 +247,13 @@ describe('OpenAPI document and the key command', () => {
       }
     });
 
-    it("names the request's own origin as the server, as a proxy forwards it", async () => {
-      expect(((await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as any).servers).toEqual([{ url: t.baseUrl }]);
+    it("names the request's own origin as the server, as a proxy forwards it, for partners and not as production", async () => {
+      const server = (url: string) => [{ url, description: 'A local or test instance, not production (NODE_ENV is not production)', 'x-internal': false }];
+      expect(((await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as any).servers).toEqual(server(t.baseUrl));
       const forwarded = await request(t.baseUrl, 'GET', '/docs/openapi.json', {
         headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'partners.example.com' },
       });
-      expect((forwarded.body as any).servers).toEqual([{ url: 'https://partners.example.com' }]);
+      expect((forwarded.body as any).servers).toEqual(server('https://partners.example.com'));
     });
   });
 

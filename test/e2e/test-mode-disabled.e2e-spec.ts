@@ -1,5 +1,5 @@
 import { OPERATOR_ORIGIN } from '../../src/activity/activity-log';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_TYPES } from '../../src/events/event-types';
 import { WatchlistService } from '../../src/watchlist/watchlist.service';

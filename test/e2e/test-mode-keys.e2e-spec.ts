@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { billingPeriod } from '../../src/quota/billing-period';
 import { LIVE_WORLD } from '../../src/watchlist/recheck.queue';

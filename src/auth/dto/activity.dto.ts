@@ -4,7 +4,8 @@ import { ACTIVITY_ACTIONS, ACTOR_TYPES } from '../../activity/activity-chain';
 import type { ActivityAction, ActorType } from '../../activity/activity-chain';
 import type { ActivityFilters } from '../../activity/activity-log';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
-import { NewestFirstCursor, PageCursor, PageLimit, PageSize, readNewestFirstCursor } from '../../validation/paging';
+import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
+import { NEWEST_FIRST_CURSOR_MAX_LENGTH, NewestFirstCursor, PageCursor, PageLimit, PageSize, readNewestFirstCursor } from '../../validation/paging';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 
 const { activityLimit, cursor, activityAction, activityActorType, activityActorId, activityFrom, activityTo, activityQuery } = FEATURE_VALIDATION_MESSAGES;
@@ -17,7 +18,7 @@ export class ActivityQuery {
   @PageLimit(ACTIVITY_PAGE)
   limit: number = ACTIVITY_PAGE.fallback;
 
-  @PageCursor(readNewestFirstCursor, cursor)
+  @PageCursor(readNewestFirstCursor, NEWEST_FIRST_CURSOR_MAX_LENGTH, cursor)
   cursor?: NewestFirstCursor;
 
   @IsOptional()
@@ -37,13 +38,20 @@ export class ActivityQuery {
   actorId?: string;
 
   @IsOptional()
+  @MaxLength(ISO_INSTANT_MAX_LENGTH, { message: activityFrom })
   @IsISO8601({ strict: true }, { message: activityFrom })
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events that occurred at or after this time' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    maxLength: ISO_INSTANT_MAX_LENGTH,
+    description: 'Only events that occurred at or after this time',
+  })
   from?: string;
 
   @IsOptional()
+  @MaxLength(ISO_INSTANT_MAX_LENGTH, { message: activityTo })
   @IsISO8601({ strict: true }, { message: activityTo })
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only events that occurred before this time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', maxLength: ISO_INSTANT_MAX_LENGTH, description: 'Only events that occurred before this time' })
   to?: string;
 }
 

@@ -6,6 +6,7 @@ import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { parseExpiry } from '../key-expiry';
 import { KEY_MODES, KeyMode } from '../key-mode';
 import { KEY_ROLES, KeyRole } from '../key-role';
+import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
 
 const { keyBody, keyExpiry, keyMode, keyRole } = FEATURE_VALIDATION_MESSAGES;
 
@@ -22,6 +23,7 @@ export class CreateKeyDto {
     required: false,
     type: String,
     format: 'date-time',
+    maxLength: ISO_INSTANT_MAX_LENGTH,
     example: '2027-01-31T00:00:00Z',
     description:
       'When the new key stops working: a future ISO-8601 date (midnight UTC), or date and time with its zone. ' +

@@ -1763,7 +1763,7 @@ export interface components {
              * @example https://partner.example/hooks/licences
              */
             url: string;
-            /** @description Event types to send (default: all) */
+            /** @description Event types to send (default: all); each at most once, a repeated one is counted once */
             events?: ("licence.status_changed" | "licence.details_changed" | "licence.not_found" | "licence.expiring" | "licence.replaced" | "watch.paused" | "watch.resumed" | "ping")[];
         };
         CreatedWebhookDto: {
