@@ -20,7 +20,7 @@ export const LAYERS = [
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
-  ['common', 'evidence'],
+  ['common', 'evidence', 'activity'],
   ['auth'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ActivityWorkerModule } from './activity/activity-worker.module';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
@@ -32,6 +33,7 @@ export class WorkerModule {
         WatchlistWorkerModule,
         WebhooksWorkerModule,
         EvidenceWorkerModule.forRoot(AuthCoreModule),
+        ActivityWorkerModule,
       ],
     };
   }

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityModule } from '../activity/activity.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyBodyGate } from '../http/body-gates';
+import { ActivityController } from './activity.controller';
 import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthCoreModule } from './auth-core.module';
@@ -15,8 +17,8 @@ import { UserModes } from './user-modes';
 import { User } from './user.entity';
 
 @Module({
-  imports: [AuthCoreModule, RateLimitModule, TypeOrmModule.forFeature([User, ApiKey])],
-  controllers: [KeysController],
+  imports: [AuthCoreModule, RateLimitModule, ActivityModule, TypeOrmModule.forFeature([User, ApiKey])],
+  controllers: [KeysController, ActivityController],
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,
@@ -27,6 +29,6 @@ import { User } from './user.entity';
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthCoreModule, KeyChanges, RateLimitModule, UserModes],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthCoreModule, KeyChanges, RateLimitModule, UserModes, ActivityModule],
 })
 export class AuthModule {}

@@ -11,7 +11,8 @@ export type KeysCommand =
   | { command: 'disable-user' | 'enable-user'; userId: string }
   | { command: 'delete-user'; userId: string; confirmed: boolean }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
-  | { command: 'receipt-key' };
+  | { command: 'receipt-key' }
+  | { command: 'activity-verify'; userId: string };
 
 export class UsageError extends Error {}
 
@@ -28,7 +29,8 @@ export const KEYS_USAGE = `Usage:
   keys delete-user USER_ID [--confirm]
   keys reencrypt-webhook-secrets
   keys reseal-holder-data
-  keys receipt-key`;
+  keys receipt-key
+  keys activity verify --user USER_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -155,6 +157,12 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
       return { command };
+    case 'activity': {
+      const { user, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
+      if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
+      return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
     case 'receipt-key':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('receipt-key takes no arguments');

@@ -19,6 +19,7 @@ import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
 import { RosterDto } from '../common/roster.dto';
 import { rosterEntries } from '../common/roster';
 import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
+import { Requires } from '../auth/requires';
 import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the header's, the DTOs'.
@@ -66,6 +67,7 @@ function sendCsv(reply: FastifyReply, batchId: string, csv: string): string {
 @ApiTags('batches')
 @Controller('v1/batches')
 @UseGuards(ApiKeyGuard)
+@Requires('read')
 export class BatchesController {
   private readonly lookupsPerSecond: number;
 
@@ -77,6 +79,7 @@ export class BatchesController {
   }
 
   @Post()
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig({ requestBody: CSV_ROSTER_BODY })
   @ApiOperation({
@@ -178,6 +181,7 @@ export class BatchesController {
   }
 
   @Post(':id/retry')
+  @Requires('check')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'retryBatch',

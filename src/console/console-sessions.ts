@@ -7,6 +7,7 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
+import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
 import { clientGroup } from '../rate-limit/client-group';
 import { RedisStore } from '../redis/redis.module';
 import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
@@ -80,13 +81,13 @@ export class ConsoleSessions {
 
   /** Refuses a state-changing request sent from another site, or without Origin: 403. */
   checkOrigin(request: FastifyRequest): void {
-    if (!isConsoleOrigin(request.headers.origin, consoleOrigin(this.publicBaseUrl, request))) throw new ApiError('FORBIDDEN');
+    if (!isConsoleOrigin(request.headers.origin, consoleOrigin(this.publicBaseUrl, request))) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
   /** Refuses a state-changing request that did not come from the console's own page with its token: 403. */
   checkChange(request: FastifyRequest, sentToken: unknown, expectedToken: string | null): void {
     this.checkOrigin(request);
-    if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN');
+    if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
   /**

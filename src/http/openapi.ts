@@ -36,6 +36,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('verifications', 'A record of every final answer: history, CSV export, and receipts signed with Ed25519 that anyone can verify offline')
     .addTag('keys', 'The API keys of the calling user: list, issue and revoke them')
+    .addTag('activity', "The account's activity log: who changed what, when and from where, in a hash chain")
     .addTag('test', "Test mode, for test keys only: change a licence of the caller's built-in test register, and restore it")
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
     // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.

@@ -147,6 +147,7 @@ describe('test mode: test keys and separate worlds', () => {
         name: 'sandbox',
         prefix: testKey.key.slice(0, 15),
         mode: 'test',
+        role: 'admin',
         createdAt: expect.stringMatching(ISO),
         lastUsedAt: null,
         expiresAt: null,
