@@ -29,11 +29,11 @@ const BATCH_ADD_TEXTS = { notJson, invalidJson, tooDeep, ...dtoValidationTexts(R
 @ApiTags('monitoring')
 @Controller()
 @UseGuards(ApiKeyGuard)
-@Requires('check')
 export class WatchlistController {
   constructor(private readonly watchlist: WatchlistService) {}
 
   @Put('v1/watchlist/:licenceNumber')
+  @Requires('check')
   @ApiOperation({
     operationId: 'watchLicence',
     summary: 'Watch a licence number',
@@ -60,6 +60,7 @@ export class WatchlistController {
   }
 
   @Delete('v1/watchlist/:licenceNumber')
+  @Requires('check')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'unwatchLicence',
@@ -73,6 +74,7 @@ export class WatchlistController {
   }
 
   @Post('v1/watchlist::batchAdd')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig({ requestBody: JSON_ROSTER_BODY })
   @ApiOperation({

@@ -90,7 +90,7 @@ describe('batches: roster checks through the lookup queue', () => {
     const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
-    expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '429', '500', '503']);
+    expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '403', '429', '500', '503']);
     expect(Object.keys(document.paths['/v1/batches'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
     expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '429', '500', '503']);
@@ -98,7 +98,7 @@ describe('batches: roster checks through the lookup queue', () => {
       BATCH_NOT_FOUND: { summary: 'Batch not found', value: { code: 'BATCH_NOT_FOUND', message: 'Batch not found' } },
     });
     expect(Object.keys(document.paths['/v1/batches/{id}/results.csv'].get.responses['200'].content)).toEqual(['text/csv']);
-    expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '404', '429', '500', '503']);
+    expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '403', '404', '429', '500', '503']);
     expect(document.components.schemas.ErrorBody.properties.code.enum).toContain('BATCH_NOT_FOUND');
     expect(document.components.schemas.BatchDto.required).toEqual(
       expect.arrayContaining(['id', 'status', 'createdAt', 'completedAt', 'total', 'counts', 'items', 'nextCursor']),

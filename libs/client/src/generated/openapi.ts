@@ -5052,21 +5052,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description FORBIDDEN: This API key's role does not allow this operation */
-            403: {
-                headers: {
-                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
-                    RateLimit?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
-                    "RateLimit-Policy"?: string;
-                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
-                    "Verification-Mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
