@@ -53,7 +53,7 @@ export const LOOKUPS_FACES = [
   'lookup.service',
   'lookup-subject',
   'lookup-outcome',
-  'lookups.queue',
+  'lookup-jobs',
   'production-register-warning',
 ];
 

@@ -17,7 +17,7 @@ import {
   TEST_LOOKUP_QUEUE,
   lookupQueueOf,
   newLookupJobId,
-} from './lookups.queue';
+} from './lookup-jobs';
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { ReadinessProbe } from '../health/readiness-probe';
 import { RegisterBreaker } from './breaker/register-breaker';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 
 /** The lookup pipeline's part of GET /health/ready: its queues' connections answer, and the breaker's phase. */
 @Injectable()

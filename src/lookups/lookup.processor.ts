@@ -10,7 +10,7 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import { ResultCache } from './result-cache';
 import { RegisterSurface, TestRegisters } from './test-register';
 import { isCachedTestAnswer } from './test-world';

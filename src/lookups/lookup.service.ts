@@ -14,7 +14,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
 import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, LookupJobResult, livePriority, newLookupJobId, subjectId } from './lookups.queue';
+import { LOOKUP_PRIORITY, LookupJobResult, livePriority, newLookupJobId, subjectId } from './lookup-jobs';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';

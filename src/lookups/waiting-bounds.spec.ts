@@ -1,4 +1,4 @@
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
 
 const limits = { queueMax: 1500, userMax: 1000 };

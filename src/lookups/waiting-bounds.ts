@@ -1,5 +1,5 @@
 import type { KeyMode } from '../auth/key-mode';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 
 /** Who waits for a new lookup: a partner's request (live) or a batch row or re-check (background). */
 export type LookupUrgency = 'live' | 'background';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../../src/lookups/lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../../src/lookups/lookup-jobs';
 import { request, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
