@@ -9,7 +9,7 @@ import { LookupAnswer, LookupService } from '../lookups/lookup.service';
 import type { LookupJobResult } from '../lookups/lookup-jobs';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
-import { deriveIdempotencyKey } from './idempotency-key';
+import { deriveIdempotencyKey } from '../validation/idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
 
 export interface Verification<Result extends LookupJobResult = FinalResult> {
