@@ -20,7 +20,7 @@ export const LAYERS = [
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
-  ['common', 'evidence'],
+  ['common', 'evidence', 'activity'],
   ['auth'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
@@ -53,7 +53,7 @@ export const LOOKUPS_FACES = [
   'lookup.service',
   'lookup-subject',
   'lookup-outcome',
-  'lookups.queue',
+  'lookup-jobs',
   'production-register-warning',
   'canary-store',
 ];
@@ -127,5 +127,15 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.spec.ts'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones() }] },
+  },
+  {
+    // The service answers test mode from the test register's data, never from the stand-in server's package.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@lvs/register-sandbox', '@lvs/register-sandbox/*'], message: 'src imports the data from @lvs/test-register.' }] },
+      ],
+    },
   },
 );

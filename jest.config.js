@@ -47,6 +47,7 @@ const shared = {
     '^@lvs/register/register-identity$': '<rootDir>/libs/register/src/register-identity.ts',
     '^@lvs/register-sandbox$': '<rootDir>/libs/register-sandbox/src/index.ts',
     '^@lvs/register-sandbox/sandbox-address$': '<rootDir>/libs/register-sandbox/src/sandbox-address.ts',
+    '^@lvs/test-register$': '<rootDir>/libs/test-register/src/index.ts',
     '^@lvs/client$': '<rootDir>/libs/client/src/index.ts',
     // libs/client is also built as ES modules, whose relative imports name the .js file that tsc emits.
     '^(\\.{1,2}/.+)\\.js$': '$1',
@@ -54,7 +55,7 @@ const shared = {
 };
 
 // Which e2e files a project takes is declared in each file, by a tag in its first lines: @alone for files that need the
-// whole machine (they run alone after the rest, which run two at a time: package.json), @topologies for the suites that
+// whole machine (they run alone after the rest, which run three at a time: package.json), @topologies for the suites that
 // run again on the production topologies. A file's name says nothing.
 const E2E_DIR = path.join(__dirname, 'test', 'e2e');
 function e2eTagged(tag) {

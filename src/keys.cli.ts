@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ChainBreak } from './activity/activity-chain';
+import { ActivityLog } from './activity/activity-log';
 import { ApiKeysService, TestSideError, UnknownUserError } from './auth/api-keys.service';
 import { AuthModule } from './auth/auth.module';
 import { KEYS_USAGE, KeysCommand, parseKeysCommand, UsageError } from './auth/parse-keys-command';
@@ -88,7 +90,27 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
     }
     case 'reseal-holder-data':
       return app.get(HolderDataReseal).resealAll([app.get(WatchlistRepository).sealedDates, app.get(BatchRepository).sealedDates]);
+    case 'activity-verify':
+      return verifyActivity(app.get(ActivityLog), command.userId);
   }
+}
+
+/** The activity log of a user does not hold together from its oldest event kept. */
+class BrokenChainError extends Error {}
+
+const BREAKS: Record<ChainBreak['reason'], string> = {
+  content: 'its content does not match its hash',
+  link: 'its previousHash is not the hash of the event before it',
+  gap: 'the event before it is missing',
+  head: 'the newest events are missing',
+};
+
+/** Recomputes the user's chain: how many events hold together, or BrokenChainError naming the first that does not. */
+async function verifyActivity(log: ActivityLog, userId: string): Promise<{ userId: string; events: number; intact: true }> {
+  const { events, broken } = await log.verify(userId);
+  if (broken === null) return { userId, events, intact: true };
+  const where = broken.id === null ? `after event seq ${broken.seq - 1}` : `at event ${broken.id} (seq ${broken.seq})`;
+  throw new BrokenChainError(`The activity log of user ${userId} is broken ${where}: ${BREAKS[broken.reason]}`);
 }
 
 /**
@@ -132,6 +154,10 @@ async function main(): Promise<number> {
     if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {
       console.error(error.message);
       return 2;
+    }
+    if (error instanceof BrokenChainError) {
+      console.error(error.message);
+      return 1;
     }
     throw error;
   } finally {

@@ -23,6 +23,8 @@ const OWNERS: Record<string, string> = {
   webhook_attempts: 'webhooks',
   verification_records: 'evidence',
   test_licences: 'lookups',
+  activity_events: 'activity',
+  activity_chains: 'activity',
 };
 
 const SRC = __dirname;

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EntityManager } from 'typeorm';
+import { ActivityLog } from './activity/activity-log';
 import { AuthRepository } from './auth/auth.repository';
 import { KeyChanges } from './auth/key-changes';
 import { BatchRepository } from './batches/batch.repository';
@@ -30,6 +31,7 @@ export interface UserFootprint {
   quotaCharges: number;
   quotaUsage: number;
   verificationRecords: number;
+  activityEvents: number;
 }
 
 export interface UserDeletionReport {
@@ -66,6 +68,7 @@ export class UserDeletion {
     private readonly events: EventsService,
     private readonly quota: QuotaRepository,
     private readonly evidence: EvidenceRepository,
+    private readonly activity: ActivityLog,
     private readonly redis: RedisStore,
     private readonly keyChanges: KeyChanges,
     private readonly config: AppConfig,
@@ -116,6 +119,7 @@ export class UserDeletion {
       ...(await this.events.countUserRows(userIds, manager)),
       ...(await this.quota.countUserRows(userIds, manager)),
       ...(await this.evidence.countUserRows(userIds, manager)),
+      ...(await this.activity.countUserRows(userIds, manager)),
     };
   }
 

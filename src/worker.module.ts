@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { RecordOwnersModule } from './auth/record-owners.module';
+import { ActivityWorkerModule } from './activity/activity-worker.module';
+import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -33,7 +34,8 @@ export class WorkerModule {
         WatchlistWorkerModule,
         WebhooksWorkerModule,
         RegisterWatchModule,
-        EvidenceWorkerModule.forRoot(RecordOwnersModule),
+        EvidenceWorkerModule.forRoot(AuthCoreModule),
+        ActivityWorkerModule,
       ],
     };
   }

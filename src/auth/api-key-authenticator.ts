@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser } from './authenticated-user';
 import { AuthRepository } from './auth.repository';
@@ -30,12 +31,17 @@ interface KnownKey {
  */
 export const UNKNOWN_KEY_TTL_MS = 5000;
 
+/** While PostgreSQL cannot answer, how long a key known before is trusted again before PostgreSQL is asked once more. */
+export const STALE_KEY_RETRY_MS = 5000;
+
 /**
  * Finds the holder of a key without a database query per request: every key PostgreSQL knows (live, revoked, or of a
  * disabled user) is kept in a bounded in-process cache with a short TTL, under its user, and keys PostgreSQL did not
  * know in another for UNKNOWN_KEY_TTL_MS, so that a flood of made-up keys costs a query per key at most once in that
  * time. Creations, revocations, disabled users and plan changes reach every API process through KeyChanges at once
- * and drop only that user's keys; expiry is checked against the cached date on every request.
+ * and drop only that user's keys; expiry is checked against the cached date on every request. A key whose entry only
+ * aged out still stands while PostgreSQL cannot answer: a change to it would have removed the entry, so a partner's
+ * cached answers keep coming through a database outage.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit {
@@ -53,7 +59,12 @@ export class ApiKeyAuthenticator implements OnModuleInit {
     private readonly keyUses: KeyUseRecorder,
     config: AppConfig,
   ) {
-    this.known = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000 });
+    this.known = new LRUCache({
+      max: config.get('AUTH_CACHE_MAX_KEYS'),
+      ttl: config.get('AUTH_CACHE_TTL_SECONDS') * 1000,
+      // An aged-out entry stays for load() to fall back on; get() still answers only fresh ones.
+      noDeleteOnStaleGet: true,
+    });
     this.unknown = new LRUCache({ max: config.get('AUTH_CACHE_MAX_KEYS'), ttl: UNKNOWN_KEY_TTL_MS });
     this.testModeEnabled = config.get('TEST_MODE_ENABLED');
     this.testModeQuota = config.get('TEST_MODE_QUOTA');
@@ -97,7 +108,15 @@ export class ApiKeyAuthenticator implements OnModuleInit {
    */
   async load(keyHash: string): Promise<KeyHolder | null> {
     const generation = this.generation;
-    const row = await this.repository.keyHolder(keyHash, this.testModeEnabled);
+    let row: Awaited<ReturnType<AuthRepository['keyHolder']>>;
+    try {
+      row = await this.repository.keyHolder(keyHash, this.testModeEnabled);
+    } catch (error) {
+      const stale = isDatabaseUnavailable(error) ? this.known.get(keyHash, { allowStale: true }) : undefined;
+      if (stale === undefined) throw error;
+      if (generation === this.generation) this.known.set(keyHash, stale, { ttl: STALE_KEY_RETRY_MS });
+      return stale.live ? this.validHolder(stale) : null;
+    }
     const current = generation === this.generation;
     if (!row) {
       if (current) this.unknown.set(keyHash, true);

@@ -1,8 +1,10 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { KeyRole } from './key-role';
 import { User } from './user.entity';
 
 /** An API key, stored only as a SHA-256 hash of the plain key. Constraint and index names are the migrations'. */
 @Entity({ name: 'api_keys' })
+@Check('api_keys_role_check', `"role" IN ('admin', 'developer', 'compliance', 'viewer')`)
 @Index('api_keys_user_id', ['userId'])
 @Index('api_keys_created_by', ['createdByKeyId'], { where: '"created_by_key_id" IS NOT NULL' })
 export class ApiKey {
@@ -26,6 +28,10 @@ export class ApiKey {
   /** The first characters of the key, so an operator can tell keys apart without the secret. */
   @Column({ name: 'key_prefix', type: 'text' })
   keyPrefix!: string;
+
+  /** What the key may do (key-role.ts); admin for every key made before roles. */
+  @Column({ type: 'text', default: 'admin' })
+  role!: KeyRole;
 
   /** The key that issued this one through POST /v1/keys or the console; null for a key the operator issued. */
   @Column({ name: 'created_by_key_id', type: 'uuid', nullable: true })

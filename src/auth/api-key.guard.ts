@@ -10,7 +10,9 @@ import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { hashApiKey, readApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator, KeyHolder } from './api-key-authenticator';
-import { RequestWithUser } from './authenticated-user';
+import { AuthenticatedUser, RequestWithUser } from './authenticated-user';
+import { roleMay } from './key-role';
+import { requiredPermission } from './requires';
 
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
   void reply.header('Retry-After', String(retryAfterSeconds));
@@ -19,7 +21,8 @@ function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
 
 /**
  * Admits a request only with a valid key, then takes a token from its user's bucket (unless the route is
- * exempt); runs before body validation, so 401 and 429 win over 400. A key this process does not know is
+ * exempt), then checks the key's role against the route's @Requires; runs before body validation, so 401, 429 and
+ * 403 win over 400. A key this process does not know is
  * looked up only while the client's address is under its limit of failed authentications.
  */
 @Injectable()
@@ -44,7 +47,13 @@ export class ApiKeyGuard implements CanActivate {
     // Set on the reply now, so that every answer from here on carries it, errors (ApiErrorFilter) included.
     if (holder.user.mode === 'test') void reply.header(VERIFICATION_MODE_HEADER, 'test');
     if (!exempt) await this.takeToken(holder, reply);
+    this.checkRole(context, holder.user);
     return true;
+  }
+
+  /** The key's role against the route's @Requires: refused before the route does anything (no charge, job or change). */
+  private checkRole(context: ExecutionContext, user: AuthenticatedUser): void {
+    if (!roleMay(user.role, requiredPermission(this.reflector, context))) throw new ApiError('FORBIDDEN');
   }
 
   /**

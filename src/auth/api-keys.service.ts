@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActivityAction } from '../activity/activity-chain';
+import { ActivityLog, ActivityOrigin, OPERATOR_ORIGIN } from '../activity/activity-log';
 import { ApiError } from '../errors/api-error';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
-import { AuthRepository, UserKeyRow } from './auth.repository';
+import { AuthRepository, UserKeyRow, UserSetting } from './auth.repository';
 import { cappedExpiry } from './key-expiry';
 import { KeyChanges } from './key-changes';
 import { KeyMode } from './key-mode';
+import { KeyRole } from './key-role';
 import { lockUser } from './users-sql';
 
 export interface CreatedKey {
@@ -28,6 +31,7 @@ export interface KeyListing {
   mode: KeyMode;
   name: string;
   prefix: string;
+  role: KeyRole;
   quota: number | null;
   createdAt: string;
   expiresAt: string | null;
@@ -42,6 +46,7 @@ export interface UserKey {
   name: string;
   prefix: string;
   mode: KeyMode;
+  role: KeyRole;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
@@ -92,6 +97,7 @@ export class ApiKeysService {
   constructor(
     private readonly repository: AuthRepository,
     private readonly keyChanges: KeyChanges,
+    private readonly activity: ActivityLog,
   ) {}
 
   /**
@@ -125,6 +131,8 @@ export class ApiKeysService {
         keyPrefix: displayPrefix(key),
         expiresAt: options.expiresAt ?? null,
       });
+      const changes = { name: { old: null, new: saved.name }, mode: { old: null, new: mode }, role: { old: null, new: saved.role } };
+      await this.activity.append(OPERATOR_ORIGIN, { userId: user.id, action: 'key.created', target: { type: 'key', id: saved.id }, changes }, manager);
       return {
         key,
         keyId: saved.id,
@@ -149,6 +157,7 @@ export class ApiKeysService {
       mode: key.mode,
       name: key.name,
       prefix: key.keyPrefix,
+      role: key.role,
       quota: key.monthlyQuota,
       createdAt: key.createdAt.toISOString(),
       expiresAt: key.expiresAt?.toISOString() ?? null,
@@ -175,9 +184,10 @@ export class ApiKeysService {
    * first, so that concurrent requests count one after another and never pass the limit.
    */
   async createUserKey(
+    origin: ActivityOrigin,
     userId: string,
     issuerKeyId: string,
-    request: { name: string; expiresAt: Date | null; mode: KeyMode },
+    request: { name: string; expiresAt: Date | null; mode: KeyMode; role: KeyRole },
   ): Promise<UserKey & { key: string }> {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
@@ -196,10 +206,13 @@ export class ApiKeysService {
         keyPrefix: displayPrefix(key),
         createdByKeyId: issuerKeyId,
         expiresAt: cappedExpiry(request.expiresAt, issuerExpiresAt),
+        role: request.role,
       });
-      const { id, name, keyPrefix: prefix, createdAt, lastUsedAt, expiresAt } = saved;
+      const { id, name, keyPrefix: prefix, role, createdAt, lastUsedAt, expiresAt } = saved;
       const mode = request.mode;
-      return { ...userKey({ id, name, prefix, mode, createdAt, lastUsedAt, expiresAt, createdBy: issuerKeyId, revocable: true }), key };
+      const changes = { name: { old: null, new: name }, mode: { old: null, new: mode }, role: { old: null, new: role } };
+      await this.activity.append(origin, { userId, action: 'key.created', target: { type: 'key', id }, changes }, manager);
+      return { ...userKey({ id, name, prefix, mode, role, createdAt, lastUsedAt, expiresAt, createdBy: issuerKeyId, revocable: true }), key };
     });
   }
 
@@ -209,13 +222,24 @@ export class ApiKeysService {
    * revoked. False otherwise (its issuer, another key the operator issued, another user's, one revoked already, a live
    * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist.
    */
-  async revokeUserKey(userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
-    return this.announce(await this.repository.revokeInLineage(userId, callerKeyId, keyId));
+  async revokeUserKey(origin: ActivityOrigin, userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
+    const revoked = await this.repository.transaction(async (manager) => {
+      const userIds = await this.repository.revokeInLineage(manager, userId, callerKeyId, keyId);
+      if (userIds.length > 0) await this.activity.append(origin, { userId, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);
+      return userIds;
+    });
+    return this.announce(revoked);
   }
 
   /** Revokes the key and its descendants; false when there is no such key. Revoking twice keeps the first time. */
   async revokeKey(keyId: string): Promise<boolean> {
-    return this.announce(await this.repository.revoke(keyId));
+    const revoked = await this.repository.transaction(async (manager) => {
+      const account = await this.repository.keyAccount(manager, keyId);
+      if (account === undefined) return [];
+      await this.activity.append(OPERATOR_ORIGIN, { userId: account, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);
+      return this.repository.revoke(manager, keyId);
+    });
+    return this.announce(revoked);
   }
 
   /** Every API process drops what it cached about these users' keys; false when there are none. */
@@ -226,9 +250,7 @@ export class ApiKeysService {
 
   /** Returns false when there is no such user. null returns the user to the default rate. */
   async setRateLimit(userId: string, ratePerSecond: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, 'rateLimitPerSecond', ratePerSecond))) return false;
-    await this.keyChanges.publish(userId);
-    return true;
+    return (await this.changeSetting(userId, 'rateLimitPerSecond', ratePerSecond, 'account.limits_changed')) && this.announce([userId]);
   }
 
   /**
@@ -236,7 +258,23 @@ export class ApiKeysService {
    * announce: the watchlist reads the limit from the user's row whenever it adds entries.
    */
   async setWatchLimit(userId: string, watchLimit: number | null): Promise<boolean> {
-    return this.repository.updateUser(userId, 'watchLimit', watchLimit);
+    return this.changeSetting(userId, 'watchLimit', watchLimit, 'account.limits_changed');
+  }
+
+  /** Returns false when there is no such user. null sets an unlimited plan. */
+  async setQuota(userId: string, quota: number | null): Promise<boolean> {
+    return (await this.changeSetting(userId, 'monthlyQuota', quota, 'account.quota_changed')) && this.announce([userId]);
+  }
+
+  /** Sets one of the operator's settings of the user and logs it with its old value, together; false when there is no such user. */
+  private changeSetting(userId: string, setting: UserSetting, value: number | null, action: ActivityAction): Promise<boolean> {
+    return this.repository.transaction(async (manager) => {
+      const before = await this.repository.updateUser(manager, userId, setting, value);
+      if (!before) return false;
+      const changes = { [setting]: { old: before.old, new: value } };
+      await this.activity.append(OPERATOR_ORIGIN, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
+      return true;
+    });
   }
 
   /**
@@ -245,16 +283,16 @@ export class ApiKeysService {
    * Disabling twice keeps the first time.
    */
   async setDisabled(userId: string, disabled: boolean): Promise<{ disabledAt: string | null } | null> {
-    const changed = await this.repository.setDisabled(userId, disabled);
+    const changed = await this.repository.transaction(async (manager) => {
+      const result = await this.repository.setDisabled(manager, userId, disabled);
+      if (!result) return undefined;
+      const changes = { disabledAt: { old: result.before?.toISOString() ?? null, new: result.disabledAt?.toISOString() ?? null } };
+      const action = disabled ? 'account.disabled' : 'account.enabled';
+      await this.activity.append(OPERATOR_ORIGIN, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
+      return result;
+    });
     if (!changed) return null;
     await this.keyChanges.publish(userId);
     return { disabledAt: changed.disabledAt?.toISOString() ?? null };
-  }
-
-  /** Returns false when there is no such user. null sets an unlimited plan. */
-  async setQuota(userId: string, quota: number | null): Promise<boolean> {
-    if (!(await this.repository.updateUser(userId, 'monthlyQuota', quota))) return false;
-    await this.keyChanges.publish(userId);
-    return true;
   }
 }

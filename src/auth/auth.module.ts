@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ActivityModule } from '../activity/activity.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyBodyGate } from '../http/body-gates';
+import { ActivityController } from './activity.controller';
 import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { AuthCoreModule } from './auth-core.module';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
-import { AuthRepository } from './auth.repository';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
@@ -15,19 +17,18 @@ import { UserModes } from './user-modes';
 import { User } from './user.entity';
 
 @Module({
-  imports: [RateLimitModule, TypeOrmModule.forFeature([User, ApiKey])],
-  controllers: [KeysController],
+  imports: [AuthCoreModule, RateLimitModule, ActivityModule, TypeOrmModule.forFeature([User, ApiKey])],
+  controllers: [KeysController, ActivityController],
   providers: [
     ApiKeysService,
     ApiKeyAuthenticator,
     ApiKeyGuard,
-    AuthRepository,
     KeyChanges,
     KeyUseRecorder,
     UserModes,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthRepository, KeyChanges, RateLimitModule, UserModes],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthCoreModule, KeyChanges, RateLimitModule, UserModes, ActivityModule],
 })
 export class AuthModule {}

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiKey } from './api-key.entity';
 import { AuthenticatedUser } from './authenticated-user';
 import type { KeyMode } from './key-mode';
+import type { KeyRole } from './key-role';
 import { User } from './user.entity';
 
 /** A key as the authenticator loads it: its holder, and what decides whether it still works. */
@@ -21,6 +22,7 @@ export interface UserKeyRow {
   name: string;
   prefix: string;
   mode: KeyMode;
+  role: KeyRole;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -36,20 +38,21 @@ export interface IssueCounts {
 }
 
 /** The columns of a new api_keys row. */
-export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId'>>;
+export type NewKey = Pick<ApiKey, 'userId' | 'name' | 'keyHash' | 'keyPrefix' | 'expiresAt'> & Partial<Pick<ApiKey, 'createdByKeyId' | 'role'>>;
 
 /** A user as a new key needs it. */
 export type KeyUser = Pick<User, 'id' | 'monthlyQuota' | 'mode'>;
 
 /** A key as its issuer is told of it. */
-export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
+export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'role' | 'createdAt' | 'lastUsedAt' | 'expiresAt'>;
 
 /** A key of the operator's list (keys list), with its user's mode and plan. */
-export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
+export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'role' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
   Pick<User, 'mode' | 'monthlyQuota'>;
 
 /** The users columns of the settings the operator sets one at a time (keys set-quota, set-rate-limit, set-watch-limit). */
 const USER_SETTINGS = { monthlyQuota: 'monthly_quota', rateLimitPerSecond: 'rate_limit_per_second', watchLimit: 'watch_limit' } as const;
+export type UserSetting = keyof typeof USER_SETTINGS;
 
 /**
  * `sides`: the users whose keys the keys of user $1 see: a live user and its test side, or a test side alone (no row
@@ -99,7 +102,7 @@ export class AuthRepository {
    */
   async keyHolder(keyHash: string, testModeEnabled: boolean): Promise<StoredKeyHolder | undefined> {
     const [row] = await this.dataSource.query<StoredKeyHolder[]>(
-      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
+      `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, k.role, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
               u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
               (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
          FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
@@ -170,9 +173,9 @@ export class AuthRepository {
 
   async insertKey(manager: EntityManager, key: NewKey): Promise<IssuedKey> {
     const [row] = await manager.query<IssuedKey[]>(
-      `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, expires_at, created_by_key_id) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, name, key_prefix AS "keyPrefix", created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"`,
-      [key.userId, key.name, key.keyHash, key.keyPrefix, key.expiresAt, key.createdByKeyId ?? null],
+      `INSERT INTO api_keys (user_id, name, key_hash, key_prefix, expires_at, created_by_key_id, role) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING id, name, key_prefix AS "keyPrefix", role, created_at AS "createdAt", last_used_at AS "lastUsedAt", expires_at AS "expiresAt"`,
+      [key.userId, key.name, key.keyHash, key.keyPrefix, key.expiresAt, key.createdByKeyId ?? null, key.role ?? 'admin'],
     );
     return row;
   }
@@ -180,7 +183,7 @@ export class AuthRepository {
   /** Every key with its user's mode and plan, oldest first. */
   allKeys(): Promise<ListedKey[]> {
     return this.dataSource.query<ListedKey[]>(
-      `SELECT k.id, k.user_id AS "userId", k.name, k.key_prefix AS "keyPrefix", k.created_at AS "createdAt", k.expires_at AS "expiresAt",
+      `SELECT k.id, k.user_id AS "userId", k.name, k.key_prefix AS "keyPrefix", k.role, k.created_at AS "createdAt", k.expires_at AS "expiresAt",
               k.revoked_at AS "revokedAt", k.created_by_key_id AS "createdByKeyId", u.mode, u.monthly_quota AS "monthlyQuota"
          FROM api_keys k JOIN users u ON u.id = k.user_id
         ORDER BY k.created_at, k.id`,
@@ -191,7 +194,7 @@ export class AuthRepository {
   userKeys(userId: string, callerKeyId: string): Promise<UserKeyRow[]> {
     return this.dataSource.query<UserKeyRow[]>(
       `${LINEAGE}
-       SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
+       SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.role, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
               k.expires_at AS "expiresAt", k.created_by_key_id AS "createdBy", k.id IN (SELECT id FROM lineage) AS revocable
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.user_id IN (SELECT id FROM sides) AND k.revoked_at IS NULL
@@ -201,34 +204,35 @@ export class AuthRepository {
   }
 
   /**
-   * Revokes key `keyId` and its descendants if it is of `callerKeyId`'s lineage among user $1's sides and not revoked;
-   * the ids of the users whose keys it revoked, none when it may not.
+   * In the caller's transaction: revokes key `keyId` and its descendants if it is of `callerKeyId`'s lineage among
+   * user $1's sides and not revoked; the ids of the users whose keys it revoked, none when it may not.
    */
-  async revokeInLineage(userId: string, callerKeyId: string, keyId: string): Promise<string[]> {
-    return this.transaction(async (manager) => {
-      const revocable = await manager.query<{ id: string }[]>(
-        `${LINEAGE}
-         SELECT id FROM api_keys WHERE id = $3 AND revoked_at IS NULL AND id IN (SELECT id FROM lineage) FOR UPDATE`,
-        [userId, callerKeyId, keyId],
-      );
-      return revocable.length > 0 ? this.revokeWithDescendants(manager, keyId) : [];
-    });
+  async revokeInLineage(manager: EntityManager, userId: string, callerKeyId: string, keyId: string): Promise<string[]> {
+    const revocable = await manager.query<{ id: string }[]>(
+      `${LINEAGE}
+       SELECT id FROM api_keys WHERE id = $3 AND revoked_at IS NULL AND id IN (SELECT id FROM lineage) FOR UPDATE`,
+      [userId, callerKeyId, keyId],
+    );
+    return revocable.length > 0 ? this.revoke(manager, keyId) : [];
+  }
+
+  /** The account a key belongs to: its user, or for a test key the live user of its test side; undefined for no such key. */
+  async keyAccount(manager: EntityManager, keyId: string): Promise<string | undefined> {
+    const [row] = await manager.query<{ id: string }[]>(
+      'SELECT COALESCE(u.live_user_id, u.id) AS id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1',
+      [keyId],
+    );
+    return row?.id;
   }
 
   /**
-   * Revokes the key and every key descended from it (a second time keeps the first); the ids of the users whose keys
-   * it revoked, none when there is no such key.
+   * In the caller's transaction: revokes the key and every key descended from it (a second time keeps the first);
+   * the ids of the users whose keys it revoked, none when there is no such key. It locks the key and its descendants,
+   * then revokes them with a statement of its own: a key being issued by one of them holds its issuer's row
+   * (lockLiveIssuer) until it commits, so the second statement sees it, and a key issued after the lock finds its
+   * issuer revoked.
    */
-  revoke(keyId: string): Promise<string[]> {
-    return this.transaction((manager) => this.revokeWithDescendants(manager, keyId));
-  }
-
-  /**
-   * Locks the key and its descendants, then revokes them with a statement of its own: a key being issued by one of
-   * them holds its issuer's row (lockLiveIssuer) until it commits, so the second statement sees it, and a key issued
-   * after the lock finds its issuer revoked.
-   */
-  private async revokeWithDescendants(manager: EntityManager, keyId: string): Promise<string[]> {
+  async revoke(manager: EntityManager, keyId: string): Promise<string[]> {
     await manager.query(`${DESCENDANTS} SELECT id FROM api_keys WHERE id IN (SELECT id FROM descendants) ORDER BY id FOR UPDATE`, [keyId]);
     const [rows] = await manager.query<[{ userId: string }[], number]>(
       `${DESCENDANTS}
@@ -245,20 +249,26 @@ export class AuthRepository {
     return rows.length > 0;
   }
 
-  /** Sets one of the user's settings; false when there is no such user. */
-  async updateUser(userId: string, setting: keyof typeof USER_SETTINGS, value: number | null): Promise<boolean> {
-    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(`UPDATE users SET ${USER_SETTINGS[setting]} = $2 WHERE id = $1 RETURNING id`, [
-      userId,
-      value,
-    ]);
-    return rows.length > 0;
+  /** In the caller's transaction: sets one of the user's settings; its value before, undefined when there is no such user. */
+  async updateUser(manager: EntityManager, userId: string, setting: UserSetting, value: number | null): Promise<{ old: number | null } | undefined> {
+    const column = USER_SETTINGS[setting];
+    const [rows] = await manager.query<[{ old: number | null }[], number]>(
+      `UPDATE users u SET ${column} = $2 FROM (SELECT id, ${column} AS old FROM users WHERE id = $1 FOR UPDATE) before
+        WHERE u.id = before.id RETURNING before.old`,
+      [userId, value],
+    );
+    return rows[0];
   }
 
-  /** Disables the user (a second time keeps the first) or enables it; undefined when there is no such user. */
-  async setDisabled(userId: string, disabled: boolean): Promise<{ disabledAt: Date | null } | undefined> {
-    const [rows] = await this.dataSource.query<[{ disabledAt: Date | null }[], number]>(
-      `UPDATE users SET disabled_at = CASE WHEN $2 THEN COALESCE(disabled_at, now()) END WHERE id = $1
-       RETURNING disabled_at AS "disabledAt"`,
+  /**
+   * In the caller's transaction: disables the user (a second time keeps the first) or enables it; when it was
+   * disabled before and after, undefined when there is no such user.
+   */
+  async setDisabled(manager: EntityManager, userId: string, disabled: boolean): Promise<{ before: Date | null; disabledAt: Date | null } | undefined> {
+    const [rows] = await manager.query<[{ before: Date | null; disabledAt: Date | null }[], number]>(
+      `UPDATE users u SET disabled_at = CASE WHEN $2 THEN COALESCE(u.disabled_at, now()) END
+         FROM (SELECT id, disabled_at FROM users WHERE id = $1 FOR UPDATE) before
+        WHERE u.id = before.id RETURNING before.disabled_at AS before, u.disabled_at AS "disabledAt"`,
       [userId, disabled],
     );
     return rows[0];

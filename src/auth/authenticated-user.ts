@@ -1,4 +1,5 @@
 import { KeyMode } from './key-mode';
+import { KeyRole } from './key-role';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 
 /** Who is calling, as established by ApiKeyGuard. */
@@ -7,6 +8,8 @@ export interface AuthenticatedUser {
   keyId: string;
   /** the side of the user the key works on: decided by the key alone */
   mode: KeyMode;
+  /** what the key may do (key-role.ts); fixed when the key is made, so cached with it */
+  role: KeyRole;
   /** null for an unlimited plan */
   monthlyQuota: number | null;
 }

@@ -54,4 +54,9 @@ describe('parseExpiry', () => {
   it.each(['2027-02-30', '2027-01-31T10:00', 'tomorrow', '31/01/2027'])('refuses %s', (text) => {
     expect(parseExpiry(text)).toBeNull();
   });
+
+  it('reads up to 40 characters, as the document says, and refuses a longer one unread', () => {
+    expect(parseExpiry(`2027-01-31T10:00:00.${'1'.repeat(19)}Z`)?.toISOString()).toBe('2027-01-31T10:00:00.111Z');
+    expect(parseExpiry(`2027-01-31T10:00:00.${'1'.repeat(20)}Z`)).toBeNull();
+  });
 });

@@ -1,3 +1,5 @@
+import { ISO_INSTANT_MAX_LENGTH } from '../validation/iso-instant';
+
 /** Whether a key with this expiry is no longer valid at `now`; a key without expiry never expires. */
 export function isExpired(expiresAt: Date | null, now: Date): boolean {
   return expiresAt !== null && expiresAt.getTime() <= now.getTime();
@@ -17,8 +19,9 @@ export function cappedExpiry(requested: Date | null, issuer: Date | null): Date 
 // whatever zone the writer's machine happens to use.
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
-/** Parses an expiry written in ISO-8601; null when it is not, or names a day that does not exist. */
+/** Parses an expiry written in ISO-8601; null when it is not, is longer than any real one, or names a day that does not exist. */
 export function parseExpiry(text: string): Date | null {
+  if (text.length > ISO_INSTANT_MAX_LENGTH) return null;
   const match = ISO_8601.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

@@ -1,15 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { ActivityOrigin } from '../activity/activity-log';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
+import { KeyOrigin } from './activity-origin';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
 import { AuthenticatedUser, CurrentUser } from './authenticated-user';
 import { issuedKeyMode } from './key-mode';
+import { mayIssueRole } from './key-role';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
+import { Requires } from './requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts POST /v1/keys really sends, for the document's examples: the body's, the DTO's, the
 // controller's (a test key asking for a live one) and the service's.
@@ -20,6 +25,7 @@ const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateKeyDto)
 @ApiTags('keys')
 @Controller('v1/keys')
 @UseGuards(ApiKeyGuard)
+@Requires('integrate')
 export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
@@ -44,16 +50,20 @@ export class KeysController {
     summary: "Issue another API key to the caller's user",
     description:
       "The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key " +
-      'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.',
+      'making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired. Its role is ' +
+      "the calling key's or a lesser one: a key never issues more rights than it holds.",
   })
   @ApiBody({ type: CreateKeyDto })
   @ApiResponse({ status: 201, type: CreatedKeyDto, description: 'Issued; the answer holds the key, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  async create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
+  async create(@CurrentUser() user: AuthenticatedUser, @KeyOrigin() origin: ActivityOrigin, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     const mode = issuedKeyMode(user.mode, body.mode);
     if (mode === null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyModeLive);
+    const role = body.role ?? user.role;
+    if (!mayIssueRole(user.role, role)) throw new ApiError('FORBIDDEN');
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name: body.name, expiresAt: body.expiresAt ?? null, mode });
+      const request = { name: body.name, expiresAt: body.expiresAt ?? null, mode, role };
+      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, request);
       return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);
@@ -73,10 +83,14 @@ export class KeysController {
       "key descended from it. Its issuer, other keys the operator issued, other users' keys and, to a test key, live " +
       'keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.',
   })
-  @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'id', description: 'The key id from GET /v1/keys', schema: UUID_SCHEMA })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrorResponses('UNAUTHORIZED', 'KEY_NOT_FOUND', 'INTERNAL_ERROR')
-  async revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string): Promise<void> {
-    if (!(await this.keys.revokeUserKey(user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
+  async revoke(
+    @CurrentUser() user: AuthenticatedUser,
+    @KeyOrigin() origin: ActivityOrigin,
+    @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string,
+  ): Promise<void> {
+    if (!(await this.keys.revokeUserKey(origin, user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
   }
 }

@@ -214,6 +214,15 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('activity verify', () => {
+    it('parses activity verify --user USER_ID, and refuses anything else', () => {
+      expect(parseKeysCommand(['activity', 'verify', '--user', USER_ID.toUpperCase()])).toEqual({ command: 'activity-verify', userId: USER_ID });
+      expect(() => parseKeysCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
+      expect(() => parseKeysCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
+      expect(() => parseKeysCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
+    });
+  });
+
   describe('set-quota', () => {
     it('parses set-quota USER_ID N', () => {
       expect(parseKeysCommand(['set-quota', USER_ID, '250'])).toEqual({

@@ -12,7 +12,8 @@ export type KeysCommand =
   | { command: 'delete-user'; userId: string; confirmed: boolean }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
-  | { command: 'canary'; action: 'acknowledge' | 'rebaseline' };
+  | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
+  | { command: 'activity-verify'; userId: string };
 
 export class UsageError extends Error {}
 
@@ -30,7 +31,8 @@ export const KEYS_USAGE = `Usage:
   keys reencrypt-webhook-secrets
   keys reseal-holder-data
   keys receipt-key
-  keys canary acknowledge|rebaseline`;
+  keys canary acknowledge|rebaseline
+  keys activity verify --user USER_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -157,6 +159,12 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
       return { command };
+    case 'activity': {
+      const { user, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
+      if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
+      return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
     case 'receipt-key':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('receipt-key takes no arguments');

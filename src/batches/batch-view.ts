@@ -70,6 +70,9 @@ export function isBatchId(value: string): boolean {
   return isUuid(value);
 }
 
+/** An item's position in its batch: at most 4 digits, as a batch has at most 1,000 items. */
+export const ITEMS_CURSOR_MAX_LENGTH = 4;
+
 /** The `cursor` of a batch's items: the index after which the page starts. */
 export function readItemsCursor(text: string): number | null {
   return /^[0-9]{1,4}$/.test(text) ? Number(text) : null;

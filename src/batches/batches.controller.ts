@@ -19,6 +19,8 @@ import { BatchesQuery, BatchItemsQuery } from './dto/batch-query.dto';
 import { RosterDto } from '../common/roster.dto';
 import { rosterEntries } from '../common/roster';
 import { CSV_ROSTER_BODY, writeResultsCsv } from './roster-csv';
+import { Requires } from '../auth/requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the header's, the DTOs'.
 const { notJson, invalidJson, tooDeep, idempotencyKey } = VALIDATION_MESSAGES;
@@ -43,7 +45,7 @@ const CREATE_BATCH_TEXTS = {
 const CSV_ROSTER_EXAMPLE = 'licenceNumber,reference\r\n1011001544208079,guard-0042\r\n1888000000000000,guard-0043\r\n';
 
 const BATCH_ID = new ResourceIdPipe('BATCH_NOT_FOUND');
-const ID_PARAM = { name: 'id', description: 'The batch id from POST /v1/batches', schema: { type: 'string', format: 'uuid' } };
+const ID_PARAM = { name: 'id', description: 'The batch id from POST /v1/batches', schema: UUID_SCHEMA };
 const CSV_DOWNLOAD = {
   status: 200,
   description: 'One row per item: UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe',
@@ -65,6 +67,7 @@ function sendCsv(reply: FastifyReply, batchId: string, csv: string): string {
 @ApiTags('batches')
 @Controller('v1/batches')
 @UseGuards(ApiKeyGuard)
+@Requires('read')
 export class BatchesController {
   private readonly lookupsPerSecond: number;
 
@@ -76,6 +79,7 @@ export class BatchesController {
   }
 
   @Post()
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig({ requestBody: CSV_ROSTER_BODY })
   @ApiOperation({
@@ -92,6 +96,8 @@ export class BatchesController {
   @ApiRequestContent('text/csv', {
     schema: {
       type: 'string',
+      // The body's cap is in bytes; a UTF-8 text never has more characters than bytes.
+      maxLength: CSV_ROSTER_BODY.maxBytes,
       description:
         'A header row naming a licenceNumber (or licence_number, "Licence number") column and an optional reference ' +
         'column, then one row per licence number; `,` or `;` separated',
@@ -175,6 +181,7 @@ export class BatchesController {
   }
 
   @Post(':id/retry')
+  @Requires('check')
   @HttpCode(200)
   @ApiOperation({
     operationId: 'retryBatch',

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
-import { EXAMPLE_LICENCE_NUMBER, LICENCE_NUMBER_PATTERN } from '../validation/licence-number';
+import { EXAMPLE_LICENCE_NUMBER, LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../validation/licence-number';
 import { IsLicenceNumber } from '../validation/licence-number.decorator';
 import { IsReference } from '../validation/reference.decorator';
 import { IsDateOfBirth, IsHolderName } from '../validation/holder-fields.decorator';
@@ -90,7 +90,7 @@ export class RosterDto {
   @ValidateIf((roster: RosterDto) => roster.licenceNumbers !== undefined)
   @ApiPropertyOptional({
     type: 'array',
-    items: { type: 'string', pattern: LICENCE_NUMBER_PATTERN.source },
+    items: { type: 'string', pattern: LICENCE_NUMBER_PATTERN.source, maxLength: LICENCE_NUMBER_LENGTH },
     minItems: 1,
     maxItems: MAX_BATCH_ITEMS,
     example: [EXAMPLE_LICENCE_NUMBER, '1888000000000000'],

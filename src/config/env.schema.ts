@@ -535,6 +535,13 @@ export class EnvironmentVariables {
   @IsInt()
   EVIDENCE_RETENTION_DAYS = 2190;
 
+  /** How long activity log events are kept (by occurredAt); six years by default, as verification records. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(36500)
+  @IsInt()
+  ACTIVITY_RETENTION_DAYS = 2190;
+
   /** Every watched number is re-checked at least this often (if the register share allows). */
   @Transform(toInteger)
   @Min(1)

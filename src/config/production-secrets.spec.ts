@@ -140,4 +140,18 @@ describe('describeApiProductionProblems', () => {
     expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 0, PUBLIC_BASE_URL: URL })).toEqual([]);
     expect(describeApiProductionProblems({ NODE_ENV: '', OPERATOR_PORT: null, PUBLIC_BASE_URL: '' })).toEqual([]);
   });
+
+  it('refuses an http PUBLIC_BASE_URL in production only, a loopback one too', () => {
+    const line =
+      "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an https address when NODE_ENV is production: partners send API keys to it, and the console's cookies are Secure";
+    for (const address of ['http://lvs.example.com', 'http://localhost:3000', 'http://127.0.0.1:3000']) {
+      expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 9100, PUBLIC_BASE_URL: address })).toEqual([line]);
+      expect(describeApiProductionProblems({ NODE_ENV: 'development', OPERATOR_PORT: null, PUBLIC_BASE_URL: address })).toEqual([]);
+    }
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: null, PUBLIC_BASE_URL: 'http://lvs.example.com' })).toEqual([
+      OPERATOR_LINE,
+      line,
+    ]);
+    expect(describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 9100, PUBLIC_BASE_URL: 'HTTPS://lvs.example.com/lvs' })).toEqual([]);
+  });
 });

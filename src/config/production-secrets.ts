@@ -88,10 +88,11 @@ export function describeProductionSecretProblem(
 
 /**
  * Why the API may not run in this environment with these settings, one `SETTING: problem` each; none in production
- * when OPERATOR_PORT and PUBLIC_BASE_URL are set, and none outside production. Without OPERATOR_PORT the partner
- * port serves /metrics, /health/* and the queue dashboard to anyone who reaches it. Without PUBLIC_BASE_URL the
- * service knows no name of its own to sign receipts with (their iss), and a name taken from requests would be
- * whatever a client sends as Host.
+ * when OPERATOR_PORT is set and PUBLIC_BASE_URL is an https address, and none outside production. Without
+ * OPERATOR_PORT the partner port serves /metrics, /health/* and the queue dashboard to anyone who reaches it.
+ * Without PUBLIC_BASE_URL the service knows no name of its own to sign receipts with (their iss), and a name taken
+ * from requests would be whatever a client sends as Host. Over plain http, API keys cross the network readable,
+ * and browsers drop the console's cookies, which are always Secure (`__Host-`).
  */
 export function describeApiProductionProblems(settings: { NODE_ENV: string; OPERATOR_PORT: number | null; PUBLIC_BASE_URL: string }): string[] {
   if (settings.NODE_ENV !== 'production') return [];
@@ -104,6 +105,10 @@ export function describeApiProductionProblems(settings: { NODE_ENV: string; OPER
   if (settings.PUBLIC_BASE_URL === '') {
     problems.push(
       "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host",
+    );
+  } else if (!/^https:\/\//i.test(settings.PUBLIC_BASE_URL)) {
+    problems.push(
+      "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an https address when NODE_ENV is production: partners send API keys to it, and the console's cookies are Secure",
     );
   }
   return problems;

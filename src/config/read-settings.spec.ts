@@ -12,11 +12,13 @@ function occurrences(pattern: RegExp): Record<string, number> {
 
 describe('settings are validated once per process', () => {
   it('each entry point calls readSettings once, and nothing else calls it', () => {
-    expect(occurrences(/\breadSettings\(\)/g)).toEqual({
+    expect(occurrences(/\breadSettings\(/g)).toEqual({
       'main.ts': 1,
       'worker.ts': 1,
       'keys.cli.ts': 1,
       'database/migrate.cli.ts': 1,
+      'http/openapi-document.cli.ts': 1, // production's shape, not its own environment
+
       'config/read-settings.ts': 1, // its definition
     });
   });

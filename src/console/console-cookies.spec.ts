@@ -1,4 +1,4 @@
-import { cookieHeader, readCookie } from './console-cookies';
+import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
 
 describe('readCookie', () => {
   it('reads a cookie among others', () => {
@@ -19,15 +19,8 @@ describe('readCookie', () => {
 });
 
 describe('cookieHeader', () => {
-  it('is HttpOnly, SameSite=Strict and limited to the console, without Secure over HTTP', () => {
-    expect(cookieHeader('lvs_console', 'v', { maxAgeSeconds: 28800, secure: false })).toBe(
-      'lvs_console=v; Path=/console; Max-Age=28800; HttpOnly; SameSite=Strict',
-    );
-  });
-
-  it('adds Secure behind HTTPS', () => {
-    expect(cookieHeader('lvs_console', 'v', { maxAgeSeconds: 0, secure: true })).toBe(
-      'lvs_console=v; Path=/console; Max-Age=0; HttpOnly; SameSite=Strict; Secure',
-    );
+  it('is __Host- shaped: Secure, Path=/ and no Domain; HttpOnly and SameSite=Strict, in every environment', () => {
+    expect(cookieHeader(SESSION_COOKIE, 'v', 28800)).toBe('__Host-lvs_console=v; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict; Secure');
+    expect(cookieHeader(SIGN_IN_COOKIE, '', 0)).toBe('__Host-lvs_console_sign_in=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure');
   });
 });

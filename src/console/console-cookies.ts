@@ -1,6 +1,11 @@
-/** The console's session cookie, and the one that carries the sign-in form's CSRF token before a session exists. */
-export const SESSION_COOKIE = 'lvs_console';
-export const SIGN_IN_COOKIE = 'lvs_console_sign_in';
+/**
+ * The console's session cookie, and the one that carries the sign-in form's CSRF token before a session exists.
+ * With the `__Host-` prefix a browser keeps them only when this very host sets them Secure, with Path=/ and no
+ * Domain, so neither a sibling subdomain nor a plain-HTTP page can plant or overwrite one (a planted sign-in
+ * token would defeat its CSRF check).
+ */
+export const SESSION_COOKIE = '__Host-lvs_console';
+export const SIGN_IN_COOKIE = '__Host-lvs_console_sign_in';
 
 /** The value of one cookie in a Cookie header; null when absent or empty. The first of several with the name wins. */
 export function readCookie(header: string | undefined, name: string): string | null {
@@ -14,18 +19,12 @@ export function readCookie(header: string | undefined, name: string): string | n
   return null;
 }
 
-export interface CookieOptions {
-  /** seconds; 0 deletes the cookie */
-  maxAgeSeconds: number;
-  secure: boolean;
-}
-
 /**
  * A Set-Cookie value the browser keeps from scripts (HttpOnly), never sends from another site (SameSite=Strict)
- * and, behind HTTPS, never sends over plain HTTP (Secure). Values are base64url, so nothing needs escaping.
+ * and never sends over plain HTTP (Secure), as the `__Host-` prefix requires. Always Secure: browsers count
+ * loopback (http://127.0.0.1, http://localhost) as secure, so development keeps it too, and production is
+ * served over HTTPS only. Values are base64url, so nothing needs escaping.
  */
-export function cookieHeader(name: string, value: string, { maxAgeSeconds, secure }: CookieOptions): string {
-  const attributes = [`${name}=${value}`, 'Path=/console', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
-  if (secure) attributes.push('Secure');
-  return attributes.join('; ');
+export function cookieHeader(name: string, value: string, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict; Secure`;
 }

@@ -1,4 +1,4 @@
-import { consoleOrigin, isConsoleOrigin, isSecureConsole } from './console-origin';
+import { consoleOrigin, isConsoleOrigin } from './console-origin';
 
 describe('consoleOrigin', () => {
   it("is the request's own origin without a public address", () => {
@@ -19,16 +19,5 @@ describe('isConsoleOrigin', () => {
 
   it.each([undefined, 'null', 'https://evil.example', 'http://partners.example.com', 'https://partners.example.com:444'])('refuses %p', (header) => {
     expect(isConsoleOrigin(header, origin)).toBe(false);
-  });
-});
-
-describe('isSecureConsole', () => {
-  it.each([
-    ['https://partners.example.com', 'http', true],
-    ['', 'https', true],
-    ['', 'http', false],
-    ['http://localhost:3000', 'http', false],
-  ])('public address %p over %p: Secure %p', (publicBaseUrl, protocol, secure) => {
-    expect(isSecureConsole(publicBaseUrl, protocol)).toBe(secure);
   });
 });

@@ -10,8 +10,3 @@ export function consoleOrigin(publicBaseUrl: string, request: { protocol: string
 export function isConsoleOrigin(originHeader: string | undefined, expected: string): boolean {
   return originHeader !== undefined && originHeader.toLowerCase() === expected.toLowerCase();
 }
-
-/** Whether the browser reaches the console over HTTPS, so that its cookies must be Secure. */
-export function isSecureConsole(publicBaseUrl: string, requestProtocol: string): boolean {
-  return publicBaseUrl.startsWith('https:') || requestProtocol === 'https';
-}

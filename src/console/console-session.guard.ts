@@ -1,5 +1,10 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ActivityOrigin } from '../activity/activity-log';
+import { keyOrigin } from '../auth/activity-origin';
+import { roleMay } from '../auth/key-role';
+import { requiredPermission } from '../auth/requires';
 import { ApiError } from '../errors/api-error';
 import { RejectedBody } from '../http/decode-request-body';
 import { rateLimitFields } from '../rate-limit/rate-limit-fields';
@@ -30,7 +35,8 @@ export function sentToken(request: FastifyRequest): unknown {
  * - without a live session, a redirect to the sign-in page;
  * - the request takes a token from the user's own bucket, the one its API keys draw from, so a browser is no
  *   way around the API's rate limit: past it, the rate-limited page (429);
- * - a change without the session's CSRF token is 403.
+ * - a change without the session's CSRF token is 403;
+ * - a route its key's role does not allow (@Requires) is the forbidden page (403), the API's refusal as a page.
  * The visit is then the route's `@ConsoleSession()`.
  */
 @Injectable()
@@ -38,14 +44,15 @@ export class ConsoleSessionGuard implements CanActivate {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly rates: UserRateLimiter,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    await this.open(context.switchToHttp().getRequest(), context.switchToHttp().getResponse());
+    await this.open(context, context.switchToHttp().getRequest(), context.switchToHttp().getResponse());
     return true;
   }
 
-  private async open(request: FastifyRequest & RequestWithVisit, reply: FastifyReply): Promise<void> {
+  private async open(context: ExecutionContext, request: FastifyRequest & RequestWithVisit, reply: FastifyReply): Promise<void> {
     if (request.body instanceof RejectedBody) throw new ApiError('VALIDATION_ERROR', request.body.reason);
     const changes = !READS.has(request.method);
     if (changes) this.sessions.checkOrigin(request);
@@ -59,6 +66,7 @@ export class ConsoleSessionGuard implements CanActivate {
       throw new ConsolePage('rate-limited', { wait: waitInWords(wait) }, 429, { 'retry-after': String(wait) });
     }
     if (changes) this.sessions.checkChange(request, sentToken(request), visit.csrfToken);
+    if (!roleMay(visit.user.role, requiredPermission(this.reflector, context))) throw new ConsolePage('forbidden', { role: visit.user.role }, 403);
   }
 }
 
@@ -67,4 +75,11 @@ export const ConsoleSession = createParamDecorator((_: unknown, context: Executi
   const visit = context.switchToHttp().getRequest<RequestWithVisit>().consoleVisit;
   if (!visit) throw new Error('ConsoleSession used on a route without ConsoleSessionGuard');
   return visit;
+});
+
+/** The origin of a change made on a console route, for the activity log: the session's key, over this request. */
+export const ConsoleOrigin = createParamDecorator((_: unknown, context: ExecutionContext): ActivityOrigin => {
+  const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithVisit>();
+  if (!request.consoleVisit) throw new Error('ConsoleOrigin used on a route without ConsoleSessionGuard');
+  return keyOrigin(request.consoleVisit.user, request);
 });

@@ -7,10 +7,11 @@ import { AuthenticatedUser } from '../auth/authenticated-user';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
+import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
 import { clientGroup } from '../rate-limit/client-group';
 import { RedisStore } from '../redis/redis.module';
 import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
-import { consoleOrigin, isConsoleOrigin, isSecureConsole } from './console-origin';
+import { consoleOrigin, isConsoleOrigin } from './console-origin';
 import { SESSION_ABSOLUTE_MS, sessionTimeLeftMs } from './session-lifetime';
 
 /** What Redis keeps of a session: the key's hash (never the key), when it began and was last used, its CSRF token. */
@@ -67,27 +68,26 @@ export class ConsoleSessions {
     return this.redis.key('console-sign-in-failures', clientGroup(address), String(Math.floor(this.clock.now().getTime() / 60_000)));
   }
 
-  private setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
-    const secure = isSecureConsole(this.publicBaseUrl, request.protocol);
-    void reply.header('set-cookie', cookieHeader(name, value, { maxAgeSeconds, secure }));
+  private setCookie(reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
+    void reply.header('set-cookie', cookieHeader(name, value, maxAgeSeconds));
   }
 
   /** The sign-in form's CSRF token: the one its cookie already holds, or a new one set in a cookie. */
   signInToken(request: FastifyRequest, reply: FastifyReply): string {
     const token = readCookie(request.headers.cookie, SIGN_IN_COOKIE) ?? newToken();
-    this.setCookie(request, reply, SIGN_IN_COOKIE, token, 3600);
+    this.setCookie(reply, SIGN_IN_COOKIE, token, 3600);
     return token;
   }
 
   /** Refuses a state-changing request sent from another site, or without Origin: 403. */
   checkOrigin(request: FastifyRequest): void {
-    if (!isConsoleOrigin(request.headers.origin, consoleOrigin(this.publicBaseUrl, request))) throw new ApiError('FORBIDDEN');
+    if (!isConsoleOrigin(request.headers.origin, consoleOrigin(this.publicBaseUrl, request))) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
   /** Refuses a state-changing request that did not come from the console's own page with its token: 403. */
   checkChange(request: FastifyRequest, sentToken: unknown, expectedToken: string | null): void {
     this.checkOrigin(request);
-    if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN');
+    if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
   /**
@@ -107,7 +107,7 @@ export class ConsoleSessions {
     const sessionId = newToken();
     const now = this.clock.now().getTime();
     await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() }, 'NX');
-    this.setCookie(request, reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
+    this.setCookie(reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
     return true;
   }
 
@@ -157,7 +157,7 @@ export class ConsoleSessions {
   /** Ends a session on the server and tells the browser to drop its cookie. */
   async signOut(request: FastifyRequest, reply: FastifyReply, visit: ConsoleVisit): Promise<void> {
     await this.end(visit.sessionId);
-    this.setCookie(request, reply, SESSION_COOKIE, '', 0);
+    this.setCookie(reply, SESSION_COOKIE, '', 0);
   }
 
   private async end(sessionId: string): Promise<void> {

@@ -31,9 +31,11 @@ import { ConsolePage } from './console-answers';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ShowsRefusal } from './console-refusal';
 import { refusedHistory, refusedVerify } from './form-pages';
-import { ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
+import { ConsoleOrigin, ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
+import { Requires } from '../auth/requires';
+import type { ActivityOrigin } from '../activity/activity-log';
 
 const FORM = { requestBody: FORM_BODY };
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
@@ -68,6 +70,7 @@ const download = (content: string, type: string, filename: string) =>
 @UseFilters(ConsoleAnswerFilter)
 @UseInterceptors(ConsolePageInterceptor)
 @UseGuards(ConsoleSessionGuard)
+@Requires('read')
 export class ConsoleController {
   constructor(
     private readonly sessions: ConsoleSessions,
@@ -92,12 +95,14 @@ export class ConsoleController {
   }
 
   @Get('verify')
+  @Requires('check')
   @Render('verify')
   verifyPage() {
     return { outcome: null };
   }
 
   @Post('verify')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('verify')
@@ -107,31 +112,35 @@ export class ConsoleController {
   }
 
   @Get('keys')
+  @Requires('integrate')
   @Render('keys')
   async keysPage(@ConsoleSession() visit: ConsoleVisit) {
-    return { keys: await this.console.keyList(visit.user), created: null, error: null };
+    return { ...(await this.console.keysPage(visit.user)), created: null, error: null };
   }
 
   @Post('keys')
+  @Requires('integrate')
   @RouteConfig(FORM)
   @Render('keys')
-  async createKey(@ConsoleSession() visit: ConsoleVisit, @Body() form: CreateKeyForm) {
-    const created = await this.console.createKey(visit.user, form.name, form.mode);
-    const keys = await this.console.keyList(visit.user);
-    if ('error' in created) throw new ConsolePage('keys', { keys, created: null, error: created.error }, 400);
-    return { keys, created, error: null };
+  async createKey(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: CreateKeyForm) {
+    const created = await this.console.createKey(origin, visit.user, form.name, form.mode, form.role);
+    const page = await this.console.keysPage(visit.user);
+    if ('error' in created) throw new ConsolePage('keys', { ...page, created: null, error: created.error }, 400);
+    return { ...page, created, error: null };
   }
 
   /** Revoking the session's own key ends the session with it: the reply is taken only to drop its cookie. */
   @FormThenShow('keys/:id/revoke', KEYS_PAGE)
+  @Requires('integrate')
   async revokeKey(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
     @Param('id') keyId: string,
     @Body() _form: ConsoleForm,
   ): Promise<{ url: string } | void> {
-    await this.console.revokeKey(visit.user, keyId);
+    await this.console.revokeKey(origin, visit.user, keyId);
     if (keyId !== visit.user.keyId) return;
     await this.sessions.signOut(request, reply, visit);
     return { url: SIGN_IN_PATH };
@@ -145,6 +154,7 @@ export class ConsoleController {
 
   /** The page script's upload of a roster file (text/csv), validated as POST /v1/batches validates it. */
   @Post('rosters')
+  @Requires('check')
   @RouteConfig(CONSOLE_ROSTER)
   checkRoster(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ id: string }> {
     return this.console.checkRoster(visit.user, roster, request.id);
@@ -187,58 +197,81 @@ export class ConsoleController {
   }
 
   @FormThenShow('watchlist', WATCHLIST_PAGE)
+  @Requires('check')
   async watch(@ConsoleSession() visit: ConsoleVisit, @Body() form: WatchForm): Promise<void> {
     const error = await this.console.watch(visit.user, form.licenceNumber, form.reference);
     if (error !== null) throw new ConsolePage('watchlist', { ...(await this.console.watchPage(visit.user, undefined)), error }, 400);
   }
 
   @Post('watchlist/import')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig(CONSOLE_ROSTER)
-  importWatchlist(@ConsoleSession() visit: ConsoleVisit, @Body() roster: RosterDto): Promise<{ added: number; updated: number }> {
-    return this.console.importWatchlist(visit.user, roster);
+  importWatchlist(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Body() roster: RosterDto,
+  ): Promise<{ added: number; updated: number }> {
+    return this.console.importWatchlist(origin, visit.user, roster);
   }
 
   @FormThenShow('watchlist/:licenceNumber/remove', WATCHLIST_PAGE)
+  @Requires('check')
   async unwatch(@ConsoleSession() visit: ConsoleVisit, @Param('licenceNumber') licenceNumber: string, @Body() _form: ConsoleForm): Promise<void> {
     await this.console.unwatch(visit.user, licenceNumber);
   }
 
   @Get('webhooks')
+  @Requires('integrate')
   @Render('webhooks')
   webhooks(@ConsoleSession() visit: ConsoleVisit) {
     return this.console.webhooksPage(visit.user, {});
   }
 
   @Post('webhooks')
+  @Requires('integrate')
   @RouteConfig(FORM)
   @Render('webhooks')
-  async addWebhook(@ConsoleSession() visit: ConsoleVisit, @Body() form: WebhookForm) {
-    const added = await this.console.addWebhook(visit.user, form);
+  async addWebhook(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: WebhookForm) {
+    const added = await this.console.addWebhook(origin, visit.user, form);
     if ('error' in added) throw new ConsolePage('webhooks', await this.console.webhooksPage(visit.user, added), 400);
     return this.console.webhooksPage(visit.user, added);
   }
 
   @FormThenShow('webhooks/:id/test', WEBHOOKS_PAGE)
+  @Requires('integrate')
   async testWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
     await this.console.testWebhook(visit.user, id);
   }
 
   @Post('webhooks/:id/rotate-secret')
+  @Requires('integrate')
   @HttpCode(200)
   @RouteConfig(FORM)
   @Render('webhooks')
-  async rotateWebhookSecret(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm) {
-    const { secret } = await this.console.rotateWebhookSecret(visit.user, id);
+  async rotateWebhookSecret(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() _form: ConsoleForm,
+  ) {
+    const { secret } = await this.console.rotateWebhookSecret(origin, visit.user, id);
     return this.console.webhooksPage(visit.user, { secret });
   }
 
   @FormThenShow('webhooks/:id/remove', WEBHOOKS_PAGE)
-  async removeWebhook(@ConsoleSession() visit: ConsoleVisit, @Param('id', WEBHOOK_ID) id: string, @Body() _form: ConsoleForm): Promise<void> {
-    await this.console.removeWebhook(visit.user, id);
+  @Requires('integrate')
+  async removeWebhook(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() _form: ConsoleForm,
+  ): Promise<void> {
+    await this.console.removeWebhook(origin, visit.user, id);
   }
 
   @FormThenShow('webhooks/:id/deliveries/:deliveryId/retry', WEBHOOKS_PAGE)
+  @Requires('integrate')
   async retryDelivery(
     @ConsoleSession() visit: ConsoleVisit,
     @Param('id', WEBHOOK_ID) id: string,

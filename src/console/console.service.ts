@@ -11,7 +11,7 @@ import { writeResultsCsv } from '../batches/roster-csv';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
+import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/error-codes';
 import { isUuid } from '../validation/uuid';
 import { QuotaService } from '../quota/quota.service';
 import { VERIFICATION_ANSWERS, VerificationOutcomes } from '../verification/verification-outcomes';
@@ -43,6 +43,8 @@ import {
 } from './console-view';
 import { HistoryQuery, VerifyForm } from './console-forms';
 import { historyFilters, holderFields, VerifyOutcome } from './form-pages';
+import type { ActivityOrigin } from '../activity/activity-log';
+import { issuableRoles, KeyRole, mayIssueRole } from '../auth/key-role';
 
 const WATCH_PAGE_SIZE = 50;
 const DELIVERIES_SHOWN = 10;
@@ -130,17 +132,25 @@ export class ConsoleService {
     return this.history.receipt(user, verificationId);
   }
 
-  async keyList(user: AuthenticatedUser) {
+  async keysPage(user: AuthenticatedUser) {
     const keys = await this.keys.userKeys(user.userId, user.keyId);
-    return keys.map((key) => ({ ...key, current: key.id === user.keyId }));
+    return { keys: keys.map((key) => ({ ...key, current: key.id === user.keyId })), roles: issuableRoles(user.role) };
   }
 
-  /** A new key for the user, shown once; or the API's words for why not. */
-  async createKey(user: AuthenticatedUser, name: string, requestedMode?: KeyMode): Promise<{ key: string; name: string } | { error: string }> {
+  /** A new key for the user, of the session key's role or a lesser one, shown once; or the API's words for why not. */
+  async createKey(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    name: string,
+    requestedMode?: KeyMode,
+    requestedRole?: KeyRole,
+  ): Promise<{ key: string; name: string } | { error: string }> {
     const mode = issuedKeyMode(user.mode, requestedMode);
     if (mode === null) return { error: FEATURE_VALIDATION_MESSAGES.keyModeLive };
+    const role = requestedRole ?? user.role;
+    if (!mayIssueRole(user.role, role)) return { error: ERROR_CODES.FORBIDDEN.message };
     try {
-      const created = await this.keys.createUserKey(user.userId, user.keyId, { name, expiresAt: null, mode });
+      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, { name, expiresAt: null, mode, role });
       return { key: created.key, name: created.name };
     } catch (error) {
       if (error instanceof KeyLimitError) return { error: FEATURE_VALIDATION_MESSAGES.keyLimit };
@@ -149,8 +159,8 @@ export class ConsoleService {
   }
 
   /** Revokes the session's key or one it issued: KEY_NOT_FOUND for any other id, as the API answers. */
-  async revokeKey(user: AuthenticatedUser, keyId: string): Promise<void> {
-    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(user.userId, user.keyId, keyId))) throw new ApiError('KEY_NOT_FOUND');
+  async revokeKey(origin: ActivityOrigin, user: AuthenticatedUser, keyId: string): Promise<void> {
+    if (!isUuid(keyId) || !(await this.keys.revokeUserKey(origin, user.userId, user.keyId, keyId))) throw new ApiError('KEY_NOT_FOUND');
   }
 
   /** The user's batches, newest first. */
@@ -197,8 +207,8 @@ export class ConsoleService {
   }
 
   /** Watches every number of a CSV, as POST /v1/watchlist:batchAdd does with JSON. */
-  importWatchlist(user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
-    return this.watchlist.watchMany(user, rosterEntries(roster));
+  importWatchlist(origin: ActivityOrigin, user: AuthenticatedUser, roster: RosterDto): Promise<{ added: number; updated: number }> {
+    return this.watchlist.watchMany(origin, user, rosterEntries(roster));
   }
 
   /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
@@ -215,9 +225,13 @@ export class ConsoleService {
   }
 
   /** Adds an endpoint, as POST /v1/webhooks does; its secret is shown once. The URL rule's words when refused. */
-  async addWebhook(user: AuthenticatedUser, webhook: CreateWebhookDto): Promise<{ secret: string; url: string } | { error: string }> {
+  async addWebhook(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    webhook: CreateWebhookDto,
+  ): Promise<{ secret: string; url: string } | { error: string }> {
     if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
-    const created = await this.endpoints.create(user, webhook);
+    const created = await this.endpoints.create(origin, user, webhook);
     return { secret: created.secret, url: created.url };
   }
 
@@ -225,12 +239,16 @@ export class ConsoleService {
     await this.endpoints.test(user.userId, endpointId);
   }
 
-  async rotateWebhookSecret(user: AuthenticatedUser, endpointId: string): Promise<{ secret: string; previousSecretExpiresAt: string }> {
-    return this.endpoints.rotateSecret(user.userId, endpointId);
+  async rotateWebhookSecret(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    endpointId: string,
+  ): Promise<{ secret: string; previousSecretExpiresAt: string }> {
+    return this.endpoints.rotateSecret(origin, user.userId, endpointId);
   }
 
-  async removeWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {
-    await this.endpoints.remove(user.userId, endpointId);
+  async removeWebhook(origin: ActivityOrigin, user: AuthenticatedUser, endpointId: string): Promise<void> {
+    await this.endpoints.remove(origin, user.userId, endpointId);
   }
 
   async retryDelivery(user: AuthenticatedUser, endpointId: string, deliveryId: string): Promise<void> {

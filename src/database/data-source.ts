@@ -15,6 +15,8 @@ import { LedgerRetention1764633600000 } from './migrations/1764633600000-ledger-
 import { VerificationRecords1764720000000 } from './migrations/1764720000000-verification-records';
 import { TestMode1764806400000 } from './migrations/1764806400000-test-mode';
 import { TestWorlds1764892800000 } from './migrations/1764892800000-test-worlds';
+import { KeyRoles1764979200000 } from './migrations/1764979200000-key-roles';
+import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-log';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -63,6 +65,8 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       VerificationRecords1764720000000,
       TestMode1764806400000,
       TestWorlds1764892800000,
+      KeyRoles1764979200000,
+      ActivityLog1765065600000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

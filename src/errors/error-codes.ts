@@ -2,7 +2,7 @@
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
   UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
-  FORBIDDEN: { status: 403, message: 'The request did not come from a console page; reload the page and try again' },
+  FORBIDDEN: { status: 403, message: "This API key's role does not allow this operation" },
   TEST_MODE_ONLY: { status: 403, message: 'This operation needs a test key' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
@@ -33,6 +33,9 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** FORBIDDEN's other text: the console's, for a change that did not come from one of its pages (not in the API document). */
+export const CONSOLE_ORIGIN_MESSAGE = 'The request did not come from a console page; reload the page and try again';
 
 /** Fixed texts of VALIDATION_ERROR, one per kind of bad request; never echo the caller's input. */
 export const VALIDATION_MESSAGES = {
@@ -94,6 +97,7 @@ export const FEATURE_VALIDATION_MESSAGES = {
   keyExpiry: 'expiresAt must be a future ISO-8601 date, or date and time with its zone',
   keyLimit: 'A user may hold at most 10 active keys; revoke one first',
   keyMode: 'mode must be live or test',
+  keyRole: 'role must be admin, developer, compliance or viewer',
   keyModeLive: 'A test key may create only test keys',
   formContentType: 'Content-Type must be application/x-www-form-urlencoded',
   consoleForm: 'Form may only contain the fields of its console page',
@@ -105,6 +109,13 @@ export const FEATURE_VALIDATION_MESSAGES = {
   verificationsChannel: 'channel must be api, console or batch',
   verificationsQuery: 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel',
   exportQuery: 'Query may only contain from and to',
+  activityLimit: 'limit must be an integer from 1 to 1000',
+  activityAction: 'action must be one of the activity log actions, such as key.created',
+  activityActorType: 'actorType must be member, key, operator, cli or system',
+  activityActorId: 'actorId must be text of at most 100 characters',
+  activityFrom: 'from must be a date-time such as 2026-11-01T00:00:00Z',
+  activityTo: 'to must be a date-time such as 2026-12-01T00:00:00Z',
+  activityQuery: 'Query may only contain limit, cursor, action, actorType, actorId, from and to',
 } as const;
 
 export type ValidationMessage =

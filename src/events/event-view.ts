@@ -22,6 +22,9 @@ export function webhookBody(event: { type: EventType; createdAt: Date; data: Rec
   return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data, mode });
 }
 
+/** An event's sequence number: at most 18 digits, so that it stays within PostgreSQL's bigint. */
+export const FEED_CURSOR_MAX_LENGTH = 18;
+
 /** The feed's cursor: a previous page's nextCursor, the sequence number of its last event (0: the start). */
 export function readFeedCursor(text: string): string | null {
   return /^[0-9]{1,18}$/.test(text) ? String(BigInt(text)) : null;

@@ -8,6 +8,7 @@ import { EventFeedDto } from './dto/event.dto';
 import { EventsQuery } from './dto/events-query.dto';
 import { eventView } from './event-view';
 import { EventsService } from './events.service';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts GET /v1/events really sends, for the document's examples.
 const { eventsLimit, eventsAfter, eventsQuery } = FEATURE_VALIDATION_MESSAGES;
@@ -15,6 +16,7 @@ const { eventsLimit, eventsAfter, eventsQuery } = FEATURE_VALIDATION_MESSAGES;
 @ApiTags('monitoring')
 @Controller('v1/events')
 @UseGuards(ApiKeyGuard)
+@Requires('read')
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 

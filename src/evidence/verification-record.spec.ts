@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { answerFingerprint, RECORD_FIELDS, recordOf } from './verification-record';
 
 const LICENCE = SANDBOX_LICENCES.active;

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
@@ -16,7 +16,7 @@ export async function countLiveWorkers(redis: RedisStore, windowMs: number): Pro
  * does not make the API unready. Removed on shutdown, so a stopped worker stops counting at once.
  */
 @Injectable()
-export class WorkerHeartbeat implements OnApplicationBootstrap {
+export class WorkerHeartbeat implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Heartbeat');
   private readonly id = `${hostname()}:${process.pid}`;
   private timer: NodeJS.Timeout | undefined;
@@ -38,9 +38,12 @@ export class WorkerHeartbeat implements OnApplicationBootstrap {
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  /** First in the shutdown, beside the workers' stopping: the API counts this worker out at once. */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
-    await this.redis.client.zrem(this.redis.key(WORKERS_SEEN_KEY), this.id);
+    await this.redis.client.zrem(this.redis.key(WORKERS_SEEN_KEY), this.id).catch((error: unknown) => {
+      this.logger.warn(`Heartbeat not removed: ${(error as Error).message}`);
+    });
   }
 
   private async beat(windowMs: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { verificationAnswer } from '../verification/outcome-status';
 import { holderCheckAnswer, searchAnswer } from './holder-answers';
 

@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import type { NameSearchResult } from '../lookups/lookup-outcome';
 import { dateOfBirthCheck, holderCheck } from './holder-check';
 

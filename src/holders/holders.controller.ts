@@ -12,6 +12,7 @@ import { NameSearchDto, VerifyHolderDto } from './dto/holder-check-request.dto';
 import { HolderCheckBody, holderCheckAnswer, SearchBody, searchAnswer } from './holder-answers';
 import { ApiHolderCheckAnswers, ApiSearchAnswers } from './holder-answers.decorator';
 import { HolderChecksService } from './holder-checks.service';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the body's, the DTO's, the header's.
 const { notJson, invalidJson, idempotencyKey, idempotencyKeyReused } = VALIDATION_MESSAGES;
@@ -20,6 +21,7 @@ const REQUEST_TEXTS = { notJson, invalidJson, idempotencyKey, idempotencyKeyReus
 @ApiTags('holders')
 @Controller('v1/licences')
 @UseGuards(ApiKeyGuard)
+@Requires('check')
 export class HoldersController {
   constructor(
     private readonly holders: HolderChecksService,

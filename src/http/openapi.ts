@@ -7,15 +7,16 @@ import { applyWebhooks, OpenApiWebhooks } from './openapi-webhooks';
 import { applyRateLimitDocs } from './rate-limit-docs';
 import { applyVerificationModeDocs } from './verification-mode-docs';
 import { closeRequestSchemas } from './request-schemas';
-import { serverUrl } from './server-url';
+import { documentServers } from './server-url';
 
 const SERVICE_NAME = 'Licence Verification Service';
 const API_KEY_SCHEME = 'api-key';
 const BEARER_SCHEME = 'bearer';
 
+// The document the API serves, but for `servers`, which follows the request (mountOpenApi).
 // OpenAPI 3.1: the Swagger module turns `nullable` into JSON Schema's `type: [..., "null"]`, so a null licence
 // validates as null instead of having to satisfy the licence object (3.0 cannot say that of a $ref).
-function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle(SERVICE_NAME)
@@ -35,6 +36,7 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('verifications', 'A record of every final answer: history, CSV export, and receipts signed with Ed25519 that anyone can verify offline')
     .addTag('keys', 'The API keys of the calling user: list, issue and revoke them')
+    .addTag('activity', "The account's activity log: who changed what, when and from where, in a hash chain")
     .addTag('test', "Test mode, for test keys only: change a licence of the caller's built-in test register, and restore it")
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' }, API_KEY_SCHEME)
     // addSecurity, not addBearerAuth: that one claims the token is a JWT, and ours is an opaque API key.
@@ -52,14 +54,15 @@ function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /** Swagger UI at /docs and the document at /docs/openapi.json, built once; only `servers` follows the request. */
 export function mountOpenApi(app: INestApplication): void {
-  const publicBaseUrl = app.get(AppConfig).get('PUBLIC_BASE_URL');
+  const config = app.get(AppConfig);
+  const settings = { NODE_ENV: config.get('NODE_ENV'), PUBLIC_BASE_URL: config.get('PUBLIC_BASE_URL') };
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs/openapi.json',
     raw: ['json'],
     customSiteTitle: `${SERVICE_NAME} API`,
     patchDocumentOnRequest: <TRequest>(request: TRequest, _reply: unknown, document: OpenAPIObject) => ({
       ...document,
-      servers: [{ url: serverUrl(publicBaseUrl, request as FastifyRequest) }],
+      servers: documentServers(settings, request as FastifyRequest),
     }),
   });
 }

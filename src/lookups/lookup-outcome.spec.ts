@@ -1,5 +1,5 @@
 import type { LookupOutcome, RegisterLicence } from '@lvs/register';
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { cacheTtlSeconds, lookupFailureCode, toFinalResult, toNameSearchResult } from './lookup-outcome';
 
 const LICENCE: RegisterLicence = SANDBOX_LICENCES.active;

@@ -1,6 +1,6 @@
 import type { LookupOutcome, NameSearchOutcome, RegisterLicence } from '@lvs/register';
 import type { ErrorCode } from '../errors/error-codes';
-import type { LookupJobResult } from './lookups.queue';
+import type { LookupJobResult } from './lookup-jobs';
 
 export type FinalStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
 

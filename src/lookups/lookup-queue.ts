@@ -17,7 +17,7 @@ import {
   TEST_LOOKUP_QUEUE,
   lookupQueueOf,
   newLookupJobId,
-} from './lookups.queue';
+} from './lookup-jobs';
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -50,7 +50,8 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   private readonly finishListeners: ((jobId: string, outcome: 'completed' | 'failed') => void)[] = [];
   /** The requests waiting for each job (waitFor), told by the queue events' one 'completed' and one 'failed' listener. */
   private readonly waiters = new Map<string, Set<(outcome: LookupWait<LookupJobResult>) => void>>();
-  private waitingCountRead: { at: number; counts: Promise<QueueWaitingCounts> } | null = null;
+  /** The last read of each queue's waiting counts, by queue name. */
+  private readonly waitingCountReads = new Map<string, { at: number; counts: Promise<QueueWaitingCounts> }>();
   /** Batch and re-check lookups kept in the queue itself: about a second of the register's budget. */
   readonly backgroundTarget: number;
 
@@ -175,8 +176,12 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Live batch and re-check jobs queued for a worker, the ones the dispatcher keeps few. */
-  async queuedBackground(): Promise<number> {
-    const counts = await this.queue.getCountsPerPriority([...PARKED_PRIORITIES]);
+  queuedBackground(): Promise<number> {
+    return this.queuedBackgroundIn(this.queue);
+  }
+
+  private async queuedBackgroundIn(queue: JobQueue): Promise<number> {
+    const counts = await queue.getCountsPerPriority([...PARKED_PRIORITIES]);
     return PARKED_PRIORITIES.reduce((sum, priority) => sum + (counts[priority] ?? 0), 0);
   }
 
@@ -200,24 +205,26 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
     return state === 'completed' ? { state, result: job.returnvalue as Result } : { state, reason: job.failedReason };
   }
 
-  /** The waiting counts (QueueWaitingCounts), read at most every WAITING_COUNT_LIFE_MS per process. */
-  waitingCounts(): Promise<QueueWaitingCounts> {
+  /** The waiting counts (QueueWaitingCounts) of one queue, the register's or the test one, read at most every WAITING_COUNT_LIFE_MS per process. */
+  waitingCounts(queueName: typeof REGISTER_LOOKUP_QUEUE | typeof TEST_LOOKUP_QUEUE): Promise<QueueWaitingCounts> {
     const now = Date.now();
-    if (!this.waitingCountRead || now - this.waitingCountRead.at >= WAITING_COUNT_LIFE_MS) {
-      const read = { at: now, counts: this.readWaitingCounts() };
-      this.waitingCountRead = read;
-      read.counts.catch(() => {
-        if (this.waitingCountRead === read) this.waitingCountRead = null; // a failed read is not kept
+    let read = this.waitingCountReads.get(queueName);
+    if (!read || now - read.at >= WAITING_COUNT_LIFE_MS) {
+      const fresh = { at: now, counts: this.readWaitingCounts(queueName === TEST_LOOKUP_QUEUE ? this.testQueue : this.queue) };
+      this.waitingCountReads.set(queueName, fresh);
+      fresh.counts.catch(() => {
+        if (this.waitingCountReads.get(queueName) === fresh) this.waitingCountReads.delete(queueName); // a failed read is not kept
       });
+      read = fresh;
     }
-    return this.waitingCountRead.counts;
+    return read.counts;
   }
 
   /** Parked jobs are BullMQ's delayed ones, with the few retries that wait out their backoff. */
-  private async readWaitingCounts(): Promise<QueueWaitingCounts> {
+  private async readWaitingCounts(queue: JobQueue): Promise<QueueWaitingCounts> {
     const [{ waiting, prioritized, delayed }, background] = await Promise.all([
-      this.queue.getJobCounts('waiting', 'prioritized', 'delayed'),
-      this.queuedBackground(),
+      queue.getJobCounts('waiting', 'prioritized', 'delayed'),
+      this.queuedBackgroundIn(queue),
     ]);
     return { live: waiting + prioritized - background, all: waiting + prioritized + delayed };
   }

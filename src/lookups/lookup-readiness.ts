@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { ReadinessProbe } from '../health/readiness-probe';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { CanaryStore } from './canary-store';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 
 /** The lookup pipeline's part of GET /health/ready: its queues' connections answer, the breaker's phase, and the canaries' drift. */
 @Injectable()

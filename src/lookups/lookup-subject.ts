@@ -1,4 +1,4 @@
-import type { LookupJobData } from './lookups.queue';
+import type { LookupJobData } from './lookup-jobs';
 
 /** What a lookup asks the register: a licence number, or a name search. */
 export interface LookupSubject {

@@ -10,7 +10,7 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import { ResultCache } from './result-cache';
 import { RegisterSurface, TestRegisters } from './test-register';
 import { isCachedTestAnswer } from './test-world';
@@ -51,7 +51,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly testRegisters: TestRegisters,
     config: AppConfig,
   ) {
-    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true));
+    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
@@ -175,7 +175,7 @@ export class TestLookupProcessor extends QueueWorker<LookupJobData, LookupJobRes
     private readonly lookups: LookupProcessor,
     config: AppConfig,
   ) {
-    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false));
+    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { SandboxLicence } from '@lvs/register-sandbox';
+import type { SandboxLicence } from '@lvs/test-register';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { UserModes } from '../auth/user-modes';
@@ -15,12 +15,12 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
 import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, LookupJobResult, livePriority, newLookupJobId, subjectId } from './lookups.queue';
+import { LOOKUP_PRIORITY, LookupJobResult, livePriority, newLookupJobId, subjectId } from './lookup-jobs';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
-import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
+import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
 
 /** Who pays for a lookup, and whose turn and bounds it takes. */
 export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'> & {
@@ -145,7 +145,8 @@ export class LookupService {
     const release = await this.pending.reserve(userId, count, this.limits.userMax);
     if (!release) throw new ApiError('SERVICE_UNAVAILABLE');
     try {
-      if (exceedsQueueBound('background', await this.queue.waitingCounts(), this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
+      const queued = await this.queue.waitingCounts(boundingQueue(mode));
+      if (exceedsQueueBound('background', queued, this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
       if (!(await this.admitToRegister(mode))) throw new ApiError('SERVICE_UNAVAILABLE');
       return release;
     } catch (error) {
@@ -290,8 +291,8 @@ export class LookupService {
   }
 
   /**
-   * A live lookup takes a place in the user's live bound (USER_MAX_LIVE_LOOKUPS), within the queue's bound and the
-   * user's background one, then asks the breaker last, since it may hand out its one probe. A background lookup
+   * A live lookup takes a place in the user's live bound (USER_MAX_LIVE_LOOKUPS), within the bound of the queue it
+   * will wait in (boundingQueue) and the user's background one, then asks the breaker last, since it may hand out its one probe. A background lookup
    * asks only the breaker, unless its request was admitted as a whole.
    */
   private async admit<Result extends LookupJobResult>(request: LookupRequest<Result>, jobId: string): Promise<LivePlace | null> {
@@ -300,7 +301,7 @@ export class LookupService {
       return null;
     }
     const { userId } = request.user;
-    const [queued, user] = await Promise.all([this.queue.waitingCounts(), this.pending.waiting(userId)]);
+    const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.user.mode!)), this.pending.waiting(userId)]);
     if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
     const place = await this.live.take(userId, jobId, this.limits.liveMax);
     if (!place) throw new ApiError('SERVICE_UNAVAILABLE');

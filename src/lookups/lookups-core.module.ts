@@ -7,7 +7,7 @@ import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupQueueDepth } from './lookup-queue-depth';
 import { LookupSettlement } from './lookup-settlement';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { RedisStore } from '../redis/redis.module';
 import { countWaitingLookups } from '../redis/scripts/waiting-lookups';
 import { PendingUser } from './fair-turns';
-import { LOOKUP_PRIORITY, LookupPriority } from './lookups.queue';
+import { LOOKUP_PRIORITY, LookupPriority } from './lookup-jobs';
 
 // Long enough for a request to charge and park a roster of 1,000 on a busy machine.
 const RESERVATION_MS = 60_000;

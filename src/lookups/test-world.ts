@@ -1,5 +1,5 @@
-import { DEMO_SLOW_NUMBERS } from '@lvs/register-sandbox';
-import type { FaultName, SandboxData, SandboxLicence } from '@lvs/register-sandbox';
+import { DEMO_SLOW_NUMBERS } from '@lvs/test-register';
+import type { FaultName, SandboxData, SandboxLicence } from '@lvs/test-register';
 
 /**
  * What the built-in test register answers for a number: a licence (with the date of birth the name search filters
@@ -96,11 +96,15 @@ export function testAnswer(licenceNumber: string, world: TestWorld): TestAnswer 
   return cards.length === 1 ? { kind: 'found', licence: cards[0] } : { kind: 'not_found' };
 }
 
+/** Whether the test register may keep its answer back for the number: only the slow ones do, whatever the world. */
+export function mayHoldBackTestAnswer(licenceNumber: string): boolean {
+  return licenceNumber === MAGIC_NUMBERS.slow || licenceNumber.startsWith(DEMO_SLOW_NUMBERS.prefix);
+}
+
 /** How long the test register keeps its answer back: the slow magic number, and the demo's slow numbers, unless changed. */
 export function testAnswerDelayMs(licenceNumber: string, world: TestWorld): number {
-  if (world.changed.has(licenceNumber)) return 0;
-  if (licenceNumber === MAGIC_NUMBERS.slow) return SLOW_ANSWER_MS;
-  return licenceNumber.startsWith(DEMO_SLOW_NUMBERS.prefix) ? DEMO_SLOW_NUMBERS.latencyMs : 0;
+  if (!mayHoldBackTestAnswer(licenceNumber) || world.changed.has(licenceNumber)) return 0;
+  return licenceNumber === MAGIC_NUMBERS.slow ? SLOW_ANSWER_MS : DEMO_SLOW_NUMBERS.latencyMs;
 }
 
 /** Every licence a name search may find in the world: the data set's, the magic ones, each replaced by its change. */

@@ -1,4 +1,5 @@
-import { exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
 
 const limits = { queueMax: 1500, userMax: 1000 };
 const counts = (change: Partial<WaitingCounts>): WaitingCounts => ({ live: 0, all: 0, user: 0, ...change });
@@ -41,5 +42,13 @@ describe('exceedsQueueBound', () => {
     expect(exceedsQueueBound('background', { live: 0, all: 1499 }, 1500)).toBe(false);
     expect(exceedsQueueBound('live', { live: 1499, all: 9000 }, 1500)).toBe(false);
     expect(exceedsQueueBound('live', { live: 1500, all: 1500 }, 1500)).toBe(true);
+  });
+});
+
+describe('boundingQueue', () => {
+  it("bounds a test key's lookups by the test queue and a live key's by the register's, so neither's backlog refuses the other", () => {
+    expect(boundingQueue('test')).toBe(TEST_LOOKUP_QUEUE);
+    expect(boundingQueue('live')).toBe(REGISTER_LOOKUP_QUEUE);
+    expect(TEST_LOOKUP_QUEUE).not.toBe(REGISTER_LOOKUP_QUEUE);
   });
 });

@@ -1,3 +1,6 @@
+import type { KeyMode } from '../auth/key-mode';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+
 /** Who waits for a new lookup: a partner's request (live) or a batch row or re-check (background). */
 export type LookupUrgency = 'live' | 'background';
 
@@ -38,4 +41,13 @@ export function exceedsQueueBound(urgency: LookupUrgency, counts: Omit<WaitingCo
 export function exceedsWaitingBounds(urgency: LookupUrgency, newLookups: number, counts: WaitingCounts, limits: WaitingLimits): boolean {
   if (exceedsUserBound(counts.user, newLookups, limits.userMax)) return true;
   return exceedsQueueBound(urgency, counts, limits.queueMax);
+}
+
+/**
+ * The queue whose waiting lookups bound a new lookup of a key of `mode`: the one it will wait in. Each queue has a
+ * bound of its own (QUEUE_MAX_WAITING), so a test key's flood never refuses a live lookup (503), nor live traffic a
+ * test lookup.
+ */
+export function boundingQueue(mode: KeyMode): typeof REGISTER_LOOKUP_QUEUE | typeof TEST_LOOKUP_QUEUE {
+  return mode === 'test' ? TEST_LOOKUP_QUEUE : REGISTER_LOOKUP_QUEUE;
 }

@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES } from '../errors/error-codes';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
 import { isAdminAuthorized } from './admin-authorization';
 
 export const ADMIN_DASHBOARD_PATH = '/admin/queues';

@@ -8,10 +8,12 @@ import { QuotaHistoryDto, QuotaHistoryQuery } from './dto/quota-history.dto';
 import { RateLimitExempt } from '../http/rate-limit-docs';
 import { QuotaUsageDto } from './dto/quota-usage.dto';
 import { QuotaService } from './quota.service';
+import { Requires } from '../auth/requires';
 
 @ApiTags('quota')
 @Controller('v1/quota')
 @UseGuards(ApiKeyGuard)
+@Requires('read')
 export class QuotaController {
   constructor(private readonly quota: QuotaService) {}
 

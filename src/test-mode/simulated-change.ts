@@ -1,4 +1,4 @@
-import type { SandboxLicence } from '@lvs/register-sandbox';
+import type { SandboxLicence } from '@lvs/test-register';
 
 /** A simulated change of a test licence: any of these fields (POST /v1/test/licences/{licenceNumber}). */
 export interface SimulatedChange {

@@ -7,6 +7,7 @@ import { ApiErrorResponsesWith } from '../http/api-error-responses';
 import { SimulateChangeDto, TestLicenceDto, TestLicenceParams } from './dto/simulate-change.dto';
 import { TestKeyGuard } from './test-key.guard';
 import { TestLicencesService, TestLicenceView } from './test-licences.service';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples.
 const { licenceNumber, notJson, invalidJson } = VALIDATION_MESSAGES;
@@ -16,6 +17,7 @@ const CHANGE_TEXTS = { licenceNumber, notJson, invalidJson, simulateBody: FEATUR
 @ApiTags('test')
 @Controller('v1/test/licences')
 @UseGuards(ApiKeyGuard, TestKeyGuard)
+@Requires('check')
 export class TestLicencesController {
   constructor(private readonly licences: TestLicencesService) {}
 
@@ -32,7 +34,16 @@ export class TestLicencesController {
   })
   @ApiBody({ type: SimulateChangeDto, required: false })
   @ApiOkResponse({ type: TestLicenceDto, description: 'The licence as it now stands' })
-  @ApiErrorResponsesWith(CHANGE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'TEST_MODE_ONLY', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith(
+    CHANGE_TEXTS,
+    'VALIDATION_ERROR',
+    'UNAUTHORIZED',
+    'FORBIDDEN',
+    'TEST_MODE_ONLY',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  )
   change(
     @CurrentUser() user: AuthenticatedUser,
     @Param() { licenceNumber }: TestLicenceParams,
@@ -50,7 +61,16 @@ export class TestLicencesController {
       'events that the change back makes for watched numbers. Restoring a number never changed answers the same.',
   })
   @ApiOkResponse({ type: TestLicenceDto, description: 'What the number now answers' })
-  @ApiErrorResponsesWith({ licenceNumber }, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'TEST_MODE_ONLY', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
+  @ApiErrorResponsesWith(
+    { licenceNumber },
+    'VALIDATION_ERROR',
+    'UNAUTHORIZED',
+    'FORBIDDEN',
+    'TEST_MODE_ONLY',
+    'RATE_LIMITED',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  )
   restore(@CurrentUser() user: AuthenticatedUser, @Param() { licenceNumber }: TestLicenceParams): Promise<TestLicenceView> {
     return this.licences.restore(user.userId, licenceNumber);
   }

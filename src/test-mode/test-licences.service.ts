@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RegisterLicence } from '@lvs/register';
-import { SandboxLicence, shownOnCard } from '@lvs/register-sandbox';
+import { SandboxLicence, shownOnCard } from '@lvs/test-register';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';

@@ -51,6 +51,6 @@ export function IsDateOfBirth(message: string, description: string, needs: (obje
   return applyDecorators(
     IsOptional(),
     ValidateBy({ name: 'isRealIsoDate', validator: { validate: (value, args) => isRealIsoDate(value) && needs(args!.object) } }, { message }),
-    ApiPropertyOptional({ type: String, format: 'date', example: '1990-04-12', description }),
+    ApiPropertyOptional({ type: String, format: 'date', maxLength: 10, example: '1990-04-12', description }),
   );
 }

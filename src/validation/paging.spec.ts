@@ -47,6 +47,8 @@ describe('cursors', () => {
     [WatchlistQueryDto, 'cursor', '123', 'cursor is not valid'],
     [EventsQuery, 'after', '-1', 'after must be a cursor from a previous page'],
     [EventsQuery, 'after', ['1', '2'], 'after must be a cursor from a previous page'],
+    [BatchesQuery, 'cursor', 'A'.repeat(201), 'cursor is not valid'],
+    [EventsQuery, 'after', '1'.repeat(19), 'after must be a cursor from a previous page'],
   ])('refuses a %p %s of %j', async (metatype, name, cursor, message) => {
     await expect(read(metatype, { [name]: cursor })).rejects.toEqual(refusal(message));
   });

@@ -26,19 +26,20 @@ export function PageLimit({ max, fallback, message, noun }: PageSize): PropertyD
 }
 
 /**
- * The cursor of a list, decoded by `read` (null: not a cursor of this list); an undecodable one is refused
- * with `message`. The property holds the decoded cursor.
+ * The cursor of a list, decoded by `read` (null: not a cursor of this list); one longer than `maxLength`, which the
+ * document states, or an undecodable one is refused with `message`. The property holds the decoded cursor.
  */
 export function PageCursor<Cursor>(
   read: (text: string) => Cursor | null,
+  maxLength: number,
   message: string,
   description = "The previous page's nextCursor",
 ): PropertyDecorator {
   return applyDecorators(
-    Transform(({ value }) => (typeof value === 'string' ? read(value) : null)),
+    Transform(({ value }) => (typeof value === 'string' && value.length <= maxLength ? read(value) : null)),
     ValidateIf((_query: object, value: unknown) => value !== undefined),
     NotEquals(null, { message }),
-    ApiPropertyOptional({ type: String, description }),
+    ApiPropertyOptional({ type: String, maxLength, description }),
   );
 }
 
@@ -53,13 +54,16 @@ export interface NewestFirstCursor {
   id: string;
 }
 
+/** Far more than writeNewestFirstCursor writes (about 90 characters): a time and a UUID, in base64url. */
+export const NEWEST_FIRST_CURSOR_MAX_LENGTH = 200;
+
 export function writeNewestFirstCursor(cursor: NewestFirstCursor): string {
   return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
 /** The `cursor` of a newest-first list (batches, verification records), as writeNewestFirstCursor wrote it. */
 export function readNewestFirstCursor(text: string): NewestFirstCursor | null {
-  if (text.length > 200) return null;
+  if (text.length > NEWEST_FIRST_CURSOR_MAX_LENGTH) return null;
   const [at, id, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   const time = Date.parse(at);
   if (rest.length > 0 || id === undefined || !isUuid(id) || Number.isNaN(time)) return null;

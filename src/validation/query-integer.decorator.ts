@@ -24,6 +24,6 @@ export function QueryInteger({ min, max, message, description, fallback }: Integ
     IsInt({ message }),
     Min(min, { message }),
     Max(max, { message }),
-    ApiPropertyOptional({ type: 'integer', minimum: min, maximum: max, default: fallback, description }),
+    ApiPropertyOptional({ type: 'integer', format: 'int32', minimum: min, maximum: max, default: fallback, description }),
   );
 }

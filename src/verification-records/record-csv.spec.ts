@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { RECORD_CSV_COLUMNS, recordCsvCells } from './record-csv';
 import type { VerificationRecord } from '../evidence/verification-record';
 

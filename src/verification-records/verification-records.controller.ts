@@ -9,13 +9,16 @@ import { dtoValidationTexts } from '../validation/validation-texts';
 import { VerificationListDto, VerificationRecordDto } from './dto/verification-record.dto';
 import { RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
 import { VerificationRecordsService } from './verification-records.service';
+import { Requires } from '../auth/requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 const RECORD_ID = new ResourceIdPipe('VERIFICATION_NOT_FOUND');
-const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: { type: 'string', format: 'uuid' } };
+const ID_PARAM = { name: 'id', description: 'The verificationId of an answer', schema: UUID_SCHEMA };
 
 @ApiTags('verifications')
 @Controller('v1/verifications')
 @UseGuards(ApiKeyGuard)
+@Requires('read')
 export class VerificationRecordsController {
   constructor(private readonly records: VerificationRecordsService) {}
 

@@ -4,7 +4,7 @@ import { QuotaService } from '../quota/quota.service';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
 import { ClaimReply, claimIdempotencyKeys } from '../redis/scripts/idempotency-claims';
-import { idempotencyRecordId } from './idempotency-key';
+import { idempotencyRecordId } from '../validation/idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
 
 /** What a verification request needs to know before anything else, read in one round trip. */

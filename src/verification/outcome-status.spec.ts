@@ -1,5 +1,5 @@
 import type { RegisterLicence } from '@lvs/register';
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { FinalResult, toFinalResult } from '../lookups/lookup-outcome';
 import { verificationAnswer } from './outcome-status';
 

@@ -10,10 +10,12 @@ import { AnswerFinisher } from './answer-finisher';
 import { VerificationBody } from './outcome-status';
 import { ApiVerificationAnswers } from './verification-answers.decorator';
 import { VerificationService } from './verification.service';
+import { Requires } from '../auth/requires';
 
 @ApiTags('verification')
 @Controller('v1/licences')
 @UseGuards(ApiKeyGuard)
+@Requires('check')
 export class VerificationController {
   constructor(
     private readonly verifications: VerificationService,

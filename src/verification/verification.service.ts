@@ -6,10 +6,10 @@ import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import type { FinalResult } from '../lookups/lookup-outcome';
 import type { LookupSubject } from '../lookups/lookup-subject';
 import { LookupAnswer, LookupService } from '../lookups/lookup.service';
-import type { LookupJobResult } from '../lookups/lookups.queue';
+import type { LookupJobResult } from '../lookups/lookup-jobs';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
-import { deriveIdempotencyKey } from './idempotency-key';
+import { deriveIdempotencyKey } from '../validation/idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
 
 export interface Verification<Result extends LookupJobResult = FinalResult> {

@@ -46,7 +46,7 @@ export class RecheckProcessor extends QueueWorker<RecheckJobData | SuccessorJobD
     private readonly dispatcher: WebhookDispatcher,
     config: AppConfig,
   ) {
-    super(WATCH_RECHECK_QUEUE, recheckWorkerOptions(config));
+    super(WATCH_RECHECK_QUEUE, recheckWorkerOptions(config), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   /** Every worker upserts the same scheduler: the first creates it, the others change nothing. */

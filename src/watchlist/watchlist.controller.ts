@@ -1,3 +1,5 @@
+import type { ActivityOrigin } from '../activity/activity-log';
+import { KeyOrigin } from '../auth/activity-origin';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -14,6 +16,7 @@ import { WatchBatchAddResultDto, WatchedNumberParams, WatchEntryDto, WatchlistPa
 import { watchlistQuery, WatchlistQueryDto } from './dto/watchlist-query.dto';
 import { WatchEntryView } from './watch-entry-view';
 import { WatchlistService } from './watchlist.service';
+import { Requires } from '../auth/requires';
 
 // The VALIDATION_ERROR texts each route really sends, for the document's examples: the path's, the body's, the DTOs'.
 const { notJson, invalidJson, tooDeep } = VALIDATION_MESSAGES;
@@ -30,6 +33,7 @@ export class WatchlistController {
   constructor(private readonly watchlist: WatchlistService) {}
 
   @Put('v1/watchlist/:licenceNumber')
+  @Requires('check')
   @ApiOperation({
     operationId: 'watchLicence',
     summary: 'Watch a licence number',
@@ -56,6 +60,7 @@ export class WatchlistController {
   }
 
   @Delete('v1/watchlist/:licenceNumber')
+  @Requires('check')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'unwatchLicence',
@@ -69,6 +74,7 @@ export class WatchlistController {
   }
 
   @Post('v1/watchlist::batchAdd')
+  @Requires('check')
   @HttpCode(200)
   @RouteConfig({ requestBody: JSON_ROSTER_BODY })
   @ApiOperation({
@@ -82,11 +88,12 @@ export class WatchlistController {
   @ApiBody({ type: RosterDto, description: 'The numbers to watch, with optional references' })
   @ApiOkResponse({ type: WatchBatchAddResultDto, description: 'Every number is watched: how many were new and how many updated' })
   @ApiErrorResponsesWith(BATCH_ADD_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WATCHLIST_FULL', 'QUOTA_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE')
-  batchAdd(@CurrentUser() user: AuthenticatedUser, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
-    return this.watchlist.watchMany(user, rosterEntries(roster));
+  batchAdd(@CurrentUser() user: AuthenticatedUser, @KeyOrigin() origin: ActivityOrigin, @Body() roster: RosterDto): Promise<WatchBatchAddResultDto> {
+    return this.watchlist.watchMany(origin, user, rosterEntries(roster));
   }
 
   @Get('v1/watchlist')
+  @Requires('read')
   @ApiOperation({
     operationId: 'listWatchlist',
     summary: "The caller's watchlist with the latest known result of each number, by licence number",

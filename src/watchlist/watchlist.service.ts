@@ -1,3 +1,4 @@
+import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser, DataOwner } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../common/roster';
@@ -28,6 +29,7 @@ export class WatchlistService {
     private readonly lookups: LookupService,
     private readonly clock: Clock,
     private readonly holderData: HolderDataProtection,
+    private readonly activity: ActivityLog,
     config: AppConfig,
   ) {
     this.maxEntries = config.get('WATCH_MAX_ENTRIES_PER_USER');
@@ -62,8 +64,8 @@ export class WatchlistService {
     return { created, entry: (await this.entries(user, [licenceNumber]))[0] };
   }
 
-  /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing). */
-  async watchMany(user: AuthenticatedUser, entries: RosterEntry[]): Promise<{ added: number; updated: number }> {
+  /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing); logged once they are in. */
+  async watchMany(origin: ActivityOrigin, user: AuthenticatedUser, entries: RosterEntry[]): Promise<{ added: number; updated: number }> {
     // The last row for a number wins, as if the rows had been PUT one after another.
     const byNumber = new Map(entries.map((entry) => [entry.licenceNumber, entry]));
     const numbers = distinctNumbers(entries);
@@ -73,7 +75,10 @@ export class WatchlistService {
     if (newNumbers.length > 0) await this.lookups.admitWatch(user.userId, newNumbers.length);
     const charges = await this.quota.chargeMany(user, newNumbers);
     const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
-    return { added, updated: byNumber.size - added };
+    const updated = byNumber.size - added;
+    const changes = { added: { old: null, new: added }, updated: { old: null, new: updated } };
+    await this.activity.append(origin, { userId: user.userId, action: 'watchlist.imported', target: { type: 'watchlist', id: user.userId }, changes });
+    return { added, updated };
   }
 
   /** Removes an entry (its number's state starts its retention when it was the last). */

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Agent, request } from 'undici';
 import { Clock } from '../clock/clock';
@@ -35,7 +35,7 @@ function deliveryWorkerOptions(config: AppConfig): WorkerOptions {
  * schedule is its backoff strategy), and records what judgeAttempt makes of it.
  */
 @Injectable()
-export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implements OnModuleDestroy {
+export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implements OnApplicationShutdown {
   private readonly schedule: number[];
   private readonly allowPrivate: boolean;
   private readonly agent: Agent;
@@ -52,7 +52,7 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
     private readonly metrics: Metrics,
     config: AppConfig,
   ) {
-    super(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(config));
+    super(WEBHOOK_DELIVERY_QUEUE, deliveryWorkerOptions(config), config.get('SHUTDOWN_GRACE_MS'));
     this.schedule = parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE_SECONDS'));
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
     this.agent = new Agent({
@@ -65,7 +65,8 @@ export class DeliveryProcessor extends QueueWorker<DeliveryJobData, void> implem
     this.alertSecret = config.get('OPERATOR_ALERT_SECRET');
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the worker's active deliveries finished (beforeApplicationShutdown), so that none is cut. */
+  async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.agent.close(), this.alertAgent.close()]);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import type { DataOwner } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
@@ -31,7 +32,10 @@ const toWebhookDto = (row: StoredEndpoint, mode: KeyMode): WebhookDto => ({
   mode,
 });
 
-/** A user's webhook endpoints and their delivery log; another user's ids answer 404. */
+/**
+ * A user's webhook endpoints and their delivery log; another user's ids answer 404. Creations, removals and
+ * rotations are logged (activity log) after they commit.
+ */
 @Injectable()
 export class EndpointsService {
   constructor(
@@ -41,10 +45,11 @@ export class EndpointsService {
     private readonly dispatcher: WebhookDispatcher,
     private readonly clock: Clock,
     private readonly manualSends: ManualSendLimit,
+    private readonly activity: ActivityLog,
   ) {}
 
   /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
-  async create({ userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
+  async create(origin: ActivityOrigin, { userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
     const row = await this.repository.createEndpoint(
       userId,
@@ -55,6 +60,8 @@ export class EndpointsService {
       MAX_ENDPOINTS_PER_USER,
     );
     if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
+    const changes = { url: { old: null, new: row.url }, events: { old: null, new: row.events } };
+    await this.activity.append(origin, { userId, action: 'webhook.created', target: { type: 'webhook', id: row.id }, changes });
     return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString(), mode };
   }
 
@@ -63,15 +70,19 @@ export class EndpointsService {
     return rows.map((row) => toWebhookDto(row, mode));
   }
 
-  async remove(userId: string, id: string): Promise<void> {
+  async remove(origin: ActivityOrigin, userId: string, id: string): Promise<void> {
     if (!(await this.repository.removeEndpoint(userId, id))) throw new ApiError('WEBHOOK_NOT_FOUND');
+    await this.activity.append(origin, { userId, action: 'webhook.deleted', target: { type: 'webhook', id } });
   }
 
   /** A new secret; the previous one keeps signing for 24 h so that receivers can switch without losing events. */
-  async rotateSecret(userId: string, id: string): Promise<RotatedSecretDto> {
+  async rotateSecret(origin: ActivityOrigin, userId: string, id: string): Promise<RotatedSecretDto> {
     const secret = newSigningSecret();
     const until = new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS);
     if (!(await this.repository.rotateSecret(userId, id, until, this.secrets.seal(secret)))) throw new ApiError('WEBHOOK_NOT_FOUND');
+    // Never the secrets: only when the previous one stops signing.
+    const changes = { previousSecretExpiresAt: { old: null, new: until.toISOString() } };
+    await this.activity.append(origin, { userId, action: 'webhook.secret_rotated', target: { type: 'webhook', id }, changes });
     return { secret, previousSecretExpiresAt: until.toISOString() };
   }
 

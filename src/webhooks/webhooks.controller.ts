@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { ActivityOrigin } from '../activity/activity-log';
+import { KeyOrigin } from '../auth/activity-origin';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { ApiError } from '../errors/api-error';
@@ -10,17 +12,20 @@ import { dtoValidationTexts } from '../validation/validation-texts';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, WebhookListDto } from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
+import { Requires } from '../auth/requires';
+import { UUID_SCHEMA } from '../validation/uuid';
 
 // The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples: the body's, the DTO's, the service's.
 const { notJson, invalidJson } = VALIDATION_MESSAGES;
 const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateWebhookDto), webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit };
 
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
-const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: { type: 'string', format: 'uuid' } };
+const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: UUID_SCHEMA };
 
 @ApiTags('monitoring')
 @Controller('v1/webhooks')
 @UseGuards(ApiKeyGuard)
+@Requires('integrate')
 export class WebhooksController {
   constructor(
     private readonly endpoints: EndpointsService,
@@ -42,10 +47,14 @@ export class WebhooksController {
   @ApiBody({ type: CreateWebhookDto, description: 'The endpoint and the event types it wants' })
   @ApiResponse({ status: 201, type: CreatedWebhookDto, description: 'Added; the answer holds the signing secret, shown only once' })
   @ApiErrorResponsesWith(CREATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'INTERNAL_ERROR')
-  async create(@CurrentUser() user: AuthenticatedUser, @Body() webhook: CreateWebhookDto): Promise<CreatedWebhookDto> {
+  async create(
+    @CurrentUser() user: AuthenticatedUser,
+    @KeyOrigin() origin: ActivityOrigin,
+    @Body() webhook: CreateWebhookDto,
+  ): Promise<CreatedWebhookDto> {
     // The URL as written and its host's addresses now; the host is resolved again at every delivery.
     if ((await this.urlCheck.problem(webhook.url)) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
-    return this.endpoints.create(user, webhook);
+    return this.endpoints.create(origin, user, webhook);
   }
 
   @Get()
@@ -70,8 +79,8 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<void> {
-    await this.endpoints.remove(user.userId, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @KeyOrigin() origin: ActivityOrigin, @Param('id', WEBHOOK_ID) id: string): Promise<void> {
+    await this.endpoints.remove(origin, user.userId, id);
   }
 
   @Post(':id/rotate-secret')
@@ -84,8 +93,12 @@ export class WebhooksController {
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: RotatedSecretDto, description: 'The new secret, shown only in this answer' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
-  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('id', WEBHOOK_ID) id: string): Promise<RotatedSecretDto> {
-    return this.endpoints.rotateSecret(user.userId, id);
+  rotateSecret(
+    @CurrentUser() user: AuthenticatedUser,
+    @KeyOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+  ): Promise<RotatedSecretDto> {
+    return this.endpoints.rotateSecret(origin, user.userId, id);
   }
 
   @Post(':id/test')
@@ -127,7 +140,7 @@ export class WebhooksController {
       'send (a ping or a replay) per endpoint per 10 seconds; another is 429 with Retry-After.',
   })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: { type: 'string', format: 'uuid' } })
+  @ApiParam({ name: 'deliveryId', description: 'The delivery id from the delivery log', schema: UUID_SCHEMA })
   @ApiResponse({ status: 202, type: DeliveryDto, description: 'The delivery is queued again' })
   @ApiErrorResponses('UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR')
   retry(

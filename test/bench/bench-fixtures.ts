@@ -1,4 +1,4 @@
-import shippedData from '../../libs/register-sandbox/data/licences.json';
+import shippedData from '../../libs/test-register/data/licences.json';
 
 /** The bench's register holds many copies of the sandbox's first licence (JANE DOE), under other numbers. */
 export const BENCH_LICENCE = shippedData.licences[0];

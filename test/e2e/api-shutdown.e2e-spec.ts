@@ -1,4 +1,4 @@
-import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS } from '@lvs/test-register';
 import { quotaUsage, verify } from '../support/http';
 import { freePort, isListening } from '../support/launcher-process';
 import { SandboxAdmin } from '../support/sandbox-admin';

@@ -140,7 +140,7 @@ describe('API keys and the monthly quota', () => {
     it('charges exactly min(N, Q) of 60 concurrent charges of distinct numbers', async () => {
       const { userId } = await t.createKey({ quota: 25 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 25 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 25 };
       const outcomes = await Promise.allSettled(Array.from({ length: 60 }, (_, index) => quota.chargeOnce(user, unknownNumber(100 + index))));
       const charged = outcomes.filter((outcome) => outcome.status === 'fulfilled');
       const refused = outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED');
@@ -155,7 +155,7 @@ describe('API keys and the monthly quota', () => {
     it('charges 1 for 50 concurrent charges of the same new number', async () => {
       const { userId } = await t.createKey({ quota: 5 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 5 };
       const charges = await Promise.all(Array.from({ length: 50 }, () => quota.chargeOnce(user, unknownNumber(300))));
       expect(charges.filter((charge) => charge.isNew)).toHaveLength(1);
       const usage = await t.db.query('SELECT used FROM quota_usage WHERE user_id = $1', [userId]);
@@ -171,6 +171,7 @@ describe('API keys and the monthly quota', () => {
             userId: (await t.createKey({ quota: limit })).userId,
             keyId: 'n/a',
             mode: 'live' as const,
+            role: 'admin' as const,
             monthlyQuota: limit,
           })),
         );
@@ -219,6 +220,7 @@ describe('API keys and the monthly quota', () => {
           userId: (await t.createKey({ quota: limit })).userId,
           keyId: 'n/a',
           mode: 'live' as const,
+          role: 'admin' as const,
           monthlyQuota: limit,
         })),
       );
@@ -262,7 +264,7 @@ describe('API keys and the monthly quota', () => {
         code: 'QUOTA_EXCEEDED',
       });
       await expect(
-        quota.chargeMany({ userId: small.userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 2 }, [
+        quota.chargeMany({ userId: small.userId, keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 2 }, [
           unknownNumber(601),
           unknownNumber(602),
           unknownNumber(603),
@@ -288,7 +290,7 @@ describe('API keys and the monthly quota', () => {
     it('a refund undoes exactly one new charge, and a second refund changes nothing', async () => {
       const { userId } = await t.createKey({ quota: 5 });
       const quota = t.app.get(QuotaService);
-      const user = { userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 };
+      const user = { userId, keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 5 };
       const charge = await quota.chargeOnce(user, unknownNumber(400));
       await quota.chargeOnce(user, unknownNumber(401));
       await Promise.all([quota.refund(charge), quota.refund(charge)]);

@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { parse } from 'csv-parse/sync';
 import { quotaUsed, request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';

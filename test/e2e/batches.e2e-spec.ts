@@ -1,7 +1,7 @@
 /** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
 import { setTimeout as sleep } from 'node:timers/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { parse } from 'csv-parse/sync';
 import { BatchRetention } from '../../src/batches/batch-retention';
 import { BatchImpact, measureBatchImpact } from '../bench/batch-impact';
@@ -90,7 +90,7 @@ describe('batches: roster checks through the lookup queue', () => {
     const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
-    expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '429', '500', '503']);
+    expect(statuses(document.paths['/v1/batches'].post)).toEqual(['200', '202', '400', '401', '403', '429', '500', '503']);
     expect(Object.keys(document.paths['/v1/batches'].post.requestBody.content).sort()).toEqual(['application/json', 'text/csv']);
     expect(statuses(document.paths['/v1/batches'].get)).toEqual(['200', '400', '401', '429', '500', '503']);
     expect(statuses(document.paths['/v1/batches/{id}'].get)).toEqual(['200', '400', '401', '404', '429', '500', '503']);
@@ -98,7 +98,7 @@ describe('batches: roster checks through the lookup queue', () => {
       BATCH_NOT_FOUND: { summary: 'Batch not found', value: { code: 'BATCH_NOT_FOUND', message: 'Batch not found' } },
     });
     expect(Object.keys(document.paths['/v1/batches/{id}/results.csv'].get.responses['200'].content)).toEqual(['text/csv']);
-    expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '404', '429', '500', '503']);
+    expect(statuses(document.paths['/v1/batches/{id}/retry'].post)).toEqual(['200', '202', '401', '403', '404', '429', '500', '503']);
     expect(document.components.schemas.ErrorBody.properties.code.enum).toContain('BATCH_NOT_FOUND');
     expect(document.components.schemas.BatchDto.required).toEqual(
       expect.arrayContaining(['id', 'status', 'createdAt', 'completedAt', 'total', 'counts', 'items', 'nextCursor']),
@@ -568,6 +568,9 @@ describe('batches: roster checks through the lookup queue', () => {
       LOG_LEVEL: 'log',
       WORKER_LOCK_DURATION_MS: '30000',
       WORKER_STALLED_INTERVAL_MS: '30000',
+      // The sandbox answers from this test's process: a stall of it on a busy machine timed out all 16 lookups in
+      // flight at once, and their retries counted twice at the register (16 of 300, three suites at a time).
+      REGISTER_REQUEST_TIMEOUT_MS: '10000',
     };
     const worker = await WorkerProcess.start(env);
     const first = await ApiProcess.start(env);

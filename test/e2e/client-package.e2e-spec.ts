@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

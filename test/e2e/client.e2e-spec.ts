@@ -1,5 +1,5 @@
 import { LicenceVerificationClient, LicenceVerificationError, verifyWebhook } from '@lvs/client';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

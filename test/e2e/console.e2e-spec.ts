@@ -435,10 +435,12 @@ describe('the partner console', () => {
     });
 
     it('signs out, and the old cookie is refused afterwards', async () => {
-      const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'lvs_console');
+      const [session] = (await context.cookies()).filter((cookie) => cookie.name === '__Host-lvs_console');
+      // Chromium keeps the Secure, __Host- cookie of a console served over plain HTTP on loopback.
+      expect([session.secure, session.path, session.domain]).toEqual([true, '/', new URL(t.baseUrl).hostname]);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(`${t.baseUrl}/console/sign-in`);
-      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session.value}` } });
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `__Host-lvs_console=${session.value}` } });
       expect(replay.status).toBe(303);
       expect(replay.headers.get('location')).toBe('/console/sign-in');
     });
@@ -449,10 +451,19 @@ describe('the partner console', () => {
       await context.close();
       await openBrowser();
       await signIn(user.key);
-      /** Empties the user's bucket through the API, the console's bucket too: a burst of 3 finds 2 tokens at most. */
+      /**
+       * Empties the user's bucket through the API, the console's bucket too, with a whole second before the next token: a
+       * burst of 3 finds 2 tokens at most, and the bucket refills continuously, so the first request admitted after the
+       * refusal takes the token that had just come back.
+       */
       const drain = async () => {
-        const answers = await Promise.all([0, 1, 2].map(() => fetch(`${t.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': user.key } })));
-        expect(answers.map((answer) => answer.status)).toContain(429);
+        const watchlist = () => fetch(`${t.baseUrl}/v1/watchlist`, { headers: { 'x-api-key': user.key } });
+        const burst = await Promise.all([0, 1, 2].map(watchlist));
+        expect(burst.map((answer) => answer.status)).toContain(429);
+        const giveUpAt = Date.now() + 3000;
+        for (let answer = await watchlist(); answer.status !== 200; answer = await watchlist()) {
+          expect([answer.status, Date.now() < giveUpAt]).toEqual([429, true]);
+        }
         return Date.now();
       };
       const words =
@@ -491,28 +502,18 @@ describe('the partner console', () => {
   });
 
   describe('sessions and forms', () => {
-    it('sets an HttpOnly, SameSite=Strict cookie, Secure behind HTTPS, that lasts 8 hours', async () => {
+    it('sets a __Host- cookie (Path=/, Secure) that is HttpOnly, SameSite=Strict and lasts 8 hours, over plain HTTP too', async () => {
       const { key } = await t.createKey();
-      const plain = new FormClient(t.baseUrl);
-      const signedIn = await plain.signIn(key);
-      expect(signedIn.status).toBe(303);
-      expect(signedIn.headers.get('location')).toBe('/console/overview');
-      const [cookie] = signedIn.headers.getSetCookie().filter((line) => line.startsWith('lvs_console='));
-      expect(cookie).toMatch(/^lvs_console=[A-Za-z0-9_-]{43}; Path=\/console; Max-Age=28800; HttpOnly; SameSite=Strict$/);
-
-      const behindTls = new FormClient(t.baseUrl);
-      const token = await behindTls.tokenOf('/console/sign-in');
-      const secured = await behindTls.send(
-        'POST',
-        '/console/sign-in',
-        { _csrf: token, apiKey: key },
-        {
-          'x-forwarded-proto': 'https',
-          origin: t.baseUrl.replace('http:', 'https:'),
-        },
-      );
-      expect(secured.status).toBe(303);
-      expect(secured.headers.getSetCookie().find((line) => line.startsWith('lvs_console='))).toMatch(/; Secure$/);
+      const client = new FormClient(t.baseUrl);
+      const signInPage = await client.send('GET', '/console/sign-in');
+      expect(signInPage.headers.getSetCookie()).toEqual([
+        expect.stringMatching(/^__Host-lvs_console_sign_in=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Strict; Secure$/),
+      ]);
+      const signedIn = await client.signIn(key);
+      expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/console/overview']);
+      expect(signedIn.headers.getSetCookie().filter((line) => line.includes('lvs_console='))).toEqual([
+        expect.stringMatching(/^__Host-lvs_console=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict; Secure$/),
+      ]);
     });
 
     it('keeps a session ended when a request that read it before the sign-out finishes after it', async () => {
@@ -574,7 +575,7 @@ describe('the partner console', () => {
       const response = await client.send('POST', '/console/sign-in', { _csrf, apiKey: key }, { origin: 'https://evil.example' });
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual(FORBIDDEN);
-      expect(response.headers.getSetCookie().some((line) => line.startsWith('lvs_console='))).toBe(false);
+      expect(response.headers.getSetCookie().some((line) => line.startsWith('__Host-lvs_console='))).toBe(false);
     });
 
     it('answers the eleventh failed sign-in of a minute from one address with 429, even with a good key', async () => {
@@ -687,12 +688,12 @@ describe('the partner console', () => {
       const { key, keyId } = await t.createKey();
       const client = new FormClient(t.baseUrl);
       await client.signIn(key);
-      const session = client.cookies.get('lvs_console');
+      const session = client.cookies.get('__Host-lvs_console');
       const _csrf = await client.tokenOf('/console/keys');
       const revoked = await client.send('POST', `/console/keys/${keyId}/revoke`, { _csrf });
       expect(revoked.status).toBe(303);
       expect(revoked.headers.get('location')).toBe('/console/sign-in');
-      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `lvs_console=${session}` } });
+      const replay = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `__Host-lvs_console=${session}` } });
       expect(replay.status).toBe(303);
     });
 

@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import type { TestingModule } from '@nestjs/testing';
 import { request, TestResponse } from '../support/http';
 import { startInProcessWorker } from '../support/in-process-worker';

@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';
@@ -179,10 +179,10 @@ describe('keys delete-user', () => {
     expect(refused.status).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(
-      `delete-user deletes user ${userId} for good, with apiKeys 1, batches 0, batchItems 0, watchEntries 0, webhookEndpoints 0, webhookDeliveries 0, webhookAttempts 0, events 0, quotaCharges 0, quotaUsage 0, verificationRecords 0 and its Redis keys: export first, then add --confirm`,
+      `delete-user deletes user ${userId} for good, with apiKeys 1, batches 0, batchItems 0, watchEntries 0, webhookEndpoints 0, webhookDeliveries 0, webhookAttempts 0, events 0, quotaCharges 0, quotaUsage 0, verificationRecords 0, activityEvents 1 and its Redis keys: export first, then add --confirm`,
     );
     expect((await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } })).status).toBe(200);
-    expect(await columnsNaming(userId)).toEqual(['api_keys.user_id', 'users.id']);
+    expect(await columnsNaming(userId)).toEqual(['activity_chains.user_id', 'activity_events.user_id', 'api_keys.user_id', 'users.id']);
   });
 
   it('answers an unknown user with exit status 2, confirmed or not', async () => {
@@ -269,6 +269,8 @@ describe('keys delete-user', () => {
         quotaUsage: usageRows,
         // drained from their stream by the worker, or still in it: either way deleted
         verificationRecords: expect.any(Number),
+        // its keys' creations, the second key's, its webhook's
+        activityEvents: 4,
         redisKeys: expect.any(Number),
       },
     });

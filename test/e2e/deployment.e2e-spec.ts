@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { describeApiProductionProblems } from '../../src/config/production-secrets';
 import { freePort } from '../support/launcher-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -97,10 +98,15 @@ describe('deployment files', () => {
     }
   });
 
-  it('requires PUBLIC_BASE_URL for the API, which production refuses to start without (the issuer of its receipts)', () => {
-    expect(services.api.environment?.PUBLIC_BASE_URL).toBe(
-      '${PUBLIC_BASE_URL:?set PUBLIC_BASE_URL to the address partners reach the API at, e.g. http://localhost:3000}',
-    );
+  it('requires PUBLIC_BASE_URL for the API, whose example is an https address, as production requires', () => {
+    const required = services.api.environment?.PUBLIC_BASE_URL;
+    expect(required).toBe('${PUBLIC_BASE_URL:?set PUBLIC_BASE_URL to the https address partners reach the API at, e.g. https://lvs.example.com}');
+    const example = / e\.g\. (\S+)}$/.exec(required ?? '')![1];
+    const documented = [...read('docs/operations.md').matchAll(/^export PUBLIC_BASE_URL=(\S+)/gm)].map((match) => match[1]);
+    expect(documented.length).toBeGreaterThan(0);
+    for (const address of [example, ...documented]) {
+      expect([address, describeApiProductionProblems({ NODE_ENV: 'production', OPERATOR_PORT: 9100, PUBLIC_BASE_URL: address })]).toEqual([address, []]);
+    }
   });
 
   it("serves the API's operator routes on OPERATOR_PORT, which is not published; only the partner port is", () => {

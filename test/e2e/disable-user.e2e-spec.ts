@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../src/errors/error-codes';
-import { LOOKUP_PRIORITY } from '../../src/lookups/lookups.queue';
+import { LOOKUP_PRIORITY } from '../../src/lookups/lookup-jobs';
 import { request, TestResponse, verify } from '../support/http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';

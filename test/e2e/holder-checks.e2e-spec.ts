@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { quotaUsed, verify, verifyHolder } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';

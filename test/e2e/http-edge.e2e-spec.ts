@@ -194,7 +194,7 @@ describe('the HTTP edge: malformed HTTP, hostile bodies, slow clients, security 
       t.baseUrl,
       (socket) => {
         socket.write(
-          `POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`,
+          `POST /console/rosters HTTP/1.1\r\nHost: x\r\nOrigin: ${t.baseUrl}\r\nCookie: __Host-lvs_console=not-a-session\r\nContent-Type: text/csv\r\nContent-Length: ${100 * 1024}\r\n\r\n`,
         );
         socket.write(`licenceNumber\n${'1011001544208079\n'.repeat(1100)}`);
         dripping = setInterval(() => socket.writable && socket.write('x'), 200);

@@ -1,4 +1,5 @@
-import { RunningSandbox, SANDBOX_NUMBERS, startSandbox } from '@lvs/register-sandbox';
+import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import type { TestingModule } from '@nestjs/testing';
 import { request, TestResponse } from '../support/http';
 import { startInProcessWorker } from '../support/in-process-worker';

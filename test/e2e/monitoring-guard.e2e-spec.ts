@@ -85,17 +85,17 @@ describe('monitoring: the SSRF guard on webhook URLs, and the OpenAPI document',
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
     const paths = document.paths;
-    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].put)).toEqual(['200', '201', '400', '401', '409', '429', '500', '503']);
-    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].delete)).toEqual(['204', '400', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/watchlist:batchAdd'].post)).toEqual(['200', '400', '401', '409', '429', '500', '503']);
+    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].put)).toEqual(['200', '201', '400', '401', '403', '409', '429', '500', '503']);
+    expect(statuses(paths['/v1/watchlist/{licenceNumber}'].delete)).toEqual(['204', '400', '401', '403', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/watchlist:batchAdd'].post)).toEqual(['200', '400', '401', '403', '409', '429', '500', '503']);
     expect(statuses(paths['/v1/watchlist'].get)).toEqual(['200', '400', '401', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks'].post)).toEqual(['201', '400', '401', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks'].get)).toEqual(['200', '401', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks/{id}'].delete)).toEqual(['204', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks/{id}/rotate-secret'].post)).toEqual(['200', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks/{id}/test'].post)).toEqual(['202', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks/{id}/deliveries'].get)).toEqual(['200', '401', '404', '429', '500', '503']);
-    expect(statuses(paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post)).toEqual(['202', '401', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks'].post)).toEqual(['201', '400', '401', '403', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks'].get)).toEqual(['200', '401', '403', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks/{id}'].delete)).toEqual(['204', '401', '403', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks/{id}/rotate-secret'].post)).toEqual(['200', '401', '403', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks/{id}/test'].post)).toEqual(['202', '401', '403', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks/{id}/deliveries'].get)).toEqual(['200', '401', '403', '404', '429', '500', '503']);
+    expect(statuses(paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post)).toEqual(['202', '401', '403', '404', '429', '500', '503']);
     for (const operation of [paths['/v1/webhooks/{id}/test'].post, paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post]) {
       expect(operation.responses['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer', minimum: 1 } });
     }

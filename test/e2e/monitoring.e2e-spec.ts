@@ -1,5 +1,5 @@
 /** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { Webhook } from 'standardwebhooks';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { deliveriesSettled } from '../support/delivery-queue';

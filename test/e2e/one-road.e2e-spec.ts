@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
 import { runKeysCli } from '../support/keys-cli';

@@ -30,7 +30,7 @@ describe('OpenAPI document and the key command', () => {
       expect(document.openapi).toBe('3.1.0');
 
       const verifyOperation = document.paths['/v1/licences/verify'].post;
-      expect(Object.keys(verifyOperation.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '429', '500', '502', '503'].sort());
+      expect(Object.keys(verifyOperation.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '429', '500', '502', '503'].sort());
       expect(verifyOperation.responses['202'].headers['Retry-After']).toEqual({
         required: true,
         description: 'Seconds to wait before retrying',
@@ -162,6 +162,7 @@ describe('OpenAPI document and the key command', () => {
         'monitoring',
         'verifications',
         'keys',
+        'activity',
         'test',
       ]);
       expect(document.components.securitySchemes).toEqual({
@@ -187,7 +188,7 @@ describe('OpenAPI document and the key command', () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item: any) => Object.values(item));
       const ids = operations.map((operation: any) => operation.operationId);
-      expect(operations).toHaveLength(33 + EVENT_TYPES.length);
+      expect(operations).toHaveLength(34 + EVENT_TYPES.length);
       expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
       expect(ids.filter((id) => /Controller_/.test(id))).toEqual([]);
       expect(new Set(ids).size).toBe(ids.length);
@@ -246,12 +247,13 @@ describe('OpenAPI document and the key command', () => {
       }
     });
 
-    it("names the request's own origin as the server, as a proxy forwards it", async () => {
-      expect(((await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as any).servers).toEqual([{ url: t.baseUrl }]);
+    it("names the request's own origin as the server, as a proxy forwards it, for partners and not as production", async () => {
+      const server = (url: string) => [{ url, description: 'A local or test instance, not production (NODE_ENV is not production)', 'x-internal': false }];
+      expect(((await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as any).servers).toEqual(server(t.baseUrl));
       const forwarded = await request(t.baseUrl, 'GET', '/docs/openapi.json', {
         headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'partners.example.com' },
       });
-      expect((forwarded.body as any).servers).toEqual([{ url: 'https://partners.example.com' }]);
+      expect((forwarded.body as any).servers).toEqual(server('https://partners.example.com'));
     });
   });
 

@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,11 +39,12 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
   afterAll(() => t.close());
 
   it('names PUBLIC_BASE_URL as the server, whatever origin the request came to', async () => {
-    expect(document.servers).toEqual([{ url: PUBLIC_BASE_URL }]);
+    const servers = [{ url: PUBLIC_BASE_URL, description: 'A local or test instance, not production (NODE_ENV is not production)', 'x-internal': false }];
+    expect(document.servers).toEqual(servers);
     const forwarded = await request(t.baseUrl, 'GET', '/docs/openapi.json', {
       headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'elsewhere.test' },
     });
-    expect((forwarded.body as Record<string, unknown>).servers).toEqual([{ url: PUBLIC_BASE_URL }]);
+    expect((forwarded.body as Record<string, unknown>).servers).toEqual(servers);
   });
 
   it("shows examples that are the service's real answers", async () => {
@@ -87,6 +88,20 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
       const report = JSON.parse(stdout);
       expect(report.problems.map((problem: { ruleId: string; message: string }) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
       expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
+  it("is the document npm run lint checks with Spectral, which names production's https server", async () => {
+    const directory = join(ROOT, 'node_modules/.cache/lvs-openapi-lint');
+    mkdirSync(directory, { recursive: true });
+    const file = join(directory, `written-${process.pid}.json`);
+    try {
+      await run(process.execPath, [join(ROOT, 'dist/src/http/openapi-document.cli.js'), file]);
+      const { servers, ...written } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      expect(servers).toEqual([{ url: 'https://lvs.example.com', description: 'Production', 'x-internal': false }]);
+      expect(written).toEqual({ ...document, servers: undefined });
     } finally {
       rmSync(file, { force: true });
     }

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { hashApiKey } from '../../src/auth/api-key-secret';
 import { FormClient } from '../support/console-client';
 import { request } from '../support/http';

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import type { TestingModule } from '@nestjs/testing';
 import { LicenceMonitor } from '../../src/watchlist/licence-monitor';
 import { RecheckLookups } from '../../src/watchlist/recheck-lookups';

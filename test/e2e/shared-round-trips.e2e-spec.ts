@@ -25,14 +25,20 @@ describe('requests that share a round trip', () => {
 
   async function twoUsers(monthlyQuota: number) {
     return Promise.all(
-      [1, 2].map(async () => ({ userId: (await t.createKey({ quota: monthlyQuota })).userId, keyId: 'n/a', mode: 'live' as const, monthlyQuota })),
+      [1, 2].map(async () => ({
+        userId: (await t.createKey({ quota: monthlyQuota })).userId,
+        keyId: 'n/a',
+        mode: 'live' as const,
+        role: 'admin' as const,
+        monthlyQuota,
+      })),
     );
   }
 
   it("charges the others of a turn when one user's charge breaks a constraint, and charges the failed one nothing", async () => {
     const [first, second] = await twoUsers(5);
     // A well-formed id that no user has: its quota rows would break the foreign key to users.
-    const ghost = { userId: randomUUID(), keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 };
+    const ghost = { userId: randomUUID(), keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 5 };
     const outcomes = await Promise.allSettled([
       quota.chargeOnce(first, unknownNumber(1)),
       quota.chargeOnce(ghost, unknownNumber(2)),
@@ -57,7 +63,7 @@ describe('requests that share a round trip', () => {
     await quota.chargeOnce(second, unknownNumber(10));
     const outcomes = await Promise.allSettled([
       quota.usage(first),
-      quota.usage({ userId: 'not-a-uuid', keyId: 'n/a', mode: 'live' as const, monthlyQuota: 5 }),
+      quota.usage({ userId: 'not-a-uuid', keyId: 'n/a', mode: 'live' as const, role: 'admin' as const, monthlyQuota: 5 }),
       quota.usage(second),
     ]);
 

@@ -1,5 +1,5 @@
 /** @alone: needs the whole machine, so runs alone after the rest (the e2e-alone project, jest.config.js). */
-import { FOUND_SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
 import { request } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';

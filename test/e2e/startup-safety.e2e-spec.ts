@@ -128,6 +128,12 @@ describe('start-up safety of the API and the worker', () => {
         { WEBHOOK_SECRET_KEY: KEY, HOLDER_DATA_KEY: OTHER_KEY, RECEIPT_SIGNING_KEYS: RECEIPT_KEY, OPERATOR_PORT: '0' },
         "Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be set when NODE_ENV is production: it is the issuer (iss) of every receipt, never a request's Host",
       ],
+      [
+        'api',
+        'an http PUBLIC_BASE_URL, even on loopback',
+        { ...SOUND, PUBLIC_BASE_URL: 'http://localhost:3000' },
+        "Invalid configuration: PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an https address when NODE_ENV is production: partners send API keys to it, and the console's cookies are Secure",
+      ],
     ] as const)(
       'the %s refuses %s: exit 1 and exactly one line naming it',
       async (role, _case, secrets, line) => {

@@ -1,4 +1,5 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { OPERATOR_ORIGIN } from '../../src/activity/activity-log';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_TYPES } from '../../src/events/event-types';
 import { WatchlistService } from '../../src/watchlist/watchlist.service';
@@ -52,12 +53,12 @@ describe('test mode turned off', () => {
     const sandbox = new SandboxAdmin(t.sandbox.url);
     const live = await t.createKey();
     const test = await t.createKey({ userId: live.userId, test: true });
-    const testOwner = { userId: test.userId, keyId: test.keyId, mode: 'test' as const, monthlyQuota: 1000 };
-    const liveOwner = { userId: live.userId, keyId: live.keyId, mode: 'live' as const, monthlyQuota: null };
+    const testOwner = { userId: test.userId, keyId: test.keyId, mode: 'test' as const, role: 'admin' as const, monthlyQuota: 1000 };
+    const liveOwner = { userId: live.userId, keyId: live.keyId, mode: 'live' as const, role: 'admin' as const, monthlyQuota: null };
     const endpoints = t.app.get(EndpointsService);
     const webhook = { events: [...EVENT_TYPES] };
-    const liveEndpoint = await endpoints.create(liveOwner, { ...webhook, url: `${receiver.url}/off-live` });
-    const testEndpoint = await endpoints.create(testOwner, { ...webhook, url: `${receiver.url}/off-test` });
+    const liveEndpoint = await endpoints.create(OPERATOR_ORIGIN, liveOwner, { ...webhook, url: `${receiver.url}/off-live` });
+    const testEndpoint = await endpoints.create(OPERATOR_ORIGIN, testOwner, { ...webhook, url: `${receiver.url}/off-test` });
     await endpoints.test(test.userId, testEndpoint.id);
     await endpoints.test(live.userId, liveEndpoint.id);
     await t.app.get(WatchlistService).watch(testOwner, SANDBOX_NUMBERS.withConditions, 'paused side');

@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { billingPeriod } from '../../src/quota/billing-period';
 import { LIVE_WORLD } from '../../src/watchlist/recheck.queue';
@@ -147,6 +147,7 @@ describe('test mode: test keys and separate worlds', () => {
         name: 'sandbox',
         prefix: testKey.key.slice(0, 15),
         mode: 'test',
+        role: 'admin',
         createdAt: expect.stringMatching(ISO),
         lastUsedAt: null,
         expiresAt: null,

@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES } from '../../src/errors/error-codes';

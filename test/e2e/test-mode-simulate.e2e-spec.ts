@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { CreatedKey } from '../../src/auth/api-keys.service';
 import { ERROR_CODES, FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../../src/errors/error-codes';
-import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../../src/lookups/lookups.queue';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../../src/lookups/lookup-jobs';
 import { quotaUsed, request, TestResponse, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';

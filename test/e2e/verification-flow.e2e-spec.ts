@@ -1,6 +1,6 @@
 /** @topologies: runs again on a Redis Cluster and behind PgBouncer (the e2e-topologies project, jest.config.js). */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { Queue } from 'bullmq';
 import { quotaUsage, TestResponse, verify, verifyUntilFinal } from '../support/http';
 import { resultCacheKey } from '../support/result-cache-key';

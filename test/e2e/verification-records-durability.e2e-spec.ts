@@ -1,5 +1,6 @@
+/** @alone: measures the API's memory during an export, which other suites' processes on the same cores disturb (the e2e-alone project, jest.config.js). */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
 import { insertRecords } from '../support/bulk-records';
 import { request, verify } from '../support/http';

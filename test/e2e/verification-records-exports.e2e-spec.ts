@@ -1,6 +1,6 @@
 import { connect, Socket } from 'node:net';
 import { Client } from 'pg';
-import { SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
 import { insertRecords } from '../support/bulk-records';
 import { request, TestResponse, verify } from '../support/http';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { parse } from 'csv-parse/sync';
 import { newReceiptKey as newSeed, readReceiptKey, signReceipt } from '../../src/evidence/receipt-keys';
 import { RECORD_FIELDS } from '../../src/evidence/verification-record';
@@ -327,6 +327,8 @@ describe('verification records: one per final answer, history, export and signed
       ['status=PENDING', 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS'],
       ['channel=fax', 'channel must be api, console or batch'],
       ['from=yesterday', 'from must be a date-time such as 2026-11-01T00:00:00Z'],
+      // 41 characters, one past the document's maxLength, though a valid ISO-8601 instant.
+      [`from=2026-11-01T00:00:00.${'0'.repeat(20)}Z`, 'from must be a date-time such as 2026-11-01T00:00:00Z'],
       ['licenceNumber=12', 'licenceNumber must be 16 digits'],
       ['limit=0', 'limit must be an integer from 1 to 1000'],
       ['cursor=bogus', 'cursor is not valid'],

@@ -1,7 +1,8 @@
-import { quotaUsage, verify } from '../support/http';
+import { quotaUsage, request, verify } from '../support/http';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const unknownNumber = (index: number) => `1777${String(index).padStart(12, '0')}`;
 
@@ -15,7 +16,7 @@ describe('worker SIGTERM', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { WORKER_CONCURRENCY: '2', VERIFY_TIMEOUT_MS: '1000' } });
+    t = await startTestApp({ withWorker: true, env: { WORKER_CONCURRENCY: '2', VERIFY_TIMEOUT_MS: '1000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   });
   afterAll(() => t.close());
 
@@ -42,7 +43,7 @@ describe('worker SIGTERM', () => {
     const [worker] = t.workers;
     await worker.stop('SIGTERM');
     expect(worker.log).toContain('SIGTERM: no longer taking jobs');
-    expect(worker.log).toContain('Active lookups finished');
+    expect(worker.log).toContain('Active jobs of register-lookup finished');
     expect((await first).map((response) => response.status)).toEqual([202, 202, 202, 202, 202, 202]);
     expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, prioritized: 4, active: 0, delayed: 0, failed: 0 });
     expect((await sandbox.counts()).total).toBe(2);
@@ -53,5 +54,37 @@ describe('worker SIGTERM', () => {
     expect(retries.map((response) => [response.status, (response.body as { status: string }).status])).toEqual(numbers.map(() => [404, 'NOT_FOUND']));
     expect(await queueJobs(t.baseUrl)).toEqual({ waiting: 0, prioritized: 0, active: 0, delayed: 0, failed: 0 });
     expect((await quotaUsage(t.baseUrl, key)).body).toMatchObject({ used: 6 });
+  }, 60_000);
+
+  it('lets a webhook delivery in flight finish when the worker stops, and closes its HTTP agent only after', async () => {
+    const key = (await t.createKey()).key;
+    const receiver = await WebhookReceiver.start();
+    try {
+      const call = (method: string, path: string, body?: object) => request(t.baseUrl, method, path, { headers: { 'x-api-key': key }, body });
+      const created = await call('POST', '/v1/webhooks', { url: `${receiver.url}/slow` });
+      expect(created.status).toBe(201);
+      const { id, secret } = created.body as { id: string; secret: string };
+      receiver.useSecret('/slow', secret);
+      receiver.holdAnswers('/slow', 2000);
+      const worker = t.workers.at(-1)!;
+
+      expect((await call('POST', `/v1/webhooks/${id}/test`)).status).toBe(202);
+      await until(
+        () => receiver.to('/slow'),
+        (got) => got.length === 1,
+      );
+      const stopping = Date.now();
+      await worker.stop('SIGTERM');
+      // The worker waited for the receiver's answer (held 2 s) before it exited, and recorded it.
+      expect(Date.now() - stopping).toBeGreaterThan(1000);
+      expect(worker.log).toContain('Active jobs of webhook-delivery finished');
+      expect(receiver.to('/slow').map((delivery) => [delivery.body.type, delivery.verified, delivery.answeredWith])).toEqual([['ping', true, 200]]);
+      const { deliveries } = (await call('GET', `/v1/webhooks/${id}/deliveries`)).body as {
+        deliveries: { status: string; attempts: { responseStatus: number }[] }[];
+      };
+      expect(deliveries.map((delivery) => [delivery.status, delivery.attempts.map((attempt) => attempt.responseStatus)])).toEqual([['DELIVERED', [200]]]);
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { EnvironmentVariables } from '../../src/config/env.schema';
+import { describeApiProductionProblems } from '../../src/config/production-secrets';
 import { Manifest, validateManifests } from './kubernetes-schemas';
 
 const repository = join(__dirname, '..', '..');
@@ -195,6 +196,17 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda, d
     expect(portOf(container, container.livenessProbe?.httpGet.port ?? '')).toBe(port);
     expect(container.readinessProbe?.httpGet.path).toBe('/health/ready');
     expect(portOf(container, container.readinessProbe?.httpGet.port ?? '')).toBe(port);
+  });
+
+  it("give the API the settings production requires of it, under the image's NODE_ENV=production: OPERATOR_PORT and an https PUBLIC_BASE_URL", () => {
+    const [container] = deployment('lvs-api').spec.template.spec.containers;
+    const settings = {
+      NODE_ENV: 'production',
+      OPERATOR_PORT: Number(settingOf(container, 'OPERATOR_PORT')),
+      PUBLIC_BASE_URL: settingOf(container, 'PUBLIC_BASE_URL'),
+    };
+    expect(settings.PUBLIC_BASE_URL).toBe('https://lvs.example.com');
+    expect(describeApiProductionProblems(settings)).toEqual([]);
   });
 
   it("probes and scrapes the API on its operators' port, named operator, which the partners' Service does not route to", () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FOUND_SANDBOX_NUMBERS, RunningSandbox, startSandbox } from '@lvs/register-sandbox';
+import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
+import { FOUND_SANDBOX_NUMBERS } from '@lvs/test-register';
 import Redis from 'ioredis';
 import { randomInt } from 'node:crypto';
 import { appendFileSync } from 'node:fs';

@@ -95,7 +95,7 @@ describe('processes killed, stopped and missing, under steady load: every answer
       failedJobs: failedAfterStop,
       charges: { expected: ledger.expected, found: ledger.found, pendingRetried: ledger.retried },
     });
-    expect(workerLog).toContain('Active lookups finished');
+    expect(workerLog).toContain('Active jobs of register-lookup finished');
     expect(waitingAfterStop).toBeGreaterThanOrEqual(4);
     expect(failedAfterStop).toBe(0);
     expect(unexpectedAnswers(answers, { fresh: [202, 404], warm: [200] })).toEqual([]);

@@ -1,4 +1,4 @@
-import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import type { Client } from 'pg';
 
 /** Inserts `count` records of the user in one statement, every 5 minutes from 2025-01-01. */

@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { OpenApiContract } from './openapi-contract';
@@ -24,6 +25,7 @@ export class WebhookReceiver {
   private checkedCount = 0;
   private readonly secrets = new Map<string, string>();
   private readonly scripts = new Map<string, number[]>();
+  private readonly holds = new Map<string, number>();
 
   private constructor(
     private readonly server: Server,
@@ -51,6 +53,11 @@ export class WebhookReceiver {
   /** Answer the next requests to `path` with these statuses, in order. */
   script(path: string, statuses: number[]): void {
     this.scripts.set(path, [...statuses]);
+  }
+
+  /** Answer requests to `path` only this long after they arrived (each is in `received` from its arrival). */
+  holdAnswers(path: string, ms: number): void {
+    this.holds.set(path, ms);
   }
 
   /** Every request so far, in order of arrival. */
@@ -99,6 +106,7 @@ export class WebhookReceiver {
     }
     const status = this.scripts.get(path)?.shift() ?? 200;
     this.deliveries.push({ path, headers, raw, body: JSON.parse(raw) as ReceivedWebhook['body'], verified, answeredWith: status });
+    await sleep(this.holds.get(path) ?? 0);
     return status;
   }
 }

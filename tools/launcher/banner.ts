@@ -1,4 +1,4 @@
-import { DEMO_SLOW_NUMBERS } from '@lvs/register-sandbox';
+import { DEMO_SLOW_NUMBERS } from '@lvs/test-register';
 
 /** Numbers the demo's sandbox answers slowly: `1077` then 12 digits, so each paste asks a new number. */
 export const DEMO_SLOW_PREFIX = DEMO_SLOW_NUMBERS.prefix;

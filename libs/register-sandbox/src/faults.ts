@@ -1,21 +1,5 @@
-export const FAULT_NAMES = [
-  'none',
-  'status-500',
-  'status-503',
-  'status-429',
-  'status-404',
-  'hang',
-  'reset',
-  'maintenance',
-  'truncated',
-  'oversize',
-  'redirect',
-] as const;
-export type FaultName = (typeof FAULT_NAMES)[number];
-
-export function isFaultName(value: unknown): value is FaultName {
-  return FAULT_NAMES.some((name) => name === value);
-}
+import { FAULT_NAMES, isFaultName } from '@lvs/test-register';
+import type { FaultName } from '@lvs/test-register';
 
 /** How to misbehave on one search request. */
 export interface FaultRule {

@@ -1,10 +1,3 @@
-export { FAULT_NAMES } from './faults';
-export type { FaultBookView, FaultName, FaultSetting } from './faults';
-export { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
-export type { ShownLicence } from './sandbox-licences';
-export { DEMO_SLOW_NUMBERS, FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from './sandbox-numbers';
+export type { FaultBookView, FaultSetting } from './faults';
 export { startSandbox } from './sandbox-server';
 export type { RequestCounts, RequestTimes, RunningSandbox, SandboxOptions } from './sandbox-server';
-export { loadSandboxData } from './sandbox-data';
-export type { SandboxData, SandboxLicence } from './sandbox-data';
-export { searchSandboxByName } from './sandbox-name-search';

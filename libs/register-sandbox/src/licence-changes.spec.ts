@@ -1,5 +1,5 @@
 import { applyLicenceChange, LicenceChangeError, parseLicenceChange } from './licence-changes';
-import type { SandboxLicence } from './sandbox-data';
+import type { SandboxLicence } from '@lvs/test-register';
 
 const card: SandboxLicence = {
   licenceNumber: '1234567890123456',

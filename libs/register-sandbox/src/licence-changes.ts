@@ -1,4 +1,4 @@
-import type { SandboxLicence } from './sandbox-data';
+import type { SandboxLicence } from '@lvs/test-register';
 
 /** Body of PUT /__sandbox/licences/{number}: new values for the licence's fields, or its removal. */
 export type LicenceChange =

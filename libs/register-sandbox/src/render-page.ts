@@ -1,4 +1,4 @@
-import type { SandboxLicence } from './sandbox-data';
+import type { SandboxLicence } from '@lvs/test-register';
 
 // Pages in the shape of the register's (see libs/register/fixtures): the parts the client reads,
 // inside enough surrounding markup (head, navigation, form, scripts) to keep the client honest.

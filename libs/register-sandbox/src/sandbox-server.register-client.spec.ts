@@ -2,9 +2,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { RegisterClient, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
-import { loadSandboxData } from './sandbox-data';
-import { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
-import { SANDBOX_NUMBERS } from './sandbox-numbers';
+import { loadSandboxData } from '@lvs/test-register';
+import { SANDBOX_LICENCES, shownOnCard } from '@lvs/test-register';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { startSandbox } from './sandbox-server';
 import type { RequestCounts, RunningSandbox } from './sandbox-server';
 

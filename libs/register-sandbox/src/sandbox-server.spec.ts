@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { parseNameSearchPage, parseRegisterPage } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { Agent, request } from 'undici';
-import { SANDBOX_LICENCES, shownOnCard } from './sandbox-licences';
-import { SANDBOX_NUMBERS } from './sandbox-numbers';
+import { SANDBOX_LICENCES, shownOnCard } from '@lvs/test-register';
+import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { startSandbox } from './sandbox-server';
 import type { RunningSandbox } from './sandbox-server';
 
@@ -504,7 +504,7 @@ describe('register sandbox lifecycle', () => {
   });
 
   it('refuses to start on an invalid data file', async () => {
-    await expect(startSandbox({ dataFile: join(__dirname, 'sandbox-numbers.ts') })).rejects.toThrow(/^Sandbox data in .*sandbox-numbers\.ts is invalid: /);
+    await expect(startSandbox({ dataFile: join(__dirname, 'render-page.ts') })).rejects.toThrow(/^Sandbox data in .*render-page\.ts is invalid: /);
   });
 });
 

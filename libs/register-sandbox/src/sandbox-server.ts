@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FaultBook, FaultSettingError, parseFaultSetting, pickLatencyMs } from './faults';
-import type { FaultName } from './faults';
+import type { FaultName } from '@lvs/test-register';
 import {
   renderErrorPage,
   renderMaintenancePage,
@@ -18,16 +18,16 @@ import {
   renderTruncatedResultsPage,
 } from './render-page';
 import { applyLicenceChange, LicenceChangeError, parseLicenceChange } from './licence-changes';
-import { loadSandboxData, parseSandboxLicence, searchKey } from './sandbox-data';
-import type { SandboxData, SandboxLicence } from './sandbox-data';
-import { searchSandboxByName } from './sandbox-name-search';
+import { loadSandboxData, parseSandboxLicence, searchKey } from '@lvs/test-register';
+import type { SandboxData, SandboxLicence } from '@lvs/test-register';
+import { searchSandboxByName } from '@lvs/test-register';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Default: the data set shipped in libs/register-sandbox/data/licences.json. */
+  /** Default: the data set shipped in libs/test-register/data/licences.json. */
   dataFile?: string;
   /** Numbers starting with this prefix are answered (from the data, usually not found) after latencyMs. */
   slowNumbers?: { prefix: string; latencyMs: number };

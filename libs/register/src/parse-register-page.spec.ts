@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SANDBOX_LICENCES } from '@lvs/register-sandbox';
+import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { parseNameSearchPage, parseRegisterPage } from './parse-register-page';
 import { RegisterParseError } from './register-errors';
 import type { RegisterLicence } from './register-licence';

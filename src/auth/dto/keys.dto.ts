@@ -5,8 +5,10 @@ import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { parseExpiry } from '../key-expiry';
 import { KEY_MODES, KeyMode } from '../key-mode';
+import { KEY_ROLES, KeyRole } from '../key-role';
+import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
 
-const { keyBody, keyExpiry, keyMode } = FEATURE_VALIDATION_MESSAGES;
+const { keyBody, keyExpiry, keyMode, keyRole } = FEATURE_VALIDATION_MESSAGES;
 
 /** POST /v1/keys: {"name"}, the label that tells the new key apart in the list, and an optional expiry. */
 @UnknownFieldMessage(keyBody)
@@ -21,6 +23,7 @@ export class CreateKeyDto {
     required: false,
     type: String,
     format: 'date-time',
+    maxLength: ISO_INSTANT_MAX_LENGTH,
     example: '2027-01-31T00:00:00Z',
     description:
       'When the new key stops working: a future ISO-8601 date (midnight UTC), or date and time with its zone. ' +
@@ -43,6 +46,18 @@ export class CreateKeyDto {
   @IsOptional()
   @IsIn(KEY_MODES, { message: keyMode })
   mode?: KeyMode;
+
+  @ApiProperty({
+    required: false,
+    enum: KEY_ROLES,
+    example: 'viewer',
+    description:
+      "What the new key may do (docs/api.md, Key roles); the calling key's role when left out. Never more than the calling " +
+      "key's own: asking for more answers 403 FORBIDDEN.",
+  })
+  @IsOptional()
+  @IsIn(KEY_ROLES, { message: keyRole })
+  role?: KeyRole;
 }
 
 export class KeyDto {
@@ -61,6 +76,13 @@ export class KeyDto {
     description: 'live: reaches the register and spends the plan; test: reaches only the sandbox (docs/api.md, Test mode)',
   })
   mode!: KeyMode;
+
+  @ApiProperty({
+    enum: KEY_ROLES,
+    example: 'admin',
+    description: 'What the key may do: admin everything, developer all but the activity log, compliance checks and reads, viewer reads',
+  })
+  role!: KeyRole;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

@@ -1,7 +1,7 @@
-import { NewestFirstCursor, PageCursor, PageLimit, PageSize, readNewestFirstCursor } from '../../validation/paging';
+import { NewestFirstCursor, PageCursor, PageLimit, PageSize, NEWEST_FIRST_CURSOR_MAX_LENGTH, readNewestFirstCursor } from '../../validation/paging';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
-import { readItemsCursor } from '../batch-view';
+import { ITEMS_CURSOR_MAX_LENGTH, readItemsCursor } from '../batch-view';
 
 const { itemsLimit, batchesLimit, cursor, batchesQuery } = FEATURE_VALIDATION_MESSAGES;
 
@@ -14,7 +14,7 @@ export class BatchItemsQuery {
   @PageLimit(ITEMS_PAGE)
   limit: number = ITEMS_PAGE.fallback;
 
-  @PageCursor(readItemsCursor, cursor)
+  @PageCursor(readItemsCursor, ITEMS_CURSOR_MAX_LENGTH, cursor)
   cursor?: number;
 }
 
@@ -24,6 +24,6 @@ export class BatchesQuery {
   @PageLimit(BATCHES_PAGE)
   limit: number = BATCHES_PAGE.fallback;
 
-  @PageCursor(readNewestFirstCursor, cursor)
+  @PageCursor(readNewestFirstCursor, NEWEST_FIRST_CURSOR_MAX_LENGTH, cursor)
   cursor?: NewestFirstCursor;
 }

@@ -2,20 +2,22 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { IsLicenceNumber } from '../../validation/licence-number.decorator';
-import { LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
+import { LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
 import { OptionalBody, UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { LicenceDto } from '../../verification/dto/verification-result.dto';
 
 const message = FEATURE_VALIDATION_MESSAGES.simulateBody;
+// A letter, then up to 39 letters and spaces: 40 characters at most, as the document says.
+const STATUS_PATTERN = /^[A-Za-z][A-Za-z ]{0,39}$/;
 const given = (field: string) => ValidateIf((body: Record<string, unknown>) => body[field] !== undefined);
 
 /** POST /v1/test/licences/{licenceNumber}: the fields to change, each optional; no body changes nothing (but creates). */
 @OptionalBody()
 @UnknownFieldMessage(message)
 export class SimulateChangeDto {
-  @ApiPropertyOptional({ example: 'Revoked', pattern: '^[A-Za-z][A-Za-z ]{0,39}$', description: "The register's word for the new status" })
+  @ApiPropertyOptional({ example: 'Revoked', pattern: STATUS_PATTERN.source, maxLength: 40, description: "The register's word for the new status" })
   @given('status')
-  @Matches(/^[A-Za-z][A-Za-z ]{0,39}$/, { message })
+  @Matches(STATUS_PATTERN, { message })
   status?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 200, example: 'Revoked following a relevant conviction' })
@@ -24,7 +26,7 @@ export class SimulateChangeDto {
   @MaxLength(200, { message })
   statusReason?: string | null;
 
-  @ApiPropertyOptional({ format: 'date', example: '2026-12-10', description: 'YYYY-MM-DD' })
+  @ApiPropertyOptional({ format: 'date', maxLength: 10, example: '2026-12-10', description: 'YYYY-MM-DD' })
   @given('expiryDate')
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message })
   @IsISO8601({ strict: true }, { message })
@@ -32,6 +34,7 @@ export class SimulateChangeDto {
 
   @ApiPropertyOptional({
     pattern: LICENCE_NUMBER_PATTERN.source,
+    maxLength: LICENCE_NUMBER_LENGTH,
     example: '4000000000000099',
     description: 'A licence of the same holder that replaces this one: created Active when the test register has none there',
   })

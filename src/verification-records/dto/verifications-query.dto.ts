@@ -1,8 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, Matches, MaxLength } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
-import { NewestFirstCursor, PageCursor, PageLimit, PageSize, readNewestFirstCursor } from '../../validation/paging';
+import { NewestFirstCursor, PageCursor, PageLimit, PageSize, NEWEST_FIRST_CURSOR_MAX_LENGTH, readNewestFirstCursor } from '../../validation/paging';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
+import { LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
+import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
 import type { RecordFilters } from '../../evidence/evidence.repository';
 
 const { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel } =
@@ -13,13 +15,20 @@ const RECORDS_PAGE: PageSize = { max: 1000, fallback: 100, message: verification
 /** The period of the history or the export, by answeredAt. */
 export class RecordPeriodQuery {
   @IsOptional()
+  @MaxLength(ISO_INSTANT_MAX_LENGTH, { message: verificationsFrom })
   @IsISO8601({ strict: true }, { message: verificationsFrom })
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only records answered at or after this time' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    maxLength: ISO_INSTANT_MAX_LENGTH,
+    description: 'Only records answered at or after this time',
+  })
   from?: string;
 
   @IsOptional()
+  @MaxLength(ISO_INSTANT_MAX_LENGTH, { message: verificationsTo })
   @IsISO8601({ strict: true }, { message: verificationsTo })
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Only records answered before this time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', maxLength: ISO_INSTANT_MAX_LENGTH, description: 'Only records answered before this time' })
   to?: string;
 }
 
@@ -33,12 +42,17 @@ export class VerificationsQuery extends RecordPeriodQuery {
   @PageLimit(RECORDS_PAGE)
   limit: number = RECORDS_PAGE.fallback;
 
-  @PageCursor(readNewestFirstCursor, cursor)
+  @PageCursor(readNewestFirstCursor, NEWEST_FIRST_CURSOR_MAX_LENGTH, cursor)
   cursor?: NewestFirstCursor;
 
   @IsOptional()
-  @Matches(/^[0-9]{16}$/, { message: verificationsLicenceNumber })
-  @ApiPropertyOptional({ type: String, pattern: '^[0-9]{16}$', description: 'Only records of this licence number' })
+  @Matches(LICENCE_NUMBER_PATTERN, { message: verificationsLicenceNumber })
+  @ApiPropertyOptional({
+    type: String,
+    pattern: LICENCE_NUMBER_PATTERN.source,
+    maxLength: LICENCE_NUMBER_LENGTH,
+    description: 'Only records of this licence number',
+  })
   licenceNumber?: string;
 
   @IsOptional()

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { isLicenceNumber } from '../../validation/licence-number';
+import { isLicenceNumber, LICENCE_NUMBER_LENGTH } from '../../validation/licence-number';
 import { PageCursor, PageLimit, PageSize } from '../../validation/paging';
 import { QueryInteger } from '../../validation/query-integer.decorator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
@@ -21,13 +21,15 @@ export class WatchlistQueryDto {
   @PageLimit(WATCHLIST_PAGE)
   limit: number = WATCHLIST_PAGE.fallback;
 
-  @PageCursor(readWatchlistCursor, cursor)
+  @PageCursor(readWatchlistCursor, LICENCE_NUMBER_LENGTH, cursor)
   cursor?: string;
 
   @IsOptional()
   @Matches(/^[A-Za-z_ ]{1,40}$/, { message: watchStatus })
   @ApiPropertyOptional({
     type: String,
+    pattern: '^[A-Za-z_ ]{1,40}$',
+    maxLength: 40,
     description: 'Only entries whose licence has this register status (Active, Revoked…, any case), or NOT_FOUND, TOO_MANY_RESULTS, UNCHECKED',
   })
   status?: string;

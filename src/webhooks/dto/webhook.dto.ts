@@ -2,7 +2,7 @@ import { KeyMode } from '../../auth/key-mode';
 import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { EVENT_TYPES, EventType } from '../../events/event-types';
@@ -26,8 +26,15 @@ export class CreateWebhookDto {
   @IsString({ message: webhookBody })
   url!: string;
 
-  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, minItems: 1, description: 'Event types to send (default: all)' })
+  @ApiPropertyOptional({
+    enum: EVENT_TYPES,
+    isArray: true,
+    minItems: 1,
+    maxItems: EVENT_TYPES.length,
+    description: 'Event types to send (default: all); each at most once, a repeated one is counted once',
+  })
   @IsIn(EVENT_TYPES, { each: true, message: webhookBody })
+  @ArrayMaxSize(EVENT_TYPES.length, { message: webhookBody })
   @ArrayNotEmpty({ message: webhookBody })
   @IsArray({ message: webhookBody })
   @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? [...new Set(value)] : value))

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Issue another API key to the caller's user
-         * @description The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired.
+         * @description The new key shares the user's quota and data (a test key: the test side's), and expires no later than the key making the request. Each side of a user holds at most 10 keys that are neither revoked nor expired. Its role is the calling key's or a lesser one: a key never issues more rights than it holds.
          */
         post: operations["createKey"];
         delete?: never;
@@ -43,6 +43,26 @@ export interface paths {
          * @description A key may revoke itself and the keys it issued, directly or through the keys they issued (a live key's test keys included); a key the operator issued may also revoke a key whose issuer is revoked. Revoking a key revokes every key descended from it. Its issuer, other keys the operator issued, other users' keys and, to a test key, live keys answer 404, as unknown ids do. Refused at once by every API process, the key of this very request included.
          */
         delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's activity log, newest first
+         * @description Keys created and revoked, webhook endpoints created, deleted and rotated, watchlist imports, and the operator’s changes to the account. Each event carries the hash of the one before it, so that a changed or removed event shows. Filters combine; from is inclusive and to exclusive, by occurredAt. Pass nextCursor as cursor for the next page. Admin keys only.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -749,6 +769,15 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        ErrorBody: {
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "TEST_MODE_ONLY" | "ROUTE_NOT_FOUND" | "REQUEST_TIMEOUT" | "BATCH_NOT_FOUND" | "WATCH_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "TOO_MANY_RESULTS" | "WATCHLIST_FULL" | "KEY_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SIGN_INS" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "PARSE_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @example Licence number must be 16 digits */
+            message: string;
+        };
         KeyDto: {
             /**
              * Format: uuid
@@ -768,6 +797,12 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description What the key may do: admin everything, developer all but the activity log, compliance checks and reads, viewer reads
+             * @example admin
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "compliance" | "viewer";
             /** Format: date-time */
             createdAt: string;
             /**
@@ -797,15 +832,6 @@ export interface components {
             /** @description The user's keys that are not revoked, oldest first */
             keys: components["schemas"]["KeyDto"][];
         };
-        ErrorBody: {
-            /**
-             * @example VALIDATION_ERROR
-             * @enum {string}
-             */
-            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "TEST_MODE_ONLY" | "ROUTE_NOT_FOUND" | "REQUEST_TIMEOUT" | "BATCH_NOT_FOUND" | "WATCH_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "TOO_MANY_RESULTS" | "WATCHLIST_FULL" | "KEY_NOT_FOUND" | "VERIFICATION_NOT_FOUND" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SIGN_INS" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "PARSE_ERROR" | "SERVICE_UNAVAILABLE";
-            /** @example Licence number must be 16 digits */
-            message: string;
-        };
         CreateKeyDto: {
             /**
              * @description A label for the key, trimmed
@@ -824,6 +850,12 @@ export interface components {
              * @enum {string}
              */
             mode?: "live" | "test";
+            /**
+             * @description What the new key may do (docs/api.md, Key roles); the calling key's role when left out. Never more than the calling key's own: asking for more answers 403 FORBIDDEN.
+             * @example viewer
+             * @enum {string}
+             */
+            role?: "admin" | "developer" | "compliance" | "viewer";
         };
         CreatedKeyDto: {
             /**
@@ -844,6 +876,12 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description What the key may do: admin everything, developer all but the activity log, compliance checks and reads, viewer reads
+             * @example admin
+             * @enum {string}
+             */
+            role: "admin" | "developer" | "compliance" | "viewer";
             /** Format: date-time */
             createdAt: string;
             /**
@@ -873,6 +911,82 @@ export interface components {
              * @example lvs_Ab3dE9xQ…
              */
             key: string;
+        };
+        ActivityActorDto: {
+            /**
+             * @description key: an API key or a console session signed in with it; operator: the keys command
+             * @example key
+             * @enum {string}
+             */
+            type: "member" | "key" | "operator" | "cli" | "system";
+            /**
+             * @description The key's id for a key; null for the operator
+             * @example 5c1e…
+             */
+            id: string | null;
+        };
+        ActivityTargetDto: {
+            /**
+             * @description key, webhook, watchlist or account
+             * @example key
+             */
+            type: string;
+            /**
+             * @description The id of the key, webhook endpoint or user
+             * @example 9a7f…
+             */
+            id: string;
+        };
+        ActivityEventDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            actor: components["schemas"]["ActivityActorDto"];
+            /**
+             * @example key.created
+             * @enum {string}
+             */
+            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+            target: components["schemas"]["ActivityTargetDto"];
+            /**
+             * @description The address the change came from; null for the operator
+             * @example 203.0.113.9
+             */
+            clientAddress: string | null;
+            /**
+             * @description Its User-Agent, at most 256 characters; null without one
+             * @example curl/8.5.0
+             */
+            userAgent: string | null;
+            /**
+             * @description Each changed field with its old and new value; never a secret
+             * @example {
+             *       "role": {
+             *         "old": null,
+             *         "new": "viewer"
+             *       }
+             *     }
+             */
+            changes: {
+                [key: string]: {
+                    old?: unknown;
+                    new?: unknown;
+                };
+            };
+            /** @description SHA-256 over previousHash and the event's canonical JSON */
+            hash: string;
+            /** @description The hash of the account's event before this one (64 zeros for its first) */
+            previousHash: string;
+        };
+        ActivityListDto: {
+            /** @description Newest first */
+            events: components["schemas"]["ActivityEventDto"][];
+            /**
+             * @description Pass as cursor for the next page; null on the last
+             * @example null
+             */
+            nextCursor: string | null;
         };
         QuotaUsageDto: {
             /**
@@ -1649,7 +1763,7 @@ export interface components {
              * @example https://partner.example/hooks/licences
              */
             url: string;
-            /** @description Event types to send (default: all) */
+            /** @description Event types to send (default: all); each at most once, a repeated one is counted once */
             events?: ("licence.status_changed" | "licence.details_changed" | "licence.not_found" | "licence.expiring" | "licence.replaced" | "watch.paused" | "watch.resumed" | "ping")[];
         };
         CreatedWebhookDto: {
@@ -2109,6 +2223,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -2210,6 +2339,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -2293,8 +2437,150 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_NOT_FOUND: API key not found */
             404: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
+            429: {
+                headers: {
+                    /** @description RATE_LIMITED: whole seconds to wait before the next request is admitted */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An internal error occurred while processing the request */
+            500: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Upstream service is temporarily unavailable; try again later */
+            503: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description Events per page, 1-1000 (default 100) */
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
+                /** @description Only events of this action */
+                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+                /** @description Only events whose actor is of this type */
+                actorType?: "member" | "key" | "operator" | "cli" | "system";
+                /** @description Only events of this actor (a key's id for a key) */
+                actorId?: string;
+                /** @description Only events that occurred at or after this time */
+                from?: string;
+                /** @description Only events that occurred before this time */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, newest first */
+            200: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy": string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityListDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: one message per problem, see the examples */
+            400: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
                     RateLimit?: string;
@@ -2603,6 +2889,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,6 +3609,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NOT_FOUND: no licence has the number (a result, not an error) */
             404: {
                 headers: {
@@ -3545,6 +3861,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3833,6 +4164,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4506,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description BATCH_NOT_FOUND: Batch not found */
             404: {
                 headers: {
@@ -4295,6 +4656,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WATCHLIST_FULL: Watchlist is full; remove entries or ask for a larger limit */
             409: {
                 headers: {
@@ -4402,6 +4778,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4519,6 +4910,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +5134,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -4830,6 +5251,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
             429: {
                 headers: {
@@ -4907,6 +5343,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,6 +5464,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WEBHOOK_NOT_FOUND: Webhook endpoint not found */
             404: {
                 headers: {
@@ -5107,6 +5573,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +5694,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WEBHOOK_NOT_FOUND: Webhook endpoint not found */
             404: {
                 headers: {
@@ -5309,6 +5805,21 @@ export interface operations {
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,7 +5945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description TEST_MODE_ONLY: This operation needs a test key */
+            /** @description FORBIDDEN: This API key's role does not allow this operation; TEST_MODE_ONLY: This operation needs a test key */
             403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
@@ -5549,7 +6060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description TEST_MODE_ONLY: This operation needs a test key */
+            /** @description FORBIDDEN: This API key's role does not allow this operation; TEST_MODE_ONLY: This operation needs a test key */
             403: {
                 headers: {
                     /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */

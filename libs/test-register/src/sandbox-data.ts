@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import shippedData from '../data/licences.json';
-import { isFaultName } from './faults';
-import type { FaultName } from './faults';
+import { isFaultName } from './fault-names';
+import type { FaultName } from './fault-names';
 
 /** A licence as the sandbox serves it; dates are ISO (YYYY-MM-DD) and rendered the register's way. */
 export interface SandboxLicence {
@@ -34,7 +34,7 @@ export interface SandboxData {
 const LICENCE_NUMBER = /^\d{16}$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Reads and checks a data file; without one, the data set shipped in libs/register-sandbox/data. */
+/** Reads and checks a data file; without one, the data set shipped in libs/test-register/data. */
 export async function loadSandboxData(dataFile?: string): Promise<SandboxData> {
   const text = dataFile === undefined ? null : await readFile(dataFile, 'utf8');
   try {
