@@ -28,6 +28,8 @@ export const LAYERS = [
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
   ['console', 'test-mode'],
+  // The operator's commands: they compose what every module exports, and nothing imports them.
+  ['cli'],
 ];
 
 /** Folders that serve every feature and so import none: where they need a feature, they define a token it provides. */

@@ -15,8 +15,8 @@ describe('settings are validated once per process', () => {
     expect(occurrences(/\breadSettings\(/g)).toEqual({
       'main.ts': 1,
       'worker.ts': 1,
-      'keys.cli.ts': 1,
-      'database/migrate.cli.ts': 1,
+      'cli/admin.cli.ts': 1,
+      'cli/migrate.cli.ts': 1,
       'http/openapi-document.cli.ts': 1, // production's shape, not its own environment
 
       'config/read-settings.ts': 1, // its definition

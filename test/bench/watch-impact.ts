@@ -224,7 +224,7 @@ export async function watchImpactRow(options: {
     children.push(worker.child);
     // The operator's command, run from the build like the bench's other processes.
     const key = (name: string) => {
-      const created = spawnSync(process.execPath, [join(process.cwd(), 'dist/src/keys.cli.js'), 'create', '--name', name], {
+      const created = spawnSync(process.execPath, [join(process.cwd(), 'dist/src/cli/admin.cli.js'), 'create', '--name', name], {
         env: { PATH: process.env.PATH ?? '', ...env },
         encoding: 'utf8',
       });

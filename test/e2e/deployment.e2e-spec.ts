@@ -61,7 +61,7 @@ describe('deployment files', () => {
       sandbox: ['npm', 'run', 'sandbox'],
     });
     expect([scripts['migration:run'], scripts['start:api'], scripts['start:worker'], scripts.sandbox]).toEqual([
-      'node dist/src/database/migrate.cli.js',
+      'node dist/src/cli/migrate.cli.js',
       'node $npm_package_config_apiNodeFlags dist/src/main.js',
       'node $npm_package_config_workerNodeFlags dist/src/worker.js',
       'node dist/libs/register-sandbox/src/main.js',

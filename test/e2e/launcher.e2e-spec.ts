@@ -413,7 +413,7 @@ describe('npm start without PostgreSQL and Redis at the default addresses', () =
       expect(await ready.json()).toMatchObject({ info: { database: { status: 'up' }, workers: { live: 2 } } });
 
       const created = JSON.parse(
-        execFileSync(process.execPath, [join(__dirname, '../../dist/src/keys.cli.js'), 'create', '--name', 'launcher', '--quota', '5'], {
+        execFileSync(process.execPath, [join(__dirname, '../../dist/src/cli/admin.cli.js'), 'create', '--name', 'launcher', '--quota', '5'], {
           env: { PATH: process.env.PATH, DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}/licence_verification` },
           encoding: 'utf8',
         }),

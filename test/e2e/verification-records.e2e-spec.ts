@@ -19,7 +19,7 @@ import { until, unknownNumber } from '../support/until';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const RECEIPTS_CLI = join(__dirname, '../../dist/src/evidence/receipts.cli.js');
+const RECEIPTS_CLI = join(__dirname, '../../dist/src/cli/receipts.cli.js');
 
 interface VerificationRecord {
   verificationId: string;

@@ -177,7 +177,7 @@ describe('the Kubernetes manifests (deploy/kubernetes, deploy/kubernetes-keda, d
     const [container] = migrationJob.spec.template.spec.containers;
     expect(container.command).toEqual(['npm', 'run', 'migration:run']);
     const scripts = (JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['migration:run']).toBe('node dist/src/database/migrate.cli.js');
+    expect(scripts['migration:run']).toBe('node dist/src/cli/migrate.cli.js');
     for (const name of ['lvs-api', 'lvs-worker']) {
       expect(settingOf(deployment(name).spec.template.spec.containers[0], 'MIGRATIONS_RUN')).toBe('false');
     }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const KEYS_CLI = join(__dirname, '../../dist/src/keys.cli.js');
+const KEYS_CLI = join(__dirname, '../../dist/src/cli/admin.cli.js');
 
 export interface CliResult {
   status: number | null;

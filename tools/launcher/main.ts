@@ -28,8 +28,8 @@ const DIST_SRC = join(__dirname, '../../src');
 const ENTRY = {
   api: join(DIST_SRC, 'main.js'),
   worker: join(DIST_SRC, 'worker.js'),
-  migrate: join(DIST_SRC, 'database/migrate.cli.js'),
-  keys: join(DIST_SRC, 'keys.cli.js'),
+  migrate: join(DIST_SRC, 'cli/migrate.cli.js'),
+  keys: join(DIST_SRC, 'cli/admin.cli.js'),
   sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
   embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
 };

@@ -3,20 +3,20 @@ import { Queue } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EntityManager } from 'typeorm';
-import { ActivityLog } from './activity/activity-log';
-import { AuthRepository } from './auth/auth.repository';
-import { KeyChanges } from './auth/key-changes';
-import { BatchRepository } from './batches/batch.repository';
-import { AppConfig } from './config/app-config';
-import { EventsService } from './events/events.service';
-import { evidenceStreamKey } from './evidence/evidence-recorder';
-import { EvidenceRepository } from './evidence/evidence.repository';
-import { QuotaRepository } from './quota/quota.repository';
-import { bullPrefix, failFastConnection, redisConnectionSettings } from './redis/redis-clients';
-import { RedisStore } from './redis/redis.module';
+import { ActivityLog } from '../activity/activity-log';
+import { AuthRepository } from '../auth/auth.repository';
+import { KeyChanges } from '../auth/key-changes';
+import { BatchRepository } from '../batches/batch.repository';
+import { AppConfig } from '../config/app-config';
+import { EventsService } from '../events/events.service';
+import { evidenceStreamKey } from '../evidence/evidence-recorder';
+import { EvidenceRepository } from '../evidence/evidence.repository';
+import { QuotaRepository } from '../quota/quota.repository';
+import { bullPrefix, failFastConnection, redisConnectionSettings } from '../redis/redis-clients';
+import { RedisStore } from '../redis/redis.module';
 import { bullJobOf, namer } from './user-deletion-names';
-import { WatchlistRepository } from './watchlist/watchlist.repository';
-import { WebhookRepository } from './webhooks/webhook.repository';
+import { WatchlistRepository } from '../watchlist/watchlist.repository';
+import { WebhookRepository } from '../webhooks/webhook.repository';
 
 /** How many rows of each kind belong to a user: what delete-user deletes. */
 export interface UserFootprint {

@@ -1,5 +1,5 @@
 import { readSettings } from '../config/read-settings';
-import { migrateDatabase } from './data-source';
+import { migrateDatabase } from '../database/data-source';
 
 /** `npm run migration:run`: creates the database if needed and applies pending migrations (on DATABASE_MIGRATION_URL if set). */
 async function main(): Promise<void> {

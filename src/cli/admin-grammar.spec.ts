@@ -1,4 +1,4 @@
-import { KeysCommand, parseKeysCommand, UsageError } from './parse-keys-command';
+import { KeysCommand, parseKeysCommand, UsageError } from './admin-grammar';
 
 const USER_ID = '0b6f8e0a-3c1d-4e2f-9a8b-7c6d5e4f3a2b';
 const KEY_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseExpiry } from './key-expiry';
+import { parseExpiry } from '../auth/key-expiry';
 
 export type KeysCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
