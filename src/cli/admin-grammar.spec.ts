@@ -1,29 +1,60 @@
-import { KeysCommand, parseKeysCommand, UsageError } from './admin-grammar';
+import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
 
 const USER_ID = '0b6f8e0a-3c1d-4e2f-9a8b-7c6d5e4f3a2b';
 const KEY_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 
 /** The command with its Date written as ISO text, so that it compares exactly. */
-function comparable(command: KeysCommand): Record<string, unknown> {
+function comparable(command: AdminCommand): Record<string, unknown> {
   if (command.command !== 'create') return { ...command };
   return { ...command, expiresAt: command.expiresAt === null ? null : command.expiresAt.toISOString() };
 }
 
-/** The UsageError parseKeysCommand throws, so that both its class and message can be checked. */
+/** The UsageError parseAdminCommand throws, so that both its class and message can be checked. */
 function usageErrorOf(argv: string[]): UsageError {
   try {
-    parseKeysCommand(argv);
+    parseAdminCommand(argv);
   } catch (error) {
     if (error instanceof UsageError) return error;
     throw error;
   }
-  throw new Error(`parseKeysCommand(${JSON.stringify(argv)}) did not throw`);
+  throw new Error(`parseAdminCommand(${JSON.stringify(argv)}) did not throw`);
 }
 
-describe('parseKeysCommand', () => {
+describe('ADMIN_USAGE', () => {
+  const lines = ADMIN_USAGE.split('\n').slice(1);
+
+  it('names the command admin on every line, one line for each command the grammar parses', () => {
+    expect(lines.every((line) => line.startsWith('  admin '))).toBe(true);
+    expect([...new Set(lines.map((line) => line.split(' ')[3]))]).toEqual([
+      'create',
+      'list',
+      'revoke',
+      'set-quota',
+      'set-rate-limit',
+      'set-watch-limit',
+      'disable-user',
+      'enable-user',
+      'delete-user',
+      'reencrypt-webhook-secrets',
+      'reseal-holder-data',
+      'receipt-key',
+      'canary',
+      'activity',
+    ]);
+  });
+
+  it('lists no command the grammar does not know', () => {
+    for (const line of lines) {
+      const argv = line.trim().split(' ').slice(1, 2);
+      expect(() => parseAdminCommand(argv)).not.toThrow(`Unknown command "${argv[0]}"`);
+    }
+  });
+});
+
+describe('parseAdminCommand', () => {
   describe('create', () => {
     it('parses create with only --name', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme Security']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme Security']))).toEqual({
         command: 'create',
         name: 'Acme Security',
         quota: null,
@@ -34,7 +65,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses create with --name, --quota and --expires-at', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '1000', '--expires-at', '2027-01-01T00:00:00Z']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--quota', '1000', '--expires-at', '2027-01-01T00:00:00Z']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: 1000,
@@ -45,7 +76,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses --option=value forms', () => {
-      expect(comparable(parseKeysCommand(['create', '--name=Acme', '--quota=5']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name=Acme', '--quota=5']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: 5,
@@ -56,7 +87,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses create --test, for a new user or with --user', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--test']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--test']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: null,
@@ -64,7 +95,7 @@ describe('parseKeysCommand', () => {
         userId: null,
         test: true,
       });
-      expect(comparable(parseKeysCommand(['create', '--name', 'CI', '--test', '--user', USER_ID]))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'CI', '--test', '--user', USER_ID]))).toEqual({
         command: 'create',
         name: 'CI',
         quota: null,
@@ -75,7 +106,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses create with --user and lower-cases the UUID', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Second key', '--user', USER_ID.toUpperCase()]))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Second key', '--user', USER_ID.toUpperCase()]))).toEqual({
         command: 'create',
         name: 'Second key',
         quota: null,
@@ -86,7 +117,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('trims the name', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', '  Acme  ']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', '  Acme  ']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: null,
@@ -97,7 +128,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('allows --quota 0', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '0']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--quota', '0']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: 0,
@@ -108,7 +139,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('allows the largest quota, 2147483647', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--quota', '2147483647']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--quota', '2147483647']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: 2147483647,
@@ -119,7 +150,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('reads a date-only --expires-at as midnight UTC', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: null,
@@ -130,7 +161,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('reads an --expires-at with an offset', () => {
-      expect(comparable(parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00']))).toEqual({
+      expect(comparable(parseAdminCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30T12:30:00+01:00']))).toEqual({
         command: 'create',
         name: 'Acme',
         quota: null,
@@ -141,91 +172,91 @@ describe('parseKeysCommand', () => {
     });
 
     it('accepts 29 February in a leap year', () => {
-      const command = parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2028-02-29']);
+      const command = parseAdminCommand(['create', '--name', 'Acme', '--expires-at', '2028-02-29']);
       expect(command.command === 'create' && command.expiresAt?.toISOString()).toBe('2028-02-29T00:00:00.000Z');
     });
 
     it('returns a Date for --expires-at', () => {
-      const command = parseKeysCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']);
+      const command = parseAdminCommand(['create', '--name', 'Acme', '--expires-at', '2027-06-30']);
       expect(command.command === 'create' && command.expiresAt instanceof Date).toBe(true);
     });
   });
 
   describe('list', () => {
     it('parses list', () => {
-      expect(parseKeysCommand(['list'])).toEqual({ command: 'list' });
+      expect(parseAdminCommand(['list'])).toEqual({ command: 'list' });
     });
   });
 
   describe('revoke', () => {
     it('parses revoke KEY_ID', () => {
-      expect(parseKeysCommand(['revoke', KEY_ID])).toEqual({ command: 'revoke', keyId: KEY_ID });
+      expect(parseAdminCommand(['revoke', KEY_ID])).toEqual({ command: 'revoke', keyId: KEY_ID });
     });
 
     it('lower-cases the KEY_ID', () => {
-      expect(parseKeysCommand(['revoke', KEY_ID.toUpperCase()])).toEqual({ command: 'revoke', keyId: KEY_ID });
+      expect(parseAdminCommand(['revoke', KEY_ID.toUpperCase()])).toEqual({ command: 'revoke', keyId: KEY_ID });
     });
   });
 
   describe('delete-user', () => {
     it('parses delete-user USER_ID, confirmed only with --confirm', () => {
-      expect(parseKeysCommand(['delete-user', USER_ID])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: false });
-      expect(parseKeysCommand(['delete-user', USER_ID, '--confirm'])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
-      expect(parseKeysCommand(['delete-user', '--confirm', USER_ID.toUpperCase()])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
+      expect(parseAdminCommand(['delete-user', USER_ID])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: false });
+      expect(parseAdminCommand(['delete-user', USER_ID, '--confirm'])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
+      expect(parseAdminCommand(['delete-user', '--confirm', USER_ID.toUpperCase()])).toEqual({ command: 'delete-user', userId: USER_ID, confirmed: true });
     });
 
     it('refuses anything but one USER_ID and --confirm', () => {
-      expect(() => parseKeysCommand(['delete-user'])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
-      expect(() => parseKeysCommand(['delete-user', USER_ID, USER_ID])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
-      expect(() => parseKeysCommand(['delete-user', 'someone', '--confirm'])).toThrow(new UsageError('USER_ID must be a UUID'));
-      expect(() => parseKeysCommand(['delete-user', USER_ID, '--name', 'x'])).toThrow(new UsageError('delete-user takes only --confirm'));
-      expect(() => parseKeysCommand(['delete-user', USER_ID, '--confirm=yes'])).toThrow(UsageError);
+      expect(() => parseAdminCommand(['delete-user'])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
+      expect(() => parseAdminCommand(['delete-user', USER_ID, USER_ID])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
+      expect(() => parseAdminCommand(['delete-user', 'someone', '--confirm'])).toThrow(new UsageError('USER_ID must be a UUID'));
+      expect(() => parseAdminCommand(['delete-user', USER_ID, '--name', 'x'])).toThrow(new UsageError('delete-user takes only --confirm'));
+      expect(() => parseAdminCommand(['delete-user', USER_ID, '--confirm=yes'])).toThrow(UsageError);
     });
 
     it('refuses --confirm on any other command', () => {
-      expect(() => parseKeysCommand(['disable-user', USER_ID, '--confirm'])).toThrow(new UsageError('"disable-user" takes no options'));
+      expect(() => parseAdminCommand(['disable-user', USER_ID, '--confirm'])).toThrow(new UsageError('"disable-user" takes no options'));
     });
   });
 
   describe.each(['reencrypt-webhook-secrets', 'reseal-holder-data'])('%s', (command) => {
     it(`parses ${command}, which takes nothing else`, () => {
-      expect(parseKeysCommand([command])).toEqual({ command });
-      expect(() => parseKeysCommand([command, 'now'])).toThrow(new UsageError(`${command} takes no arguments`));
-      expect(() => parseKeysCommand([command, '--name', 'x'])).toThrow(new UsageError(`"${command}" takes no options`));
+      expect(parseAdminCommand([command])).toEqual({ command });
+      expect(() => parseAdminCommand([command, 'now'])).toThrow(new UsageError(`${command} takes no arguments`));
+      expect(() => parseAdminCommand([command, '--name', 'x'])).toThrow(new UsageError(`"${command}" takes no options`));
     });
   });
 
   describe('canary', () => {
     it('parses canary acknowledge and canary rebaseline, and nothing else', () => {
-      expect(parseKeysCommand(['canary', 'acknowledge'])).toEqual({ command: 'canary', action: 'acknowledge' });
-      expect(parseKeysCommand(['canary', 'rebaseline'])).toEqual({ command: 'canary', action: 'rebaseline' });
+      expect(parseAdminCommand(['canary', 'acknowledge'])).toEqual({ command: 'canary', action: 'acknowledge' });
+      expect(parseAdminCommand(['canary', 'rebaseline'])).toEqual({ command: 'canary', action: 'rebaseline' });
       for (const args of [['canary'], ['canary', 'reset'], ['canary', 'acknowledge', 'now']]) {
-        expect(() => parseKeysCommand(args)).toThrow(new UsageError('canary takes acknowledge or rebaseline'));
+        expect(() => parseAdminCommand(args)).toThrow(new UsageError('canary takes acknowledge or rebaseline'));
       }
-      expect(() => parseKeysCommand(['canary', 'acknowledge', '--test'])).toThrow(new UsageError('"canary" takes no options'));
+      expect(() => parseAdminCommand(['canary', 'acknowledge', '--test'])).toThrow(new UsageError('"canary" takes no options'));
     });
   });
 
   describe('receipt-key', () => {
     it('parses receipt-key, which takes nothing else', () => {
-      expect(parseKeysCommand(['receipt-key'])).toEqual({ command: 'receipt-key' });
-      expect(() => parseKeysCommand(['receipt-key', 'now'])).toThrow(new UsageError('receipt-key takes no arguments'));
-      expect(() => parseKeysCommand(['receipt-key', '--name', 'x'])).toThrow(new UsageError('"receipt-key" takes no options'));
+      expect(parseAdminCommand(['receipt-key'])).toEqual({ command: 'receipt-key' });
+      expect(() => parseAdminCommand(['receipt-key', 'now'])).toThrow(new UsageError('receipt-key takes no arguments'));
+      expect(() => parseAdminCommand(['receipt-key', '--name', 'x'])).toThrow(new UsageError('"receipt-key" takes no options'));
     });
   });
 
   describe('activity verify', () => {
     it('parses activity verify --user USER_ID, and refuses anything else', () => {
-      expect(parseKeysCommand(['activity', 'verify', '--user', USER_ID.toUpperCase()])).toEqual({ command: 'activity-verify', userId: USER_ID });
-      expect(() => parseKeysCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
-      expect(() => parseKeysCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
-      expect(() => parseKeysCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
+      expect(parseAdminCommand(['activity', 'verify', '--user', USER_ID.toUpperCase()])).toEqual({ command: 'activity-verify', userId: USER_ID });
+      expect(() => parseAdminCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
+      expect(() => parseAdminCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
+      expect(() => parseAdminCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
     });
   });
 
   describe('set-quota', () => {
     it('parses set-quota USER_ID N', () => {
-      expect(parseKeysCommand(['set-quota', USER_ID, '250'])).toEqual({
+      expect(parseAdminCommand(['set-quota', USER_ID, '250'])).toEqual({
         command: 'set-quota',
         userId: USER_ID,
         quota: 250,
@@ -233,11 +264,11 @@ describe('parseKeysCommand', () => {
     });
 
     it('parses set-quota USER_ID 0', () => {
-      expect(parseKeysCommand(['set-quota', USER_ID, '0'])).toEqual({ command: 'set-quota', userId: USER_ID, quota: 0 });
+      expect(parseAdminCommand(['set-quota', USER_ID, '0'])).toEqual({ command: 'set-quota', userId: USER_ID, quota: 0 });
     });
 
     it('parses set-quota USER_ID unlimited as quota null', () => {
-      expect(parseKeysCommand(['set-quota', USER_ID, 'unlimited'])).toEqual({
+      expect(parseAdminCommand(['set-quota', USER_ID, 'unlimited'])).toEqual({
         command: 'set-quota',
         userId: USER_ID,
         quota: null,
@@ -247,11 +278,11 @@ describe('parseKeysCommand', () => {
 
   describe('set-rate-limit', () => {
     it('parses set-rate-limit USER_ID N', () => {
-      expect(parseKeysCommand(['set-rate-limit', USER_ID, '2'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: 2 });
+      expect(parseAdminCommand(['set-rate-limit', USER_ID, '2'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: 2 });
     });
 
     it('parses set-rate-limit USER_ID default as ratePerSecond null', () => {
-      expect(parseKeysCommand(['set-rate-limit', USER_ID, 'default'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: null });
+      expect(parseAdminCommand(['set-rate-limit', USER_ID, 'default'])).toEqual({ command: 'set-rate-limit', userId: USER_ID, ratePerSecond: null });
     });
 
     it.each(['0', '1.5', 'unlimited', '1000001'])('refuses the rate %j', (rate) => {
@@ -267,12 +298,12 @@ describe('parseKeysCommand', () => {
 
   describe('set-watch-limit', () => {
     it('parses set-watch-limit USER_ID N, 0 included', () => {
-      expect(parseKeysCommand(['set-watch-limit', USER_ID, '20000'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 20000 });
-      expect(parseKeysCommand(['set-watch-limit', USER_ID, '0'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 0 });
+      expect(parseAdminCommand(['set-watch-limit', USER_ID, '20000'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 20000 });
+      expect(parseAdminCommand(['set-watch-limit', USER_ID, '0'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: 0 });
     });
 
     it('parses set-watch-limit USER_ID default as watchLimit null', () => {
-      expect(parseKeysCommand(['set-watch-limit', USER_ID, 'default'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: null });
+      expect(parseAdminCommand(['set-watch-limit', USER_ID, 'default'])).toEqual({ command: 'set-watch-limit', userId: USER_ID, watchLimit: null });
     });
 
     it.each(['1.5', 'unlimited', '10000001', ''])('refuses the limit %j', (limit) => {
@@ -289,13 +320,13 @@ describe('parseKeysCommand', () => {
 
   describe.each(['disable-user', 'enable-user'] as const)('%s', (command) => {
     it(`parses ${command} USER_ID and lower-cases the UUID`, () => {
-      expect(parseKeysCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });
+      expect(parseAdminCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });
     });
   });
 
   describe('usage errors', () => {
     it('throws UsageError, a subclass of Error', () => {
-      expect(() => parseKeysCommand([])).toThrow(UsageError);
+      expect(() => parseAdminCommand([])).toThrow(UsageError);
       expect(usageErrorOf([])).toBeInstanceOf(Error);
     });
 
@@ -393,11 +424,11 @@ describe('parseKeysCommand', () => {
     });
 
     it('rejects set-quota with a negative quota -1 (read as an option) with a UsageError', () => {
-      expect(() => parseKeysCommand(['set-quota', USER_ID, '-1'])).toThrow(UsageError);
+      expect(() => parseAdminCommand(['set-quota', USER_ID, '-1'])).toThrow(UsageError);
     });
 
     it('rejects an unknown option --foo with a UsageError naming it', () => {
-      expect(() => parseKeysCommand(['create', '--name', 'Acme', '--foo'])).toThrow(
+      expect(() => parseAdminCommand(['create', '--name', 'Acme', '--foo'])).toThrow(
         new UsageError(
           "Unknown option '--foo'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--foo\"",
         ),
@@ -405,7 +436,7 @@ describe('parseKeysCommand', () => {
     });
 
     it('rejects an option without its value with a UsageError', () => {
-      expect(() => parseKeysCommand(['create', '--name'])).toThrow(UsageError);
+      expect(() => parseAdminCommand(['create', '--name'])).toThrow(UsageError);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
 
-export type KeysCommand =
+export type AdminCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
   | { command: 'list' }
   | { command: 'revoke'; keyId: string }
@@ -17,22 +17,22 @@ export type KeysCommand =
 
 export class UsageError extends Error {}
 
-export const KEYS_USAGE = `Usage:
-  keys create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
-  keys create --name NAME --test [--expires-at ISO-8601] [--user USER_ID]
-  keys list
-  keys revoke KEY_ID
-  keys set-quota USER_ID N|unlimited
-  keys set-rate-limit USER_ID N|default
-  keys set-watch-limit USER_ID N|default
-  keys disable-user USER_ID
-  keys enable-user USER_ID
-  keys delete-user USER_ID [--confirm]
-  keys reencrypt-webhook-secrets
-  keys reseal-holder-data
-  keys receipt-key
-  keys canary acknowledge|rebaseline
-  keys activity verify --user USER_ID`;
+export const ADMIN_USAGE = `Usage:
+  admin create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
+  admin create --name NAME --test [--expires-at ISO-8601] [--user USER_ID]
+  admin list
+  admin revoke KEY_ID
+  admin set-quota USER_ID N|unlimited
+  admin set-rate-limit USER_ID N|default
+  admin set-watch-limit USER_ID N|default
+  admin disable-user USER_ID
+  admin enable-user USER_ID
+  admin delete-user USER_ID [--confirm]
+  admin reencrypt-webhook-secrets
+  admin reseal-holder-data
+  admin receipt-key
+  admin canary acknowledge|rebaseline
+  admin activity verify --user USER_ID`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
@@ -67,8 +67,8 @@ function userSetting(command: string, rest: string[], word: string, parse: (text
   return { userId: parseUuid(rest[0], 'USER_ID'), value: rest[1] === word ? null : parse(rest[1]) };
 }
 
-/** Parses the arguments of `npm run keys -- …`; throws UsageError with a message for the operator. */
-export function parseKeysCommand(argv: string[]): KeysCommand {
+/** Parses the arguments of `npm run admin -- …` (or its alias `npm run admin -- …`); throws UsageError with a message for the operator. */
+export function parseAdminCommand(argv: string[]): AdminCommand {
   let parsed;
   try {
     parsed = parseArgs({

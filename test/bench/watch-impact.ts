@@ -228,7 +228,7 @@ export async function watchImpactRow(options: {
         env: { PATH: process.env.PATH ?? '', ...env },
         encoding: 'utf8',
       });
-      if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+      if (created.status !== 0) throw new Error(`admin create failed: ${created.stderr}`);
       return (JSON.parse(created.stdout) as { key: string }).key;
     };
     const number = (series: number, index: number) => `2${series}${String(index).padStart(14, '0')}`;

@@ -1,6 +1,6 @@
 import { ActivityLog, OPERATOR_ORIGIN } from '../../src/activity/activity-log';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
 interface Event {
@@ -19,8 +19,8 @@ interface Event {
 const AGENT = 'activity-spec/1.0';
 
 /**
- * The activity log on the real app and the real keys command: each change is logged with its actor, the log pages
- * newest first with filters, and `keys activity verify` recomputes the hash chain, naming the first event changed
+ * The activity log on the real app and the real admin command: each change is logged with its actor, the log pages
+ * newest first with filters, and `admin activity verify` recomputes the hash chain, naming the first event changed
  * behind the service's back, and still holds after retention pruned the oldest events.
  */
 describe('activity log', () => {
@@ -38,7 +38,7 @@ describe('activity log', () => {
     expect(response.status).toBe(200);
     return response.body as { events: Event[]; nextCursor: string | null };
   };
-  const verify = () => runKeysCli(t.env, 'activity', 'verify', '--user', userId);
+  const verify = () => runAdminCli(t.env, 'activity', 'verify', '--user', userId);
 
   beforeAll(async () => {
     t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
@@ -69,7 +69,7 @@ describe('activity log', () => {
       ['disable-user', userId],
       ['enable-user', userId],
     ]) {
-      expect((await runKeysCli(t.env, ...args)).status).toBe(0);
+      expect((await runAdminCli(t.env, ...args)).status).toBe(0);
     }
   }, 60_000);
   afterAll(() => t.close());
@@ -178,7 +178,7 @@ describe('activity log', () => {
       [other.userId],
     );
     expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: 31 }, (_, index) => index + 1));
-    const check = () => runKeysCli(t.env, 'activity', 'verify', '--user', other.userId);
+    const check = () => runAdminCli(t.env, 'activity', 'verify', '--user', other.userId);
     expect(JSON.parse((await check()).stdout)).toEqual({ userId: other.userId, events: 31, intact: true });
 
     // Retention's cut at the 11th event's time (each event is later than the one before): the first 10 go (and the

@@ -4,7 +4,7 @@ import { itemResult } from '../../src/batches/batch-view';
 import { LookupPayers } from '../../src/lookups/lookup-payers';
 import { ResultCache } from '../../src/lookups/result-cache';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber } from '../support/until';
 
@@ -60,7 +60,7 @@ describe('stopping a disabled user’s batch: charges follow the rows, whatever 
     );
     expect(await charged(userId)).toEqual([]);
   };
-  const disable = async (userId: string) => expect((await runKeysCli(t.env, 'disable-user', userId)).status).toBe(0);
+  const disable = async (userId: string) => expect((await runAdminCli(t.env, 'disable-user', userId)).status).toBe(0);
   /** Runs `between` once: after the first withdrawal of a job's charges, before the stop that made it goes on. */
   const afterWithdrawal = (between: () => Promise<void>) => {
     const payers = t.app.get(LookupPayers);

@@ -8,7 +8,7 @@ import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { launchChromium, seriousAxeViolations, signInToConsole } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { request as apiRequest } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -447,7 +447,7 @@ describe('the partner console', () => {
 
     it("answers a page past the user's rate with 429 in the console's layout, and an upload's refusal in the page's words", async () => {
       const user = await t.createKey({ name: 'Busy desk' });
-      expect((await runKeysCli(t.env, 'set-rate-limit', user.userId, '1')).status).toBe(0); // a bucket of 2, one back a second
+      expect((await runAdminCli(t.env, 'set-rate-limit', user.userId, '1')).status).toBe(0); // a bucket of 2, one back a second
       await context.close();
       await openBrowser();
       await signIn(user.key);
@@ -676,11 +676,11 @@ describe('the partner console', () => {
       const client = new FormClient(t.baseUrl);
       await client.signIn(key);
       expect((await client.send('GET', '/console/keys')).status).toBe(200);
-      expect((await runKeysCli(t.env, 'disable-user', userId)).status).toBe(0);
+      expect((await runAdminCli(t.env, 'disable-user', userId)).status).toBe(0);
       const refused = await client.send('GET', '/console/keys');
       expect([refused.status, refused.headers.get('location')]).toEqual([303, '/console/sign-in']);
       expect((await client.signIn(key)).status).toBe(401);
-      expect((await runKeysCli(t.env, 'enable-user', userId)).status).toBe(0);
+      expect((await runAdminCli(t.env, 'enable-user', userId)).status).toBe(0);
       expect((await client.signIn(key)).status).toBe(303);
     });
 

@@ -1,7 +1,7 @@
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -27,11 +27,11 @@ async function consoleSession(baseUrl: string, apiKey: string): Promise<string> 
 }
 
 /**
- * Offboarding a partner with `keys delete-user`, on the real app, worker and command: a user with rows in every
+ * Offboarding a partner with `admin delete-user`, on the real app, worker and command: a user with rows in every
  * table that holds a user's data and keys in Redis is deleted, and afterwards no column of any table and no Redis
  * key or value under the test's prefix names it, while another user keeps everything.
  */
-describe('keys delete-user', () => {
+describe('admin delete-user', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
 
@@ -175,7 +175,7 @@ describe('keys delete-user', () => {
 
   it('refuses without --confirm, saying what it would delete, and deletes nothing', async () => {
     const { userId, key } = await t.createKey({ name: 'kept' });
-    const refused = await runKeysCli(t.env, 'delete-user', userId);
+    const refused = await runAdminCli(t.env, 'delete-user', userId);
     expect(refused.status).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain(
@@ -187,7 +187,7 @@ describe('keys delete-user', () => {
 
   it('answers an unknown user with exit status 2, confirmed or not', async () => {
     for (const args of [['00000000-0000-4000-8000-000000000000'], ['00000000-0000-4000-8000-000000000000', '--confirm']]) {
-      const result = await runKeysCli(t.env, 'delete-user', ...args);
+      const result = await runAdminCli(t.env, 'delete-user', ...args);
       expect([result.status, result.stdout, result.stderr.split('\n')[0]]).toEqual([2, '', 'No user 00000000-0000-4000-8000-000000000000']);
     }
   });
@@ -240,7 +240,7 @@ describe('keys delete-user', () => {
     const done = () => !running;
     const during = Promise.all([keepCalling(leaving.key, done), keepCalling(leaving.secondKey, done)]);
     const stoppedAt = whenStopped(leaving.userId, done);
-    const deleted = await runKeysCli(t.env, 'delete-user', leaving.userId, '--confirm').finally(() => (running = false));
+    const deleted = await runAdminCli(t.env, 'delete-user', leaving.userId, '--confirm').finally(() => (running = false));
     expect([deleted.status, deleted.stderr]).toEqual([0, '']);
     const stopped = await stoppedAt;
     expect(stopped).not.toBeNull();

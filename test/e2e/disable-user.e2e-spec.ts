@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -76,7 +76,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
       (received) => received.length === 1,
     );
 
-    const disabled = await runKeysCli(t.env, 'disable-user', stopped.userId);
+    const disabled = await runAdminCli(t.env, 'disable-user', stopped.userId);
     const disabledAt = Date.now();
     expect([disabled.status, disabled.stderr]).toEqual([0, '']);
     expect(JSON.parse(disabled.stdout)).toEqual({ userId: stopped.userId, disabledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
@@ -119,7 +119,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     );
     expect(kept.rows).toEqual([{ keys: 1, watched: 1, endpoints: 1 }]);
 
-    const enabled = await runKeysCli(t.env, 'enable-user', stopped.userId);
+    const enabled = await runAdminCli(t.env, 'enable-user', stopped.userId);
     const enabledAt = Date.now();
     expect([enabled.status, JSON.parse(enabled.stdout)]).toEqual([0, { userId: stopped.userId, disabledAt: null }]);
     await until(
@@ -199,7 +199,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
     expect(receiver.to('/keyless')).toHaveLength(1);
 
     // The operator issues a key again: the held ping goes out, and the re-check finds the revocation and sends it.
-    const again = await runKeysCli(t.env, 'create', '--name', 'again', '--user', keyless.userId);
+    const again = await runAdminCli(t.env, 'create', '--name', 'again', '--user', keyless.userId);
     expect(again.status).toBe(0);
     const received = await until(
       () => receiver.to('/keyless'),
@@ -213,7 +213,7 @@ describe('stopping a partner: keys disable-user and enable-user, with two API pr
   it('answers an unknown user with exit status 2 and changes nothing', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const command of ['disable-user', 'enable-user']) {
-      const result = await runKeysCli(t.env, command, unknown);
+      const result = await runAdminCli(t.env, command, unknown);
       expect([command, result.status, result.stdout, result.stderr.trim()]).toEqual([command, 2, '', `No user ${unknown}`]);
     }
   });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { encryptSecret, keyIdOf, secretKey } from '../../src/secrets/secret-box';
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -150,10 +150,10 @@ describe('holder data key rotation', () => {
     expect((await batchSeal()).split('.').slice(0, 2)).toEqual(['v3', sealKeyIdOf(OLD_KEY)]);
 
     const env = { ...t.env, HOLDER_DATA_KEY: '', HOLDER_DATA_KEYS: `${NEW_KEY},${OLD_KEY}` };
-    const resealed = await runKeysCli(env, 'reseal-holder-data');
+    const resealed = await runAdminCli(env, 'reseal-holder-data');
     expect([resealed.status, resealed.stderr]).toEqual([0, '']);
     expect(JSON.parse(resealed.stdout)).toEqual({ resealed: stale, alreadyCurrent: before.length - stale, unopenable: 0, changedMeanwhile: 0 });
-    const again = await runKeysCli(env, 'reseal-holder-data');
+    const again = await runAdminCli(env, 'reseal-holder-data');
     expect(JSON.parse(again.stdout)).toEqual({ resealed: 0, alreadyCurrent: before.length, unopenable: 0, changedMeanwhile: 0 });
     const { rows: after } = await t.db.query<{ sealed: string }>(
       `SELECT date_of_birth_sealed AS sealed FROM watch_entries WHERE date_of_birth_sealed IS NOT NULL

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { quotaUsage } from '../support/http';
 import { ApiProcess } from '../support/api-process';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
 
 /**
  * Two API processes on one database and Redis, each caching keys in memory (for far longer than
- * these tests run): a change made with the keys command reaches both on their very next request.
+ * these tests run): a change made with the admin command reaches both on their very next request.
  */
 describe('key changes reach every API process at once', () => {
   let t: TestApp;
@@ -25,7 +25,7 @@ describe('key changes reach every API process at once', () => {
   });
 
   async function createKey(...options: string[]): Promise<{ key: string; keyId: string; userId: string }> {
-    const created = await runKeysCli(t.env, 'create', '--name', 'two processes', ...options);
+    const created = await runAdminCli(t.env, 'create', '--name', 'two processes', ...options);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
@@ -35,14 +35,14 @@ describe('key changes reach every API process at once', () => {
     return Promise.all(apis.map((api) => quotaUsage(api.baseUrl, key)));
   }
 
-  it('answers 401 on both processes on the very next request after `keys revoke`', async () => {
+  it('answers 401 on both processes on the very next request after `admin revoke`', async () => {
     const { key, keyId, userId } = await createKey('--quota', '7');
-    const other = JSON.parse((await runKeysCli(t.env, 'create', '--name', 'other key', '--user', userId)).stdout);
+    const other = JSON.parse((await runAdminCli(t.env, 'create', '--name', 'other key', '--user', userId)).stdout);
     for (const response of [...(await usageOnEach(key)), ...(await usageOnEach(other.key))]) {
       expect(response.status).toBe(200);
     }
 
-    const revoked = await runKeysCli(t.env, 'revoke', keyId);
+    const revoked = await runAdminCli(t.env, 'revoke', keyId);
     expect(revoked.status).toBe(0);
 
     for (const response of await usageOnEach(key)) {
@@ -69,20 +69,20 @@ describe('key changes reach every API process at once', () => {
     }
   });
 
-  it('applies `keys set-quota` on both processes on the very next request', async () => {
+  it('applies `admin set-quota` on both processes on the very next request', async () => {
     const { key, userId } = await createKey('--quota', '2');
     for (const response of await usageOnEach(key)) {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ used: 0, quota: 2, remaining: 2 });
     }
 
-    expect((await runKeysCli(t.env, 'set-quota', userId, '50')).status).toBe(0);
+    expect((await runAdminCli(t.env, 'set-quota', userId, '50')).status).toBe(0);
     for (const response of await usageOnEach(key)) {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ used: 0, quota: 50, remaining: 50 });
     }
 
-    expect((await runKeysCli(t.env, 'set-quota', userId, 'unlimited')).status).toBe(0);
+    expect((await runAdminCli(t.env, 'set-quota', userId, 'unlimited')).status).toBe(0);
     for (const response of await usageOnEach(key)) {
       expect(response.body).toMatchObject({ used: 0, quota: null, remaining: null });
     }
@@ -100,8 +100,8 @@ describe('key changes reach every API process at once', () => {
     // Changes written straight to the database are not announced, so a process answers them only from what it
     // cached: the answers below show whether another user's change made it read the key again.
     const a = await createKey();
-    const spare = JSON.parse((await runKeysCli(t.env, 'create', '--name', 'spare', '--user', a.userId)).stdout) as { key: string; keyId: string };
-    expect((await runKeysCli(t.env, 'revoke', a.keyId)).status).toBe(0);
+    const spare = JSON.parse((await runAdminCli(t.env, 'create', '--name', 'spare', '--user', a.userId)).stdout) as { key: string; keyId: string };
+    expect((await runAdminCli(t.env, 'revoke', a.keyId)).status).toBe(0);
     for (const response of await usageOnEach(a.key)) expect(response.status).toBe(401); // cached as refused
     for (const response of await usageOnEach(spare.key)) expect(response.status).toBe(200); // cached as live
     await t.db.query('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [a.keyId]);
@@ -109,13 +109,13 @@ describe('key changes reach every API process at once', () => {
 
     // Another user gets a key, changes its quota and loses a key: three announcements, none of them for A.
     const b = await createKey();
-    expect((await runKeysCli(t.env, 'set-quota', b.userId, '5')).status).toBe(0);
-    expect((await runKeysCli(t.env, 'revoke', b.keyId)).status).toBe(0);
+    expect((await runAdminCli(t.env, 'set-quota', b.userId, '5')).status).toBe(0);
+    expect((await runAdminCli(t.env, 'revoke', b.keyId)).status).toBe(0);
     for (const response of await usageOnEach(a.key)) expect([response.status, response.body]).toEqual([401, UNAUTHORIZED]);
     for (const response of await usageOnEach(spare.key)) expect(response.status).toBe(200);
 
     // A change of A's own is announced: both keys are read again, as the database now has them.
-    expect((await runKeysCli(t.env, 'set-quota', a.userId, '9')).status).toBe(0);
+    expect((await runAdminCli(t.env, 'set-quota', a.userId, '9')).status).toBe(0);
     for (const response of await usageOnEach(a.key)) expect([response.status, response.body]).toMatchObject([200, { quota: 9 }]);
     for (const response of await usageOnEach(spare.key)) expect([response.status, response.body]).toEqual([401, UNAUTHORIZED]);
   });

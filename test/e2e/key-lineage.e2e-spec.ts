@@ -1,6 +1,6 @@
 import { ApiProcess } from '../support/api-process';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
@@ -16,7 +16,7 @@ interface IssuedKey {
 }
 
 /**
- * Key lineage on the real app and the real keys command: a key issued through POST /v1/keys never outlives the
+ * Key lineage on the real app and the real admin command: a key issued through POST /v1/keys never outlives the
  * key that issued it, and a key revokes only itself and the keys descended from it. A leaked key can therefore
  * neither outlast its issuer nor lock out the keys above it, while the operator still revokes any key.
  */
@@ -246,13 +246,13 @@ describe('key lineage', () => {
     });
   });
 
-  describe('the keys command', () => {
+  describe('the admin command', () => {
     it('lists who issued each key, and revokes any key with its descendants, one a partner issued or an operator key', async () => {
       const root = await t.createKey({ name: 'operator root' });
       const child = await issue(root.key, { name: 'partner child' });
       const grandchild = await issue(child.key, { name: 'partner grandchild' });
 
-      const listed = await runKeysCli(t.env, 'list');
+      const listed = await runAdminCli(t.env, 'list');
       expect([listed.status, listed.stderr]).toEqual([0, '']);
       const lineage = (JSON.parse(listed.stdout) as { keyId: string; userId: string; createdByKeyId: string | null }[])
         .filter((key) => key.userId === root.userId)
@@ -265,10 +265,10 @@ describe('key lineage', () => {
 
       expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([200, 200, 200]);
       // The operator's revocation takes the key's descendants along, and leaves its issuer working.
-      const revoked = await runKeysCli(t.env, 'revoke', child.id);
+      const revoked = await runAdminCli(t.env, 'revoke', child.id);
       expect([revoked.status, JSON.parse(revoked.stdout)]).toEqual([0, { keyId: child.id, revoked: true }]);
       expect([await usage(root.key), await usage(child.key), await usage(grandchild.key)]).toEqual([200, 401, 401]);
-      const again = await runKeysCli(t.env, 'revoke', root.keyId);
+      const again = await runAdminCli(t.env, 'revoke', root.keyId);
       expect([again.status, JSON.parse(again.stdout)]).toEqual([0, { keyId: root.keyId, revoked: true }]);
       expect(await usage(root.key)).toBe(401);
     });

@@ -1,7 +1,7 @@
 import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { Client } from 'pg';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import {
   commandAfter,
   isolatedLauncherSettings,
@@ -117,7 +117,7 @@ describe('npm run demo, then npm start against another register', () => {
         source: null,
         body: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' },
       });
-      const created = await runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'newcomer', '--quota', '5');
+      const created = await runAdminCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'newcomer', '--quota', '5');
       expect(created.status).toBe(0);
       ({ key: startKey, userId: startUserId } = JSON.parse(created.stdout) as { key: string; userId: string });
 

@@ -17,7 +17,7 @@ import {
   scratchDataDir,
   STARTED,
 } from '../support/launcher-process';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { databaseUrl, testRunId } from '../support/test-run';
 
 async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
@@ -301,7 +301,7 @@ describe('npm start with a register that cannot be reached', () => {
           'Workers      1\n',
       );
       const apiUrl = launcher.log.match(/^API +(http:\/\/\S+)$/m)![1];
-      const created = await runKeysCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'unreachable', '--quota', '10');
+      const created = await runAdminCli({ DATABASE_URL: databaseUrl(name) }, 'create', '--name', 'unreachable', '--quota', '10');
       const { key } = JSON.parse(created.stdout) as { key: string };
       const verify = async (licenceNumber: string) => {
         const response = await fetch(`${apiUrl}/v1/licences/verify`, {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ApiProcess } from '../support/api-process';
 import { quotaUsage, verify } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { PrivatePostgres } from '../support/private-postgres';
 import { deleteKeysWithPrefix } from '../support/redis-keys';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -52,7 +52,7 @@ describe('the quota ledger when PostgreSQL or Redis fail', () => {
   });
 
   async function createKey(): Promise<{ key: string; userId: string }> {
-    const created = await runKeysCli(env, 'create', '--name', 'ledger', '--quota', '10');
+    const created = await runAdminCli(env, 'create', '--name', 'ledger', '--quota', '10');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
   }

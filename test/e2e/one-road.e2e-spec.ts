@@ -1,7 +1,7 @@
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { ERROR_CODES } from '../../src/errors/error-codes';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
@@ -183,7 +183,7 @@ describe('one road to the register: fair turns and bounds', () => {
       (await t.db.query(`SELECT count(*)::int AS n FROM batch_items WHERE batch_id = $1 AND status <> 'PENDING'`, [id])).rows[0].n as number;
     await until(settled, (count) => count >= 10, 30_000);
 
-    const disabled = await runKeysCli(t.env, 'disable-user', userId);
+    const disabled = await runAdminCli(t.env, 'disable-user', userId);
     expect(disabled.status).toBe(0);
     const disabledAt = Date.now();
     await until(
@@ -212,7 +212,7 @@ describe('one road to the register: fair turns and bounds', () => {
     const { byLicence } = await sandbox.counts();
     expect(failed.filter((item) => (byLicence[item.licence_number] ?? 0) > 0).length).toBeLessThan(20);
 
-    expect((await runKeysCli(t.env, 'enable-user', userId)).status).toBe(0);
+    expect((await runAdminCli(t.env, 'enable-user', userId)).status).toBe(0);
     const retried = await request(t.baseUrl, 'POST', `/v1/batches/${id}/retry`, { headers: { 'x-api-key': key } });
     expect([200, 202]).toContain(retried.status);
     const done = await until(

@@ -1,11 +1,19 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { ADMIN_USAGE } from '../../src/cli/admin-grammar';
 import { VALIDATION_MESSAGES } from '../../src/errors/error-codes';
 import { EVENT_TYPES } from '../../src/events/event-types';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli, runCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 
-describe('OpenAPI document and the key command', () => {
+/** npm's own command, which npm and npx name to what they run (npm test, npx jest): the scripts run as operators run them. */
+function npmCli(): string {
+  const cli = process.env.npm_execpath;
+  if (!cli) throw new Error('npm_execpath is unset: run jest through npm or npx');
+  return cli;
+}
+
+describe('OpenAPI document and the admin command', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -257,8 +265,18 @@ describe('OpenAPI document and the key command', () => {
     });
   });
 
-  describe('npm run keys', () => {
-    const keys = (...args: string[]) => runKeysCli(t.env, ...args);
+  describe('npm run admin', () => {
+    const keys = (...args: string[]) => runAdminCli(t.env, ...args);
+
+    it.each(['admin', 'keys'])('runs as `npm run %s`, with one grammar and the usage of admin', async (script) => {
+      const refused = await runCli(npmCli(), t.env, 'run', '--silent', script, '--', 'frobnicate');
+      expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', `Unknown command "frobnicate"\n\n${ADMIN_USAGE}\n`]);
+      const created = await runCli(npmCli(), t.env, 'run', '--silent', script, '--', 'create', '--name', `via ${script}`, '--quota', '2');
+      expect(created.status).toBe(0);
+      const { key } = JSON.parse(created.stdout);
+      const usage = await request(t.baseUrl, 'GET', '/v1/quota/usage', { headers: { 'x-api-key': key } });
+      expect(usage.body).toMatchObject({ used: 0, quota: 2, remaining: 2 });
+    });
 
     it('creates a key that works at once, lists it without the secret, sets the quota and revokes it', async () => {
       const created = await keys('create', '--name', 'Acme Security', '--quota', '3');

@@ -5,7 +5,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-ke
 import { ApiProcess } from '../support/api-process';
 import { FormClient } from '../support/console-client';
 import { quotaUsage, request, TestResponse, verify } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { PrivatePostgres } from '../support/private-postgres';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_REDIS_URL, testRunId } from '../support/test-run';
@@ -46,14 +46,14 @@ describe('per-user rate limit, shared by two API processes', () => {
   });
 
   async function createUser(...options: string[]): Promise<{ key: string; userId: string }> {
-    const created = await runKeysCli(t.env, 'create', '--name', 'rate limit', ...options);
+    const created = await runAdminCli(t.env, 'create', '--name', 'rate limit', ...options);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
     return JSON.parse(created.stdout);
   }
 
   async function setRateLimit(userId: string, rate: string): Promise<void> {
-    const set = await runKeysCli(t.env, 'set-rate-limit', userId, rate);
+    const set = await runAdminCli(t.env, 'set-rate-limit', userId, rate);
     expect(set.stderr).toBe('');
     expect(set.status).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ userId, rateLimitPerSecond: rate === 'default' ? null : Number(rate) });
@@ -233,7 +233,7 @@ describe('per-user rate limit, shared by two API processes', () => {
     expect(Date.now() - written).toBeLessThan(5000 + 1000);
   });
 
-  it('applies `keys set-rate-limit` (burst twice the rate) on both processes at once, and `default` restores the defaults', async () => {
+  it('applies `admin set-rate-limit` (burst twice the rate) on both processes at once, and `default` restores the defaults', async () => {
     const { key, userId } = await createUser();
     for (const api of apis) expect((await listWatchlist(api.baseUrl, key)).headers.get('ratelimit-policy')).toBe('"user";q=5;w=5');
 

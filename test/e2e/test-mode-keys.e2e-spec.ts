@@ -4,7 +4,7 @@ import { billingPeriod } from '../../src/quota/billing-period';
 import { LIVE_WORLD } from '../../src/watchlist/recheck.queue';
 import { WatchlistRepository } from '../../src/watchlist/watchlist.repository';
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber, until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -27,7 +27,7 @@ interface KeyView {
 }
 
 /**
- * Test keys (lvs_test_) on the real app and worker: issued by the keys command and POST /v1/keys to the user's test
+ * Test keys (lvs_test_) on the real app and worker: issued by the admin command and POST /v1/keys to the user's test
  * side, listed and revoked across the modes, the Verification-Mode header, and the two worlds never meeting.
  */
 describe('test mode: test keys and separate worlds', () => {
@@ -62,9 +62,9 @@ describe('test mode: test keys and separate worlds', () => {
     return { live: live.key, test: testKey, liveUserId: live.userId, testUserId };
   }
 
-  describe('the keys command', () => {
+  describe('the admin command', () => {
     it('create --test makes a live user and its test side, and prints only the test key, naming the live user', async () => {
-      const result = await runKeysCli(t.env, 'create', '--name', 'Acme Security', '--test');
+      const result = await runAdminCli(t.env, 'create', '--name', 'Acme Security', '--test');
       expect([result.status, result.stderr]).toEqual([0, '']);
       const printed = JSON.parse(result.stdout) as { key: string; userId: string; liveUserId: string; keyId: string };
       expect(printed).toEqual({
@@ -95,8 +95,8 @@ describe('test mode: test keys and separate worlds', () => {
 
     it('create --test --user adds a test key to a live user, reusing its test side, and refuses a test side as the user', async () => {
       const live = await t.createKey({ quota: 50 });
-      const first = await runKeysCli(t.env, 'create', '--name', 'CI', '--test', '--user', live.userId);
-      const second = await runKeysCli(t.env, 'create', '--name', 'CI 2', '--test', '--user', live.userId);
+      const first = await runAdminCli(t.env, 'create', '--name', 'CI', '--test', '--user', live.userId);
+      const second = await runAdminCli(t.env, 'create', '--name', 'CI 2', '--test', '--user', live.userId);
       expect([first.status, second.status]).toEqual([0, 0]);
       const [one, two] = [first, second].map((result) => JSON.parse(result.stdout) as { key: string; userId: string; liveUserId: string });
       expect(one).toMatchObject({ mode: 'test', liveUserId: live.userId, quota: TEST_MODE_QUOTA });
@@ -105,10 +105,10 @@ describe('test mode: test keys and separate worlds', () => {
       const sides = await t.db.query('SELECT count(*)::int AS n FROM users WHERE live_user_id = $1', [live.userId]);
       expect(sides.rows).toEqual([{ n: 1 }]);
 
-      const refused = await runKeysCli(t.env, 'create', '--name', 'nested', '--test', '--user', one.userId);
+      const refused = await runAdminCli(t.env, 'create', '--name', 'nested', '--test', '--user', one.userId);
       expect([refused.status, refused.stdout, refused.stderr]).toEqual([2, '', `User ${one.userId} is a test side: give its live user\n`]);
       // Without --test too: it would print mode live and make a test key.
-      const unmarked = await runKeysCli(t.env, 'create', '--name', 'unmarked', '--user', one.userId);
+      const unmarked = await runAdminCli(t.env, 'create', '--name', 'unmarked', '--user', one.userId);
       expect([unmarked.status, unmarked.stdout, unmarked.stderr]).toEqual([
         2,
         '',
@@ -116,7 +116,7 @@ describe('test mode: test keys and separate worlds', () => {
       ]);
       const keys = await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [one.userId]);
       expect(keys.rows).toEqual([{ n: 2 }]);
-      const quotaWithTest = await runKeysCli(t.env, 'create', '--name', 'Acme', '--test', '--quota', '5');
+      const quotaWithTest = await runAdminCli(t.env, 'create', '--name', 'Acme', '--test', '--quota', '5');
       expect(quotaWithTest.status).toBe(2);
       expect(quotaWithTest.stderr.split('\n')[0]).toBe(
         '--quota is the live plan; a test key has TEST_MODE_QUOTA: create the user first, or use set-quota',
@@ -399,12 +399,12 @@ describe('test mode: test keys and separate worlds', () => {
   it('refuses test keys while the live user is disabled, and lets them in again once it is enabled', async () => {
     const { live, test, liveUserId } = await bothSides();
     expect((await call(test, 'GET', '/v1/quota/usage')).status).toBe(200); // cached as valid
-    expect((await runKeysCli(t.env, 'disable-user', liveUserId)).status).toBe(0);
+    expect((await runAdminCli(t.env, 'disable-user', liveUserId)).status).toBe(0);
     for (const key of [live, test]) {
       const answer = await call(key, 'GET', '/v1/quota/usage');
       expect([answer.status, answer.body, mode(answer)]).toEqual([401, UNAUTHORIZED, null]);
     }
-    expect((await runKeysCli(t.env, 'enable-user', liveUserId)).status).toBe(0);
+    expect((await runAdminCli(t.env, 'enable-user', liveUserId)).status).toBe(0);
     const back = await call(test, 'GET', '/v1/quota/usage');
     expect([back.status, mode(back)]).toEqual([200, 'test']);
   });
@@ -414,7 +414,7 @@ describe('test mode: test keys and separate worlds', () => {
     expect((await call(test, 'PUT', `/v1/watchlist/${SANDBOX_NUMBERS.active}`)).status).toBe(201);
     // A key naming the test side, as the service's per-user keys do.
     await t.redis.set(`${t.redisPrefix}:probe:${testUserId}`, '1');
-    const deleted = await runKeysCli(t.env, 'delete-user', liveUserId, '--confirm');
+    const deleted = await runAdminCli(t.env, 'delete-user', liveUserId, '--confirm');
     expect(deleted.status).toBe(0);
     expect(JSON.parse(deleted.stdout)).toMatchObject({ userId: liveUserId, deleted: { apiKeys: 2, watchEntries: 1 } });
     const users = await t.db.query('SELECT id FROM users WHERE id = ANY ($1)', [[liveUserId, testUserId]]);

@@ -11,7 +11,7 @@ import { RECORD_FIELDS } from '../../src/evidence/verification-record';
 import { ApiProcess } from '../support/api-process';
 import { request, TestResponse, verify, verifyHolder } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
-import { CliResult, runCli, runKeysCli } from '../support/keys-cli';
+import { CliResult, runCli, runAdminCli } from '../support/admin-cli';
 import { resultCacheKey } from '../support/result-cache-key';
 import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -54,9 +54,9 @@ function partsOf(receipt: string): { header: Record<string, unknown>; payload: R
   return { header, payload };
 }
 
-/** One new receipt signing key from `npm run keys -- receipt-key`. */
+/** One new receipt signing key from `npm run admin -- receipt-key`. */
 async function newReceiptKey(env: Record<string, string>): Promise<string> {
-  const made = await runKeysCli(env, 'receipt-key');
+  const made = await runAdminCli(env, 'receipt-key');
   expect(made).toEqual({ status: 0, stdout: expect.stringMatching(/^[A-Za-z0-9_-]{43}\n$/), stderr: '' });
   return made.stdout.trim();
 }

@@ -1,6 +1,6 @@
 import { FormClient } from '../support/console-client';
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber } from '../support/until';
 
@@ -10,7 +10,7 @@ const QUOTA_EXCEEDED = { code: 'QUOTA_EXCEEDED', message: 'Monthly verification 
 const DEFAULT_CAP = 4;
 
 /**
- * The cap on one user's watch entries (WATCH_MAX_ENTRIES_PER_USER, or the user's own from `keys set-watch-limit`):
+ * The cap on one user's watch entries (WATCH_MAX_ENTRIES_PER_USER, or the user's own from `admin set-watch-limit`):
  * a request that would add entries past it is refused whole, whichever way it comes and however many come at once.
  */
 describe('the watchlist cap', () => {
@@ -29,7 +29,7 @@ describe('the watchlist cap', () => {
   const batchAdd = (apiKey: string, items: { licenceNumber: string; reference?: string }[]) => call(apiKey, 'POST', '/v1/watchlist:batchAdd', { items });
 
   async function setWatchLimit(userId: string, limit: string): Promise<void> {
-    const set = await runKeysCli(t.env, 'set-watch-limit', userId, limit);
+    const set = await runAdminCli(t.env, 'set-watch-limit', userId, limit);
     expect([set.status, set.stderr]).toEqual([0, '']);
     expect(JSON.parse(set.stdout)).toEqual({ userId, watchLimit: limit === 'default' ? null : Number(limit) });
   }
@@ -101,7 +101,7 @@ describe('the watchlist cap', () => {
     expect(await watchedNumbers(userId)).toEqual(watched);
   });
 
-  it('follows `keys set-watch-limit`: a larger cap lets more in, `default` returns to the setting, and removing entries makes room', async () => {
+  it('follows `admin set-watch-limit`: a larger cap lets more in, `default` returns to the setting, and removing entries makes room', async () => {
     const { key, userId } = await t.createKey();
     const numbers = Array.from({ length: DEFAULT_CAP + 3 }, (_, index) => unknownNumber(62, index));
     expect(
@@ -146,7 +146,7 @@ describe('the watchlist cap', () => {
     // A cap of 0 watches nothing new.
     await setWatchLimit(userId, '0');
     expect((await watch(key, unknownNumber(62, 99))).body).toEqual(WATCHLIST_FULL);
-    const unknownUser = await runKeysCli(t.env, 'set-watch-limit', '00000000-0000-4000-8000-000000000000', '5');
+    const unknownUser = await runAdminCli(t.env, 'set-watch-limit', '00000000-0000-4000-8000-000000000000', '5');
     expect([unknownUser.status, unknownUser.stdout, unknownUser.stderr.trim()]).toEqual([2, '', 'No user 00000000-0000-4000-8000-000000000000']);
   });
 

@@ -1,5 +1,5 @@
 import { request, TestResponse } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { SandboxAdmin, sandboxPerson } from '../support/sandbox-admin';
 import { databaseText, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -146,7 +146,7 @@ describe('watchlist successors: licence.replaced when a watched licence is repla
     const key = await watcher('/full', OLD, { holder: { firstName: 'Nina', surname: 'Sokol', dateOfBirth: BORN }, followSuccessor: true });
     const [{ user_id: userId }] = (await t.db.query<{ user_id: string }>('SELECT user_id FROM watch_entries WHERE licence_number = $1', [OLD])).rows;
     // The cap is what the watchlist holds now: no room for the successor.
-    expect((await runKeysCli(t.env, 'set-watch-limit', userId, '1')).status).toBe(0);
+    expect((await runAdminCli(t.env, 'set-watch-limit', userId, '1')).status).toBe(0);
     await baseline(key, OLD);
 
     await sandbox.addLicence(sandboxPerson(NEW, 'NINA', 'SOKOL', BORN));

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { keyIdOf } from '../../src/secrets/secret-box';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -15,7 +15,7 @@ const LEGACY_SEALED = 'v1.fvHRvyTjRo6ePkjI._6B8XWP28jMuiZhAmFpijg.3gg1naKsQZKufI
 const LEGACY_SECRET = 'whsec_bGVnYWN5IHNlY3JldCBmb3IgdGVzdHM=';
 
 // The API seals under K1 (WEBHOOK_SECRET_KEY, the one-key form); the worker, which opens the secrets to
-// sign, and the keys command are started with each step of a rotation.
+// sign, and the admin command are started with each step of a rotation.
 describe('webhooks: rotating the keys that encrypt signing secrets', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
@@ -25,7 +25,7 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
   const storedSecrets = async (id: string) =>
     (await t.db.query<{ secret: string; previous_secret: string | null }>('SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1', [id]))
       .rows[0];
-  const reencrypt = (keys: string) => runKeysCli({ ...t.env, WEBHOOK_SECRET_KEY: '', WEBHOOK_SECRET_KEYS: keys }, 'reencrypt-webhook-secrets');
+  const reencrypt = (keys: string) => runAdminCli({ ...t.env, WEBHOOK_SECRET_KEY: '', WEBHOOK_SECRET_KEYS: keys }, 'reencrypt-webhook-secrets');
 
   /** Pings each endpoint (the clock moved past the 10 s manual-send interval) and returns what the receiver got. */
   async function pingAll(endpoints: Record<string, string>) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiProcess } from '../support/api-process';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { PrivatePostgres } from '../support/private-postgres';
 import { PrivateRedis } from '../support/private-redis';
 import { SandboxAdmin } from '../support/sandbox-admin';
@@ -101,8 +101,8 @@ export class FaultRig<R extends RigRedis = PrivateRedis> {
   }
 
   async createKey(quota: number | null = null): Promise<TestKey> {
-    const created = await runKeysCli(this.env, 'create', '--name', 'resilience', ...(quota === null ? [] : ['--quota', String(quota)]));
-    if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+    const created = await runAdminCli(this.env, 'create', '--name', 'resilience', ...(quota === null ? [] : ['--quota', String(quota)]));
+    if (created.status !== 0) throw new Error(`admin create failed: ${created.stderr}`);
     return JSON.parse(created.stdout) as TestKey;
   }
 

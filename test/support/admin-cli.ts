@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const KEYS_CLI = join(__dirname, '../../dist/src/cli/admin.cli.js');
+const ADMIN_CLI = join(__dirname, '../../dist/src/cli/admin.cli.js');
 
 export interface CliResult {
   status: number | null;
@@ -10,14 +10,14 @@ export interface CliResult {
 }
 
 /**
- * `npm run keys -- ARGS` as an operator runs it: the real command in its own process. Awaited, not run
+ * `npm run admin -- ARGS` (or its alias `npm run admin -- ARGS`) as an operator runs it: the real command in its own process. Awaited, not run
  * synchronously, so that an app running in the spec's own process keeps answering meanwhile.
  */
-export function runKeysCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
-  return runCli(KEYS_CLI, env, ...args);
+export function runAdminCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCli(ADMIN_CLI, env, ...args);
 }
 
-/** Any of the service's commands (a built `dist/` entry), as runKeysCli runs the keys command. */
+/** Any of the service's commands (a built `dist/` entry), as runAdminCli runs the admin command. */
 export function runCli(entry: string, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
