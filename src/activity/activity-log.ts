@@ -20,7 +20,7 @@ export interface ActivityEntry {
   changes?: ActivityChanges;
 }
 
-/** The operator's keys command, acting on a user's account. */
+/** The operator's admin command, acting on a user's account. */
 export const OPERATOR_ORIGIN: ActivityOrigin = { actor: { type: 'operator', id: null }, clientAddress: null, userAgent: null };
 
 /** What the log is filtered by; null: no filter. `from` inclusive, `to` exclusive (occurredAt). */

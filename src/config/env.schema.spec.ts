@@ -252,7 +252,7 @@ describe('validateEnvironment', () => {
 
     it('refuses unset RECEIPT_SIGNING_KEYS with one line naming it, and reads a list', () => {
       expect(errorOf({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key, HOLDER_DATA_KEY: key }).message).toBe(
-        'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+        'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run admin -- receipt-key) when NODE_ENV is production',
       );
       expect(
         validateEnvironment({

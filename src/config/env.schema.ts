@@ -594,7 +594,7 @@ export class EnvironmentVariables {
 
   /**
    * Ed25519 keys that sign verification receipts, comma-separated, each the base64url of its 32-byte seed
-   * (`npm run keys -- receipt-key` makes one): the first signs, every one stays published in the JWKS. Empty: a
+   * (`npm run admin -- receipt-key` makes one): the first signs, every one stays published in the JWKS. Empty: a
    * fixed development key, with a warning; refused in production.
    */
   @Validate(SafeInProduction)

@@ -17,7 +17,7 @@ describe('describeProductionSecretProblem', () => {
 
   it('refuses RECEIPT_SIGNING_KEYS unset, or listing the development key, in production only', () => {
     expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [], production)).toBe(
-      'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production',
+      'RECEIPT_SIGNING_KEYS must list at least one key (npm run admin -- receipt-key) when NODE_ENV is production',
     );
     expect(describeProductionSecretProblem('RECEIPT_SIGNING_KEYS', [receiptKey, DEVELOPMENT_RECEIPT_KEY], production)).toBe(
       'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production',

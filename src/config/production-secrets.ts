@@ -59,7 +59,7 @@ export function describeProductionSecretProblem(
   }
   if (setting === 'RECEIPT_SIGNING_KEYS') {
     const keys = value as readonly string[];
-    if (keys.length === 0) return 'RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
+    if (keys.length === 0) return 'RECEIPT_SIGNING_KEYS must list at least one key (npm run admin -- receipt-key) when NODE_ENV is production';
     if (keys.includes(DEVELOPMENT_RECEIPT_KEY)) {
       return 'RECEIPT_SIGNING_KEYS must not list the development key published in the source when NODE_ENV is production';
     }

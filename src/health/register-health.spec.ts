@@ -26,7 +26,7 @@ describe('registerHealth', () => {
     expect(registerHealth('closed', true)).toEqual({
       state: 'closed',
       register: 'drifted',
-      message: 'A register canary failed: check its alert, then `npm run keys -- canary acknowledge` (or `canary rebaseline`)',
+      message: 'A register canary failed: check its alert, then `npm run admin -- canary acknowledge` (or `canary rebaseline`)',
     });
     expect(registerHealth('open', true)).toMatchObject({ register: 'degraded' });
     expect(registerHealth('closed', false)).toEqual({ state: 'closed', register: 'ok' });

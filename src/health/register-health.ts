@@ -28,7 +28,7 @@ export function registerHealth(phase: string, drifted = false): RegisterHealth {
         ? {
             state: phase,
             register: 'drifted',
-            message: 'A register canary failed: check its alert, then `npm run keys -- canary acknowledge` (or `canary rebaseline`)',
+            message: 'A register canary failed: check its alert, then `npm run admin -- canary acknowledge` (or `canary rebaseline`)',
           }
         : { state: phase, register: 'ok' };
   }

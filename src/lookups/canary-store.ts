@@ -4,7 +4,7 @@ import { RedisStore } from '../redis/redis.module';
 /**
  * The register canaries' state in Redis, shared by every process: each canary's last good answer (its baseline)
  * and the failures not yet acknowledged. Readiness reads the failures (register: drifted); the worker's register
- * watch writes both; `npm run keys -- canary acknowledge|rebaseline` clears them.
+ * watch writes both; `npm run admin -- canary acknowledge|rebaseline` clears them.
  */
 @Injectable()
 export class CanaryStore {

@@ -66,7 +66,7 @@ export function sealedDateColumn(
 }
 
 /**
- * `keys reseal-holder-data`: moves every stored date of birth to the first key of HOLDER_DATA_KEYS, sealed in the
+ * `admin reseal-holder-data`: moves every stored date of birth to the first key of HOLDER_DATA_KEYS, sealed in the
  * current format for its row, so that older keys can be dropped. Name searches are not stored: they live in the
  * lookup queue for seconds.
  */

@@ -36,7 +36,7 @@ export interface SealedSecretRows {
   replaceSecrets(manager: EntityManager, read: StoredSecrets, secret: string, previousSecret: string | null): Promise<boolean>;
 }
 
-/** `keys reencrypt-webhook-secrets`: moves every stored signing secret to the first key, so older keys can be dropped. */
+/** `admin reencrypt-webhook-secrets`: moves every stored signing secret to the first key, so older keys can be dropped. */
 @Injectable()
 export class SecretReencryption {
   constructor(

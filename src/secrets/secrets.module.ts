@@ -8,7 +8,7 @@ import { WebhookSecrets } from './webhook-secrets';
 
 /**
  * Secrets at rest, one instance each per process: holder data (dates of birth, name searches) and webhook signing
- * secrets, sealed for the API and the worker, and resealed under the first key of their ring for the keys command.
+ * secrets, sealed for the API and the worker, and resealed under the first key of their ring for the admin command.
  */
 @Module({
   providers: [

@@ -29,7 +29,7 @@ export class ReceiptSigner {
     const configured = config.get('RECEIPT_SIGNING_KEYS');
     if (configured.length === 0) {
       new Logger('Receipts').warn(
-        'RECEIPT_SIGNING_KEYS is not set: receipts are signed with a public development key; set one (npm run keys -- receipt-key) in production',
+        'RECEIPT_SIGNING_KEYS is not set: receipts are signed with a public development key; set one (npm run admin -- receipt-key) in production',
       );
     }
     const seeds = configured.length === 0 ? [DEVELOPMENT_RECEIPT_KEY] : configured;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { request } from '../support/http';
-import { runKeysCli } from '../support/keys-cli';
+import { runAdminCli } from '../support/admin-cli';
 import { series } from '../support/metrics-text';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -110,7 +110,7 @@ describe('register watch: canaries and operator alerts', () => {
       responseTime: expect.any(Number),
       state: 'closed',
       register: 'drifted',
-      message: 'A register canary failed: check its alert, then `npm run keys -- canary acknowledge` (or `canary rebaseline`)',
+      message: 'A register canary failed: check its alert, then `npm run admin -- canary acknowledge` (or `canary rebaseline`)',
     });
 
     await periods(2); // the same episode: no second alert
@@ -120,7 +120,7 @@ describe('register watch: canaries and operator alerts', () => {
     expect(series(metrics, 'lvs_alerts_sent_total{type="register.canary_failed"}')).toBe(1);
 
     // Acknowledged: ready as ok at once; the surname is still changed against the baseline, so the next look starts a new episode.
-    const acknowledged = await runKeysCli(t.env, 'canary', 'acknowledge');
+    const acknowledged = await runAdminCli(t.env, 'canary', 'acknowledge');
     expect([acknowledged.status, JSON.parse(acknowledged.stdout)]).toEqual([0, { canary: 'acknowledge', failuresCleared: 1, baselinesCleared: false }]);
     expect(await register()).toMatchObject({ register: 'ok' });
     await until(
@@ -131,7 +131,7 @@ describe('register watch: canaries and operator alerts', () => {
     expect(alertTypes()).toEqual(['register.canary_failed', 'register.canary_failed']);
 
     // Re-baselined: the changed answer is the new baseline, and nothing fails any more.
-    const rebaselined = await runKeysCli(t.env, 'canary', 'rebaseline');
+    const rebaselined = await runAdminCli(t.env, 'canary', 'rebaseline');
     expect([rebaselined.status, JSON.parse(rebaselined.stdout)]).toEqual([0, { canary: 'rebaseline', failuresCleared: 1, baselinesCleared: true }]);
     await periods(2);
     expect(await register()).toMatchObject({ register: 'ok' });

@@ -21,7 +21,7 @@ const ONE_BYTE = 'must not be one byte repeated (such as all zeros)';
 const NO_KEY_LINE = 'Invalid configuration: WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY must be set (64 hex digits) when NODE_ENV is production';
 const NO_HOLDER_KEY_LINE = 'Invalid configuration: HOLDER_DATA_KEY: HOLDER_DATA_KEY must be set (64 hex digits) when NODE_ENV is production';
 const NO_RECEIPT_KEY_LINE =
-  'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run keys -- receipt-key) when NODE_ENV is production';
+  'Invalid configuration: RECEIPT_SIGNING_KEYS: RECEIPT_SIGNING_KEYS must list at least one key (npm run admin -- receipt-key) when NODE_ENV is production';
 const SHORT_TOKEN_LINE =
   'Invalid configuration: ADMIN_TOKEN: ADMIN_TOKEN must be at least 32 characters when NODE_ENV is production (or unset, which keeps the dashboard off)';
 const EVICTION_WARNING =

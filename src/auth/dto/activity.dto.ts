@@ -69,7 +69,7 @@ export function activityFilters(query: ActivityQuery): ActivityFilters {
 }
 
 export class ActivityActorDto {
-  @ApiProperty({ enum: ACTOR_TYPES, example: 'key', description: 'key: an API key or a console session signed in with it; operator: the keys command' })
+  @ApiProperty({ enum: ACTOR_TYPES, example: 'key', description: 'key: an API key or a console session signed in with it; operator: the admin command' })
   type!: ActorType;
 
   @ApiProperty({ type: String, nullable: true, example: '5c1e…', description: "The key's id for a key; null for the operator" })

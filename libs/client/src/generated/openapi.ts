@@ -914,7 +914,7 @@ export interface components {
         };
         ActivityActorDto: {
             /**
-             * @description key: an API key or a console session signed in with it; operator: the keys command
+             * @description key: an API key or a console session signed in with it; operator: the admin command
              * @example key
              * @enum {string}
              */
