@@ -29,7 +29,7 @@ const ENTRY = {
   api: join(DIST_SRC, 'main.js'),
   worker: join(DIST_SRC, 'worker.js'),
   migrate: join(DIST_SRC, 'cli/migrate.cli.js'),
-  keys: join(DIST_SRC, 'cli/admin.cli.js'),
+  admin: join(DIST_SRC, 'cli/admin.cli.js'),
   sandbox: join(DIST_SRC, '../libs/register-sandbox/src/main.js'),
   embeddedPostgres: join(__dirname, 'embedded-postgres.js'),
 };
@@ -182,13 +182,13 @@ class Launcher {
 
   /** The demo user's live key, and a test key of its test side. */
   private createDemoKeys(env: Env): { key: string; testKey: string } {
-    const live = this.runKeys(env, 'create', '--name', 'Demo user', '--quota', '100');
-    const test = this.runKeys(env, 'create', '--name', 'Demo test key', '--test', '--user', live.userId);
+    const live = this.runAdmin(env, 'create', '--name', 'Demo user', '--quota', '100');
+    const test = this.runAdmin(env, 'create', '--name', 'Demo test key', '--test', '--user', live.userId);
     return { key: live.key, testKey: test.key };
   }
 
-  private runKeys(env: Env, ...args: string[]): { key: string; userId: string } {
-    const created = spawnSync(process.execPath, [ENTRY.keys, ...args], { env, encoding: 'utf8' });
+  private runAdmin(env: Env, ...args: string[]): { key: string; userId: string } {
+    const created = spawnSync(process.execPath, [ENTRY.admin, ...args], { env, encoding: 'utf8' });
     if (created.status !== 0) throw new Error(`Could not create the demo key: ${created.stderr}`);
     return JSON.parse(created.stdout) as { key: string; userId: string };
   }
