@@ -14,10 +14,10 @@ import { EvidenceRepository } from '../evidence/evidence.repository';
 import { QuotaRepository } from '../quota/quota.repository';
 import { bullPrefix, failFastConnection, redisConnectionSettings } from '../redis/redis-clients';
 import { RedisStore } from '../redis/redis.module';
-import { AdminCommand, UsageError } from './admin-grammar';
-import { bullJobOf, namer } from './user-deletion-names';
 import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
+import { AdminCommand, UsageError } from './admin-grammar';
+import { bullJobOf, namer } from './user-deletion-names';
 
 /** How many rows of each kind belong to a user: what delete-user deletes. */
 export interface UserFootprint {
