@@ -7,3 +7,5 @@ export { RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUn
 export { errorCode, unreachableReason } from './unreachable-reason';
 export type { UnreachableReason } from './unreachable-reason';
 export type { LookupOutcome, NameSearch, NameSearchOutcome, RegisterLicence } from './register-licence';
+export { KNOWN_PAGE_SHAPES } from './known-page-shapes';
+export { pageSample, pageShape } from './page-shape';
