@@ -15,6 +15,7 @@ import { readSettings } from './config/read-settings';
 import { DatabaseModule } from './database/database.module';
 import { EventsService } from './events/events.service';
 import { CanaryStore } from './lookups/canary-store';
+import { PageShapeStore } from './lookups/page-shape-store';
 import { EvidenceRepository } from './evidence/evidence.repository';
 import { newReceiptKey } from './evidence/receipt-keys';
 import { QuotaRepository } from './quota/quota.repository';
@@ -37,7 +38,17 @@ class KeysCliModule {
     return {
       module: KeysCliModule,
       imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
-      providers: [CanaryStore, BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository, UserDeletion],
+      providers: [
+        CanaryStore,
+        PageShapeStore,
+        BatchRepository,
+        WatchlistRepository,
+        WebhookRepository,
+        EventsService,
+        QuotaRepository,
+        EvidenceRepository,
+        UserDeletion,
+      ],
     };
   }
 }
@@ -88,6 +99,12 @@ async function execute(app: INestApplicationContext, command: Exclude<KeysComman
       const failures = command.action === 'acknowledge' ? await canaries.acknowledge() : await canaries.rebaseline();
       return { canary: command.action, failuresCleared: failures, baselinesCleared: command.action === 'rebaseline' };
     }
+    case 'shape-list':
+      return app.get(PageShapeStore).list();
+    case 'shape-acknowledge':
+      if (!(await app.get(PageShapeStore).acknowledge(command.shape)))
+        throw new UsageError(`No new page shape ${command.shape} waits for an acknowledgement`);
+      return { shape: command.shape, acknowledged: true };
     case 'reseal-holder-data':
       return app.get(HolderDataReseal).resealAll([app.get(WatchlistRepository).sealedDates, app.get(BatchRepository).sealedDates]);
     case 'activity-verify':

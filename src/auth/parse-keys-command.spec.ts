@@ -206,6 +206,22 @@ describe('parseKeysCommand', () => {
     });
   });
 
+  describe('shape', () => {
+    it('parses shape list and shape acknowledge SHAPE, and nothing else', () => {
+      expect(parseKeysCommand(['shape', 'list'])).toEqual({ command: 'shape-list' });
+      expect(parseKeysCommand(['shape', 'acknowledge', '0123456789abcdef'])).toEqual({ command: 'shape-acknowledge', shape: '0123456789abcdef' });
+      for (const args of [['shape'], ['shape', 'acknowledge'], ['shape', 'list', 'all'], ['shape', 'forget', '0123456789abcdef']]) {
+        expect(() => parseKeysCommand(args)).toThrow(new UsageError('shape takes list, or acknowledge SHAPE'));
+      }
+      for (const shape of ['0123456789ABCDEF', '0123456789abcde', 'all']) {
+        expect(() => parseKeysCommand(['shape', 'acknowledge', shape])).toThrow(
+          new UsageError('SHAPE must be 16 hex digits, as the alert and `shape list` show it'),
+        );
+      }
+      expect(() => parseKeysCommand(['shape', 'list', '--test'])).toThrow(new UsageError('"shape" takes no options'));
+    });
+  });
+
   describe('receipt-key', () => {
     it('parses receipt-key, which takes nothing else', () => {
       expect(parseKeysCommand(['receipt-key'])).toEqual({ command: 'receipt-key' });

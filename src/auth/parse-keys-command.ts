@@ -13,6 +13,8 @@ export type KeysCommand =
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
+  | { command: 'shape-list' }
+  | { command: 'shape-acknowledge'; shape: string }
   | { command: 'activity-verify'; userId: string };
 
 export class UsageError extends Error {}
@@ -32,8 +34,12 @@ export const KEYS_USAGE = `Usage:
   keys reseal-holder-data
   keys receipt-key
   keys canary acknowledge|rebaseline
+  keys shape list
+  keys shape acknowledge SHAPE
   keys activity verify --user USER_ID`;
 
+/** A register page's shape (pageShape in @lvs/register). */
+const PAGE_SHAPE = /^[0-9a-f]{16}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
@@ -173,6 +179,14 @@ export function parseKeysCommand(argv: string[]): KeysCommand {
       onlyCreateOptions();
       if (rest.length !== 1 || (rest[0] !== 'acknowledge' && rest[0] !== 'rebaseline')) throw new UsageError('canary takes acknowledge or rebaseline');
       return { command, action: rest[0] };
+    case 'shape':
+      onlyCreateOptions();
+      if (rest.length === 1 && rest[0] === 'list') return { command: 'shape-list' };
+      if (rest.length === 2 && rest[0] === 'acknowledge') {
+        if (!PAGE_SHAPE.test(rest[1])) throw new UsageError('SHAPE must be 16 hex digits, as the alert and `shape list` show it');
+        return { command: 'shape-acknowledge', shape: rest[1] };
+      }
+      throw new UsageError('shape takes list, or acknowledge SHAPE');
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }
