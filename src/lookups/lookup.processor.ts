@@ -147,10 +147,10 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       if (!test) {
         this.recordForBreaker('answered');
         this.outages.answered();
-        this.recordPageShape(page, true);
       }
       const seconds = observe(result.status);
       this.logger.log(`${subject}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
+      if (!test) this.recordPageShape(page, true);
       // Not cached, the result still answers this job's clients; the next lookup asks again.
       await steps.store(result).catch(() => undefined);
       return result;
