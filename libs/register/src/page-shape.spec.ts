@@ -69,6 +69,12 @@ describe('pageShape', () => {
     expect(KNOWN_PAGE_SHAPES.has(pageShape(page))).toBe(false);
   });
 
+  it('is the same for an Active licence and an Expired one: the status colour is no layout', () => {
+    const expired = foundActive.replace('<span class="ax_h4_green">Active</span>', '<span class="ax_h4_red">Expired</span>');
+    expect(pageShape(expired)).toBe(pageShape(foundActive));
+    expect(pageShape(withField(expired, 'Licence category', 'Premium'))).toBe(pageShape(withField(foundActive, 'Licence category', 'Premium')));
+  });
+
   it('leaves scripts out', () => {
     expect(pageShape(foundActive.replace('</body>', '<script>var x = 1;</script></body>'))).toBe(pageShape(foundActive));
   });

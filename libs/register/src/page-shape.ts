@@ -5,6 +5,8 @@ import { LABELS, STATUS_REASON_LABEL } from './parse-register-page';
 
 /** Field labels the parser reads when present: a page with or without them keeps its shape. */
 const OPTIONAL_LABELS: ReadonlySet<string> = new Set([LABELS.dateOfBirth, LABELS.licenceType, LABELS.licenceSector, LABELS.additionalConditions]);
+/** A value's colour class (ax_h4_green, ax_h4_red) follows the licence's status, not the layout: its colours are one step. */
+const COLOUR_CLASS = /^(ax_h\d)_[a-z]+$/;
 /** Labels whose value is a person's: a sample shows their lengths only. */
 const PERSONAL_LABEL = /name|birth/;
 /** A sample longer than this is cut: it shows the layout, which the start of the page holds. */
@@ -12,7 +14,8 @@ const SAMPLE_MAX_CHARS = 64 * 1024;
 
 /**
  * The shape of a register page: a digest of its layout with the text stripped. It covers every element path under
- * <body> (tag and classes, as a set: two cards or one, four rows or three, are one shape) and the labels of the
+ * <body> (tag and classes, as a set: two cards or one, four rows or three, are one shape; a status's colour is no
+ * layout) and the labels of the
  * fields and table headers, leaving out those the parser reads only when present (a status reason, additional
  * conditions, a date of birth...), so pages of different licences and people share a shape, and only a change of
  * layout (a new labelled field, a wrapper with a new class) makes a new one.
@@ -23,7 +26,11 @@ export function pageShape(html: string): string {
   const paths = new Set<string>();
   const walk = (parent: ReturnType<typeof $>, path: string): void => {
     for (const child of parent.children().toArray()) {
-      const classes = ($(child).attr('class') ?? '').split(/\s+/).filter(Boolean).sort();
+      const classes = ($(child).attr('class') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((name) => name.replace(COLOUR_CLASS, '$1_*'))
+        .sort();
       const childPath = `${path}>${[child.tagName, ...classes].join('.')}`;
       paths.add(childPath);
       walk($(child), childPath);
