@@ -58,6 +58,8 @@ export const LOOKUPS_FACES = [
   'lookup-jobs',
   'production-register-warning',
   'canary-store',
+  'page-shape-store',
+  'page-shapes.module',
 ];
 
 /** The zones of import-x/no-restricted-paths for src/. */

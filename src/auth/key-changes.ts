@@ -1,5 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { duplicateClient, RedisClient } from '../redis/redis-clients';
+import type { RedisClient } from '../redis/redis-client-type';
+import { duplicateClient } from '../redis/redis-clients';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { RedisStore } from '../redis/redis.module';
 

@@ -39,6 +39,7 @@ describe('ADMIN_USAGE', () => {
       'reseal-holder-data',
       'receipt-key',
       'canary',
+      'shape',
       'activity',
     ]);
   });
@@ -234,6 +235,22 @@ describe('parseAdminCommand', () => {
         expect(() => parseAdminCommand(args)).toThrow(new UsageError('canary takes acknowledge or rebaseline'));
       }
       expect(() => parseAdminCommand(['canary', 'acknowledge', '--test'])).toThrow(new UsageError('"canary" takes no options'));
+    });
+  });
+
+  describe('shape', () => {
+    it('parses shape list and shape acknowledge SHAPE, and nothing else', () => {
+      expect(parseAdminCommand(['shape', 'list'])).toEqual({ command: 'shape-list' });
+      expect(parseAdminCommand(['shape', 'acknowledge', '0123456789abcdef'])).toEqual({ command: 'shape-acknowledge', shape: '0123456789abcdef' });
+      for (const args of [['shape'], ['shape', 'acknowledge'], ['shape', 'list', 'all'], ['shape', 'forget', '0123456789abcdef']]) {
+        expect(() => parseAdminCommand(args)).toThrow(new UsageError('shape takes list, or acknowledge SHAPE'));
+      }
+      for (const shape of ['0123456789ABCDEF', '0123456789abcde', 'all']) {
+        expect(() => parseAdminCommand(['shape', 'acknowledge', shape])).toThrow(
+          new UsageError('SHAPE must be 16 hex digits, as the alert and `shape list` show it'),
+        );
+      }
+      expect(() => parseAdminCommand(['shape', 'list', '--test'])).toThrow(new UsageError('"shape" takes no options'));
     });
   });
 

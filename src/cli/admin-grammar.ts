@@ -13,6 +13,8 @@ export type AdminCommand =
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
+  | { command: 'shape-list' }
+  | { command: 'shape-acknowledge'; shape: string }
   | { command: 'activity-verify'; userId: string };
 
 export class UsageError extends Error {}
@@ -32,8 +34,12 @@ export const ADMIN_USAGE = `Usage:
   admin reseal-holder-data
   admin receipt-key
   admin canary acknowledge|rebaseline
+  admin shape list
+  admin shape acknowledge SHAPE
   admin activity verify --user USER_ID`;
 
+/** A register page's shape (pageShape in @lvs/register). */
+const PAGE_SHAPE = /^[0-9a-f]{16}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function parseQuota(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) > 2_147_483_647) {
@@ -173,6 +179,14 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       onlyCreateOptions();
       if (rest.length !== 1 || (rest[0] !== 'acknowledge' && rest[0] !== 'rebaseline')) throw new UsageError('canary takes acknowledge or rebaseline');
       return { command, action: rest[0] };
+    case 'shape':
+      onlyCreateOptions();
+      if (rest.length === 1 && rest[0] === 'list') return { command: 'shape-list' };
+      if (rest.length === 2 && rest[0] === 'acknowledge') {
+        if (!PAGE_SHAPE.test(rest[1])) throw new UsageError('SHAPE must be 16 hex digits, as the alert and `shape list` show it');
+        return { command: 'shape-acknowledge', shape: rest[1] };
+      }
+      throw new UsageError('shape takes list, or acknowledge SHAPE');
     default:
       throw new UsageError(command ? `Unknown command "${command}"` : 'A command is required');
   }

@@ -11,6 +11,7 @@ import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
 import { EventsService } from '../events/events.service';
 import { CanaryStore } from '../lookups/canary-store';
+import { PageShapeStore } from '../lookups/page-shape-store';
 import { EvidenceRepository } from '../evidence/evidence.repository';
 import { newReceiptKey } from '../evidence/receipt-keys';
 import { QuotaRepository } from '../quota/quota.repository';
@@ -21,6 +22,7 @@ import { WebhookRepository } from '../webhooks/webhook.repository';
 import { runActivityCommand, BrokenChainError } from './activity-command';
 import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
 import { runCanaryCommand } from './canary-command';
+import { runShapeCommand } from './shape-command';
 import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
 import { runDeleteUser, UserDeletion } from './user-deletion';
@@ -36,7 +38,17 @@ class AdminCliModule {
     return {
       module: AdminCliModule,
       imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
-      providers: [CanaryStore, BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository, UserDeletion],
+      providers: [
+        CanaryStore,
+        PageShapeStore,
+        BatchRepository,
+        WatchlistRepository,
+        WebhookRepository,
+        EventsService,
+        QuotaRepository,
+        EvidenceRepository,
+        UserDeletion,
+      ],
     };
   }
 }
@@ -51,6 +63,9 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runSecretCommand(app, command);
     case 'canary':
       return runCanaryCommand(app, command);
+    case 'shape-list':
+    case 'shape-acknowledge':
+      return runShapeCommand(app, command);
     case 'activity-verify':
       return runActivityCommand(app, command);
     default:

@@ -1,3 +1,5 @@
+import type { RegisterDrift } from './register-health';
+
 /**
  * What the lookup pipeline adds to GET /health/ready. Health defines it and LookupReadinessModule
  * provides it, so that health imports no feature.
@@ -9,6 +11,6 @@ export abstract class ReadinessProbe {
   /** The register breaker's phase, shown as 'registerBreaker' and never judged: an open breaker still serves cached answers. */
   abstract registerBreakerPhase(): Promise<string>;
 
-  /** Whether a register canary failed and no operator has acknowledged it yet: shown, never judged. */
-  abstract registerDrifted(): Promise<boolean>;
+  /** What of the register waits for an operator's acknowledgement (a canary's failure, a page of a new shape): shown, never judged. */
+  abstract registerDrift(): Promise<RegisterDrift>;
 }

@@ -54,8 +54,8 @@ export class Readiness {
           this.indicators
             .check('registerBreaker')
             .attempt(async () => {
-              const [phase, drifted] = await Promise.all([this.pipeline.registerBreakerPhase(), this.pipeline.registerDrifted()]);
-              return registerHealth(phase, drifted);
+              const [phase, drift] = await Promise.all([this.pipeline.registerBreakerPhase(), this.pipeline.registerDrift()]);
+              return registerHealth(phase, drift);
             })
             .withTimeout(timeoutMs),
         () =>

@@ -23,12 +23,24 @@ describe('registerHealth', () => {
   });
 
   it('is drifted while a canary failure is unacknowledged, unless the register is out of reach', () => {
-    expect(registerHealth('closed', true)).toEqual({
+    expect(registerHealth('closed', { canary: true, pageShape: false })).toEqual({
       state: 'closed',
       register: 'drifted',
       message: 'A register canary failed: check its alert, then `npm run admin -- canary acknowledge` (or `canary rebaseline`)',
     });
-    expect(registerHealth('open', true)).toMatchObject({ register: 'degraded' });
-    expect(registerHealth('closed', false)).toEqual({ state: 'closed', register: 'ok' });
+    expect(registerHealth('open', { canary: true, pageShape: true })).toMatchObject({ register: 'degraded' });
+    expect(registerHealth('closed', { canary: false, pageShape: false })).toEqual({ state: 'closed', register: 'ok' });
+  });
+
+  it('is drifted while a page of a new shape is unacknowledged, saying both causes when a canary failed too', () => {
+    const shapeMessage =
+      'The register served a page of a new shape: check its alert and sample (`npm run admin -- shape list`), then `npm run admin -- shape acknowledge SHAPE`';
+    expect(registerHealth('closed', { canary: false, pageShape: true })).toEqual({ state: 'closed', register: 'drifted', message: shapeMessage });
+    expect(registerHealth('half-open', { canary: false, pageShape: true })).toMatchObject({ register: 'degraded' });
+    expect(registerHealth('closed', { canary: true, pageShape: true })).toEqual({
+      state: 'closed',
+      register: 'drifted',
+      message: `A register canary failed: check its alert, then \`npm run admin -- canary acknowledge\` (or \`canary rebaseline\`); ${shapeMessage}`,
+    });
   });
 });

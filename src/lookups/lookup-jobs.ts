@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FinalResult, NameSearchResult } from './lookup-outcome';
 
 /** The queue between the API (producer) and the worker process (consumer). */
 export const REGISTER_LOOKUP_QUEUE = 'register-lookup';
@@ -58,8 +57,6 @@ export interface NameSearchJobData {
 }
 
 export type LookupJobData = LicenceLookupJobData | NameSearchJobData;
-
-export type LookupJobResult = FinalResult | NameSearchResult;
 
 /** A new job's id, in the queue of its world (a test user's lookups go to TEST_LOOKUP_QUEUE). */
 export function newLookupJobId(job: LookupJobData): string {

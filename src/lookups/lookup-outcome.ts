@@ -1,6 +1,5 @@
 import type { LookupOutcome, NameSearchOutcome, RegisterLicence } from '@lvs/register';
 import type { ErrorCode } from '../errors/error-codes';
-import type { LookupJobResult } from './lookup-jobs';
 
 export type FinalStatus = 'FOUND' | 'NOT_FOUND' | 'TOO_MANY_RESULTS';
 
@@ -58,6 +57,9 @@ export function lookupFailureCode(failedReason: string | undefined): ErrorCode {
 }
 
 /** A lookup job's outcome as a waiter sees it: finished either way, or still pending. */
+/** What a lookup job answers: a licence's final result, or a name search's. */
+export type LookupJobResult = FinalResult | NameSearchResult;
+
 export type LookupWait<Result extends LookupJobResult = FinalResult> =
   { state: 'completed'; result: Result } | { state: 'failed'; reason: string | undefined } | { state: 'pending' };
 

@@ -4,20 +4,11 @@ import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
-import type { FinalResult, LookupStanding, LookupWait } from './lookup-outcome';
+import type { FinalResult, LookupJobResult, LookupStanding, LookupWait } from './lookup-outcome';
 import { mustPark } from './fair-turns';
 import type { LookupSubject } from './lookup-subject';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
-import {
-  LOOKUP_JOB,
-  LookupJobData,
-  LookupJobResult,
-  LookupPriority,
-  REGISTER_LOOKUP_QUEUE,
-  TEST_LOOKUP_QUEUE,
-  lookupQueueOf,
-  newLookupJobId,
-} from './lookup-jobs';
+import { LOOKUP_JOB, LookupJobData, LookupPriority, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, lookupQueueOf, newLookupJobId } from './lookup-jobs';
 
 const IN_FLIGHT_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 

@@ -3,6 +3,7 @@ import { ReadinessProbe } from '../health/readiness-probe';
 import { CanaryStore } from './canary-store';
 import { LookupReadiness } from './lookup-readiness';
 import { LookupsCoreModule } from './lookups-core.module';
+import { PageShapesModule } from './page-shapes.module';
 
 /**
  * What GET /health/ready asks of the lookup road (its queue's connection, the breaker's phase), for HealthModule
@@ -10,7 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  * only the road.
  */
 @Module({
-  imports: [LookupsCoreModule],
+  imports: [LookupsCoreModule, PageShapesModule],
   // CanaryStore holds no state of its own (Redis does): an instance here and one in RegisterWatchModule read the same.
   providers: [CanaryStore, { provide: ReadinessProbe, useClass: LookupReadiness }],
   exports: [ReadinessProbe],

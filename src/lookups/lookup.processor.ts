@@ -1,5 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { NameSearch, RegisterClient, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
+import {
+  KNOWN_PAGE_SHAPES,
+  NameSearch,
+  pageSample,
+  pageShape,
+  RegisterClient,
+  RegisterError,
+  RegisterParseError,
+  RegisterUnavailableError,
+  RegisterUnreachableError,
+} from '@lvs/register';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
@@ -10,7 +20,9 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, LookupJobResult, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import { LOOKUP_FAILURE, LookupJobData, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import type { LookupJobResult } from './lookup-outcome';
+import { PageShapeStore } from './page-shape-store';
 import { ResultCache } from './result-cache';
 import { RegisterSurface, TestRegisters } from './test-register';
 import { isCachedTestAnswer } from './test-world';
@@ -49,6 +61,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly breaker: RegisterBreaker,
     private readonly holderData: HolderDataProtection,
     private readonly testRegisters: TestRegisters,
+    private readonly pageShapes: PageShapeStore,
     config: AppConfig,
   ) {
     super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true), config.get('SHUTDOWN_GRACE_MS'));
@@ -69,9 +82,11 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       // A name search's log lines say "a name search" and nothing of the names or the date asked.
       return this.ask(job, 'Name search', {
         cached: () => this.cache.getByKey(cacheKey),
-        register: async (askedAt) =>
+        register: async (askedAt, onPage) =>
           toNameSearchResult(
-            await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch),
+            await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch, {
+              onPage,
+            }),
             askedAt,
           ),
         store,
@@ -81,7 +96,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     if (testUserId) await this.holdBackSlowAnswer(job, testUserId, token);
     return this.ask(job, `Lookup of ${maskLicenceNumber(licenceNumber)}`, {
       cached: () => (refresh ? Promise.resolve(null) : this.cache.getByKey(cacheKey)),
-      register: async (askedAt) => toFinalResult(await register.lookup(licenceNumber), askedAt),
+      register: async (askedAt, onPage) => toFinalResult(await register.lookup(licenceNumber, { onPage }), askedAt),
       store: (result) => (testUserId && !isCachedTestAnswer(licenceNumber) ? Promise.resolve() : store(result)),
     });
   }
@@ -98,11 +113,18 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     throw new DelayedError();
   }
 
-  /** One lookup of either kind: the cache first, then the register, its outcome measured, logged and cached. */
+  /**
+   * One lookup of either kind: the cache first, then the register, its outcome measured, logged and cached, and the
+   * shape of the register's page recorded, whether it parsed or not.
+   */
   private async ask<Result extends LookupJobResult>(
     job: Job<LookupJobData, LookupJobResult>,
     subject: string,
-    steps: { cached: () => Promise<Result | null>; register: (askedAt: Date) => Promise<Result>; store: (result: Result) => Promise<void> },
+    steps: {
+      cached: () => Promise<Result | null>;
+      register: (askedAt: Date, onPage: (page: string) => void) => Promise<Result>;
+      store: (result: Result) => Promise<void>;
+    },
   ): Promise<Result> {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
@@ -114,6 +136,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     if (cached) return cached;
 
     const askedAt = this.clock.now();
+    let page: string | null = null;
     const started = performance.now();
     const observe = (outcome: LookupOutcomeLabel) => {
       const seconds = (performance.now() - started) / 1000;
@@ -121,13 +144,14 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       return seconds;
     };
     try {
-      const result = await steps.register(askedAt);
+      const result = await steps.register(askedAt, (read) => (page = read));
       if (!test) {
         this.recordForBreaker('answered');
         this.outages.answered();
       }
       const seconds = observe(result.status);
       this.logger.log(`${subject}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
+      if (!test) this.recordPageShape(page, true);
       // Not cached, the result still answers this job's clients; the next lookup asks again.
       await steps.store(result).catch(() => undefined);
       return result;
@@ -140,6 +164,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
             : LOOKUP_FAILURE.internal;
       observe(failure);
       if (failure === LOOKUP_FAILURE.unavailable && !test) this.recordForBreaker('unavailable');
+      if (!test) this.recordPageShape(page, false);
       if (error instanceof RegisterUnreachableError) {
         this.outages.unreachable(error);
       } else {
@@ -155,6 +180,24 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       if (failure === LOOKUP_FAILURE.unavailable && !test) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
+  }
+
+  /**
+   * Counts the page's shape; the first page of a shape neither shipped nor seen before is kept as a sample (names and
+   * dates of birth as lengths) and waits for the register watch's alert. Not awaited, as the breaker's bookkeeping.
+   */
+  private recordPageShape(page: string | null, parsed: boolean): void {
+    if (page === null) return;
+    const shape = pageShape(page);
+    this.metrics.countPageShape(shape);
+    this.pageShapes
+      .record(shape, KNOWN_PAGE_SHAPES.has(shape), this.clock.now(), () => ({ parsed, page: pageSample(page) }))
+      .then((isNew) => {
+        if (!isNew) return;
+        this.metrics.countNewPageShape();
+        this.logger.warn(`Register page of a new shape ${shape} (${parsed ? 'parsed' : 'not parsed'}): kept as a sample, see npm run admin -- shape list`);
+      })
+      .catch((error: unknown) => this.logger.warn(`Recording a register page's shape failed: ${(error as Error).message}`));
   }
 
   /** Not awaited: the lookup's own outcome does not depend on the breaker's bookkeeping. */

@@ -4,11 +4,12 @@ import { LookupProcessor, TestLookupProcessor } from './lookup.processor';
 import { LookupsCoreModule } from './lookups-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { LookupsModule } from './lookups.module';
+import { PageShapesModule } from './page-shapes.module';
 import { registerClientCloserProvider, registerClientProvider } from './register-client.provider';
 
 /** Worker only: runs the lookups (live ones through the register client, test ones on their own queue), and feeds parked lookups into the queue in turns. The API never imports it, so it never consumes jobs. */
 @Module({
-  imports: [LookupsCoreModule, LookupsModule, SecretsModule],
+  imports: [LookupsCoreModule, LookupsModule, SecretsModule, PageShapesModule],
   providers: [LookupProcessor, TestLookupProcessor, LookupDispatcher, registerClientProvider, registerClientCloserProvider],
 })
 export class LookupsWorkerModule {}

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LookupOutcome, nameSearchForm, NameSearch, NameSearchOutcome, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import { LookupOutcome, nameSearchForm, NameSearch, NameSearchOutcome, RegisterParseError, RegisterUnavailableError, SearchOptions } from '@lvs/register';
 import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/test-register';
 import { DataSource } from 'typeorm';
 import { ResultCache } from './result-cache';
 import { mayHoldBackTestAnswer, TestAnswer, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
 
-/** The part of RegisterClient a lookup job uses: what the built-in test register offers too. */
+/** The part of RegisterClient a lookup job uses: what the built-in test register offers too (it reads no pages: no onPage). */
 export type RegisterSurface = {
-  lookup(licenceNumber: string): Promise<LookupOutcome>;
-  searchByName(search: NameSearch): Promise<NameSearchOutcome>;
+  lookup(licenceNumber: string, options?: Pick<SearchOptions, 'onPage'>): Promise<LookupOutcome>;
+  searchByName(search: NameSearch, options?: Pick<SearchOptions, 'onPage'>): Promise<NameSearchOutcome>;
 };
 
 /**

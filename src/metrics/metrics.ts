@@ -87,6 +87,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly pageShapes = new Counter({
+    name: 'lvs_register_page_shapes_total',
+    help: 'Register pages read, by shape (a digest of the layout; docs/operations.md "Register watch") (worker)',
+    labelNames: ['shape'] as const,
+    registers: [this.registry],
+  });
+  private readonly newPageShapes = new Counter({
+    name: 'lvs_register_page_shape_new_total',
+    help: 'Register pages of a shape never seen before, each kept as a sample and alerted once (worker)',
+    registers: [this.registry],
+  });
+
   constructor() {
     // collect() runs with the gauge as `this`: it reads the service through this name.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -176,6 +188,15 @@ export class Metrics {
   /** Where the canary gauge reads whether an unacknowledged canary failure exists when scraped. */
   readCanaryDriftFrom(source: () => Promise<boolean>): void {
     this.canaryDrifted = source;
+  }
+
+  /** One register page read, by its shape: a label per layout the register has served, few by nature. */
+  countPageShape(shape: string): void {
+    this.pageShapes.inc({ shape });
+  }
+
+  countNewPageShape(): void {
+    this.newPageShapes.inc();
   }
 
   countAlertSent(type: OperatorAlertType): void {

@@ -3,9 +3,8 @@ import Redis, { Cluster, RedisOptions } from 'ioredis';
 import type { AppSettings } from '../config/env.schema';
 import { blockingRedisOptions, failFastRedisOptions, RedisTimeouts } from './redis-options';
 import { RedisAuth, RedisNode, RedisTopology, redisTopology, RedisTopologySettings } from './redis-topology';
+import type { RedisClient } from './redis-client-type';
 import { defineScripts } from './scripts/registry';
-
-export type RedisClient = Redis | Cluster;
 
 export type RedisConnectionSettings = RedisTopologySettings & Pick<AppSettings, 'DEPENDENCY_TIMEOUT_MS'>;
 

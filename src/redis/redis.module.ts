@@ -7,7 +7,8 @@ import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
 import { describeEvictionPolicy } from './eviction-policy';
 import { RedisOutageWatch } from './redis-outage-watch';
-import { bullPrefix, createStoreClient, failFastConnection, RedisClient, redisConnectionSettings } from './redis-clients';
+import type { RedisClient } from './redis-client-type';
+import { bullPrefix, createStoreClient, failFastConnection, redisConnectionSettings } from './redis-clients';
 
 export { blockingConnection } from './redis-clients';
 

@@ -7,6 +7,7 @@ import { evidenceOldestWaitingSeconds } from '../evidence/evidence-waiting-gauge
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { CanaryStore } from '../lookups/canary-store';
 import { LookupService } from '../lookups/lookup.service';
+import { PageShapeStore } from '../lookups/page-shape-store';
 import { Metrics, OperatorAlertType } from '../metrics/metrics';
 import { RedisStore } from '../redis/redis.module';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
@@ -22,7 +23,7 @@ const CANARY_USER = { userId: 'register-canary', monthlyQuota: 0, mode: 'live' }
 
 /**
  * The worker's watch over the register and the pipeline: the canaries every REGISTER_CANARY_SECONDS, and the alert
- * conditions every second. Every worker runs it; Redis decides which one acts (the canaries' turn, each episode's
+ * conditions (new page shapes among them) every second. Every worker runs it; Redis decides which one acts (the canaries' turn, each episode's
  * start and end), so an alert goes out once however many workers there are.
  */
 @Injectable()
@@ -38,6 +39,7 @@ export class RegisterWatch implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly lookups: LookupService,
     private readonly canaries: CanaryStore,
+    private readonly pageShapes: PageShapeStore,
     private readonly dispatcher: WebhookDispatcher,
     private readonly redis: RedisStore,
     private readonly clock: Clock,
@@ -123,6 +125,11 @@ export class RegisterWatch implements OnModuleInit, OnModuleDestroy {
   }
 
   private async checkAlerts(): Promise<void> {
+    // Each new shape was claimed once, by the lookup that read its page; one worker takes each from the list.
+    for (let shape = await this.pageShapes.nextToAnnounce(); shape !== null; shape = await this.pageShapes.nextToAnnounce()) {
+      await this.alert('register.page_shape_new', { ...shape });
+    }
+
     const nowMs = this.clock.now().getTime();
     const downSince = await this.registerDownSince(nowMs);
     const down = await this.episode('register-down', lastedThreshold(downSince, nowMs, this.thresholdsMs.registerDown));

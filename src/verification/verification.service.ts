@@ -6,7 +6,7 @@ import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import type { FinalResult } from '../lookups/lookup-outcome';
 import type { LookupSubject } from '../lookups/lookup-subject';
 import { LookupAnswer, LookupService } from '../lookups/lookup.service';
-import type { LookupJobResult } from '../lookups/lookup-jobs';
+import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { deriveIdempotencyKey } from '../validation/idempotency-key';

@@ -3,7 +3,7 @@ import { ApiError } from '../errors/api-error';
 import type { FinalResult } from '../lookups/lookup-outcome';
 import type { LookupSubject } from '../lookups/lookup-subject';
 import { LookupRequest, LookupService, LookupUser } from '../lookups/lookup.service';
-import type { LookupJobResult } from '../lookups/lookup-jobs';
+import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { RECHECK_LOOKUP_WAIT_MS } from './recheck.queue';
 
 /** The lookups of re-checks and successor searches: bounded in time, and given up when the worker stops. */

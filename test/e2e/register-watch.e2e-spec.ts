@@ -1,4 +1,4 @@
-import { SANDBOX_NUMBERS } from '@lvs/test-register';
+import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -119,10 +119,20 @@ describe('register watch: canaries and operator alerts', () => {
     expect(series(metrics, 'lvs_register_canary_ok')).toBe(0);
     expect(series(metrics, 'lvs_alerts_sent_total{type="register.canary_failed"}')).toBe(1);
 
-    // Acknowledged: ready as ok at once; the surname is still changed against the baseline, so the next look starts a new episode.
+    // The register answers as before again, and the failure still waits for the operator.
+    await sandbox.changeLicence(CANARY, { surname: SANDBOX_LICENCES.active.surname });
+    await periods(1);
+    expect(await register()).toMatchObject({ register: 'drifted' });
+    // Acknowledged: ready as ok, and it stays so while the answers are good (with the surname still changed, the next
+    // period could fail again before the command's process even ended on a busy machine).
     const acknowledged = await runAdminCli(t.env, 'canary', 'acknowledge');
     expect([acknowledged.status, JSON.parse(acknowledged.stdout)]).toEqual([0, { canary: 'acknowledge', failuresCleared: 1, baselinesCleared: false }]);
     expect(await register()).toMatchObject({ register: 'ok' });
+    await periods(1);
+    expect(await register()).toMatchObject({ register: 'ok' });
+    expect(alertTypes()).toEqual(['register.canary_failed']);
+    // Changed again: a new episode.
+    await sandbox.changeLicence(CANARY, { surname: 'SMYTHE' });
     await until(
       () => receiver.received.length,
       (count) => count === 2,

@@ -1,4 +1,4 @@
-import type { FaultSetting, RequestCounts, RequestTimes } from '@lvs/register-sandbox';
+import type { FaultSetting, PageVariant, RequestCounts, RequestTimes } from '@lvs/register-sandbox';
 
 /** A person to add to the sandbox at run time (addLicence), with one Active Door Supervision licence. */
 export function sandboxPerson(licenceNumber: string, firstName: string, surname: string, dateOfBirth: string) {
@@ -70,6 +70,16 @@ export class SandboxAdmin {
   /** Name searches since the last resetCounts, for a surname as the sandbox compares it (upper case). */
   async searchesFor(surname: string): Promise<number> {
     return (await this.counts()).bySurname[surname] ?? 0;
+  }
+
+  /** Result cards in another layout from now on: an extra labelled field, a wrapper class ({} for the register's own). */
+  async setPageVariant(variant: PageVariant): Promise<void> {
+    const response = await fetch(`${this.sandboxUrl}/__sandbox/page-variant`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(variant),
+    });
+    if (response.status !== 200) throw new Error(`Sandbox refused the page variant: ${await response.text()}`);
   }
 
   async resetCounts(): Promise<void> {

@@ -54,9 +54,18 @@ export function renderTooManyResultsPage(): string {
   return `${PAGE_START}    <div class="alert alert-warning">Too many search results were returned. Please refine your search.</div>\n${PAGE_END}`;
 }
 
-/** One result card per licence. */
-export function renderResultsPage(licences: readonly SandboxLicence[]): string {
-  return PAGE_START + licences.map(renderCard).join('') + PAGE_END;
+/**
+ * A change of the result cards' layout the register might make one day (PUT /__sandbox/page-variant): an extra
+ * labelled field in a row of its own, and/or a wrapper of the given class around the card's rows.
+ */
+export interface PageVariant {
+  field?: { label: string; value: string };
+  wrapperClass?: string;
+}
+
+/** One result card per licence, in the variant's layout when one is set. */
+export function renderResultsPage(licences: readonly SandboxLicence[], variant: PageVariant = {}): string {
+  return PAGE_START + licences.map((licence) => renderCard(licence, variant)).join('') + PAGE_END;
 }
 
 /** A results page whose transfer completes but whose HTML stops half-way through the card. */
@@ -86,7 +95,7 @@ export function* renderOversizePage(): Generator<string> {
   yield NOT_FOUND_MESSAGE + PAGE_END;
 }
 
-function renderCard(licence: SandboxLicence): string {
+function renderCard(licence: SandboxLicence, variant: PageVariant = {}): string {
   const statusClass = licence.status === 'Active' ? 'ax_h4_green' : 'ax_h4_red';
   const rows = [
     [renderField('First name', 'div', 'ax_h5', licence.firstName), renderField('Surname', 'div', 'ax_h5', licence.surname)],
@@ -103,15 +112,17 @@ function renderCard(licence: SandboxLicence): string {
       licence.statusReason === null ? '' : renderField('Status reason', 'div', 'ax_h4', licence.statusReason),
       licence.additionalConditions === null ? '' : renderField('Additional licence conditions', 'div', 'ax_h4', licence.additionalConditions),
     ],
+    [variant.field === undefined ? '' : renderField(escapeHtml(variant.field.label), 'div', 'ax_h4', variant.field.value)],
   ];
   const rowsHtml = rows
     .map((fields) => fields.join(''))
     .filter((fieldsHtml) => fieldsHtml !== '')
     .map((fieldsHtml) => `        <div class="row">\n${fieldsHtml}        </div>\n`)
     .join('');
+  const wrapped = variant.wrapperClass === undefined ? rowsHtml : `<div class="${escapeHtml(variant.wrapperClass)}">\n${rowsHtml}</div>\n`;
   return `    <div class="container well panel panel-default">
       <div class="panel-body">
-${rowsHtml}      </div>
+${wrapped}      </div>
     </div>
 `;
 }

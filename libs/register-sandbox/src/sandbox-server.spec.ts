@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseNameSearchPage, parseRegisterPage } from '@lvs/register';
+import { KNOWN_PAGE_SHAPES, pageShape, parseNameSearchPage, parseRegisterPage } from '@lvs/register';
 import type { LookupOutcome } from '@lvs/register';
 import { Agent, request } from 'undici';
 import { SANDBOX_LICENCES, shownOnCard } from '@lvs/test-register';
-import { SANDBOX_NUMBERS } from '@lvs/test-register';
+import { FOUND_SANDBOX_NUMBERS, SANDBOX_NUMBERS } from '@lvs/test-register';
 import { startSandbox } from './sandbox-server';
 import type { RunningSandbox } from './sandbox-server';
 
@@ -51,6 +51,7 @@ describe('register sandbox', () => {
   beforeEach(async () => {
     await admin('DELETE', '/__sandbox/fault');
     await admin('DELETE', '/__sandbox/requests');
+    await admin('DELETE', '/__sandbox/page-variant');
   });
 
   afterAll(async () => {
@@ -296,6 +297,50 @@ describe('register sandbox', () => {
         global: null,
         byLicence: { [SANDBOX_NUMBERS.expired]: { fault: 'status-503', remaining: null } },
       });
+    });
+  });
+
+  describe('page shapes', () => {
+    it('serves every answer in a shape of the fixtures: the register watch takes none of them for news', async () => {
+      const numbers = [
+        ...FOUND_SANDBOX_NUMBERS,
+        ...['tooMany', 'twoCards', 'notFound', 'faultMaintenance'].map((name) => SANDBOX_NUMBERS[name as keyof typeof SANDBOX_NUMBERS]),
+      ];
+      const pages = [
+        ...(await Promise.all(numbers.map((licenceNumber) => search(licenceNumber)))),
+        ...(await Promise.all(['HUGHES', 'SMITH', 'NOBODY'].map((Surname) => searchByName({ Surname })))),
+      ];
+
+      expect(pages).toHaveLength(FOUND_SANDBOX_NUMBERS.length + 7);
+      for (const page of pages) expect(page.status).toBe(200);
+      for (const page of pages) expect(KNOWN_PAGE_SHAPES).toContain(pageShape(page.body));
+    });
+
+    it('serves cards with an extra labelled field and a wrapper class after PUT /__sandbox/page-variant, still parsed, in a new shape', async () => {
+      const variant = { field: { label: 'Licence category', value: 'Premium' }, wrapperClass: 'result-v2' };
+      expect(await admin('PUT', '/__sandbox/page-variant', variant)).toEqual(variant);
+      expect(await admin('GET', '/__sandbox/page-variant')).toEqual(variant);
+
+      const answer = await search(SANDBOX_NUMBERS.active);
+      expect(answer.body).toContain('<span class="ax_paragraph">Licence category</span>');
+      expect(answer.body).toContain('<div class="result-v2">');
+      expect(parseRegisterPage(answer.body, SANDBOX_NUMBERS.active)).toEqual({ kind: 'found', licence: SANDBOX_LICENCES.active });
+      expect(KNOWN_PAGE_SHAPES).not.toContain(pageShape(answer.body));
+      expect(parseNameSearchPage((await searchByName({ Surname: 'HUGHES' })).body)).toMatchObject({ kind: 'found' });
+
+      expect(await admin('DELETE', '/__sandbox/page-variant')).toEqual({});
+      expect(KNOWN_PAGE_SHAPES).toContain(pageShape((await search(SANDBOX_NUMBERS.active)).body));
+    });
+
+    it.each([
+      ['a field without a label', { field: { label: ' ', value: 'x' } }],
+      ['a wrapper class that is not one class', { wrapperClass: 'a b' }],
+      ['an unknown key', { colour: 'red' }],
+      ['no object', [1]],
+    ])('refuses %s with 400', async (_, body) => {
+      const answer = await send('PUT', '/__sandbox/page-variant', JSON.stringify(body));
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatch(/^\{"error":"page variant: /);
     });
   });
 

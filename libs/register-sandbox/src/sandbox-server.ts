@@ -17,6 +17,7 @@ import {
   renderTooManyResultsPage,
   renderTruncatedResultsPage,
 } from './render-page';
+import type { PageVariant } from './render-page';
 import { applyLicenceChange, LicenceChangeError, parseLicenceChange } from './licence-changes';
 import { loadSandboxData, parseSandboxLicence, searchKey } from '@lvs/test-register';
 import type { SandboxData, SandboxLicence } from '@lvs/test-register';
@@ -81,6 +82,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const data: SandboxData = { ...loaded, licencesByNumber };
   const host = options.host ?? '127.0.0.1';
   const faults = new FaultBook();
+  // The result cards' layout for a test of page shapes (PUT /__sandbox/page-variant); {} is the register's own.
+  let pageVariant: PageVariant = {};
   const requestsByLicence = new Map<string, number>();
   const arrivalsByLicence = new Map<string, number[]>();
   const requestsBySurname = new Map<string, number>();
@@ -115,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const latencyMs = rule === null ? 0 : pickLatencyMs(rule);
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: closing.signal });
     const truncatedCard = data.licencesByNumber.get(licenceNumber)?.[0] ?? placeholderLicence(licenceNumber);
-    await misbehave(rule?.fault ?? 'none', () => renderSearchResult(licenceNumber, data), truncatedCard, request, response);
+    await misbehave(rule?.fault ?? 'none', () => renderSearchResult(licenceNumber, data, pageVariant), truncatedCard, request, response);
   };
 
   // Only a run-time fault set for every number reaches a name search: numbers' faults are theirs alone.
@@ -131,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const answer = () => {
       const found = searchSandboxByName(form, [...licencesByNumber.values()].flat(), data.tooManySurnames);
       if (found.kind === 'too_many_results') return renderTooManyResultsPage();
-      return found.licences.length === 0 ? renderNotFoundPage() : renderResultsPage(found.licences);
+      return found.licences.length === 0 ? renderNotFoundPage() : renderResultsPage(found.licences, pageVariant);
     };
     await misbehave(rule?.fault ?? 'none', answer, placeholderLicence(''), request, response);
   };
@@ -176,6 +179,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       async (request, response) => {
         faults.set(parseFaultSetting(parseJson(await readRequestBody(request))));
         sendJson(response, 200, faults.view());
+      },
+    ],
+    ['GET /__sandbox/page-variant', (_, response) => sendJson(response, 200, pageVariant)],
+    [
+      'PUT /__sandbox/page-variant',
+      async (request, response) => {
+        pageVariant = parsePageVariant(parseJson(await readRequestBody(request)));
+        sendJson(response, 200, pageVariant);
+      },
+    ],
+    [
+      'DELETE /__sandbox/page-variant',
+      (_, response) => {
+        pageVariant = {};
+        sendJson(response, 200, pageVariant);
       },
     ],
     [
@@ -285,12 +303,34 @@ async function misbehave(
   }
 }
 
-function renderSearchResult(licenceNumber: string, data: SandboxData): string {
+function renderSearchResult(licenceNumber: string, data: SandboxData, variant: PageVariant): string {
   // Like the register, anything that is not a 16-digit number simply finds nothing.
   if (!LICENCE_NUMBER.test(licenceNumber)) return renderNotFoundPage();
   if (data.tooManyResults.has(licenceNumber)) return renderTooManyResultsPage();
   const licences = data.licencesByNumber.get(licenceNumber);
-  return licences === undefined ? renderNotFoundPage() : renderResultsPage(licences);
+  return licences === undefined ? renderNotFoundPage() : renderResultsPage(licences, variant);
+}
+
+const WRAPPER_CLASS = /^[A-Za-z][\w-]{0,63}$/;
+
+/** The body of PUT /__sandbox/page-variant: {"field"?: {"label","value"}, "wrapperClass"?}; a 400 when it is not one. */
+function parsePageVariant(body: unknown): PageVariant {
+  const refuse = (message: string) => new ClientInputError(400, `page variant: ${message}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw refuse('must be an object');
+  const { field, wrapperClass, ...unknown } = body as Record<string, unknown>;
+  if (Object.keys(unknown).length > 0) throw refuse(`unknown keys ${Object.keys(unknown).join(', ')}`);
+  const variant: PageVariant = {};
+  if (field !== undefined) {
+    const { label, value } = (typeof field === 'object' && field !== null ? field : {}) as Record<string, unknown>;
+    if (typeof label !== 'string' || label.trim() === '' || typeof value !== 'string')
+      throw refuse('field must be {"label": non-empty text, "value": text}');
+    variant.field = { label, value };
+  }
+  if (wrapperClass !== undefined) {
+    if (typeof wrapperClass !== 'string' || !WRAPPER_CLASS.test(wrapperClass)) throw refuse('wrapperClass must be one class name');
+    variant.wrapperClass = wrapperClass;
+  }
+  return variant;
 }
 
 /** Stands in for a licence the data set lacks, so a truncated page can be cut inside a real-looking card. */

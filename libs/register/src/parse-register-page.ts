@@ -9,7 +9,7 @@ const NO_LICENCES_TEXT = 'unfortunately we found no licences';
 const VALUE_SELECTOR = '.ax_h5, .ax_h4, .ax_h4_green, .ax_h4_red';
 
 /** Field labels as compared: lower case, white space collapsed. */
-const LABELS = {
+export const LABELS = {
   licenceNumber: 'licence number',
   firstName: 'first name',
   surname: 'surname',
@@ -21,7 +21,7 @@ const LABELS = {
   status: 'status',
   additionalConditions: 'additional licence conditions',
 } as const;
-const STATUS_REASON_LABEL = /reason|explanation/;
+export const STATUS_REASON_LABEL = /reason|explanation/;
 
 /** Label -> value of one result card. */
 type CardFields = ReadonlyMap<string, string>;

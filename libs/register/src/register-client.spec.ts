@@ -124,6 +124,20 @@ describe('RegisterClient', () => {
     });
   });
 
+  it('gives every page read to onPage before parsing it, one the parser cannot read too', async () => {
+    client = new RegisterClient({ baseUrl });
+    const pages: string[] = [];
+    const onPage = (page: string) => pages.push(page);
+
+    await expect(client.lookup(LICENCE_NUMBER, { onPage })).resolves.toMatchObject({ kind: 'found' });
+    answer = { contentType: 'text/html', body: '<html><body><p>Down for maintenance</p></body></html>' };
+    await expect(client.searchByName({ surname: 'DOE' }, { onPage })).rejects.toBeInstanceOf(RegisterParseError);
+    answer = { contentType: 'application/json', body: '{}' };
+    await expect(client.lookup(LICENCE_NUMBER, { onPage })).rejects.toBeInstanceOf(RegisterParseError);
+
+    expect(pages).toEqual([FOUND_ACTIVE_PAGE, '<html><body><p>Down for maintenance</p></body></html>']);
+  });
+
   it('form-encodes the licence number as given', async () => {
     client = new RegisterClient({ baseUrl });
     answer = { contentType: 'text/html', body: '<p>Unfortunately we found no licences</p>' };

@@ -20,6 +20,13 @@ const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** A body cut short: the register answered, then failed us. Worth retrying, like the unreachable register (unreachableReason). */
 const UNAVAILABLE_ERROR_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
+/** What a caller may add to one search. */
+export interface SearchOptions {
+  signal?: AbortSignal;
+  /** Given every HTML page the register answers with status 200, before it is parsed (the register watch's page shapes). */
+  onPage?: (page: string) => void;
+}
+
 export interface RegisterClientOptions {
   /** e.g. http://127.0.0.1:4010; the search paths are appended. */
   baseUrl: string;
@@ -64,10 +71,8 @@ export class RegisterClient {
    * Resolves with the outcome; rejects with RegisterUnavailableError or RegisterParseError, or with
    * the abort reason of the caller's signal.
    */
-  async lookup(licenceNumber: string, options: { signal?: AbortSignal } = {}): Promise<LookupOutcome> {
-    return this.search(this.byLicenceUrl, new URLSearchParams({ LicenseNo: licenceNumber }), options.signal, (page) =>
-      parseRegisterPage(page, licenceNumber),
-    );
+  async lookup(licenceNumber: string, options: SearchOptions = {}): Promise<LookupOutcome> {
+    return this.search(this.byLicenceUrl, new URLSearchParams({ LicenseNo: licenceNumber }), options, (page) => parseRegisterPage(page, licenceNumber));
   }
 
   /**
@@ -75,8 +80,8 @@ export class RegisterClient {
    * and rejects as lookup does, and rejects with TypeError, before any request, for a blank surname or a
    * date of birth that is not YYYY-MM-DD.
    */
-  async searchByName(search: NameSearch, options: { signal?: AbortSignal } = {}): Promise<NameSearchOutcome> {
-    return this.search(this.bySurnameUrl, nameSearchForm(search), options.signal, parseNameSearchPage);
+  async searchByName(search: NameSearch, options: SearchOptions = {}): Promise<NameSearchOutcome> {
+    return this.search(this.bySurnameUrl, nameSearchForm(search), options, parseNameSearchPage);
   }
 
   /** Closes the connection pool, once requests in flight have ended. */
@@ -85,12 +90,8 @@ export class RegisterClient {
   }
 
   /** One POST of the form, within the deadline and the caller's signal, its page read by parse. */
-  private async search<Outcome>(
-    url: string,
-    form: URLSearchParams,
-    callerSignal: AbortSignal | undefined,
-    parse: (page: string) => Outcome,
-  ): Promise<Outcome> {
+  private async search<Outcome>(url: string, form: URLSearchParams, options: SearchOptions, parse: (page: string) => Outcome): Promise<Outcome> {
+    const { signal: callerSignal, onPage } = options;
     callerSignal?.throwIfAborted();
 
     let httpStatus: number | null = null;
@@ -116,7 +117,7 @@ export class RegisterClient {
         body: form.toString(),
       });
       httpStatus = response.statusCode;
-      return await this.readOutcome(response, parse);
+      return await this.readOutcome(response, parse, onPage);
     } catch (error) {
       if (error instanceof RegisterError) throw error;
       if (abort.signal.aborted) throw abort.signal.reason;
@@ -127,7 +128,11 @@ export class RegisterClient {
     }
   }
 
-  private async readOutcome<Outcome>(response: Dispatcher.ResponseData, parse: (page: string) => Outcome): Promise<Outcome> {
+  private async readOutcome<Outcome>(
+    response: Dispatcher.ResponseData,
+    parse: (page: string) => Outcome,
+    onPage: SearchOptions['onPage'],
+  ): Promise<Outcome> {
     const { statusCode: httpStatus, headers, body } = response;
 
     if (httpStatus !== 200) {
@@ -150,6 +155,7 @@ export class RegisterClient {
         excerpt: bodyExcerpt(page.text),
       });
     }
+    onPage?.(page.text);
     try {
       return parse(page.text);
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis-clients';
+import type { RedisClient } from '../redis-client-type';
 
 /** What a script takes after its keys; ioredis sends numbers as their decimal text. */
 export type ScriptArgument = string | number;

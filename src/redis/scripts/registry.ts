@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis-clients';
+import type { RedisClient } from '../redis-client-type';
 import { recordAnswers } from './answer-records';
 import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from './auth-failures';
 import { markCharged } from './charged-markers';
