@@ -90,6 +90,32 @@ export function boundaryZones() {
   return [...layerZones.filter((zone) => zone.from.length > 0), ...infrastructureZones, lookupsZone];
 }
 
+/** The service answers test mode from the test register's data, never from the stand-in server's package. */
+const SANDBOX_IMPORT = { group: ['@lvs/register-sandbox', '@lvs/register-sandbox/*'], message: 'src imports the data from @lvs/test-register.' };
+/** Settings are read and validated once per process, by its entry point; everything else gets them from AppConfig. */
+const READ_SETTINGS_IMPORT = {
+  group: ['**/config/read-settings', './read-settings'],
+  importNames: ['readSettings'],
+  message: 'Only an entry point reads the settings (ENTRY_POINTS, eslint.config.mjs); inject AppConfig instead.',
+};
+const VALIDATE_ENVIRONMENT_IMPORT = {
+  group: ['**/config/env.schema', './env.schema'],
+  importNames: ['validateEnvironment'],
+  message: 'Only readSettings validates the environment.',
+};
+const ENTRY_POINTS = ['src/main.ts', 'src/worker.ts', 'src/cli/admin.cli.ts', 'src/cli/migrate.cli.ts', 'src/http/openapi-document.cli.ts'];
+
+function restrictedImportBlocks() {
+  const refuse = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+  return [
+    { files: ['src/**/*.ts'], rules: refuse(SANDBOX_IMPORT, READ_SETTINGS_IMPORT, VALIDATE_ENVIRONMENT_IMPORT) },
+    { files: ENTRY_POINTS, rules: refuse(SANDBOX_IMPORT, VALIDATE_ENVIRONMENT_IMPORT) },
+    { files: ['src/config/read-settings.ts'], rules: refuse(SANDBOX_IMPORT, READ_SETTINGS_IMPORT) },
+    // Specs build settings as a process would, to test what reads them.
+    { files: ['src/**/*.spec.ts'], rules: refuse(SANDBOX_IMPORT) },
+  ];
+}
+
 export default tseslint.config(
   // The client example's code is generated from the OpenAPI document.
   { ignores: ['dist/', 'test/client-example/', 'libs/client/dist/', 'libs/client/src/generated/'] },
@@ -132,14 +158,6 @@ export default tseslint.config(
     ignores: ['src/**/*.spec.ts'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones() }] },
   },
-  {
-    // The service answers test mode from the test register's data, never from the stand-in server's package.
-    files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['@lvs/register-sandbox', '@lvs/register-sandbox/*'], message: 'src imports the data from @lvs/test-register.' }] },
-      ],
-    },
-  },
+  // Imports refused in src. A later block for fewer files names them all again: a rule's options are replaced, not merged.
+  ...restrictedImportBlocks(),
 );
