@@ -1,10 +1,8 @@
 import { KNOWN_PAGE_SHAPES } from '@lvs/register';
 import { SANDBOX_LICENCES, SANDBOX_NUMBERS } from '@lvs/test-register';
-import { randomBytes } from 'node:crypto';
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Webhook } from 'standardwebhooks';
+import { READINESS_MAX_AGE_MS } from '../../src/health/readiness-freshness';
+import { AlertReceiver } from '../support/alert-receiver';
 import { request, verifyUntilFinal as verify } from '../support/http';
 import { runAdminCli } from '../support/admin-cli';
 import { series } from '../support/metrics-text';
@@ -12,47 +10,25 @@ import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const SHAPE_DRIFT_MESSAGE =
   'The register served a page of a new shape: check its alert and sample (`npm run admin -- shape list`), then `npm run admin -- shape acknowledge SHAPE`';
-
-interface Alert {
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
 
 interface ShapeList {
   shapes: { shape: string; firstSeen: string; lastSeen: string; count: number; unacknowledged: boolean }[];
   samples: { shape: string; at: string; parsed: boolean; page: string }[];
 }
 
-/** The operator's alert endpoint: a real HTTP server that keeps every request with its raw body. */
-async function startAlertReceiver(): Promise<{ server: Server; url: string; received: { headers: Record<string, string>; raw: string }[] }> {
-  const received: { headers: Record<string, string>; raw: string }[] = [];
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, raw });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/lvs-alerts`, received };
-}
-
 // Its own app: the shapes seen are shared by every process of one Redis prefix.
 describe('register watch: page shapes', () => {
   let t: TestApp;
   let sandbox: SandboxAdmin;
-  let receiver: Awaited<ReturnType<typeof startAlertReceiver>>;
+  let receiver: AlertReceiver;
   let workerUrl: string;
   let key: string;
 
   beforeAll(async () => {
-    receiver = await startAlertReceiver();
-    t = await startTestApp({ env: { OPERATOR_ALERT_URL: receiver.url, OPERATOR_ALERT_SECRET: SECRET, LOOKUP_ATTEMPTS: '1' } });
+    receiver = await AlertReceiver.start();
+    t = await startTestApp({ env: { OPERATOR_ALERT_URL: receiver.url, OPERATOR_ALERT_SECRET: receiver.secret, LOOKUP_ATTEMPTS: '1' } });
     sandbox = new SandboxAdmin(t.sandbox.url);
     const worker = await t.startWorker();
     workerUrl = `http://127.0.0.1:${worker.log.match(/Operators' listener .* on [\d.]+:(\d+)/)![1]}`;
@@ -60,16 +36,13 @@ describe('register watch: page shapes', () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => receiver.server.close(resolve));
+    await receiver.close();
   });
 
-  /** Every alert so far, each checked against the Standard Webhooks signature made with OPERATOR_ALERT_SECRET. */
-  const alerts = (): Alert[] =>
-    receiver.received.map(({ headers, raw }) => {
-      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(raw, headers)).toThrow();
-      return new Webhook(SECRET).verify(raw, headers) as Alert;
-    });
+  const alerts = () => receiver.alerts();
+  /** The register's part of readiness, as it stands now: an answer may come from a check up to READINESS_MAX_AGE_MS old. */
   const register = async () => {
+    await sleep(READINESS_MAX_AGE_MS + 50);
     const ready = await request(t.baseUrl, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
     return (ready.body as { info: { registerBreaker: { register: string; message?: string } } }).info.registerBreaker;
@@ -82,7 +55,7 @@ describe('register watch: page shapes', () => {
   };
   const alertCount = (count: number) =>
     until(
-      () => receiver.received.length,
+      () => receiver.count,
       (received) => received === count,
       10_000,
     );
@@ -93,7 +66,7 @@ describe('register watch: page shapes', () => {
     }
     expect((await verify(t.baseUrl, key, SANDBOX_NUMBERS.notFound)).status).toBe(404);
     await sleep(2000); // the register watch checks each second
-    expect(receiver.received).toEqual([]);
+    expect(receiver.count).toBe(0);
     expect(await register()).toMatchObject({ register: 'ok' });
     const metrics = await workerMetrics();
     expect(series(metrics, 'lvs_register_page_shape_new_total')).toBe(0);
@@ -133,7 +106,7 @@ describe('register watch: page shapes', () => {
     // Another licence in the same layout: the same shape, counted, and no second alert.
     expect((await verify(t.baseUrl, key, SANDBOX_NUMBERS.renewedNew)).status).toBe(200);
     await sleep(2000);
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver.count).toBe(1);
     const metrics = await workerMetrics();
     expect(series(metrics, 'lvs_register_page_shape_new_total')).toBe(1);
     expect(series(metrics, `lvs_register_page_shapes_total{shape="${shape}"}`)).toBe(2);
@@ -159,7 +132,7 @@ describe('register watch: page shapes', () => {
     // Acknowledged, the shape is known: more of its pages raise nothing.
     expect((await verify(t.baseUrl, key, SANDBOX_NUMBERS.suspended)).status).toBe(200);
     await sleep(2000);
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver.count).toBe(1);
     expect(await register()).toMatchObject({ register: 'ok' });
   });
 
