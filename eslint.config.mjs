@@ -24,10 +24,12 @@ export const LAYERS = [
   ['auth'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
-  ['operator', 'verification', 'register-watch'],
+  ['verification', 'register-watch'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
-  ['console', 'test-mode'],
+  ['console', 'test-mode', 'operator-console'],
+  // The operators' listener: it serves the operator console's pages beside /metrics and the queue dashboard.
+  ['operator'],
   // The operator's commands: they compose what every module exports, and nothing imports them.
   ['cli'],
 ];

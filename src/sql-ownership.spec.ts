@@ -25,6 +25,7 @@ const OWNERS: Record<string, string> = {
   test_licences: 'lookups',
   activity_events: 'activity',
   activity_chains: 'activity',
+  operator_actions: 'operator-console',
 };
 
 const SRC = __dirname;

@@ -32,6 +32,11 @@ export function userMode(userId: string): string {
   return `(SELECT moded.mode FROM users moded WHERE moded.id = ${userId})`;
 }
 
+/** The name of the user of id `userId` (an SQL expression), null when there is none. */
+export function userName(userId: string): string {
+  return `(SELECT named.name FROM users named WHERE named.id = ${userId})`;
+}
+
 /** Whether the operator disabled the user of id `userId` (an SQL expression). */
 export function isDisabledUser(userId: string): string {
   return `EXISTS (SELECT 1 FROM users disabled WHERE disabled.id = ${userId} AND disabled.disabled_at IS NOT NULL)`;

@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
 
 export type AdminCommand =
-  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
+  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean; reason?: string }
   | { command: 'list' }
-  | { command: 'revoke'; keyId: string }
-  | { command: 'set-quota'; userId: string; quota: number | null }
-  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
-  | { command: 'set-watch-limit'; userId: string; watchLimit: number | null }
-  | { command: 'disable-user' | 'enable-user'; userId: string }
-  | { command: 'delete-user'; userId: string; confirmed: boolean }
+  | { command: 'revoke'; keyId: string; reason?: string }
+  | { command: 'set-quota'; userId: string; quota: number | null; reason?: string }
+  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null; reason?: string }
+  | { command: 'set-watch-limit'; userId: string; watchLimit: number | null; reason?: string }
+  | { command: 'disable-user' | 'enable-user'; userId: string; reason?: string }
+  | { command: 'delete-user'; userId: string; confirmed: boolean; reason?: string }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
@@ -20,16 +20,16 @@ export type AdminCommand =
 export class UsageError extends Error {}
 
 export const ADMIN_USAGE = `Usage:
-  admin create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
-  admin create --name NAME --test [--expires-at ISO-8601] [--user USER_ID]
+  admin create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID] [--reason TEXT]
+  admin create --name NAME --test [--expires-at ISO-8601] [--user USER_ID] [--reason TEXT]
   admin list
-  admin revoke KEY_ID
-  admin set-quota USER_ID N|unlimited
-  admin set-rate-limit USER_ID N|default
-  admin set-watch-limit USER_ID N|default
-  admin disable-user USER_ID
-  admin enable-user USER_ID
-  admin delete-user USER_ID [--confirm]
+  admin revoke KEY_ID [--reason TEXT]
+  admin set-quota USER_ID N|unlimited [--reason TEXT]
+  admin set-rate-limit USER_ID N|default [--reason TEXT]
+  admin set-watch-limit USER_ID N|default [--reason TEXT]
+  admin disable-user USER_ID [--reason TEXT]
+  admin enable-user USER_ID [--reason TEXT]
+  admin delete-user USER_ID [--confirm] [--reason TEXT]
   admin reencrypt-webhook-secrets
   admin reseal-holder-data
   admin receipt-key
@@ -62,6 +62,17 @@ function parseWatchLimit(text: string): number {
   return Number(text);
 }
 
+/** The longest reason the operators' log keeps. */
+export const REASON_MAX_LENGTH = 500;
+
+/** --reason: its text trimmed, absent when not given; refused when blank or too long. */
+function parseReason(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const reason = text.trim();
+  if (reason === '' || reason.length > REASON_MAX_LENGTH) throw new UsageError(`--reason must be 1 to ${REASON_MAX_LENGTH} characters`);
+  return reason;
+}
+
 function parseUuid(text: string | undefined, what: string): string {
   if (!text || !UUID.test(text)) throw new UsageError(`${what} must be a UUID`);
   return text.toLowerCase();
@@ -88,6 +99,7 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         user: { type: 'string' },
         confirm: { type: 'boolean' },
         test: { type: 'boolean' },
+        reason: { type: 'string' },
       },
     });
   } catch (error) {
@@ -97,6 +109,12 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
   const [command, ...rest] = positionals;
   const onlyCreateOptions = () => {
     if (Object.keys(values).length > 0) throw new UsageError(`"${command}" takes no options`);
+  };
+  /** A change to a partner takes --reason and nothing else; the reason, when given. */
+  const onlyReason = (): string | undefined => {
+    const { reason, ...others } = values;
+    if (Object.keys(others).length > 0) throw new UsageError(`"${command}" takes only --reason`);
+    return parseReason(reason);
   };
   switch (command) {
     case 'create': {
@@ -124,42 +142,45 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         expiresAt,
         userId: values.user === undefined ? null : parseUuid(values.user, '--user'),
         test: values.test === true,
+        reason: parseReason(values.reason),
       };
     }
     case 'list':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('list takes no arguments');
       return { command };
-    case 'revoke':
-      onlyCreateOptions();
+    case 'revoke': {
+      const reason = onlyReason();
       if (rest.length !== 1) throw new UsageError('revoke takes exactly one KEY_ID');
-      return { command, keyId: parseUuid(rest[0], 'KEY_ID') };
+      return { command, keyId: parseUuid(rest[0], 'KEY_ID'), reason };
+    }
     case 'set-quota': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'unlimited', parseQuota);
-      return { command, userId, quota: value };
+      return { command, userId, quota: value, reason };
     }
     case 'set-rate-limit': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'default', parseRate);
-      return { command, userId, ratePerSecond: value };
+      return { command, userId, ratePerSecond: value, reason };
     }
     case 'set-watch-limit': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'default', parseWatchLimit);
-      return { command, userId, watchLimit: value };
+      return { command, userId, watchLimit: value, reason };
     }
     case 'delete-user': {
-      const { confirm, ...others } = values;
-      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm');
+      const { confirm, reason, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm and --reason');
       if (rest.length !== 1) throw new UsageError('delete-user takes exactly one USER_ID');
-      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true };
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true, reason: parseReason(reason) };
     }
     case 'disable-user':
-    case 'enable-user':
-      onlyCreateOptions();
+    case 'enable-user': {
+      const reason = onlyReason();
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
-      return { command, userId: parseUuid(rest[0], 'USER_ID') };
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), reason };
+    }
     case 'reencrypt-webhook-secrets':
     case 'reseal-holder-data':
       onlyCreateOptions();

@@ -25,11 +25,13 @@ import { runCanaryCommand } from './canary-command';
 import { runShapeCommand } from './shape-command';
 import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
-import { runDeleteUser, UserDeletion } from './user-deletion';
+import { runDeleteUser } from './delete-user-command';
+import { OperatorActionsModule } from '../operator-console/operator-actions.module';
 
 /**
- * Redis: revocations, disabled users, quota and rate changes are announced to every API process. The other modules'
- * repositories serve delete-user and the reseal commands their own tables; they are provided here alone, because
+ * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
+ * go through the operator's actions (OperatorActionsModule). The other modules' repositories serve the reseal commands
+ * their own tables; they are provided here alone, because
  * the feature modules would bring queues and processors that a command does not run.
  */
 @Module({})
@@ -37,7 +39,7 @@ class AdminCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
+      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule, OperatorActionsModule],
       providers: [
         CanaryStore,
         PageShapeStore,
@@ -47,7 +49,6 @@ class AdminCliModule {
         EventsService,
         QuotaRepository,
         EvidenceRepository,
-        UserDeletion,
       ],
     };
   }
