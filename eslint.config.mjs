@@ -20,7 +20,7 @@ export const LAYERS = [
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
-  ['common', 'evidence', 'activity'],
+  ['common', 'evidence', 'activity', 'people'],
   ['auth'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],

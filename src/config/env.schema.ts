@@ -310,6 +310,27 @@ export class EnvironmentVariables {
   @IsInt()
   AUTH_FAILURES_PER_MINUTE = 60;
 
+  /** Failed password sign-ins (console members, operators) one client address may make in a minute; beyond it the form answers 429. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  SIGN_IN_FAILURES_PER_ADDRESS = 10;
+
+  /** Failed password sign-ins to one e-mail address in a minute, from any addresses; beyond it the form answers 429. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  SIGN_IN_FAILURES_PER_EMAIL = 5;
+
+  /** Hours an invitation link works for, from when it was made. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(720)
+  @IsInt()
+  INVITATION_HOURS = 72;
+
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
