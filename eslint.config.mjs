@@ -27,7 +27,9 @@ export const LAYERS = [
   ['verification', 'register-watch'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
-  ['console', 'test-mode', 'operator-console'],
+  ['console', 'test-mode'],
+  // The operator console: it reuses the partner console's cookies, sessions' rules, answers and assets.
+  ['operator-console'],
   // The operators' listener: it serves the operator console's pages beside /metrics and the queue dashboard.
   ['operator'],
   // The operator's commands: they compose what every module exports, and nothing imports them.

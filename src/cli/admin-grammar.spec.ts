@@ -41,6 +41,7 @@ describe('ADMIN_USAGE', () => {
       'canary',
       'shape',
       'activity',
+      'invite-operator',
     ]);
   });
 
@@ -268,6 +269,34 @@ describe('parseAdminCommand', () => {
       expect(() => parseAdminCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
       expect(() => parseAdminCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
       expect(() => parseAdminCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
+    });
+  });
+
+  describe('invite-operator', () => {
+    it('parses the e-mail address, the name (the address when not given) and the role (operator when not given)', () => {
+      expect(parseAdminCommand(['invite-operator', '--email', ' ana@example.org '])).toEqual({
+        command: 'invite-operator',
+        email: 'ana@example.org',
+        name: 'ana@example.org',
+        role: 'operator',
+      });
+      expect(parseAdminCommand(['invite-operator', '--email', 'sam@example.org', '--name', 'Sam Lee', '--role', 'support'])).toEqual({
+        command: 'invite-operator',
+        email: 'sam@example.org',
+        name: 'Sam Lee',
+        role: 'support',
+      });
+    });
+
+    it('refuses a missing or malformed address, another role, and other options', () => {
+      expect(() => parseAdminCommand(['invite-operator'])).toThrow(new UsageError('--email must be an e-mail address'));
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'ana'])).toThrow(new UsageError('--email must be an e-mail address'));
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'a@b.org', '--role', 'admin'])).toThrow(
+        new UsageError('--role must be operator or support'),
+      );
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'a@b.org', '--user', USER_ID])).toThrow(
+        new UsageError('invite-operator takes only --email, --name and --role'),
+      );
     });
   });
 

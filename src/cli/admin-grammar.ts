@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
+import { REASON_MAX_LENGTH } from '../operator-console/operator-reason';
+import { OPERATOR_ROLES, OperatorRole } from '../operator-console/operator-accounts';
+import { looksLikeEmail } from '../people/email-address';
 
 export type AdminCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean; reason?: string }
@@ -15,7 +18,8 @@ export type AdminCommand =
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
   | { command: 'shape-list' }
   | { command: 'shape-acknowledge'; shape: string }
-  | { command: 'activity-verify'; userId: string };
+  | { command: 'activity-verify'; userId: string }
+  | { command: 'invite-operator'; email: string; name: string; role: OperatorRole };
 
 export class UsageError extends Error {}
 
@@ -36,7 +40,8 @@ export const ADMIN_USAGE = `Usage:
   admin canary acknowledge|rebaseline
   admin shape list
   admin shape acknowledge SHAPE
-  admin activity verify --user USER_ID`;
+  admin activity verify --user USER_ID
+  admin invite-operator --email EMAIL [--name NAME] [--role operator|support]`;
 
 /** A register page's shape (pageShape in @lvs/register). */
 const PAGE_SHAPE = /^[0-9a-f]{16}$/;
@@ -61,9 +66,6 @@ function parseWatchLimit(text: string): number {
   }
   return Number(text);
 }
-
-/** The longest reason the operators' log keeps. */
-export const REASON_MAX_LENGTH = 500;
 
 /** --reason: its text trimmed, absent when not given; refused when blank or too long. */
 function parseReason(text: string | undefined): string | undefined {
@@ -100,6 +102,8 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         confirm: { type: 'boolean' },
         test: { type: 'boolean' },
         reason: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (error) {
@@ -191,6 +195,16 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
       if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
       return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
+    case 'invite-operator': {
+      const { email, name, role = 'operator', ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('invite-operator takes only --email, --name and --role');
+      if (rest.length > 0) throw new UsageError('invite-operator takes no positional arguments');
+      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      if (!(OPERATOR_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be operator or support');
+      const displayName = name?.trim() || email.trim();
+      if (displayName.length > 100) throw new UsageError('--name must be at most 100 characters');
+      return { command, email: email.trim(), name: displayName, role: role as OperatorRole };
     }
     case 'receipt-key':
       onlyCreateOptions();

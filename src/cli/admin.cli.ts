@@ -27,6 +27,8 @@ import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
 import { runDeleteUser } from './delete-user-command';
 import { OperatorActionsModule } from '../operator-console/operator-actions.module';
+import { OperatorAccountsModule } from '../operator-console/operator-accounts.module';
+import { runInviteOperator } from './operator-commands';
 
 /**
  * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
@@ -39,7 +41,16 @@ class AdminCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule, OperatorActionsModule],
+      imports: [
+        AppConfigModule.forRoot(settings),
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        AuthModule,
+        SecretsModule,
+        OperatorActionsModule,
+        OperatorAccountsModule,
+      ],
       providers: [
         CanaryStore,
         PageShapeStore,
@@ -69,6 +80,8 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runShapeCommand(app, command);
     case 'activity-verify':
       return runActivityCommand(app, command);
+    case 'invite-operator':
+      return runInviteOperator(app, command);
     default:
       return runKeyCommand(app, command);
   }
@@ -91,7 +104,8 @@ async function main(): Promise<number> {
   const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(readSettings()), { logger: ['error'] });
   try {
     const result = await execute(app, command);
-    console.log(JSON.stringify(result, null, 2));
+    // A line of text (an invitation link) is printed as it is; anything else as one JSON document.
+    console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {

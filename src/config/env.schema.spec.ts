@@ -43,6 +43,7 @@ describe('validateEnvironment', () => {
         HOST: '0.0.0.0',
         PORT: 3000,
         OPERATOR_PORT: null,
+        OPERATOR_PUBLIC_URL: '',
         OPERATOR_HOST: '',
         REQUEST_HEADERS_TIMEOUT_MS: 5000,
         REQUEST_BODY_TIMEOUT_MS: 10000,
@@ -229,6 +230,18 @@ describe('validateEnvironment', () => {
 
     it('keeps an http REGISTER_URL with a port', () => {
       expect(validateEnvironment({ REGISTER_URL: 'http://127.0.0.1:4010' }).REGISTER_URL).toBe('http://127.0.0.1:4010');
+    });
+  });
+
+  describe('OPERATOR_PUBLIC_URL', () => {
+    it.each(['https://ops.example.org', 'http://127.0.0.1:9100'])('takes the origin %s', (url) => {
+      expect(validateEnvironment({ OPERATOR_PUBLIC_URL: url }).OPERATOR_PUBLIC_URL).toBe(url);
+    });
+
+    it.each(['https://ops.example.org/', 'https://ops.example.org/operator', 'ops.example.org'])('refuses %s, which is no origin', (url) => {
+      expect(() => validateEnvironment({ OPERATOR_PUBLIC_URL: url })).toThrow(
+        new Error('Invalid configuration: OPERATOR_PUBLIC_URL: OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment'),
+      );
     });
   });
 

@@ -34,9 +34,9 @@ export interface ConsoleVisit {
 export const FAILED_SIGN_INS_PER_MINUTE = 10;
 export const SIGN_IN_PATH = '/console/sign-in';
 
-const newToken = (): string => randomBytes(32).toString('base64url');
+export const newToken = (): string => randomBytes(32).toString('base64url');
 
-function sameToken(sent: unknown, expected: string): boolean {
+export function sameToken(sent: unknown, expected: string): boolean {
   if (typeof sent !== 'string' || sent.length !== expected.length) return false;
   return timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
 }

@@ -18,6 +18,7 @@ import { TestWorlds1764892800000 } from './migrations/1764892800000-test-worlds'
 import { KeyRoles1764979200000 } from './migrations/1764979200000-key-roles';
 import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-log';
 import { OperatorActions1765238400000 } from './migrations/1765238400000-operator-actions';
+import { Operators1765324800000 } from './migrations/1765324800000-operators';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -69,6 +70,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       KeyRoles1764979200000,
       ActivityLog1765065600000,
       OperatorActions1765238400000,
+      Operators1765324800000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

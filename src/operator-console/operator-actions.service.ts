@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService, CreatedKey, OperatorChange } from '../auth/api-keys.service';
 import { OperatorActor, operatorOrigin } from './operator-actor';
-import { OperatorAction, OperatorLog, OperatorLogEntry } from './operator-log';
+import { OperatorAction, OperatorLog } from './operator-log';
 import type { ActivityChanges } from '../activity/activity-chain';
 import { UserDeletion, UserDeletionReport } from './user-deletion';
 
@@ -59,18 +59,17 @@ export class OperatorActions {
   }
 
   /**
-   * Deletes the partner as `delete-user` does (UserDeletion), then logs it with what was deleted: the entry is
-   * written only once nothing of the partner is left, and no account is left to keep an event of it.
+   * Deletes the partner as `delete-user` does (UserDeletion), then forgets it in the operators' log and logs the
+   * deletion with what was deleted: no account is left to keep an event of it, and no row is left naming it.
    */
   async deletePartner(request: OperatorRequest, userId: string): Promise<UserDeletionReport | null> {
-    const partnerName = await this.log.partnerName(userId);
     const report = await this.deletion.delete(userId);
     if (report === null) return null;
     const changes: ActivityChanges = Object.fromEntries(
       Object.entries(report.deleted).map(([kind, count]: [string, number]) => [kind, { old: count, new: 0 }]),
     );
-    const entry: OperatorLogEntry = { action: 'account.deleted', userId, target: { type: 'account', id: userId }, changes };
-    await this.log.append(request.actor, request.reason, entry, undefined, partnerName);
+    await this.log.forgetPartner(userId);
+    await this.log.appendDeletion(request.actor, request.reason, userId, changes);
     return report;
   }
 

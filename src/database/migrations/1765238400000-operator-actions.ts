@@ -2,8 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The operators' log (src/operator-console): every change an operator makes to a partner's account, from the console
- * or the admin command, with who, from where and why. It names the partner by id and by its name at the time, and
- * does not go with the partner: a deletion is itself one of its entries.
+ * or the admin command, with who, from where and why. It names the partner by id and by its name at the time. It does
+ * not go with the partner, but forgets it: a deletion leaves the partner's entries (the deletion's own among them)
+ * with no id, name or target of it, only partner_ref, the SHA-256 of its id, which whoever holds the id can match.
  */
 export class OperatorActions1765238400000 implements MigrationInterface {
   name = 'OperatorActions1765238400000';
@@ -17,7 +18,8 @@ export class OperatorActions1765238400000 implements MigrationInterface {
         actor_id text NOT NULL,
         source text,
         action text NOT NULL,
-        user_id uuid NOT NULL,
+        user_id uuid,
+        partner_ref char(64),
         partner_name text,
         target_type text NOT NULL,
         target_id text NOT NULL,
