@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
 import { REASON_MAX_LENGTH } from '../operator-console/operator-reason';
-import { OPERATOR_ROLES, OperatorRole } from '../operator-console/operator-accounts';
+import { OPERATOR_ROLES, OperatorRole } from '../operator-console/operator-role';
 import { looksLikeEmail } from '../people/email-address';
 
 export type AdminCommand =

@@ -27,7 +27,7 @@ import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
 import { runDeleteUser } from './delete-user-command';
 import { OperatorActionsModule } from '../operator-console/operator-actions.module';
-import { OperatorAccountsModule } from '../operator-console/operator-accounts.module';
+import { OperatorInvitationsModule } from '../operator-console/operator-invitations.module';
 import { runInviteOperator } from './operator-commands';
 
 /**
@@ -49,7 +49,7 @@ class AdminCliModule {
         AuthModule,
         SecretsModule,
         OperatorActionsModule,
-        OperatorAccountsModule,
+        OperatorInvitationsModule,
       ],
       providers: [
         CanaryStore,

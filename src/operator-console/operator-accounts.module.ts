@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { SecretsModule } from '../secrets/secrets.module';
 import { OperatorAccounts } from './operator-accounts';
 
-/** The operators' accounts, for the admin command's invite-operator and the operator console's sign-in. */
+/** The operators' accounts, for the operator console's sign-in and invitations. */
 @Module({
   imports: [SecretsModule],
   providers: [OperatorAccounts],

@@ -2,17 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../clock/clock';
-import { AppConfig } from '../config/app-config';
 import { normaliseEmail } from '../people/email-address';
-import { hashInvitationToken, invitationExpiresAt, newInvitationToken } from '../people/invitation-token';
+import { hashInvitationToken } from '../people/invitation-token';
 import { hashPassword, passwordMatches } from '../people/password-hash';
 import { PASSWORD_REFUSAL_MESSAGES, passwordRefusal } from '../people/password-policy';
 import { newRecoveryCodes, spendRecoveryCode } from '../people/recovery-codes';
 import { acceptedTotpStep, newTotpSecret, totpUri } from '../people/totp';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
-
-export type OperatorRole = 'operator' | 'support';
-export const OPERATOR_ROLES: readonly OperatorRole[] = ['operator', 'support'];
+import type { OperatorRole } from './operator-role';
 
 /** An operator as the console knows them once signed in. */
 export interface OperatorAccount {
@@ -40,36 +37,17 @@ const STORED = `${ACCOUNT}, password_hash AS "passwordHash", totp_secret AS "tot
 const ISSUER = 'Licence Verification operators';
 
 /**
- * The operators' accounts: every statement on operators. Passwords, TOTP codes, recovery codes and invitation tokens
+ * The operators' accounts: every statement on operators but the invitation's (OperatorInvitations). Passwords, TOTP codes, recovery codes and invitation tokens
  * are the people kernel's (src/people); the TOTP secret is sealed as webhook secrets are. An invitation is taken in
  * two steps (a password, then a TOTP code from the app that read the secret) and stays open until the second.
  */
 @Injectable()
 export class OperatorAccounts {
-  private readonly invitationHours: number;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: WebhookSecrets,
     private readonly clock: Clock,
-    config: AppConfig,
-  ) {
-    this.invitationHours = config.get('INVITATION_HOURS');
-  }
-
-  /**
-   * Invites a person by e-mail address: a new operator, or a new invitation for one who has it already (which, taken,
-   * replaces their password and second factor). The token, shown once in the link; only its hash is kept.
-   */
-  async invite(email: string, displayName: string, role: OperatorRole): Promise<string> {
-    const { token, hash } = newInvitationToken();
-    await this.dataSource.query(
-      `INSERT INTO operators (email, display_name, role, invitation_hash, invitation_expires_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (email) DO UPDATE SET display_name = $2, role = $3, invitation_hash = $4, invitation_expires_at = $5`,
-      [normaliseEmail(email), displayName, role, hash, invitationExpiresAt(this.clock.now(), this.invitationHours)],
-    );
-    return token;
-  }
+  ) {}
 
   async invitation(token: string): Promise<OpenInvitation | null> {
     const [row] = await this.dataSource.query<OpenInvitation[]>(

@@ -4,6 +4,7 @@ import { generateSync } from 'otplib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiProcess } from '../support/api-process';
 import { launchChromium, seriousAxeViolations } from '../support/browser';
+import { FormClient } from '../support/console-client';
 import { request, TestResponse } from '../support/http';
 import { runAdminCli } from '../support/admin-cli';
 import { columnsNamingIn, redisText } from '../support/stored-text';
@@ -181,12 +182,17 @@ describe('the operator console', () => {
       }),
     ]);
 
-    // Disables the partner: its key answers 401.
+    // Disables the partner: its key answers 401, and its console session ends.
+    const acmeConsole = new FormClient(api.baseUrl);
+    expect((await acmeConsole.signIn(acme.key)).status).toBe(303);
+    expect((await acmeConsole.send('GET', '/console/overview')).status).toBe(200);
     await page.locator('#status-reason').fill('Unpaid invoice 2026-11');
     await page.getByRole('button', { name: 'Disable the partner' }).click();
     await expect(page.locator('[data-figure="status"]').textContent()).resolves.toMatch(/^Disabled since /);
     const disabled = await call(acme.key, 'GET', '/v1/quota/usage');
     expect([disabled.status, disabled.body]).toEqual([401, UNAUTHORIZED]);
+    const ended = await acmeConsole.send('GET', '/console/overview');
+    expect([ended.status, ended.headers.get('location')]).toEqual([303, '/console/sign-in']);
 
     // Deletes another partner once its name is typed: no row and no Redis key of it stays.
     const leaving = await t.createKey({ name: 'Leaving Ltd', quota: 10 });
@@ -256,21 +262,11 @@ describe('the operator console', () => {
     await expect(page.locator('tr[data-queue]').count()).resolves.toBe(3);
     await checkPage(page, 'queues');
 
-    // A partner member's console session is no operator session.
-    const consolePage = await fetch(`${api.baseUrl}/console/sign-in`);
-    const consoleCookies = consolePage.headers.getSetCookie().map((line) => line.split(';')[0]);
-    const _csrf = /name="_csrf" value="([^"]+)"/.exec(await consolePage.text())![1];
-    const other = await t.createKey({ name: 'Other partner' });
-    const signedIn = await fetch(`${api.baseUrl}/console/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.baseUrl, cookie: consoleCookies.join('; ') },
-      body: new URLSearchParams({ _csrf, apiKey: other.key }).toString(),
-    });
-    expect(signedIn.status).toBe(303);
-    const partnerSession = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]);
-    expect(partnerSession[0]).toMatch(/^__Host-lvs_console=/);
-    const asPartner = await fetch(`${operatorUrl}/operator/partners`, { redirect: 'manual', headers: { cookie: partnerSession.join('; ') } });
+    // A partner's console session is no operator session.
+    const other = new FormClient(api.baseUrl);
+    expect((await other.signIn((await t.createKey({ name: 'Other partner' })).key)).status).toBe(303);
+    expect([...other.cookies.keys()]).toContain('__Host-lvs_console');
+    const asPartner = await fetch(`${operatorUrl}/operator/partners`, { redirect: 'manual', headers: { cookie: other.cookieHeader } });
     expect([asPartner.status, asPartner.headers.get('location')]).toEqual([303, '/operator/sign-in']);
     // and the operator's session opens no partner console page.
     const asOperator = await fetch(`${api.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie } });
