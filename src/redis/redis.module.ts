@@ -5,6 +5,7 @@ import type { ConnectionOptions } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
+import { activeTracing } from '../tracing/tracing';
 import { describeEvictionPolicy } from './eviction-policy';
 import { RedisOutageWatch } from './redis-outage-watch';
 import type { RedisClient } from './redis-client-type';
@@ -75,6 +76,7 @@ class QueueConnection implements OnApplicationShutdown {
       useFactory: (config: AppConfig, connection: QueueConnection) => ({
         connection: connection.options,
         prefix: bullPrefix(config.get('REDIS_PREFIX')),
+        telemetry: activeTracing()?.queueTelemetry,
       }),
     }),
   ],
