@@ -4,6 +4,7 @@ import { request, verify } from '../support/http';
 import { OtlpReceiver, ReceivedSpan, SPAN_KIND } from '../support/otlp-receiver';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import type { WorkerProcess } from '../support/worker-process';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
@@ -27,6 +28,11 @@ function lineage(span: ReceivedSpan, trace: ReceivedSpan[]): ReceivedSpan[] {
   }
 }
 
+/** Whether every span from `span` up to `rootSpanId` has arrived: each process sends its spans in its own batches. */
+function reachesRoot(span: ReceivedSpan | undefined, trace: ReceivedSpan[], rootSpanId: string): boolean {
+  return span !== undefined && lineage(span, trace).at(-1)!.spanId === rootSpanId;
+}
+
 describe('traces: a verify followed from the partner to the register and back, across the API and the worker', () => {
   let t: TestApp;
   let receiver: OtlpReceiver;
@@ -36,7 +42,7 @@ describe('traces: a verify followed from the partner to the register and back, a
 
   beforeAll(async () => {
     receiver = await OtlpReceiver.start();
-    t = await startTestApp();
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
     [api, untraced, worker] = await Promise.all([ApiProcess.start({ ...t.env, ...tracing }), ApiProcess.start(t.env), t.startWorker(tracing)]);
   });
@@ -57,7 +63,7 @@ describe('traces: a verify followed from the partner to the register and back, a
     const registerRequest = (span: ReceivedSpan) => span.kind === SPAN_KIND.client && span.attributes['server.port'] === sandboxPort;
     const trace = await until(
       () => receiver.trace(traceId),
-      (spans) => spans.some(registerRequest) && spans.some((span) => span.spanId === requestSpanId),
+      (spans) => reachesRoot(spans.find(registerRequest), spans, requestSpanId),
       15_000,
     );
 
@@ -101,6 +107,40 @@ describe('traces: a verify followed from the partner to the register and back, a
       15_000,
     );
     expect(trace.find(feedQuery)).toMatchObject({ service: 'lvs-api', kind: SPAN_KIND.client, name: 'SELECT', parentSpanId: requestSpanId });
+  });
+
+  it('makes each webhook delivery a job span in the trace that queued it, with its HTTP request under it', async () => {
+    const partner = await WebhookReceiver.start();
+    try {
+      const { key } = await t.createKey();
+      const call = (method: string, path: string, body?: object) => request(api.baseUrl, method, path, { headers: { 'x-api-key': key }, body });
+      const endpoint = await call('POST', '/v1/webhooks', { url: `${partner.url}/hooks?token=partner-secret` });
+      expect(endpoint.status).toBe(201);
+      const ping = await call('POST', `/v1/webhooks/${(endpoint.body as { id: string }).id}/test`);
+      expect(ping.status).toBe(202);
+      const [, traceId, requestSpanId] = TRACEPARENT.exec(ping.headers.get('traceparent')!)!;
+      const partnerPort = Number(new URL(partner.url).port);
+      const delivered = (span: ReceivedSpan) => span.kind === SPAN_KIND.client && span.attributes['server.port'] === partnerPort;
+      const trace = await until(
+        () => receiver.trace(traceId),
+        (spans) => reachesRoot(spans.find(delivered), spans, requestSpanId),
+        15_000,
+      );
+      const [post, job, added, root] = lineage(trace.find(delivered)!, trace).filter((span) => span.kind !== SPAN_KIND.internal);
+      // Method and host only: the URL's path and query (here a token) stay out of the span.
+      expect(post).toMatchObject({ service: 'lvs-worker', name: 'POST' });
+      expect(post.attributes).toEqual({
+        'http.request.method': 'POST',
+        'server.address': '127.0.0.1',
+        'server.port': partnerPort,
+        'http.response.status_code': 200,
+      });
+      expect(job).toMatchObject({ service: 'lvs-worker', kind: SPAN_KIND.consumer, name: 'process webhook-delivery' });
+      expect(added).toMatchObject({ service: 'lvs-api', kind: SPAN_KIND.producer, name: expect.stringMatching(/^add webhook-delivery\b/) });
+      expect(root.spanId).toBe(requestSpanId);
+    } finally {
+      await partner.close();
+    }
   });
 
   it('sends no traceparent header and writes no trace id with tracing off', async () => {
