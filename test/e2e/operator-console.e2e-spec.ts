@@ -76,7 +76,7 @@ describe('the operator console', () => {
   }
 
   /** Invites through the admin command (one line: the link), then takes the invitation: password, then TOTP. */
-  async function joinAs(page: Page, email: string, role: 'operator' | 'support', check = false): Promise<string[]> {
+  async function joinAs(page: Page, email: string, role: 'operator' | 'support', check = false): Promise<{ recoveryCodes: string[]; usedCode: string }> {
     const invited = await runAdminCli(cliEnv, 'invite-operator', '--email', email, '--name', `${role} ${email}`, '--role', role);
     expect([invited.status, invited.stderr]).toEqual([0, '']);
     const lines = invited.stdout.trim().split('\n');
@@ -93,10 +93,11 @@ describe('the operator console', () => {
     await page.getByRole('button', { name: 'Set password' }).click();
     const secret = (await page.locator('#totp-secret').textContent())!;
     if (check) await checkPage(page, 'join-totp');
-    await page.getByLabel('Code from the app').fill(generateSync({ secret, epoch: Math.floor(Date.now() / 1000) }));
+    const usedCode = generateSync({ secret, epoch: Math.floor(Date.now() / 1000) });
+    await page.getByLabel('Code from the app').fill(usedCode);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your recovery codes');
-    return page.locator('#recovery-codes code').allTextContents();
+    return { recoveryCodes: await page.locator('#recovery-codes code').allTextContents(), usedCode };
   }
 
   /** The session cookie of a browser profile, for requests made without the browser. */
@@ -131,7 +132,7 @@ describe('the operator console', () => {
     expect([refused.status, (refused.body as { code: string }).code]).toEqual([429, 'QUOTA_EXCEEDED']);
 
     const { context, page } = await openPage();
-    const recoveryCodes = await joinAs(page, 'ana@operators.example', 'operator', true);
+    const { recoveryCodes, usedCode } = await joinAs(page, 'ana@operators.example', 'operator', true);
     expect(recoveryCodes).toHaveLength(10);
     await checkPage(page, 'recovery-codes');
     const { rows } = await t.db.query<{ id: string; password_hash: string; totp_secret: string }>(
@@ -142,15 +143,20 @@ describe('the operator console', () => {
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
     expect(rows[0].totp_secret).toMatch(/^v2\./);
 
-    // Signed in: signs out, and in again with a recovery code (the TOTP code of this step is spent).
+    // Signed in: signs out; the TOTP code just used is refused, a recovery code signs in, once.
     await page.getByRole('link', { name: 'Go to the partners' }).click();
     await page.getByRole('button', { name: /^Sign out/ }).click();
     await page.waitForURL(`${operatorUrl}/operator/sign-in`);
     await checkPage(page, 'sign-in');
-    await page.getByLabel('E-mail address').fill('ana@operators.example');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Code').fill(recoveryCodes[0]);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const signIn = async (code: string) => {
+      await page.getByLabel('E-mail address').fill('ana@operators.example');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByLabel('Code').fill(code);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await signIn(usedCode);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The e-mail address, password or code is not right.');
+    await signIn(recoveryCodes[0]);
     await page.waitForURL(`${operatorUrl}/operator/partners`);
 
     // Finds the partner by its key's prefix (as the partner's Keys page shows it), then raises its quota with a reason.
@@ -268,9 +274,13 @@ describe('the operator console', () => {
     expect([...other.cookies.keys()]).toContain('__Host-lvs_console');
     const asPartner = await fetch(`${operatorUrl}/operator/partners`, { redirect: 'manual', headers: { cookie: other.cookieHeader } });
     expect([asPartner.status, asPartner.headers.get('location')]).toEqual([303, '/operator/sign-in']);
-    // and the operator's session opens no partner console page.
+    // The operator's session opens no partner console page.
     const asOperator = await fetch(`${api.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie } });
     expect([asOperator.status, asOperator.headers.get('location')]).toEqual([303, '/console/sign-in']);
+    // A recovery code signs in once only.
+    await page.getByRole('button', { name: /^Sign out/ }).click();
+    await signIn(recoveryCodes[0]);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('The e-mail address, password or code is not right.');
     await context.close();
   }, 180_000);
 
