@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
+import { MEMBER_ROLES, MemberRole } from '../members/member-role';
+import { looksLikeEmail } from '../people/email-address';
 
 export type AdminCommand =
   | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
@@ -15,7 +17,8 @@ export type AdminCommand =
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
   | { command: 'shape-list' }
   | { command: 'shape-acknowledge'; shape: string }
-  | { command: 'activity-verify'; userId: string };
+  | { command: 'activity-verify'; userId: string }
+  | { command: 'invite'; userId: string; email: string; role: MemberRole };
 
 export class UsageError extends Error {}
 
@@ -36,7 +39,8 @@ export const ADMIN_USAGE = `Usage:
   admin canary acknowledge|rebaseline
   admin shape list
   admin shape acknowledge SHAPE
-  admin activity verify --user USER_ID`;
+  admin activity verify --user USER_ID
+  admin invite --user USER_ID --email ADDRESS --role owner|admin|developer|compliance|viewer`;
 
 /** A register page's shape (pageShape in @lvs/register). */
 const PAGE_SHAPE = /^[0-9a-f]{16}$/;
@@ -88,6 +92,8 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         user: { type: 'string' },
         confirm: { type: 'boolean' },
         test: { type: 'boolean' },
+        email: { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (error) {
@@ -170,6 +176,14 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
       if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
       return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
+    case 'invite': {
+      const { user, email, role, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('invite takes only --user, --email and --role');
+      const userId = parseUuid(user, '--user');
+      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+      return { command, userId, email: email.trim(), role: role as MemberRole };
     }
     case 'receipt-key':
       onlyCreateOptions();

@@ -9,6 +9,7 @@ import { AppConfigModule } from '../config/app-config.module';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
+import { MembersCoreModule } from '../members/members-core.module';
 import { EventsService } from '../events/events.service';
 import { CanaryStore } from '../lookups/canary-store';
 import { PageShapeStore } from '../lookups/page-shape-store';
@@ -20,6 +21,7 @@ import { SecretsModule } from '../secrets/secrets.module';
 import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { runActivityCommand, BrokenChainError } from './activity-command';
+import { runInviteCommand } from './invite-command';
 import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
 import { runCanaryCommand } from './canary-command';
 import { runShapeCommand } from './shape-command';
@@ -37,7 +39,7 @@ class AdminCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
+      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule, MembersCoreModule],
       providers: [
         CanaryStore,
         PageShapeStore,
@@ -54,7 +56,7 @@ class AdminCliModule {
 }
 
 /** Each group's command, run on the application context; what it answers is printed. */
-async function execute(app: INestApplicationContext, command: Exclude<AdminCommand, { command: 'receipt-key' }>): Promise<unknown> {
+async function execute(app: INestApplicationContext, command: Exclude<AdminCommand, { command: 'receipt-key' | 'invite' }>): Promise<unknown> {
   switch (command.command) {
     case 'delete-user':
       return runDeleteUser(app, command);
@@ -89,6 +91,11 @@ async function main(): Promise<number> {
   }
   const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(readSettings()), { logger: ['error'] });
   try {
+    // An invitation is its link alone, on one line, for the operator to pass on.
+    if (command.command === 'invite') {
+      console.log(await runInviteCommand(app, command));
+      return 0;
+    }
     const result = await execute(app, command);
     console.log(JSON.stringify(result, null, 2));
     return 0;

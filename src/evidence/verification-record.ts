@@ -72,7 +72,8 @@ export const RECEIPT_FIELDS = RECORD_FIELDS.filter((field) => field !== 'request
 /** A final answer of verify or verify-holder (API or console), as it left us. */
 export interface RecordedAnswer {
   userId: string;
-  keyId: string;
+  /** null for a member's console session, which memberId names */
+  keyId: string | null;
   requestId: string;
   idempotencyKey: string;
   licenceNumber: string;
