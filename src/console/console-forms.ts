@@ -185,4 +185,5 @@ export class HistoryQuery extends VerificationsQuery {
   @BlankIsAbsent() declare to?: string;
   @BlankIsAbsent() declare status?: string;
   @BlankIsAbsent() declare channel?: string;
+  @BlankIsAbsent() declare memberId?: string;
 }

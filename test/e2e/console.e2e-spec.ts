@@ -782,7 +782,10 @@ describe('the partner console', () => {
       await expect(history(`${blank.replace('status=', 'status=LOST')}`)).resolves.toEqual([200, 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS']);
       await expect(history('licenceNumber=+')).resolves.toEqual([200, 'licenceNumber must be 16 digits']);
       await expect(history('cursor=nope')).resolves.toEqual([200, 'cursor is not valid']);
-      await expect(history('page=2')).resolves.toEqual([200, 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel']);
+      await expect(history('page=2')).resolves.toEqual([
+        200,
+        'Query may only contain limit, cursor, licenceNumber, from, to, status, channel and memberId',
+      ]);
 
       const refused = await (await client.send('GET', `/console/history?${blank.replace('from=', 'from=2026-13-01')}`)).text();
       expect(refused).toContain('<p>No verification recorded for these filters.</p>');

@@ -6,6 +6,9 @@ import { MembersService } from '../../src/members/members.service';
 import { launchChromium, seriousAxeViolations } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { runAdminCli } from '../support/admin-cli';
+import { request as apiRequest } from '../support/http';
+import { verifyWithJose } from '../support/jose-verify';
+import { until } from '../support/until';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
@@ -156,6 +159,32 @@ describe('members in the console', () => {
     await checkPage(compliancePage, 'forbidden-member');
     await compliancePage.goto(`${t.baseUrl}/console/account`);
     await checkPage(compliancePage, 'account');
+
+    // The record names the member (never their address), as does its signed receipt; History filters by them.
+    const [{ id: complianceId }] = (await t.db.query<{ id: string }>(`SELECT id FROM members WHERE email = 'casey.compliance@acme.example'`)).rows;
+    const api = (path: string) => apiRequest(t.baseUrl, 'GET', path, { headers: { 'x-api-key': account.key } });
+    type Listed = { verifications: Record<string, unknown>[] };
+    const listed = await until(
+      async () => (await api(`/v1/verifications?memberId=${complianceId}`)).body as Listed,
+      (body) => body.verifications.length === 1,
+      10_000,
+    );
+    expect(listed.verifications[0]).toMatchObject({ memberId: complianceId, keyId: null, channel: 'console', licenceNumber: FOUND, status: 'FOUND' });
+    const verificationId = listed.verifications[0].verificationId as string;
+    const receipt = await api(`/v1/verifications/${verificationId}/receipt`);
+    const verified = await verifyWithJose(receipt.text, `${t.baseUrl}/.well-known/jwks.json`);
+    expect(verified).toMatchObject({ ok: true, payload: { verificationId, memberId: complianceId, keyId: null } });
+    expect(receipt.text.includes('casey') || JSON.stringify(verified).includes('casey')).toBe(false);
+    const exported = await api('/v1/verifications/export');
+    expect(exported.text.split('\r\n')[0].split(',').slice(2, 4)).toEqual(['keyId', 'memberId']);
+    expect(exported.text).toContain(`,,${complianceId},`);
+    await ownerPage.goto(`${t.baseUrl}/console/history`);
+    await ownerPage.getByLabel('Member').selectOption({ label: 'Casey Compliance' });
+    await ownerPage.getByRole('button', { name: 'Show' }).click();
+    await ownerPage.waitForURL(new RegExp(`memberId=${complianceId}`));
+    const rows = await ownerPage.locator('tr[data-verification-id]').evaluateAll((found) => found.map((row) => row.getAttribute('data-verification-id')));
+    expect(rows).toEqual([verificationId]);
+    await expect(ownerPage.locator('td[data-label="By"]').innerText()).resolves.toBe('Casey Compliance');
 
     // The owner removes them: their open session ends at its next request.
     await ownerPage.goto(`${t.baseUrl}/console/members`);

@@ -1189,9 +1189,14 @@ export interface components {
             userId: string;
             /**
              * Format: uuid
-             * @description The API key that asked; null for a console session
+             * @description The API key that asked; null for a member in the console
              */
             keyId: string | null;
+            /**
+             * Format: uuid
+             * @description The member who asked in the console; null for a key (an API call, a roster)
+             */
+            memberId: string | null;
             /** @description The request id (X-Request-Id) of the request answered, or that created the roster */
             requestId: string | null;
             /** @description The effective Idempotency-Key: yours, or the derived one; a roster's own key, or null */
@@ -3047,6 +3052,8 @@ export interface operations {
                 status?: "FOUND" | "NOT_FOUND" | "TOO_MANY_RESULTS";
                 /** @description Only records of this channel */
                 channel?: "api" | "console" | "batch";
+                /** @description Only records made by this member in the console */
+                memberId?: string;
             };
             header?: never;
             path?: never;
