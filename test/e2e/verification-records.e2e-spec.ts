@@ -362,7 +362,9 @@ describe('verification records: one per final answer, history, export and signed
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     // fetch's text() drops the BOM; the bytes keep it.
-    expect(download.text.startsWith('verificationId,userId,keyId,memberId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(true);
+    expect(download.text.startsWith('verificationId,userId,keyId,memberId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(
+      true,
+    );
     const raw = Buffer.from(await (await fetch(`${t.baseUrl}/v1/verifications/export`, { headers: { 'x-api-key': key } })).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parse<Record<string, string>>(download.text, { bom: true, columns: true });
