@@ -5,6 +5,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
 import { launchChromium, seriousAxeViolations } from '../support/browser';
 import { FormClient } from '../support/console-client';
+import { MailReceiver } from '../support/mail-receiver';
 import { runAdminCli } from '../support/admin-cli';
 import { request as apiRequest } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
@@ -30,16 +31,29 @@ const codeAt = (secret: string, atMs: number) => generateSync({ secret, epoch: M
 describe('members in the console', () => {
   let t: TestApp;
   let browser: Browser;
+  let mail: MailReceiver;
 
   beforeAll(async () => {
     // The test stands in for a proxy on loopback (TRUST_PROXY), so that the limiter's test signs in from an address of its own.
-    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: '1500', REGISTER_REQUEST_TIMEOUT_MS: '6000', TRUST_PROXY: 'loopback' } });
+    // Invitations are also e-mailed, through a real SMTP server on loopback.
+    mail = await MailReceiver.start();
+    t = await startTestApp({
+      withWorker: true,
+      env: {
+        VERIFY_TIMEOUT_MS: '1500',
+        REGISTER_REQUEST_TIMEOUT_MS: '6000',
+        TRUST_PROXY: 'loopback',
+        SMTP_URL: mail.url,
+        SMTP_FROM: 'Console <console@lvs.example>',
+      },
+    });
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await t.close();
+    await mail?.close();
   });
 
   const now = () => t.clock.now().getTime();
@@ -121,6 +135,12 @@ describe('members in the console', () => {
     await ownerPage.getByRole('button', { name: 'Invite' }).click();
     const link = (await ownerPage.locator('#invitation-link').innerText()).trim();
     expect(link).toMatch(/\/console\/join\/[A-Za-z0-9_-]{43}$/);
+    await expect(ownerPage.getByText('(it was e-mailed too)').count()).resolves.toBe(1);
+    // The operator's invitation and this one were e-mailed, each with its link alone on a line.
+    expect(mail.messages.map((message) => message.to)).toEqual([['olivia.owner@acme.example'], ['casey.compliance@acme.example']]);
+    expect(mail.messages[1].raw).toMatch(/^From: Console <console@lvs\.example>\r$/m);
+    // Quoted-printable, as nodemailer writes mostly-ASCII text: its soft line breaks joined again.
+    expect(mail.messages[1].raw.replace(/=\r\n/g, '').split('\r\n')).toContain(link);
     await checkPage(ownerPage, 'members');
     // Shown once: the page read again holds no link.
     await ownerPage.goto(`${t.baseUrl}/console/members`);
