@@ -15,7 +15,7 @@ const folder = (name) => `${SRC}/${name}/**`;
  * if that is impossible, the import would close a cycle. The roots (files directly in src/) import anything.
  */
 export const LAYERS = [
-  ['clock', 'config', 'metrics', 'network'],
+  ['clock', 'config', 'metrics', 'network', 'tracing'],
   ['database'],
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
@@ -25,10 +25,14 @@ export const LAYERS = [
   ['members'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
-  ['operator', 'verification', 'register-watch'],
+  ['verification', 'register-watch'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
   ['console', 'test-mode'],
+  // The operator console: it reuses the partner console's cookies, sessions' rules, answers and assets.
+  ['operator-console'],
+  // The operators' listener: it serves the operator console's pages beside /metrics and the queue dashboard.
+  ['operator'],
   // The operator's commands: they compose what every module exports, and nothing imports them.
   ['cli'],
 ];
@@ -47,6 +51,7 @@ export const INFRASTRUCTURE = [
   'validation',
   'common',
   'secrets',
+  'tracing',
 ];
 
 /** What the rest of src/ may import of the lookup road: its modules, its service and the types they answer with. */

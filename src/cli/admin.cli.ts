@@ -27,11 +27,15 @@ import { runCanaryCommand } from './canary-command';
 import { runShapeCommand } from './shape-command';
 import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
-import { runDeleteUser, UserDeletion } from './user-deletion';
+import { runDeleteUser } from './delete-user-command';
+import { OperatorActionsModule } from '../operator-console/operator-actions.module';
+import { OperatorInvitationsModule } from '../operator-console/operator-invitations.module';
+import { runInviteOperator } from './operator-commands';
 
 /**
- * Redis: revocations, disabled users, quota and rate changes are announced to every API process. The other modules'
- * repositories serve delete-user and the reseal commands their own tables; they are provided here alone, because
+ * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
+ * go through the operator's actions (OperatorActionsModule). The other modules' repositories serve the reseal commands
+ * their own tables; they are provided here alone, because
  * the feature modules would bring queues and processors that a command does not run.
  */
 @Module({})
@@ -39,7 +43,17 @@ class AdminCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule, MembersCoreModule],
+      imports: [
+        AppConfigModule.forRoot(settings),
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        AuthModule,
+        SecretsModule,
+        OperatorActionsModule,
+        OperatorInvitationsModule,
+        MembersCoreModule,
+      ],
       providers: [
         CanaryStore,
         PageShapeStore,
@@ -49,14 +63,13 @@ class AdminCliModule {
         EventsService,
         QuotaRepository,
         EvidenceRepository,
-        UserDeletion,
       ],
     };
   }
 }
 
 /** Each group's command, run on the application context; what it answers is printed. */
-async function execute(app: INestApplicationContext, command: Exclude<AdminCommand, { command: 'receipt-key' | 'invite' }>): Promise<unknown> {
+async function execute(app: INestApplicationContext, command: Exclude<AdminCommand, { command: 'receipt-key' }>): Promise<unknown> {
   switch (command.command) {
     case 'delete-user':
       return runDeleteUser(app, command);
@@ -70,6 +83,10 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runShapeCommand(app, command);
     case 'activity-verify':
       return runActivityCommand(app, command);
+    case 'invite-operator':
+      return runInviteOperator(app, command);
+    case 'invite':
+      return runInviteCommand(app, command);
     default:
       return runKeyCommand(app, command);
   }
@@ -91,13 +108,9 @@ async function main(): Promise<number> {
   }
   const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(readSettings()), { logger: ['error'] });
   try {
-    // An invitation is its link alone, on one line, for the operator to pass on.
-    if (command.command === 'invite') {
-      console.log(await runInviteCommand(app, command));
-      return 0;
-    }
     const result = await execute(app, command);
-    console.log(JSON.stringify(result, null, 2));
+    // A line of text (an invitation link) is printed as it is; anything else as one JSON document.
+    console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {

@@ -43,6 +43,7 @@ describe('validateEnvironment', () => {
         HOST: '0.0.0.0',
         PORT: 3000,
         OPERATOR_PORT: null,
+        OPERATOR_PUBLIC_URL: '',
         OPERATOR_HOST: '',
         REQUEST_HEADERS_TIMEOUT_MS: 5000,
         REQUEST_BODY_TIMEOUT_MS: 10000,
@@ -123,6 +124,7 @@ describe('validateEnvironment', () => {
         WEBHOOK_DNS_SERVERS: [],
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
         WORKER_HTTP_PORT: 3001,
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
@@ -234,6 +236,18 @@ describe('validateEnvironment', () => {
 
     it('keeps an http REGISTER_URL with a port', () => {
       expect(validateEnvironment({ REGISTER_URL: 'http://127.0.0.1:4010' }).REGISTER_URL).toBe('http://127.0.0.1:4010');
+    });
+  });
+
+  describe('OPERATOR_PUBLIC_URL', () => {
+    it.each(['https://ops.example.org', 'http://127.0.0.1:9100'])('takes the origin %s', (url) => {
+      expect(validateEnvironment({ OPERATOR_PUBLIC_URL: url }).OPERATOR_PUBLIC_URL).toBe(url);
+    });
+
+    it.each(['https://ops.example.org/', 'https://ops.example.org/operator', 'ops.example.org'])('refuses %s, which is no origin', (url) => {
+      expect(() => validateEnvironment({ OPERATOR_PUBLIC_URL: url })).toThrow(
+        new Error('Invalid configuration: OPERATOR_PUBLIC_URL: OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment'),
+      );
     });
   });
 
@@ -496,6 +510,17 @@ describe('validateEnvironment', () => {
 
     it('refuses an alert URL without its secret', () => {
       expect(namedVariables(errorOf({ OPERATOR_ALERT_URL: 'https://alerts.example/lvs' }).message)).toEqual(['OPERATOR_ALERT_SECRET']);
+    });
+  });
+
+  describe('traces', () => {
+    it('reads the collector endpoint', () => {
+      expect(validateEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://collector:4318');
+    });
+
+    it('refuses an endpoint that is not http(s)', () => {
+      expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
+      expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
     });
   });
 

@@ -168,6 +168,14 @@ export class EnvironmentVariables {
   @IsString()
   OPERATOR_HOST = '';
 
+  /**
+   * The operator console's address as operators reach it (invitation links, the origin its forms must come from);
+   * empty: http://OPERATOR_HOST:OPERATOR_PORT for links and each request's own origin for forms.
+   */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_PUBLIC_URL !== '')
+  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: 'OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment' })
+  OPERATOR_PUBLIC_URL = '';
+
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
   @Transform(toInteger)
@@ -686,6 +694,11 @@ export class EnvironmentVariables {
   @IsIn(['json', 'text'])
   LOG_FORMAT = 'json';
 
+  /** The OTLP/HTTP collector's base URL that traces go to (its /v1/traces); empty: no tracing, and nothing of it loaded. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OTEL_EXPORTER_OTLP_ENDPOINT !== '')
+  @Matches(/^https?:\/\/[^\s/]+\S*$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT = '';
+
   /** The worker's operators' listener (/metrics, /health/*); 0 picks a free port. */
   @Transform(toInteger)
   @Min(0)
@@ -721,7 +734,7 @@ export class EnvironmentVariables {
 export type AppSettings = Readonly<EnvironmentVariables>;
 
 /** The address the API's operators' listener binds to: OPERATOR_HOST, else HOST. */
-export function operatorsHost(settings: AppSettings): string {
+export function operatorsHost(settings: Pick<AppSettings, 'OPERATOR_HOST' | 'HOST'>): string {
   return settings.OPERATOR_HOST || settings.HOST;
 }
 

@@ -60,9 +60,9 @@ export const SIGN_IN_PATH = '/console/sign-in';
 const SECOND_FACTOR_WAIT_MS = 5 * 60_000;
 const MEMBER_SCOPE = 'member';
 
-const newToken = (): string => randomBytes(32).toString('base64url');
+export const newToken = (): string => randomBytes(32).toString('base64url');
 
-function sameToken(sent: unknown, expected: string): boolean {
+export function sameToken(sent: unknown, expected: string): boolean {
   if (typeof sent !== 'string' || sent.length !== expected.length) return false;
   return timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
 }

@@ -21,6 +21,7 @@ import { registerRequestLogging } from '../logging/request-logging';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
 import { registerSecurityHeaders } from './security-headers';
+import { activeTracing } from '../tracing/tracing';
 
 // Node checks request deadlines on a timer, every 30 s by default; each second keeps a 408 near its deadline.
 const DEADLINE_CHECK_INTERVAL_MS = 1000;
@@ -109,13 +110,24 @@ function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, 
   done();
 }
 
-export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
+/**
+ * How the service reads requests, for an application created with HTTP_APP_OPTIONS: the Host rule and our body
+ * parsers (the partner app, and the operators' listener for its console's forms).
+ */
+export function registerRequestReading(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
-  registerRequestLogging(fastify, logger.pino);
-  registerHttpMetrics(fastify, app.get(Metrics));
   fastify.addHook('onRequest', rejectHttp11WithoutHost);
   registerBodyParsers(fastify, requestBodyParsers(app));
   fastify.addHook('onSend', closeAfterUnreadBody);
+}
+
+export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance();
+  // Before the request log's hooks, so that its line carries the request's trace.
+  activeTracing()?.traceRequests(fastify);
+  registerRequestLogging(fastify, logger.pino);
+  registerHttpMetrics(fastify, app.get(Metrics));
+  registerRequestReading(app);
   registerSecurityHeaders(fastify);
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
   if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });

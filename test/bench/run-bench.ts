@@ -226,6 +226,51 @@ function markdownTable(result: { date: string; machine: Record<string, unknown>;
   return lines.join('\n');
 }
 
+interface FloorCheck {
+  passed: boolean;
+  reason: string;
+}
+
+/** The cached repeat's least share of the card's floor, and its p99's most multiple of the floor's (issue 45's goals). */
+const FLOOR_MIN_RATIO = 0.8;
+const FLOOR_MAX_P99_MULTIPLE = 2;
+
+/**
+ * The cached repeat beside the card's floor (nest-floor.ts, with the production API's Node flags), turn by turn; the
+ * check fails the bench when the cached repeat falls below its share of the floor or its tail grows past the floor's
+ * multiple, so that a regression shows in the commit that makes it.
+ */
+async function floorRow(
+  workDir: string,
+  apiUrl: string,
+  userKeys: string[],
+  cachedRepeat: (url: string) => Promise<LoadFigures>,
+  summarise: (row: ComparedRow, target: string) => void,
+): Promise<FloorCheck> {
+  const floor = await startProcess(
+    workDir,
+    'dist/test/bench/nest-floor.js',
+    { BENCH_FLOOR_KEYS: userKeys.join(',') },
+    /Nest floor listening on (\S+)/,
+    NODE_FLAGS.api,
+  );
+  try {
+    await cachedRepeat(floor.url);
+    const row = await compare(
+      'floor: cached repeat verification',
+      'nest floor (NestJS, DTO, ValidationPipe, key guard, no I/O)',
+      () => cachedRepeat(apiUrl),
+      () => cachedRepeat(floor.url),
+    );
+    summarise(row, `>= ${FLOOR_MIN_RATIO}x, p99 <= ${FLOOR_MAX_P99_MULTIPLE}x the floor's`);
+    const p99Multiple = row.p99 / row.baselineP99;
+    const passed = row.ratio >= FLOOR_MIN_RATIO && p99Multiple <= FLOOR_MAX_P99_MULTIPLE;
+    return { passed, reason: `${row.ratio.toFixed(2)}x the floor's throughput, p99 ${p99Multiple.toFixed(2)}x the floor's` };
+  } finally {
+    await stopProcesses([floor.child]);
+  }
+}
+
 function writeResults(rows: Record<string, unknown>[], extra: Record<string, unknown>): void {
   const result = {
     date: new Date().toISOString(),
@@ -433,9 +478,17 @@ async function main(): Promise<void> {
 
     // Written with the results when the hot-path rows ran.
     let singleFlight: Record<string, unknown> | undefined;
+    let floorCheck: FloorCheck | undefined;
     if (BENCH_ROWS.has('hot-path')) {
       await cachedRepeatRow(apiUrl);
       markHighWater('cached repeat');
+      floorCheck = await floorRow(
+        workDir,
+        apiUrl,
+        userKeys,
+        (url) => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url }),
+        summarise,
+      );
 
       // verify-holder with a date of birth, where the number and the date's name search are both cached: beside verify,
       // in the same run. The bench's register holds 1,000 copies of one person, so a search with her right date would
@@ -586,7 +639,12 @@ async function main(): Promise<void> {
     writeResults(rows, {
       singleFlight,
       memory,
+      floorCheck,
     });
+    if (floorCheck && !floorCheck.passed) {
+      console.error(`The floor check failed: ${floorCheck.reason}`);
+      process.exitCode = 1;
+    }
   } finally {
     await stopProcesses(children);
     await sandbox.close();

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * TOTP step of the last code used refuses that code a second time; a second factor being reset waits, sealed, in
  * totp_pending_secret until its first code is confirmed. Members go with their user (delete-user).
  */
-export class Members1765152000000 implements MigrationInterface {
-  name = 'Members1765152000000';
+export class Members1765411200000 implements MigrationInterface {
+  name = 'Members1765411200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
