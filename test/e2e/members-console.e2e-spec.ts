@@ -295,6 +295,78 @@ describe('members in the console', () => {
     }
   });
 
+  it('keeps owners from admins and the last owner in place, ends the sessions of a member changed or disabled, and resets a second factor', async () => {
+    const account = await t.createKey({ name: 'Roles' });
+    const members = t.app.get(MembersService);
+    const join = async (email: string, role: 'owner' | 'admin' | 'viewer') => {
+      const invited = await members.invite(CLI_ORIGIN, null, account.userId, email, role);
+      if ('error' in invited) throw new Error(invited.error);
+      const client = new FormClient(t.baseUrl);
+      const { secret } = await joinByForm(client, invited.link);
+      const [{ id }] = (await t.db.query<{ id: string }>('SELECT id FROM members WHERE email = $1', [email])).rows;
+      return { client, secret, id };
+    };
+    const owner = await join('olga@roles.example', 'owner');
+    const admin = await join('adam@roles.example', 'admin');
+    const viewer = await join('vic@roles.example', 'viewer');
+    const post = async (client: FormClient, path: string, form: Record<string, string> = {}) => {
+      const _csrf = await client.tokenOf('/console/account');
+      return client.send('POST', path, { _csrf, ...form });
+    };
+    const alertOf = async (answer: Response) => [answer.status, /role="alert">([^<]*)</.exec(await answer.text())?.[1] ?? null];
+
+    // An admin touches no owner and makes none; the last owner stays an owner.
+    expect(await alertOf(await post(admin.client, `/console/members/${owner.id}/remove`))).toEqual([
+      400,
+      'Only an owner can invite, change, disable or remove an owner, or make someone an owner.',
+    ]);
+    expect(await alertOf(await post(admin.client, `/console/members/${viewer.id}/role`, { role: 'owner' }))).toEqual([
+      400,
+      'Only an owner can invite, change, disable or remove an owner, or make someone an owner.',
+    ]);
+    expect(await alertOf(await post(owner.client, `/console/members/${owner.id}/role`, { role: 'admin' }))).toEqual([
+      400,
+      'The account needs an owner: make another member owner first.',
+    ]);
+    // A viewer manages nobody: the forbidden page.
+    expect((await viewer.client.send('GET', '/console/members')).status).toBe(403);
+
+    // The admin changes the viewer's role, then disables them: each ends the viewer's sessions at once.
+    expect((await post(admin.client, `/console/members/${viewer.id}/role`, { role: 'compliance' })).status).toBe(303);
+    const afterRole = await viewer.client.send('GET', '/console/overview');
+    expect([afterRole.status, afterRole.headers.get('location')]).toEqual([303, '/console/sign-in']);
+    t.clock.travelTo(new Date(now() + 30_000));
+    try {
+      await signInByForm(viewer.client, 'vic@roles.example', () => codeAt(viewer.secret, now()));
+      expect((await viewer.client.send('GET', '/console/verify')).status).toBe(200);
+      expect((await post(admin.client, `/console/members/${viewer.id}/disable`)).status).toBe(303);
+      const afterDisable = await viewer.client.send('GET', '/console/overview');
+      expect([afterDisable.status, afterDisable.headers.get('location')]).toEqual([303, '/console/sign-in']);
+
+      // The owner resets their second factor: the new key's first code confirms it, with ten new recovery codes.
+      const started = await (await post(owner.client, '/console/account/factor')).text();
+      const secret = /id="totp-secret" class="secret">([A-Z2-7]+)</.exec(started)![1];
+      expect(secret).not.toBe(owner.secret);
+      const confirmed = await post(owner.client, '/console/account/factor/confirm', { code: codeAt(secret, now()) });
+      expect(confirmed.status).toBe(200);
+      expect((await confirmed.text()).match(/<li><code>[0-9A-Z-]{19}<\/code><\/li>/g)).toHaveLength(10);
+    } finally {
+      t.clock.set(null);
+    }
+    const events = await t.db.query<{ action: string; actor_id: string; target_id: string }>(
+      `SELECT action, actor_id, target_id FROM activity_events
+        WHERE user_id = $1 AND action IN ('member.role_changed', 'member.disabled', 'member.factor_reset', 'session.ended') ORDER BY seq`,
+      [account.userId],
+    );
+    expect(events.rows.map((row) => [row.action, row.actor_id, row.action === 'session.ended' ? 'a session' : row.target_id])).toEqual([
+      ['member.role_changed', admin.id, viewer.id],
+      ['session.ended', admin.id, 'a session'],
+      ['member.disabled', admin.id, viewer.id],
+      ['session.ended', admin.id, 'a session'],
+      ['member.factor_reset', owner.id, owner.id],
+    ]);
+  });
+
   it('lets no more than SIGN_IN_FAILURES_PER_EMAIL of 30 simultaneous password attempts reach a password check', async () => {
     const account = await t.createKey({ name: 'Limits' });
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'pat@limits.example', 'viewer');
