@@ -3,23 +3,17 @@ import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TestSideError, UnknownUserError } from '../auth/api-keys.service';
 import { AuthModule } from '../auth/auth.module';
-import { BatchRepository } from '../batches/batch.repository';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
 import { MembersCoreModule } from '../members/members-core.module';
-import { EventsService } from '../events/events.service';
 import { CanaryStore } from '../lookups/canary-store';
 import { PageShapeStore } from '../lookups/page-shape-store';
-import { EvidenceRepository } from '../evidence/evidence.repository';
 import { newReceiptKey } from '../evidence/receipt-keys';
-import { QuotaRepository } from '../quota/quota.repository';
 import { RedisModule } from '../redis/redis.module';
 import { SecretsModule } from '../secrets/secrets.module';
-import { WatchlistRepository } from '../watchlist/watchlist.repository';
-import { WebhookRepository } from '../webhooks/webhook.repository';
 import { runActivityCommand, BrokenChainError } from './activity-command';
 import { runInviteCommand } from './invite-command';
 import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
@@ -34,9 +28,8 @@ import { runInviteOperator } from './operator-commands';
 
 /**
  * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
- * go through the operator's actions (OperatorActionsModule). The other modules' repositories serve the reseal commands
- * their own tables; they are provided here alone, because
- * the feature modules would bring queues and processors that a command does not run.
+ * go through the operator's actions (OperatorActionsModule), which also lends the reseal commands the feature
+ * repositories of their tables: the feature modules would bring queues and processors that a command does not run.
  */
 @Module({})
 class AdminCliModule {
@@ -54,16 +47,7 @@ class AdminCliModule {
         OperatorInvitationsModule,
         MembersCoreModule,
       ],
-      providers: [
-        CanaryStore,
-        PageShapeStore,
-        BatchRepository,
-        WatchlistRepository,
-        WebhookRepository,
-        EventsService,
-        QuotaRepository,
-        EvidenceRepository,
-      ],
+      providers: [CanaryStore, PageShapeStore],
     };
   }
 }

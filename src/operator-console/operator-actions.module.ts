@@ -28,6 +28,17 @@ import { UserDeletion } from './user-deletion';
     QuotaRepository,
     EvidenceRepository,
   ],
-  exports: [OperatorActions, OperatorLog, UserDeletion],
+  // The feature repositories too, for the admin command's other subcommands (reseals): one instance in its graph.
+  exports: [
+    OperatorActions,
+    OperatorLog,
+    UserDeletion,
+    BatchRepository,
+    WatchlistRepository,
+    WebhookRepository,
+    EventsService,
+    QuotaRepository,
+    EvidenceRepository,
+  ],
 })
 export class OperatorActionsModule {}
