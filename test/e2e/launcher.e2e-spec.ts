@@ -71,10 +71,10 @@ describe('npm run demo', () => {
           !/ WARN: (\((HolderData|Webhooks|Register|Receipts)\) )?(HOLDER_DATA_KEY|WEBHOOK_SECRET_KEY|RECEIPT_SIGNING_KEYS|REGISTER_URL) /.test(line),
       ),
     ).toEqual([]);
-    // Nothing of any process comes between the banner and its last line.
+    // Nothing of any process comes between the banner and its last line (the workers' lines may follow it).
     expect(
       log
-        .slice(bannerAt)
+        .slice(bannerAt, log.indexOf('\nStop everything with Ctrl-C.\n'))
         .split('\n')
         .filter((line) => /^[\w-]+ +\| /.test(line)),
     ).toEqual([]);
@@ -260,6 +260,17 @@ describe('npm run demo', () => {
     });
     expect([signedIn.status, signedIn.headers.get('location')]).toEqual([303, '/console/overview']);
     expect((await fetch(`${apiUrl}/console/assets/console.css`)).status).toBe(200);
+  });
+
+  it("prints an owner's invitation link made by the admin command, and the link opens the join page", async () => {
+    const apiUrl = log.match(/^API +(http:\/\/\S+)$/m)![1];
+    const link = log.match(
+      /^Console as a member: open the owner's invitation \(owner@demo\.example, works once\), choose a password and a second factor: (\S+)$/m,
+    )![1];
+    expect(link).toMatch(new RegExp(`^${apiUrl.replace(/\./g, '\\.')}/console/join/[A-Za-z0-9_-]{43}$`));
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('name="password"');
   });
 
   it('stops everything on Ctrl-C, leaving no process and no listening port', async () => {

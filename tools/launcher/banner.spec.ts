@@ -41,10 +41,16 @@ describe('startBanner', () => {
 });
 
 describe('demoBanner', () => {
-  const lines = demoBanner('http://127.0.0.1:3000', { key: 'lvs_key', testKey: 'lvs_test_key' }, 'http://127.0.0.1:4010', 'http://127.0.0.1:4020', {
-    database: 'licence_verification_demo',
-    redisPrefix: 'lvs-demo',
-  });
+  const lines = demoBanner(
+    'http://127.0.0.1:3000',
+    { key: 'lvs_key', testKey: 'lvs_test_key', invitationLink: 'http://127.0.0.1:3000/console/join/tok' },
+    'http://127.0.0.1:4010',
+    'http://127.0.0.1:4020',
+    {
+      database: 'licence_verification_demo',
+      redisPrefix: 'lvs-demo',
+    },
+  );
 
   it('says the answers come from the sandbox, and where the demo keeps its data', () => {
     expect(lines.slice(1, 3)).toEqual([
@@ -55,7 +61,7 @@ describe('demoBanner', () => {
 
   it('prints the demo test key beside the live one, and a verification with it that shows its mode', () => {
     const keyLine = lines.indexOf('Demo key (quota 100 per month): lvs_key');
-    expect(lines[keyLine + 2]).toBe('Demo test key (test mode: its own data and quota, never the live plan): lvs_test_key');
+    expect(lines[keyLine + 3]).toBe('Demo test key (test mode: its own data and quota, never the live plan): lvs_test_key');
     const testMode = lines.findIndex((line) => line.startsWith('# TEST MODE.'));
     expect(lines[testMode + 1]).toContain('-H "X-API-Key: lvs_test_key"');
     expect(lines[testMode + 2]).toBe('curl -s http://127.0.0.1:3000/v1/quota/usage -H "X-API-Key: lvs_test_key"');
@@ -64,6 +70,13 @@ describe('demoBanner', () => {
   it('says where the console is and to sign in there with the demo key', () => {
     const keyLine = lines.indexOf('Demo key (quota 100 per month): lvs_key');
     expect(lines[keyLine + 1]).toBe('Console: open http://127.0.0.1:3000/console and sign in with the demo key.');
+  });
+
+  it("prints the owner's invitation link beside the key, for a member's sign-in", () => {
+    const keyLine = lines.indexOf('Demo key (quota 100 per month): lvs_key');
+    expect(lines[keyLine + 2]).toBe(
+      "Console as a member: open the owner's invitation (owner@demo.example, works once), choose a password and a second factor: http://127.0.0.1:3000/console/join/tok",
+    );
   });
 
   it('prints every command ready to paste: no command line is commented out', () => {

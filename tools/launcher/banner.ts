@@ -14,6 +14,9 @@ export const DEMO_CANARIES = [SANDBOX_NUMBERS.surrendered, SANDBOX_NUMBERS.revok
 /** The demo's canary period: a register that changes shows within seconds instead of production's 15 minutes. */
 export const DEMO_CANARY_SECONDS = 5;
 
+/** The address the demo's owner is invited at; nothing is sent to it (the demo sets no SMTP_URL). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
+
 /** The address to show for a listening address: a wildcard bind is reached on loopback. */
 export function displayUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
@@ -168,7 +171,7 @@ export interface DemoData {
 /** The demo's banner: where answers come from, the keys, and curl commands that work as printed. */
 export function demoBanner(
   apiUrl: string,
-  { key, testKey }: { key: string; testKey: string },
+  { key, testKey, invitationLink }: { key: string; testKey: string; invitationLink: string },
   sandboxUrl: string,
   receiverUrl: string,
   data: DemoData,
@@ -181,6 +184,7 @@ export function demoBanner(
     `Demo data: database ${data.database}, Redis prefix ${data.redisPrefix} (npm start keeps its own).`,
     `Demo key (quota 100 per month): ${key}`,
     `Console: open ${apiUrl}/console and sign in with the demo key.`,
+    `Console as a member: open the owner's invitation (${DEMO_OWNER_EMAIL}, works once), choose a password and a second factor: ${invitationLink}`,
     `Demo test key (test mode: its own data and quota, never the live plan): ${testKey}`,
     '',
     '# FOUND (200):',

@@ -10,6 +10,7 @@ import {
   DEMO_RECHECK_SECONDS,
   DEMO_SLOW_LATENCY_MS,
   DEMO_SLOW_PREFIX,
+  DEMO_OWNER_EMAIL,
   DemoData,
   demoBanner,
   demoWarningsLine,
@@ -87,6 +88,7 @@ class Launcher {
 
     let key = '';
     let testKey = '';
+    let demoUserId = '';
     let sandboxUrl = '';
     let receiverUrl = '';
     if (this.demo) {
@@ -112,7 +114,7 @@ class Launcher {
       env.REGISTER_CANARY_SECONDS = String(DEMO_CANARY_SECONDS);
       env.OPERATOR_ALERT_URL = `${receiverUrl}${DEMO_RECEIVER_PATHS.alerts}`;
       env.OPERATOR_ALERT_SECRET = alertSecret;
-      ({ key, testKey } = this.createDemoKeys(env));
+      ({ key, testKey, userId: demoUserId } = this.createDemoKeys(env));
     }
 
     // Asked while the processes start; the banner says why the register cannot be reached, if it cannot.
@@ -129,6 +131,8 @@ class Launcher {
     await Promise.all(workers.map((worker) => worker.waitFor(/Worker running/, READY_TIMEOUT_MS)));
 
     const apiUrl = displayUrl(settings.HOST, apiPort);
+    // Once the API's address is known (PORT may be 0), so that the link opens where the banner says the API is.
+    const invitationLink = this.demo ? this.inviteDemoOwner({ ...env, PUBLIC_BASE_URL: apiUrl }, demoUserId) : '';
     // The API logs its operators' listener before it listens for partners, so the line is there by now.
     const operatorsUrl =
       settings.OPERATOR_PORT === null
@@ -138,7 +142,7 @@ class Launcher {
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
       ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, await registerProblem, launcher.WORKERS),
-      ...(demoData ? demoBanner(apiUrl, { key, testKey }, sandboxUrl, receiverUrl, demoData, operatorsUrl) : []),
+      ...(demoData ? demoBanner(apiUrl, { key, testKey, invitationLink }, sandboxUrl, receiverUrl, demoData, operatorsUrl) : []),
       STOP_LINE,
     ];
     process.stdout.write(`\n${banner.join('\n')}\n\n`);
@@ -190,16 +194,22 @@ class Launcher {
   }
 
   /** The demo user's live key, and a test key of its test side. */
-  private createDemoKeys(env: Env): { key: string; testKey: string } {
-    const live = this.runAdmin(env, 'create', '--name', 'Demo user', '--quota', '100');
-    const test = this.runAdmin(env, 'create', '--name', 'Demo test key', '--test', '--user', live.userId);
-    return { key: live.key, testKey: test.key };
+  private createDemoKeys(env: Env): { key: string; testKey: string; userId: string } {
+    const live = JSON.parse(this.runAdmin(env, 'create', '--name', 'Demo user', '--quota', '100')) as { key: string; userId: string };
+    const test = JSON.parse(this.runAdmin(env, 'create', '--name', 'Demo test key', '--test', '--user', live.userId)) as { key: string };
+    return { key: live.key, testKey: test.key, userId: live.userId };
   }
 
-  private runAdmin(env: Env, ...args: string[]): { key: string; userId: string } {
-    const created = spawnSync(process.execPath, [ENTRY.admin, ...args], { env, encoding: 'utf8' });
-    if (created.status !== 0) throw new Error(`Could not create the demo key: ${created.stderr}`);
-    return JSON.parse(created.stdout) as { key: string; userId: string };
+  /** An owner's invitation to the demo user, made as an operator makes one (`admin invite`): the link. */
+  private inviteDemoOwner(env: Env, userId: string): string {
+    return this.runAdmin(env, 'invite', '--user', userId, '--email', DEMO_OWNER_EMAIL, '--role', 'owner').trim();
+  }
+
+  /** The admin command's output; the demo cannot start without what it makes. */
+  private runAdmin(env: Env, ...args: string[]): string {
+    const run = spawnSync(process.execPath, [ENTRY.admin, ...args], { env, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`Could not make the demo's ${args[0] === 'invite' ? 'invitation' : 'key'}: ${run.stderr}`);
+    return run.stdout;
   }
 
   /** Stops the API first (it drains), then the workers, the sandbox and the databases, newest first. */
