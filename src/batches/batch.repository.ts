@@ -66,6 +66,8 @@ export const batchItemIndex = (position: number): number => position + 1;
 export interface BatchOrigin {
   userId: string;
   keyId: string | null;
+  /** the member who uploaded it in the console; null for a key */
+  memberId: string | null;
   requestId: string | null;
 }
 
@@ -145,9 +147,9 @@ export class BatchRepository {
     const entries = rows.map((row) => row.entry);
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO batches (id, user_id, status, total, idempotency_key, request_hash, created_at, key_id, request_id)
-         VALUES ($1, $2, 'RUNNING', $3, $4, $5, $6, $7, $8)`,
-        [id, origin.userId, entries.length, idempotencyKey, requestHash, createdAt, origin.keyId, origin.requestId],
+        `INSERT INTO batches (id, user_id, status, total, idempotency_key, request_hash, created_at, key_id, request_id, member_id)
+         VALUES ($1, $2, 'RUNNING', $3, $4, $5, $6, $7, $8, $9)`,
+        [id, origin.userId, entries.length, idempotencyKey, requestHash, createdAt, origin.keyId, origin.requestId, origin.memberId],
       );
       await manager.query(
         `INSERT INTO batch_items (batch_id, index, licence_number, reference, status, holder, date_of_birth_sealed)

@@ -76,7 +76,7 @@ export class BatchesService {
         }));
         await this.repository.insert(
           batchId,
-          { userId: user.userId, keyId: user.keyId, requestId },
+          { userId: user.userId, keyId: user.keyId, memberId: user.memberId ?? null, requestId },
           rows,
           idempotencyKey ?? null,
           requestHash,

@@ -20,6 +20,7 @@ import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-lo
 import { OperatorActions1765238400000 } from './migrations/1765238400000-operator-actions';
 import { Operators1765324800000 } from './migrations/1765324800000-operators';
 import { Members1765411200000 } from './migrations/1765411200000-members';
+import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -73,6 +74,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       OperatorActions1765238400000,
       Operators1765324800000,
       Members1765411200000,
+      RosterMembers1765497600000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

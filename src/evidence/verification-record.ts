@@ -23,7 +23,7 @@ export interface VerificationRecord {
   verificationId: string;
   userId: string;
   keyId: string | null;
-  /** the member who asked in the console; null for a key (an API call, a key's console session, a roster) */
+  /** the member who asked in the console, or uploaded the roster there; null for a key (an API call, a key's console session) */
   memberId: string | null;
   requestId: string | null;
   idempotencyKey: string | null;
@@ -125,7 +125,7 @@ export function answerFingerprint(answer: RecordedAnswer): string {
 
 /**
  * A stored record with every field of RECORD_FIELDS, in order: one stored before a field existed (memberId, before
- * members), or written by the roster trigger, which names no member, has it as null.
+ * members, or in a roster's record before RosterMembers1765497600000) has it as null.
  */
 export function completeRecord(stored: Partial<VerificationRecord>): VerificationRecord {
   return Object.fromEntries(RECORD_FIELDS.map((field) => [field, stored[field] ?? null])) as unknown as VerificationRecord;

@@ -15,6 +15,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 const WIDTHS = [375, 1280] as const;
 const FOUND = '1011001544208079';
+const UNKNOWN = '1888000000000001';
 const PASSWORD = 'violet tractor umbrella sings';
 const CLI_ORIGIN = { actor: { type: 'cli' as const, id: null }, clientAddress: null, userAgent: null };
 const WRONG_CODE = 'That code is not right, or was used already.';
@@ -235,6 +236,46 @@ describe('members in the console', () => {
       'member.sign_in_failed member',
       'member.signed_in member',
       'member.removed member',
+    ]);
+  });
+
+  it("names the member who uploaded a roster in the console in its rows' records; a roster sent with a key names none", async () => {
+    const account = await t.createKey({ name: 'Rosters' });
+    const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'sam@rosters.example', 'compliance');
+    if ('error' in invited) throw new Error(invited.error);
+    const client = new FormClient(t.baseUrl);
+    await joinByForm(client, invited.link);
+    const [{ id: memberId }] = (await t.db.query<{ id: string }>(`SELECT id FROM members WHERE email = 'sam@rosters.example'`)).rows;
+    const uploaded = await client.uploadCsv('/console/rosters', '/console/rosters', `licenceNumber\n${FOUND}\n${UNKNOWN}`);
+    expect(uploaded.status).toBe(201);
+    const { id: batchId } = (await uploaded.json()) as { id: string };
+    type Listed = { verifications: Record<string, unknown>[] };
+    const batchRecords = (count: number) =>
+      until(
+        async () => (await apiRequest(t.baseUrl, 'GET', '/v1/verifications?channel=batch', { headers: { 'x-api-key': account.key } })).body as Listed,
+        (body) => body.verifications.length === count,
+        15_000,
+      );
+    await batchRecords(2);
+    // The same number by the key, answered from the cache at once (200).
+    const byKey = await apiRequest(t.baseUrl, 'POST', '/v1/batches', {
+      headers: { 'x-api-key': account.key },
+      body: { items: [{ licenceNumber: FOUND }] },
+    });
+    expect(byKey.status).toBe(200);
+    const rows = (await batchRecords(3)).verifications.map(({ batchId: batch, row, memberId: member, keyId, status }) => ({
+      batch,
+      row,
+      member,
+      keyId,
+      status,
+    }));
+    expect(rows.filter((row) => row.batch === batchId).sort((a, b) => Number(a.row) - Number(b.row))).toEqual([
+      { batch: batchId, row: 1, member: memberId, keyId: null, status: 'FOUND' },
+      { batch: batchId, row: 2, member: memberId, keyId: null, status: 'NOT_FOUND' },
+    ]);
+    expect(rows.filter((row) => row.batch !== batchId)).toEqual([
+      { batch: (byKey.body as { id: string }).id, row: 1, member: null, keyId: account.keyId, status: 'FOUND' },
     ]);
   });
 

@@ -21,7 +21,7 @@ export class VerificationRecordDto implements VerificationRecord {
     type: String,
     format: 'uuid',
     nullable: true,
-    description: 'The member who asked in the console; null for a key (an API call, a roster)',
+    description: 'The member who asked in the console, or uploaded the roster there; null for a key (an API call, a roster sent with a key)',
   })
   memberId!: string | null;
 

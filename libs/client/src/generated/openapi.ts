@@ -1194,7 +1194,7 @@ export interface components {
             keyId: string | null;
             /**
              * Format: uuid
-             * @description The member who asked in the console; null for a key (an API call, a roster)
+             * @description The member who asked in the console, or uploaded the roster there; null for a key (an API call, a roster sent with a key)
              */
             memberId: string | null;
             /** @description The request id (X-Request-Id) of the request answered, or that created the roster */
