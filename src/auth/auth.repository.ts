@@ -137,6 +137,12 @@ export class AuthRepository {
     return row?.mode;
   }
 
+  /** The live user of `userId`'s account (itself when live; a test side's live user); undefined for no such user. */
+  async liveUserOf(userId: string): Promise<string | undefined> {
+    const [row] = await this.dataSource.query<{ id: string }[]>('SELECT COALESCE(live_user_id, id) AS id FROM users WHERE id = $1', [userId]);
+    return row?.id;
+  }
+
   /** What a member of user `userId` works with: the account's side, plan and rate, and whether the operator disabled it. */
   async memberAccount(userId: string): Promise<MemberAccount | undefined> {
     const [row] = await this.dataSource.query<MemberAccount[]>(

@@ -240,9 +240,13 @@ export class MembersService {
     }));
   }
 
-  /** Display names of the account's members, removed ones too, by id. */
-  displayNames(userId: string): Promise<Map<string, string>> {
-    return this.repository.displayNames(userId);
+  /**
+   * Display names of the account's members, removed ones too, by id. `userId` may be the account's test side, whose
+   * records its live user's members make through the Test mode switch.
+   */
+  async displayNames(userId: string): Promise<Map<string, string>> {
+    const liveUserId = await this.accounts.liveUserOf(userId);
+    return liveUserId === undefined ? new Map() : this.repository.displayNames(liveUserId);
   }
 
   /** Changes a member's role; a refusal's words, or null when done. */

@@ -29,6 +29,7 @@ describe('the verification export', () => {
       'userId',
       'keyId',
       'memberId',
+      'memberName',
       'requestId',
       'idempotencyKey',
       'licenceNumber',
@@ -56,12 +57,13 @@ describe('the verification export', () => {
   });
 
   it('writes a cell per column, nulls empty and formulas neutralised', () => {
-    const cells = recordCsvCells(RECORD);
+    const cells = recordCsvCells(RECORD, new Map([['m1', 'Jane Smith']]));
     expect(cells).toHaveLength(RECORD_CSV_COLUMNS.length);
     expect(cells).toEqual([
       'v1',
       'u1',
       'k1',
+      '',
       '',
       'r1',
       `'=HYPERLINK("x")`,
@@ -87,6 +89,20 @@ describe('the verification export', () => {
       '3',
       'batch',
     ]);
-    expect(recordCsvCells({ ...RECORD, licence: null }).slice(8, 19)).toEqual(Array(11).fill(''));
+    expect(recordCsvCells({ ...RECORD, licence: null }, new Map()).slice(9, 20)).toEqual(Array(11).fill(''));
+  });
+
+  it("writes a member's display name beside their id, neutralised as any cell, and none for a member it does not know", () => {
+    const names = new Map([
+      ['m1', 'Jane Smith'],
+      ['m2', '=Evil()'],
+    ]);
+    const memberCells = (memberId: string | null) => recordCsvCells({ ...RECORD, keyId: null, memberId }, names).slice(2, 5);
+    expect([memberCells('m1'), memberCells('m2'), memberCells('m3'), memberCells(null)]).toEqual([
+      ['', 'm1', 'Jane Smith'],
+      ['', 'm2', "'=Evil()"],
+      ['', 'm3', ''],
+      ['', '', ''],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { EvidenceModule } from '../evidence/evidence.module';
+import { MembersCoreModule } from '../members/members-core.module';
 import { ExportPlaces } from './export-places';
 import { JwksController } from './jwks.controller';
 import { ReceiptIssuer } from './receipt-issuer';
@@ -10,7 +11,7 @@ import { VerificationRecordsService } from './verification-records.service';
 
 /** GET /v1/verifications (history, export, receipts) and the receipts' JWKS. */
 @Module({
-  imports: [AuthModule, EvidenceModule],
+  imports: [AuthModule, EvidenceModule, MembersCoreModule],
   controllers: [VerificationRecordsController, JwksController],
   providers: [VerificationRecordsService, ExportPlaces, ReceiptSigner, ReceiptIssuer],
   exports: [VerificationRecordsService],

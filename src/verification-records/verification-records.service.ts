@@ -8,6 +8,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import { ApiError } from '../errors/api-error';
 import { EvidenceRecorder } from '../evidence/evidence-recorder';
 import { EvidenceRepository } from '../evidence/evidence.repository';
+import { MembersService } from '../members/members.service';
 import type { VerificationRecord } from '../evidence/verification-record';
 import { NewestFirstCursor, pageRequest, writeNewestFirstCursor } from '../validation/paging';
 import { recordFilters, RecordsExportQuery, VerificationsQuery } from './dto/verifications-query.dto';
@@ -36,6 +37,7 @@ export class VerificationRecordsService {
     private readonly clock: Clock,
     private readonly exports: ExportPlaces,
     private readonly config: AppConfig,
+    private readonly members: MembersService,
   ) {}
 
   async list({ userId, mode }: DataOwner, query: VerificationsQuery): Promise<{ verifications: RecordView[]; nextCursor: string | null }> {
@@ -76,14 +78,18 @@ export class VerificationRecordsService {
     const place = await this.exports.take(userId);
     const filters = recordFilters(query);
     // The first page is read before answering, so that a database that cannot serve it answers 503, not a cut 200.
-    const first = await this.repository.periodPage(userId, filters, null, EXPORT_PAGE_SIZE).catch(async (error: unknown) => {
+    // The account's members by name, read once: an export names at most the people of one account.
+    const [first, memberNames] = await Promise.all([
+      this.repository.periodPage(userId, filters, null, EXPORT_PAGE_SIZE),
+      this.members.displayNames(userId),
+    ]).catch(async (error: unknown) => {
       await this.exports.release(place);
       throw error;
     });
     const rows = Readable.from(this.periodRecords(userId, filters, first));
     const toCells = new Transform({
       objectMode: true,
-      transform: (record: VerificationRecord, _encoding, done) => done(null, recordCsvCells(record)),
+      transform: (record: VerificationRecord, _encoding, done) => done(null, recordCsvCells(record, memberNames)),
     });
     const csv = stringify({ bom: true, record_delimiter: 'windows', header: true, columns: [...RECORD_CSV_COLUMNS] });
     let taken = 0;

@@ -197,8 +197,8 @@ describe('members in the console', () => {
     expect(verified).toMatchObject({ ok: true, payload: { verificationId, memberId: complianceId, keyId: null } });
     expect(receipt.text.includes('casey') || JSON.stringify(verified).includes('casey')).toBe(false);
     const exported = await api('/v1/verifications/export');
-    expect(exported.text.split('\r\n')[0].split(',').slice(2, 4)).toEqual(['keyId', 'memberId']);
-    expect(exported.text).toContain(`,,${complianceId},`);
+    expect(exported.text.split('\r\n')[0].split(',').slice(2, 5)).toEqual(['keyId', 'memberId', 'memberName']);
+    expect(exported.text).toContain(`,,${complianceId},Casey Compliance,`);
     await ownerPage.goto(`${t.baseUrl}/console/history`);
     await ownerPage.getByLabel('Member').selectOption({ label: 'Casey Compliance' });
     await ownerPage.getByRole('button', { name: 'Show' }).click();
@@ -277,6 +277,19 @@ describe('members in the console', () => {
     expect(rows.filter((row) => row.batch !== batchId)).toEqual([
       { batch: (byKey.body as { id: string }).id, row: 1, member: null, keyId: account.keyId, status: 'FOUND' },
     ]);
+    // The export names the member beside their id on each of their rows, and no one on the key's.
+    const exported = await apiRequest(t.baseUrl, 'GET', '/v1/verifications/export', { headers: { 'x-api-key': account.key } });
+    const cells = exported.text
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => line.split(',').slice(2, 5));
+    expect(cells.sort()).toEqual(
+      [
+        ['', memberId, 'Sam Session'],
+        ['', memberId, 'Sam Session'],
+        [account.keyId, '', ''],
+      ].sort(),
+    );
   });
 
   it('gives a new session id at every sign-in, whatever id the browser held', async () => {

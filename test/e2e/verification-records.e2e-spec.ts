@@ -362,15 +362,17 @@ describe('verification records: one per final answer, history, export and signed
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     // fetch's text() drops the BOM; the bytes keep it.
-    expect(download.text.startsWith('verificationId,userId,keyId,memberId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(
-      true,
-    );
+    expect(
+      download.text.startsWith('verificationId,userId,keyId,memberId,memberName,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,'),
+    ).toBe(true);
     const raw = Buffer.from(await (await fetch(`${t.baseUrl}/v1/verifications/export`, { headers: { 'x-api-key': key } })).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parse<Record<string, string>>(download.text, { bom: true, columns: true });
-    expect(rows.map((row) => [row.verificationId, row.idempotencyKey, row['licence.firstName'], row.status, row.channel])).toEqual([
-      [ids[0], "'=cmd|1", 'JANE', 'FOUND', 'api'],
-      [ids[1], 'export-2', '', 'NOT_FOUND', 'api'],
+    expect(
+      rows.map((row) => [row.verificationId, row.idempotencyKey, row['licence.firstName'], row.status, row.channel, row.memberId, row.memberName]),
+    ).toEqual([
+      [ids[0], "'=cmd|1", 'JANE', 'FOUND', 'api', '', ''],
+      [ids[1], 'export-2', '', 'NOT_FOUND', 'api', '', ''],
     ]);
     const future = await get(key, '/v1/verifications/export?from=2100-01-01T00:00:00Z');
     expect(parse(future.text, { bom: true })).toEqual([expect.arrayContaining(['verificationId', 'licence.surname', 'channel'])]);

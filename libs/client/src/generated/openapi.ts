@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * The caller's verification records of a period as CSV, oldest first
-         * @description A header row, then one row per record: the record's fields as columns, the licence's flattened as licence.<field>. UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe. Streamed: any period, in constant memory.
+         * @description A header row, then one row per record: the record's fields as columns, the licence's flattened as licence.<field>, and beside memberId the member's display name (memberName, empty for a key). UTF-8 with BOM, RFC 4180 quoting, formula-like cells prefixed with an apostrophe. Streamed: any period, in constant memory.
          */
         get: operations["exportVerifications"];
         put?: never;
