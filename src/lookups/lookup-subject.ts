@@ -1,13 +1,17 @@
 import type { LookupJobData } from './lookup-jobs';
 
-/** What a lookup asks the register: a licence number, or a name search. */
+/** What a lookup asks the register: a licence number, or a name search; in no world yet. */
 export interface LookupSubject {
   /** What the quota counts once per user and month, and what an idempotency key is bound to. */
   unit: string;
-  /** Where its final result is cached (ResultCache). */
-  cacheKey: string;
   /** The job that asks the register for it. */
   job: LookupJobData;
+}
+
+/** A subject as its world names it (ResultCache.names): the job is the one its world queues. */
+export interface NamedSubject extends LookupSubject {
+  /** Where its final result is cached (ResultCache). */
+  cacheKey: string;
   /** At most one job per flight id is in flight, across all processes (single flight). */
   flightId: string;
 }

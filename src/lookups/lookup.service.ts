@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SandboxLicence } from '@lvs/test-register';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import type { KeyMode } from '../auth/key-mode';
 import { UserModes } from '../auth/user-modes';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
@@ -14,8 +13,9 @@ import { FinalResult, LookupJobResult, LookupStanding, lookupFailureCode } from 
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
-import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, livePriority, newLookupJobId, subjectId } from './lookup-jobs';
+import type { LookupSubject, NamedSubject } from './lookup-subject';
+import { LOOKUP_PRIORITY, livePriority, newLookupJobId } from './lookup-jobs';
+import { forWorld, LookupWorld, worldOfUser } from './lookup-world';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
@@ -66,7 +66,16 @@ export type LookupAnswer<Result extends LookupJobResult> =
   | { state: 'answered'; result: Result; source: 'cache' | 'register'; newCharge: Charge | null }
   | { state: 'pending'; jobId: string; newCharge: Charge | null };
 
+/** A request once its world is known: the subject named in it (cache key, single flight, the job's queue). */
+type RequestInWorld<Result extends LookupJobResult> = Omit<LookupRequest<Result>, 'subject'> & { subject: NamedSubject; world: LookupWorld };
+
 const BACKGROUND_PRIORITY = { batch: LOOKUP_PRIORITY.batchItem, recheck: LOOKUP_PRIORITY.watchlistRecheck } as const;
+
+/** What lets a lookup through to its world's register: the live register's breaker; a test register takes every one. */
+interface RegisterGate {
+  admit(): Promise<boolean>;
+}
+const OPEN_GATE: RegisterGate = { admit: () => Promise.resolve(true) };
 
 /**
  * The one road to the register. Every lookup, of every path (verify, verify-holder and its date-of-birth search,
@@ -110,15 +119,12 @@ export class LookupService {
 
   /** A lookup by licence number. */
   numberSubject(licenceNumber: string): LookupSubject {
-    return { unit: licenceNumber, cacheKey: this.cache.key(licenceNumber), job: { licenceNumber }, flightId: licenceNumber };
+    return { unit: licenceNumber, job: { licenceNumber } };
   }
 
-  /**
-   * A name search, named by `searchKey` (its digest) and charged as `unit`; the job carries it sealed. The prefix
-   * keeps a digest from ever meeting a licence number's single-flight id.
-   */
+  /** A name search, named by `searchKey` (its digest) and charged as `unit`; the job carries it sealed. */
   nameSearchSubject(searchKey: string, sealedSearch: string, unit: string): LookupSubject {
-    return { unit, cacheKey: this.cache.nameSearchKey(searchKey), job: { kind: 'name', searchKey, sealedSearch }, flightId: `name:${searchKey}` };
+    return { unit, job: { kind: 'name', searchKey, sealedSearch } };
   }
 
   /**
@@ -139,15 +145,15 @@ export class LookupService {
    */
   async reserve(user: LookupUser, subjects: LookupSubject[]): Promise<() => Promise<void>> {
     const { userId } = user;
-    const mode = await this.modeOf(user);
-    const count = await this.cache.countMissing(subjects.map((subject) => this.inWorld(subject, userId, mode).cacheKey));
+    const world = await this.worldOf(user);
+    const count = await this.cache.countMissing(subjects.map((subject) => this.cache.names(world, subject.job).cacheKey));
     if (count === 0) return async () => undefined;
     const release = await this.pending.reserve(userId, count, this.limits.userMax);
     if (!release) throw new ApiError('SERVICE_UNAVAILABLE');
     try {
-      const queued = await this.queue.waitingCounts(boundingQueue(mode));
+      const queued = await this.queue.waitingCounts(boundingQueue(world.side));
       if (exceedsQueueBound('background', queued, this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
-      if (!(await this.admitToRegister(mode))) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!(await this.gate(world).admit())) throw new ApiError('SERVICE_UNAVAILABLE');
       return release;
     } catch (error) {
       await release();
@@ -161,11 +167,6 @@ export class LookupService {
    */
   async admitWatch(userId: string, newEntries: number): Promise<void> {
     if (exceedsUserBound(await this.pending.waiting(userId), newEntries, this.limits.userMax)) throw new ApiError('SERVICE_UNAVAILABLE');
-  }
-
-  /** A cached result, for callers that settle rows from the cache before anything else. */
-  async cached<Result extends LookupJobResult = FinalResult>(subject: LookupSubject, user: LookupUser): Promise<Result | null> {
-    return this.cache.getByKey<Result>(this.inWorld(subject, user.userId, await this.modeOf(user)).cacheKey);
   }
 
   /** Where a job that a `pending` answer named stands now, read once. */
@@ -225,40 +226,28 @@ export class LookupService {
   }
 
   /**
-   * The subject as the user's world names it, for callers that read its cache key themselves (verify's claim). A test
-   * user's lookups are its own: their own cache entries and single flight (never joined with a live lookup or another
-   * user's), and a job its test register answers. lookup() does the same to every subject.
+   * Where the subject's result is cached in the user's world, for callers that read it themselves (verify's claim). A
+   * test user's lookups are its own: their own cache entries and single flight, and a job its test register answers.
    */
-  forUser(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): LookupSubject {
-    return this.inWorld(subject, user.userId, user.mode);
+  cacheKey(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): string {
+    return this.cache.names(worldOfUser(user.userId, user.mode), subject.job).cacheKey;
   }
 
-  private inWorld(subject: LookupSubject, userId: string, mode: KeyMode): LookupSubject {
-    if (mode === 'live' || subject.job.testUserId === userId) return subject;
-    const id = subjectId(subject.job);
-    return {
-      ...subject,
-      cacheKey: this.cache.testKey(userId, id),
-      flightId: `test:${userId}:${id}`,
-      job: { ...subject.job, testUserId: userId },
-    };
+  /** The user's world, from its side (read from its row when the caller has no key in hand). */
+  private async worldOf(user: LookupUser): Promise<LookupWorld> {
+    return worldOfUser(user.userId, user.mode ?? (await this.userModes.of(user.userId)));
   }
 
-  private modeOf(user: LookupUser): Promise<KeyMode> {
-    return user.mode ? Promise.resolve(user.mode) : this.userModes.of(user.userId);
-  }
-
-  /** The register breaker admits live lookups only: a test lookup never reaches the register, nor its breaker. */
-  private admitToRegister(mode: KeyMode): Promise<boolean> {
-    return mode === 'test' ? Promise.resolve(true) : this.breaker.admit();
+  private gate(world: LookupWorld): RegisterGate {
+    return forWorld(world, { live: this.breaker, test: () => OPEN_GATE });
   }
 
   private async lookupOrThrow<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
-    const mode = await this.modeOf(request.user);
-    return this.lookupInWorld({ ...request, user: { ...request.user, mode }, subject: this.inWorld(request.subject, request.user.userId, mode) });
+    const world = await this.worldOf(request.user);
+    return this.lookupInWorld({ ...request, world, subject: { unit: request.subject.unit, ...this.cache.names(world, request.subject.job) } });
   }
 
-  private async lookupInWorld<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
+  private async lookupInWorld<Result extends LookupJobResult>(request: RequestInWorld<Result>): Promise<LookupAnswer<Result>> {
     const cached = await this.fromCache(request);
     if (cached) return { state: 'answered', result: cached, source: 'cache', newCharge: null };
     if (request.joinJob && (await this.queue.isInFlight(request.joinJob))) return this.awaitJob(request, request.joinJob, null);
@@ -284,9 +273,9 @@ export class LookupService {
     return this.awaitJob(request, jobId, charge?.isNew ? charge : null);
   }
 
-  private async fromCache<Result extends LookupJobResult>({ cache = 'use', subject }: LookupRequest<Result>): Promise<Result | null> {
+  private async fromCache<Result extends LookupJobResult>({ cache = 'use', subject }: RequestInWorld<Result>): Promise<Result | null> {
     if (cache === 'skip') return null;
-    const cached = await this.cache.getByKey<Result>(subject.cacheKey);
+    const cached = await this.cache.get<Result>(subject.cacheKey);
     return cached && (cache === 'use' || cache(cached)) ? cached : null;
   }
 
@@ -295,23 +284,24 @@ export class LookupService {
    * will wait in (boundingQueue) and the user's background one, then asks the breaker last, since it may hand out its one probe. A background lookup
    * asks only the breaker, unless its request was admitted as a whole.
    */
-  private async admit<Result extends LookupJobResult>(request: LookupRequest<Result>, jobId: string): Promise<LivePlace | null> {
+  private async admit<Result extends LookupJobResult>(request: RequestInWorld<Result>, jobId: string): Promise<LivePlace | null> {
+    const gate = this.gate(request.world);
     if (request.kind !== 'live') {
-      if (!request.admitted && !(await this.admitToRegister(request.user.mode!))) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!request.admitted && !(await gate.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
       return null;
     }
     const { userId } = request.user;
-    const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.user.mode!)), this.pending.waiting(userId)]);
+    const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.world.side)), this.pending.waiting(userId)]);
     if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
     const place = await this.live.take(userId, jobId, this.limits.liveMax);
     if (!place) throw new ApiError('SERVICE_UNAVAILABLE');
-    if (await this.admitToRegister(request.user.mode!)) return place;
+    if (await gate.admit()) return place;
     await this.live.release(place);
     throw new ApiError('SERVICE_UNAVAILABLE');
   }
 
   /** Queues the lookup in its kind's turns (or joins the one in flight for its subject); answers the job's id. */
-  private async enqueue<Result extends LookupJobResult>(request: LookupRequest<Result>, ownJobId: string, place: LivePlace | null): Promise<string> {
+  private async enqueue<Result extends LookupJobResult>(request: RequestInWorld<Result>, ownJobId: string, place: LivePlace | null): Promise<string> {
     const { subject, user, kind, requestId, refresh } = request;
     if (kind !== 'live' || !place) return this.queue.enqueueFor(user.userId, subject, BACKGROUND_PRIORITY[kind as 'batch' | 'recheck'], { refresh });
     const jobId = await this.queue.enqueue(subject, livePriority(place.ahead), ownJobId, requestId);
@@ -345,7 +335,7 @@ export class LookupService {
   }
 
   private async awaitJob<Result extends LookupJobResult>(
-    { deadline, signal }: LookupRequest<Result>,
+    { deadline, signal }: RequestInWorld<Result>,
     jobId: string,
     newCharge: Charge | null,
   ): Promise<LookupAnswer<Result>> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LiveRegister } from './live-register';
 import { LookupDispatcher } from './lookup-dispatcher';
 import { LookupProcessor, TestLookupProcessor } from './lookup.processor';
 import { LookupsCoreModule } from './lookups-core.module';
@@ -10,6 +11,6 @@ import { registerClientCloserProvider, registerClientProvider } from './register
 /** Worker only: runs the lookups (live ones through the register client, test ones on their own queue), and feeds parked lookups into the queue in turns. The API never imports it, so it never consumes jobs. */
 @Module({
   imports: [LookupsCoreModule, LookupsModule, SecretsModule, PageShapesModule],
-  providers: [LookupProcessor, TestLookupProcessor, LookupDispatcher, registerClientProvider, registerClientCloserProvider],
+  providers: [LiveRegister, LookupProcessor, TestLookupProcessor, LookupDispatcher, registerClientProvider, registerClientCloserProvider],
 })
 export class LookupsWorkerModule {}

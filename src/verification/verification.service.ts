@@ -76,15 +76,15 @@ export class VerificationService {
 
   private async answerOrThrow<Result extends LookupJobResult>(
     user: AuthenticatedUser,
-    asked: LookupSubject,
+    subject: LookupSubject,
     clientKey: string | undefined,
     requestId: string,
     { deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS'), markCachedCharge = true }: VerifyOptions,
   ): Promise<Verification<Result>> {
     // The claim reads the cache itself: under the key of the caller's world (a test key's answers are its own).
-    const subject = this.lookups.forUser(asked, user);
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, subject.unit);
-    const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), subject.cacheKey);
+    const cacheKey = this.lookups.cacheKey(subject, user);
+    const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), cacheKey);
     if (claim.licenceNumber !== subject.unit) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKeyReused);
     }
