@@ -15,3 +15,13 @@ export interface NamedSubject extends LookupSubject {
   /** At most one job per flight id is in flight, across all processes (single flight). */
   flightId: string;
 }
+
+/** A lookup by licence number, charged as the number. */
+export function numberSubject(licenceNumber: string): LookupSubject {
+  return { unit: licenceNumber, job: { licenceNumber } };
+}
+
+/** A name search, named by `searchKey` (its digest) and charged as `unit`; the job carries it sealed. */
+export function nameSearchSubject(searchKey: string, sealedSearch: string, unit: string): LookupSubject {
+  return { unit, job: { kind: 'name', searchKey, sealedSearch } };
+}

@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import type { FinalResult } from '../lookups/lookup-outcome';
-import type { LookupSubject } from '../lookups/lookup-subject';
+import { LookupSubject, numberSubject } from '../lookups/lookup-subject';
 import { LookupAnswer, LookupService } from '../lookups/lookup.service';
 import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { Charge, QuotaService } from '../quota/quota.service';
@@ -60,7 +60,7 @@ export class VerificationService {
     requestId: string,
     options: VerifyOptions = {},
   ): Promise<Verification> {
-    return this.answer<FinalResult>(user, this.lookups.numberSubject(licenceNumber), clientKey, requestId, options);
+    return this.answer<FinalResult>(user, numberSubject(licenceNumber), clientKey, requestId, options);
   }
 
   /** verify's protocol (cache, idempotency, charge once per unit and month, wait, PENDING) for any subject. */
@@ -99,8 +99,8 @@ export class VerificationService {
       kind: 'live',
       deadline,
       requestId,
-      cache: 'skip', // the claim has just read it
-      charge: !claim.chargedThisPeriod,
+      cache: 'read', // the claim has just read it
+      payment: claim.chargedThisPeriod ? null : 'charge',
       joinJob: claim.jobId,
       onQueued: (jobId) => this.idempotency.attachJob(user.userId, idempotencyKey, jobId),
     });
