@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Clock } from '../clock/clock';
 import type { LookupStanding } from '../lookups/lookup-outcome';
 import { LookupService } from '../lookups/lookup.service';
+import { RedisBroadcasts } from '../redis/redis-broadcasts';
 import { BatchDispatch, DISPATCH_CONCURRENCY } from './batch-dispatch';
 import { BatchHolderChecks } from './batch-holder-checks';
 import { itemResult } from './batch-view';
@@ -13,6 +14,8 @@ import { forEachLimited } from './for-each-limited';
 const RECONCILE_INTERVAL_MS = 10_000;
 // How often each API process looks for running batches of disabled users, to stop them.
 const STOP_DISABLED_INTERVAL_MS = 5000;
+// Tells every API process that a batch completed, with its id.
+const COMPLETIONS_CHANNEL = 'batch-completions';
 
 /**
  * Writes finished lookups into the items waiting on them and completes batches. Every API process
@@ -33,6 +36,7 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
     private readonly lookups: LookupService,
     private readonly holderChecks: BatchHolderChecks,
     private readonly clock: Clock,
+    private readonly broadcasts: RedisBroadcasts,
   ) {
     this.completions.setMaxListeners(0);
     this.lookups.onFinished((jobId) => {
@@ -40,8 +44,13 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
     });
   }
 
-  /** Lookups may have finished while no API process listened: settle every running batch once. */
-  onApplicationBootstrap(): void {
+  /**
+   * Hears batches completed by any API process: every process hears every finished lookup, and the first to settle
+   * a batch's last rows completes it, while its request may be waiting in another. Lookups may have finished while
+   * no API process listened: settle every running batch once.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.broadcasts.subscribe(COMPLETIONS_CHANNEL, (batchId) => this.heardCompleted(batchId));
     this.reconcileRunning().catch((error: unknown) => this.logger.error(`Reconciling running batches failed: ${(error as Error).message}`));
     this.stopTimer = setInterval(() => {
       this.stopDisabled().catch((error: unknown) => this.logger.warn(`Stopping the batches of disabled users failed: ${(error as Error).message}`));
@@ -121,7 +130,17 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
   /** Makes the holder checks that can be made, then marks the batch COMPLETED once nothing is pending, and tells whoever waits here. */
   private async completeIfDone(batchId: string): Promise<void> {
     await this.holderChecks.advance(batchId);
-    if (!(await this.repository.completeIfDone(batchId, this.clock.now()))) return;
+    const { done, completedHere } = await this.repository.completeIfDone(batchId, this.clock.now());
+    if (!done) return;
+    this.heardCompleted(batchId);
+    if (!completedHere) return;
+    // Not told: a request waiting in another process answers at its deadline, with the batch as it then is.
+    await this.broadcasts.publish(COMPLETIONS_CHANNEL, batchId).catch((error: unknown) => {
+      this.logger.warn(`Telling the other API processes that batch ${batchId} completed failed: ${(error as Error).message}`);
+    });
+  }
+
+  private heardCompleted(batchId: string): void {
     this.lastReconciled.delete(batchId);
     this.completions.emit(batchId);
   }

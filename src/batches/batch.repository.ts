@@ -236,16 +236,16 @@ export class BatchRepository {
     return rows.length > 0;
   }
 
-  /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is. */
-  async completeIfDone(batchId: string, now: Date): Promise<boolean> {
-    const [{ done }] = await this.dataSource.query<{ done: boolean }[]>(
+  /** Marks the batch COMPLETED at `now` if no item is pending; answers whether none is, and whether this call completed it. */
+  async completeIfDone(batchId: string, now: Date): Promise<{ done: boolean; completedHere: boolean }> {
+    const [row] = await this.dataSource.query<{ done: boolean; completed_here: boolean }[]>(
       `WITH state AS (SELECT NOT EXISTS (SELECT 1 FROM batch_items i WHERE i.batch_id = $1 AND (i.status = 'PENDING' OR ${HOLDER_UNCHECKED})) AS done),
             completed AS (UPDATE batches SET status = 'COMPLETED', completed_at = $2 FROM state
                           WHERE id = $1 AND status = 'RUNNING' AND state.done RETURNING id)
-       SELECT done FROM state`,
+       SELECT done, EXISTS (SELECT 1 FROM completed) AS completed_here FROM state`,
       [batchId, now],
     );
-    return done;
+    return { done: row.done, completedHere: row.completed_here };
   }
 
   /** The batch's found rows whose holder check is still to be made. */
