@@ -15,7 +15,7 @@ const folder = (name) => `${SRC}/${name}/**`;
  * if that is impossible, the import would close a cycle. The roots (files directly in src/) import anything.
  */
 export const LAYERS = [
-  ['clock', 'config', 'metrics', 'network'],
+  ['clock', 'config', 'metrics', 'network', 'tracing'],
   ['database'],
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
@@ -46,6 +46,7 @@ export const INFRASTRUCTURE = [
   'validation',
   'common',
   'secrets',
+  'tracing',
 ];
 
 /** What the rest of src/ may import of the lookup road: its modules, its service and the types they answer with. */

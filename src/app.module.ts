@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
+import { TracingModule } from './tracing/tracing.module';
 import { ConsoleModule } from './console/console.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
@@ -32,6 +33,7 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(settings),
         ClockModule,
+        TracingModule,
         DatabaseModule,
         ErrorsModule,
         ValidationModule,

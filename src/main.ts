@@ -10,6 +10,7 @@ import { createLogger } from './logging/create-logger';
 import { warnIfNotProductionRegister } from './lookups/production-register-warning';
 import { mountAdminDashboard } from './operator/admin-dashboard';
 import { createOperatorApp, listenForOperators } from './operator/operator-listener';
+import { startTracing } from './tracing/tracing';
 
 /**
  * API process: HTTP on Fastify, Swagger at /docs; it only produces lookup jobs. With OPERATOR_PORT set, a
@@ -20,7 +21,8 @@ async function bootstrap(): Promise<void> {
   const productionProblems = describeApiProductionProblems(settings);
   if (productionProblems.length > 0) throw new Error(productionProblems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
   process.title = 'lvs-api';
-  const logger = createLogger(settings, 'api');
+  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title);
+  const logger = createLogger(settings, 'api', undefined, tracing?.logFields);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     logger,
     ...HTTP_APP_OPTIONS,

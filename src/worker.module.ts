@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ActivityWorkerModule } from './activity/activity-worker.module';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
+import { TracingModule } from './tracing/tracing.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
@@ -26,6 +27,7 @@ export class WorkerModule {
       imports: [
         AppConfigModule.forRoot(settings),
         ClockModule,
+        TracingModule,
         DatabaseModule,
         RedisModule,
         MetricsModule,

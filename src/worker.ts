@@ -2,13 +2,15 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { readSettings } from './config/read-settings';
 import { createLogger } from './logging/create-logger';
+import { startTracing } from './tracing/tracing';
 import { WorkerModule } from './worker.module';
 
 /** Worker process: runs register lookups until SIGTERM, then finishes the active ones. */
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
   process.title = 'lvs-worker';
-  const logger = createLogger(settings, 'worker');
+  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title);
+  const logger = createLogger(settings, 'worker', undefined, tracing?.logFields);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(settings), { logger });
   await app.init();
   logger.log(`Worker running: concurrency ${settings.WORKER_CONCURRENCY}, ${settings.REGISTER_MAX_PER_SECOND} lookups/s`, 'Main');

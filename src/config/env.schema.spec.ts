@@ -115,6 +115,7 @@ describe('validateEnvironment', () => {
         WEBHOOK_DNS_SERVERS: [],
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
         WORKER_HTTP_PORT: 3001,
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
@@ -488,6 +489,17 @@ describe('validateEnvironment', () => {
 
     it('refuses an alert URL without its secret', () => {
       expect(namedVariables(errorOf({ OPERATOR_ALERT_URL: 'https://alerts.example/lvs' }).message)).toEqual(['OPERATOR_ALERT_SECRET']);
+    });
+  });
+
+  describe('traces', () => {
+    it('reads the collector endpoint', () => {
+      expect(validateEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://collector:4318');
+    });
+
+    it('refuses an endpoint that is not http(s)', () => {
+      expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
+      expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
     });
   });
 

@@ -631,6 +631,11 @@ export class EnvironmentVariables {
   @IsIn(['json', 'text'])
   LOG_FORMAT = 'json';
 
+  /** The OTLP/HTTP collector's base URL that traces go to (its /v1/traces); empty: no tracing, and nothing of it loaded. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OTEL_EXPORTER_OTLP_ENDPOINT !== '')
+  @Matches(/^https?:\/\/[^\s/]+\S*$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT = '';
+
   /** The worker's operators' listener (/metrics, /health/*); 0 picks a free port. */
   @Transform(toInteger)
   @Min(0)

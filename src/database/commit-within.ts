@@ -2,7 +2,8 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { usesPreparedStatements } from './data-source';
-import type { NamedStatement } from './named-statement';
+import { namedStatementAttributes, type NamedStatement } from './named-statement';
+import { inClientSpan } from '../tracing/tracing';
 
 /** A statement that could not commit before its deadline: nothing of it is committed, then or later. */
 export class CommitDeadlinePassed extends Error {
@@ -23,9 +24,18 @@ function before<T>(work: Promise<T>, expiry: Promise<never>): Promise<T> {
  * the transaction, so it also holds behind a transaction-mode pooler). A server that does not answer at all
  * (frozen) cannot enforce it: then the client gives up at the deadline and closes the connection without
  * having sent COMMIT, so whatever the server runs of it after a thaw is rolled back. Once COMMIT is sent, its
- * answer is awaited, so that the caller is told what really happened.
+ * answer is awaited, so that the caller is told what really happened. With tracing on, the transaction is one span.
  */
-export async function commitWithin<Row extends QueryResultRow>(
+export function commitWithin<Row extends QueryResultRow>(
+  dataSource: DataSource,
+  statement: NamedStatement,
+  values: unknown[],
+  timeoutMs: number,
+): Promise<Row[]> {
+  return inClientSpan(statement.name, namedStatementAttributes(statement), () => commitInTime<Row>(dataSource, statement, values, timeoutMs));
+}
+
+async function commitInTime<Row extends QueryResultRow>(
   dataSource: DataSource,
   statement: NamedStatement,
   values: unknown[],

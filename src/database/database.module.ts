@@ -1,6 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
+import { activeTracing } from '../tracing/tracing';
 import { buildDataSourceOptions, migrateDatabase } from './data-source';
 
 /** The service's pool on DATABASE_URL; the schema is brought up to date first, unless MIGRATIONS_RUN=false. */
@@ -23,6 +24,8 @@ import { buildDataSourceOptions, migrateDatabase } from './data-source';
           // The migrations are the schema; each module registers the entities of its tables with forFeature, and
           // test/e2e/entity-schema.e2e-spec.ts checks that they describe it exactly.
           autoLoadEntities: true,
+          // With tracing on, a span for each query TypeORM runs inside traced work.
+          subscribers: activeTracing() ? [activeTracing()!.querySubscriber] : [],
         };
       },
     }),

@@ -21,6 +21,7 @@ import { registerRequestLogging } from '../logging/request-logging';
 import { mountOpenApi } from './openapi';
 import { readCappedRequestBody } from './read-capped-request-body';
 import { registerSecurityHeaders } from './security-headers';
+import { activeTracing } from '../tracing/tracing';
 
 // Node checks request deadlines on a timer, every 30 s by default; each second keeps a 408 near its deadline.
 const DEADLINE_CHECK_INTERVAL_MS = 1000;
@@ -111,6 +112,8 @@ function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, 
 
 export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
+  // Before the request log's hooks, so that its line carries the request's trace.
+  activeTracing()?.traceRequests(fastify);
   registerRequestLogging(fastify, logger.pino);
   registerHttpMetrics(fastify, app.get(Metrics));
   fastify.addHook('onRequest', rejectHttp11WithoutHost);

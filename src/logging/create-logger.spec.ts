@@ -35,4 +35,22 @@ describe('createLogger', () => {
     atDebug.logger.log('AppModule dependencies initialized', 'InstanceLoader');
     expect(atDebug.lines.map((line) => [line.level, line.context])).toEqual([[20, 'InstanceLoader']]);
   });
+
+  it('adds the fields of where each line is written, when given a source of them (the active trace)', () => {
+    const lines: Record<string, unknown>[] = [];
+    let traceId = 'a'.repeat(32);
+    const logger = createLogger(
+      { LOG_LEVEL: 'log', LOG_FORMAT: 'json' },
+      'worker',
+      { write: (line: string) => void lines.push(JSON.parse(line)) },
+      () => ({ traceId }),
+    );
+    logger.log('first', 'Lookup');
+    traceId = 'b'.repeat(32);
+    logger.warn('second', 'Lookup');
+    expect(lines.map((line) => [line.msg, line.traceId])).toEqual([
+      ['first', 'a'.repeat(32)],
+      ['second', 'b'.repeat(32)],
+    ]);
+  });
 });

@@ -89,17 +89,20 @@ function readableText(): pino.DestinationStream {
  * e2e tests keep the lines to read them). JSON lines are written synchronously, as pino does by default,
  * once per event-loop turn: one write(2) for a turn's lines cost less than SonicBoom's asynchronous mode,
  * which hands each write to libuv's thread pool (starting its threads, about 6 MiB at the API's peak).
- * At exit nothing is lost; a SIGKILLed process loses the lines of its last turn.
+ * At exit nothing is lost; a SIGKILLed process loses the lines of its last turn. `lineFields` adds fields to every line
+ * from where it is written (with tracing on, the active trace's ids).
  */
 export function createLogger(
   settings: Pick<AppSettings, 'LOG_LEVEL' | 'LOG_FORMAT'>,
   processName: ProcessName,
   destination?: pino.DestinationStream,
+  lineFields?: () => Record<string, string>,
 ): AppLogger {
   const options: pino.LoggerOptions = {
     level: PINO_LEVEL[settings.LOG_LEVEL as LogLevel],
     base: { process: processName, pid: process.pid },
     timestamp: isoTimePerMillisecond(),
+    ...(lineFields && { mixin: lineFields }),
   };
   const output = destination ?? (settings.LOG_FORMAT === 'text' ? readableText() : new LinesPerTurn(pino.destination({ sync: true })));
   return new AppLogger(pino(options, output));

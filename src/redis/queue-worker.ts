@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Logger, OnModuleDestroy, OnModuleInit } from
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Worker, WorkerOptions } from 'bullmq';
 import { AppConfig } from '../config/app-config';
+import { activeTracing } from '../tracing/tracing';
 import { blockingConnection, bullPrefix, redisConnectionSettings } from './redis-clients';
 
 /** What every worker of the process shares: its own blocking connection and the queues' key prefix. */
@@ -37,7 +38,11 @@ export abstract class QueueWorker<Data, Result> implements OnModuleInit, OnModul
   }
 
   onModuleInit(): void {
-    this.consumer = new Worker<Data, Result>(this.queueName, (job, token) => this.process(job, token), this.options);
+    this.consumer = new Worker<Data, Result>(this.queueName, (job, token) => this.process(job, token), {
+      ...this.options,
+      // With tracing on, each job is a span, a child of the context its producer sent with it.
+      telemetry: activeTracing()?.queueTelemetry,
+    });
   }
 
   /**

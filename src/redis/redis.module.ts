@@ -5,6 +5,7 @@ import type { ConnectionOptions } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RedisOutageLog } from '../logging/redis-outage-log';
+import { activeTracing } from '../tracing/tracing';
 import { RedisBroadcasts } from './redis-broadcasts';
 import { RedisStore } from './redis-store';
 import { RedisOutageWatch } from './redis-outage-watch';
@@ -37,6 +38,7 @@ class QueueConnection implements OnApplicationShutdown {
       useFactory: (config: AppConfig, connection: QueueConnection) => ({
         connection: connection.options,
         prefix: bullPrefix(config.get('REDIS_PREFIX')),
+        telemetry: activeTracing()?.queueTelemetry,
       }),
     }),
   ],

@@ -18,7 +18,8 @@ import {
   STARTED,
 } from '../support/launcher-process';
 import { runAdminCli } from '../support/admin-cli';
-import { databaseUrl, testRunId } from '../support/test-run';
+import { until } from '../support/until';
+import { databaseUrl, TEST_REDIS_URL, testRunId } from '../support/test-run';
 
 async function expectAllGone(pids: Map<string, number>, ports: number[]): Promise<void> {
   expect([...pids.entries()].filter(([, pid]) => isAlive(pid))).toEqual([]);
@@ -156,6 +157,36 @@ describe('npm run demo', () => {
     expect(demo.log).not.toContain('signature NOT verified');
     const listed = JSON.parse((await runInBash(events)).stdout) as { events: { type: string }[] };
     expect(listed.events.map((event) => event.type)).toContain('licence.status_changed');
+  }, 60_000);
+
+  it('walks through register watch pasted at once: a canary changed, the signed register.canary_failed, drifted until acknowledged', async () => {
+    const lines = log.split('\n');
+    const section = lines.slice(lines.findIndex((line) => line.startsWith('# REGISTER WATCH')));
+    const steps = section.slice(0, section.indexOf(''));
+    const output = (await runInBash(steps.join('\n'))).stdout;
+    expect(output).toContain('"register":"drifted"');
+    const [, body] = await demo.waitFor(
+      /^receiver +\| Received operator alert register\.canary_failed \(webhook-id alert_[0-9a-f-]{36}\): signature verified\nreceiver +\| (.*)$/m,
+      20_000,
+    );
+    expect(JSON.parse(body)).toEqual({
+      type: 'register.canary_failed',
+      timestamp: expect.any(String),
+      data: { licenceNumber: '1052334455667788', reason: 'changed: surname' },
+    });
+
+    // The surname is back (the paste's last step); the acknowledgement, as the banner says, makes readiness ok again.
+    const name = `${testRunId()}_demo`;
+    const acknowledged = await runAdminCli(
+      { DATABASE_URL: databaseUrl(`${name}_demo`), REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `${name}-demo` },
+      'canary',
+      'acknowledge',
+    );
+    expect(acknowledged.status).toBe(0);
+    const readiness = /until curl -s (\S+) /.exec(steps.find((line) => line.startsWith('until'))!)![1];
+    const register = async () =>
+      ((await (await fetch(readiness)).json()) as { info: { registerBreaker: { register: string } } }).info.registerBreaker.register;
+    expect(await until(register, (state) => state === 'ok', 10_000)).toBe('ok');
   }, 60_000);
 
   it('checks a holder as printed: MATCH and CONFIRMED, then a MISMATCH, and finds both licences by name', async () => {

@@ -15,7 +15,8 @@ export interface Alert {
  */
 export class AlertReceiver {
   readonly secret = `whsec_${randomBytes(32).toString('base64')}`;
-  private readonly requests: { headers: Record<string, string>; raw: string }[] = [];
+  private readonly requests: { headers: Record<string, string>; raw: string; status: number }[] = [];
+  private readonly scripted: number[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -28,13 +29,24 @@ export class AlertReceiver {
       let raw = '';
       request.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
       request.on('end', () => {
-        receiver.requests.push({ headers: request.headers as Record<string, string>, raw });
-        response.writeHead(200).end();
+        const status = receiver.scripted.shift() ?? 200;
+        receiver.requests.push({ headers: request.headers as Record<string, string>, raw, status });
+        response.writeHead(status).end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     receiver = new AlertReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/lvs-alerts`);
     return receiver;
+  }
+
+  /** Answer the next requests with these statuses, in order (200 once they run out). */
+  answerNext(...statuses: number[]): void {
+    this.scripted.push(...statuses);
+  }
+
+  /** Each request's webhook-id and the status it was answered with, in order of arrival. */
+  answers(): { id: string; status: number }[] {
+    return this.requests.map(({ headers, status }) => ({ id: headers['webhook-id'], status }));
   }
 
   /** How many requests came, signed or not. */

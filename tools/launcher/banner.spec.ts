@@ -89,7 +89,7 @@ describe('demoBanner', () => {
 
   it('walks through monitoring: watch, a webhook to the receiver with its secret piped there, the first re-check waited for, a change in the sandbox', () => {
     const at = lines.findIndex((line) => line.startsWith('# MONITORING'));
-    const end = lines.findIndex((line) => line.startsWith('# SUCCESSOR'));
+    const end = lines.findIndex((line) => line.startsWith('# REGISTER WATCH'));
     expect(lines.slice(at + 1, end).filter((line) => !line.startsWith('#'))).toEqual([
       `curl -i -X PUT http://127.0.0.1:3000/v1/watchlist/1074556677889900 -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"reference":"guard-42"}'`,
       `curl -s -X POST http://127.0.0.1:3000/v1/webhooks -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4020/webhooks"}' | curl -s -X POST http://127.0.0.1:4020/secret --data-binary @-`,
@@ -107,6 +107,19 @@ describe('demoBanner', () => {
       `curl -i -X POST http://127.0.0.1:3000/v1/licences/verify-holder -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"licenceNumber":"1230112233445500","firstName":"Jane","surname":"Doe"}'`,
       `curl -i -X POST http://127.0.0.1:3000/v1/licences/search -H "X-API-Key: lvs_key" -H "Content-Type: application/json" -d '{"surname":"Hughes","firstName":"Olivia"}'`,
     ]);
+  });
+
+  it('walks through register watch: a canary surname changed in the sandbox, readiness drifted, the surname back', () => {
+    const at = lines.findIndex((line) => line.startsWith('# REGISTER WATCH'));
+    const section = lines.slice(at, lines.indexOf('', at));
+    expect(section.filter((line) => !line.startsWith('#'))).toEqual([
+      `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1052334455667788 -H "Content-Type: application/json" -d '{"surname":"SMITH"}'`,
+      'until curl -s http://127.0.0.1:3000/health/ready | grep -q drifted; do sleep 1; done; curl -s http://127.0.0.1:3000/health/ready',
+      `curl -s -X PUT http://127.0.0.1:4010/__sandbox/licences/1052334455667788 -H "Content-Type: application/json" -d '{"surname":"JONES"}'`,
+    ]);
+    expect(section).toContain(
+      "#    npm run admin -- canary acknowledge   (with this demo's DATABASE_URL, database licence_verification_demo, and REDIS_PREFIX=lvs-demo)",
+    );
   });
 
   it('walks through a successor: a new person watched with followSuccessor, the card replaced, the watchlist', () => {

@@ -1,4 +1,4 @@
-import { DEMO_SLOW_NUMBERS } from '@lvs/test-register';
+import { DEMO_SLOW_NUMBERS, SANDBOX_NUMBERS } from '@lvs/test-register';
 
 /** Numbers the demo's sandbox answers slowly: `1077` then 12 digits, so each paste asks a new number. */
 export const DEMO_SLOW_PREFIX = DEMO_SLOW_NUMBERS.prefix;
@@ -9,6 +9,10 @@ const DEMO_NOT_FOUND = '1888000000000000';
 const DEMO_WATCHED = '1074556677889900';
 /** The demo's re-check cycle: a change shows up within seconds instead of the production day. */
 export const DEMO_RECHECK_SECONDS = 5;
+/** The demo's canary licences (DAVID JONES, Surrendered; AHMED KHAN, Revoked): no other walk-through changes them. */
+export const DEMO_CANARIES = [SANDBOX_NUMBERS.surrendered, SANDBOX_NUMBERS.revoked];
+/** The demo's canary period: a register that changes shows within seconds instead of production's 15 minutes. */
+export const DEMO_CANARY_SECONDS = 5;
 
 /** The address to show for a listening address: a wildcard bind is reached on loopback. */
 export function displayUrl(host: string, port: number): string {
@@ -90,6 +94,24 @@ function monitoringSteps(apiUrl: string, key: string, sandboxUrl: string, receiv
   ];
 }
 
+/**
+ * The register watch walk-through: a canary's holder surname changes in the sandbox, the signed operator alert,
+ * readiness drifted, then the surname back and the acknowledgement.
+ */
+function registerWatchSteps(operatorsUrl: string, sandboxUrl: string, data: DemoData): string[] {
+  const canary = `${sandboxUrl}/__sandbox/licences/${DEMO_CANARIES[0]}`;
+  return [
+    `# REGISTER WATCH (this demo looks its canary licences up every ${DEMO_CANARY_SECONDS} s; production: REGISTER_CANARY_SECONDS, 15 min).`,
+    "# 1. The register changes a canary's holder surname, which a licence never does:",
+    `curl -s -X PUT ${canary} -H "Content-Type: application/json" -d '{"surname":"SMITH"}'`,
+    `# 2. Within ${DEMO_CANARY_SECONDS} s the receiver prints the signed operator alert register.canary_failed, and readiness says drifted (still 200):`,
+    `until curl -s ${operatorsUrl}/health/ready | grep -q drifted; do sleep 1; done; curl -s ${operatorsUrl}/health/ready`,
+    '# 3. The register puts it back; readiness stays drifted until an operator acknowledges the failure, with',
+    `#    npm run admin -- canary acknowledge   (with this demo's DATABASE_URL, database ${data.database}, and REDIS_PREFIX=${data.redisPrefix})`,
+    `curl -s -X PUT ${canary} -H "Content-Type: application/json" -d '{"surname":"JONES"}'`,
+  ];
+}
+
 /** OLIVIA HUGHES, born 1990-04-12, at her Active licence: the holder check's MATCH and CONFIRMED. */
 const DEMO_HOLDER = { licenceNumber: '1230112233445500', firstName: 'Olivia', surname: 'Hughes', dateOfBirth: '1990-04-12' };
 /** A person the successor walk-through adds to the sandbox, and the card that replaces hers. */
@@ -150,6 +172,7 @@ export function demoBanner(
   sandboxUrl: string,
   receiverUrl: string,
   data: DemoData,
+  operatorsUrl = apiUrl,
 ): string[] {
   const slowBody = `{"licenceNumber":"'"$SLOW"'"}`;
   return [
@@ -182,6 +205,8 @@ export function demoBanner(
     '',
     ...holderSteps(apiUrl, key),
     ...monitoringSteps(apiUrl, key, sandboxUrl, receiverUrl),
+    '',
+    ...registerWatchSteps(operatorsUrl, sandboxUrl, data),
     '',
     ...successorSteps(apiUrl, key, sandboxUrl),
     '=======================================================================',

@@ -2,8 +2,8 @@ import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isSignedBy } from '../../src/webhooks/verify-signature';
 
-/** Where the demo's webhook endpoint points, and where the answer of POST /v1/webhooks is piped to. */
-export const DEMO_RECEIVER_PATHS = { webhooks: '/webhooks', secret: '/secret' } as const;
+/** Where the demo's webhook endpoint points, where the answer of POST /v1/webhooks is piped to, and OPERATOR_ALERT_URL's path. */
+export const DEMO_RECEIVER_PATHS = { webhooks: '/webhooks', secret: '/secret', alerts: '/alerts' } as const;
 const MAX_BODY_BYTES = 256 * 1024;
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -20,7 +20,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 /**
  * The demo's stand-in for a partner's webhook endpoint, on loopback: it learns the signing secret
  * from the piped answer of POST /v1/webhooks, then prints every event it receives with the
- * verdict on its Standard Webhooks signature.
+ * verdict on its Standard Webhooks signature. It is the operator's alert endpoint too, with the
+ * OPERATOR_ALERT_SECRET the launcher gave the workers.
  */
 export class DemoReceiver {
   private readonly secrets: string[] = [];
@@ -28,9 +29,10 @@ export class DemoReceiver {
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    private readonly alertSecret: string,
   ) {}
 
-  static async start(say: (line: string) => void): Promise<DemoReceiver> {
+  static async start(say: (line: string) => void, alertSecret: string): Promise<DemoReceiver> {
     let receiver!: DemoReceiver;
     const server = createServer((request, response) => {
       void readBody(request)
@@ -42,7 +44,7 @@ export class DemoReceiver {
         });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new DemoReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    receiver = new DemoReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, alertSecret);
     return receiver;
   }
 
@@ -60,12 +62,14 @@ export class DemoReceiver {
       say(`Keeping the signing secret of webhook ${id ?? '?'} to verify what it sends`);
       return 200;
     }
-    if (request.url !== DEMO_RECEIVER_PATHS.webhooks) return 404;
+    const alert = request.url === DEMO_RECEIVER_PATHS.alerts;
+    if (!alert && request.url !== DEMO_RECEIVER_PATHS.webhooks) return 404;
     const headers = request.headers as Record<string, string | undefined>;
     const now = Math.floor(Date.now() / 1000);
-    const verified = this.secrets.some((secret) => isSignedBy(secret, headers, body, now));
+    const verified = (alert ? [this.alertSecret] : this.secrets).some((secret) => isSignedBy(secret, headers, body, now));
     const { type } = JSON.parse(body) as { type?: string };
-    say(`Received ${type ?? 'an event'} (webhook-id ${headers['webhook-id'] ?? '-'}): signature ${verified ? 'verified' : 'NOT verified'}`);
+    const what = alert ? `operator alert ${type ?? '?'}` : (type ?? 'an event');
+    say(`Received ${what} (webhook-id ${headers['webhook-id'] ?? '-'}): signature ${verified ? 'verified' : 'NOT verified'}`);
     say(body);
     return verified ? 204 : 401;
   }

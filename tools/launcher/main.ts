@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { sandboxAddress } from '@lvs/register-sandbox/sandbox-address';
 import { operatorsHost } from '../../src/config/env.schema';
 import { readNodeFlags } from '../../src/config/node-flags';
 import {
+  DEMO_CANARIES,
+  DEMO_CANARY_SECONDS,
   DEMO_RECHECK_SECONDS,
   DEMO_SLOW_LATENCY_MS,
   DEMO_SLOW_PREFIX,
@@ -15,7 +18,7 @@ import {
   STOP_LINE,
 } from './banner';
 import { databaseName, demoStores, dropDemoDatabase } from './demo-isolation';
-import { DemoReceiver } from './demo-receiver';
+import { DEMO_RECEIVER_PATHS, DemoReceiver } from './demo-receiver';
 import { childLogFormat, LauncherEnvironment, readLauncherEnvironment } from './launcher-settings';
 import { prefixesFor } from './line-prefixer';
 import { registerUnreachable } from './register-reachability';
@@ -100,9 +103,15 @@ class Launcher {
       // Monitoring at demo speed, with webhooks to the receiver on loopback.
       env.WATCH_RECHECK_SECONDS = String(DEMO_RECHECK_SECONDS);
       env.WEBHOOK_ALLOW_PRIVATE_URLS = 'true';
-      const receiver = await DemoReceiver.start((line) => this.say(line, 'receiver'));
+      const alertSecret = `whsec_${randomBytes(32).toString('base64')}`;
+      const receiver = await DemoReceiver.start((line) => this.say(line, 'receiver'), alertSecret);
       this.stoppable.push({ name: 'receiver', stop: () => receiver.close() });
       receiverUrl = receiver.url;
+      // Register watch at demo speed: canaries from the sandbox's data, operator alerts to the receiver.
+      env.REGISTER_CANARY_NUMBERS = DEMO_CANARIES.join(',');
+      env.REGISTER_CANARY_SECONDS = String(DEMO_CANARY_SECONDS);
+      env.OPERATOR_ALERT_URL = `${receiverUrl}${DEMO_RECEIVER_PATHS.alerts}`;
+      env.OPERATOR_ALERT_SECRET = alertSecret;
       ({ key, testKey } = this.createDemoKeys(env));
     }
 
@@ -129,7 +138,7 @@ class Launcher {
     // Last, once every process is ready, and unprefixed, so that addresses and commands can be copied as they are.
     const banner = [
       ...startBanner(apiUrl, operatorsUrl, this.demo ? sandboxUrl : settings.REGISTER_URL, await registerProblem, launcher.WORKERS),
-      ...(demoData ? demoBanner(apiUrl, { key, testKey }, sandboxUrl, receiverUrl, demoData) : []),
+      ...(demoData ? demoBanner(apiUrl, { key, testKey }, sandboxUrl, receiverUrl, demoData, operatorsUrl) : []),
       STOP_LINE,
     ];
     process.stdout.write(`\n${banner.join('\n')}\n\n`);
