@@ -20,14 +20,19 @@ export const LAYERS = [
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
-  ['common', 'evidence', 'activity'],
+  ['common', 'evidence', 'activity', 'people'],
   ['auth'],
+  ['members'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
-  ['operator', 'verification', 'register-watch'],
+  ['verification', 'register-watch'],
   ['holders', 'verification-records'],
   ['batches', 'watchlist'],
   ['console', 'test-mode'],
+  // The operator console: it reuses the partner console's cookies, sessions' rules, answers and assets.
+  ['operator-console'],
+  // The operators' listener: it serves the operator console's pages beside /metrics and the queue dashboard.
+  ['operator'],
   // The operator's commands: they compose what every module exports, and nothing imports them.
   ['cli'],
 ];

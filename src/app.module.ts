@@ -15,6 +15,7 @@ import { LookupReadinessModule } from './lookups/lookup-readiness.module';
 import { LookupsModule } from './lookups/lookups.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OperatorRoutesModule } from './operator/operator-routes.module';
+import { OperatorConsoleCoreModule } from './operator-console/operator-console-core.module';
 import { QuotaModule } from './quota/quota.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
@@ -54,7 +55,8 @@ export class AppModule {
         ...(settings.CONSOLE_ENABLED ? [ConsoleModule] : []),
         HealthModule.forRoot({ imports: [LookupReadinessModule] }),
         // With OPERATOR_PORT set, the operators' listener serves these routes instead (src/operator).
-        ...(settings.OPERATOR_PORT === null ? [OperatorRoutesModule] : []),
+        // and the operator console's pages, over these services of this app (src/operator-console).
+        ...(settings.OPERATOR_PORT === null ? [OperatorRoutesModule] : [OperatorConsoleCoreModule]),
       ],
     };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ActivityAction } from '../activity/activity-chain';
-import { ActivityLog, ActivityOrigin, OPERATOR_ORIGIN } from '../activity/activity-log';
+import { ActivityEntry, ActivityLog, ActivityOrigin, OPERATOR_ORIGIN } from '../activity/activity-log';
 import { ApiError } from '../errors/api-error';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret';
 import { AuthRepository, UserKeyRow, UserSetting } from './auth.repository';
@@ -58,6 +58,15 @@ export interface UserKey {
 
 export const MAX_ACTIVE_KEYS_PER_USER = 10;
 
+/**
+ * An operator's change to an account (the admin command, the operator console): who makes it, and what else to
+ * write in the change's own transaction with the account's event (the operators' log), so that both or neither stay.
+ */
+export interface OperatorChange {
+  origin: ActivityOrigin;
+  alongside?: (manager: EntityManager, event: ActivityEntry) => Promise<void>;
+}
+
 export class UnknownUserError extends Error {}
 
 /** A test side was named where only a live user may be (a test side has no test side of its own). */
@@ -105,13 +114,16 @@ export class ApiKeysService {
    * goes to the user's test side, made in the same transaction on first use; a new user is then made live, with its
    * test side, and only the test key is issued.
    */
-  async createKey(options: {
-    name: string;
-    quota?: number | null;
-    expiresAt?: Date | null;
-    userId?: string;
-    testModeQuota?: number;
-  }): Promise<CreatedKey> {
+  async createKey(
+    options: {
+      name: string;
+      quota?: number | null;
+      expiresAt?: Date | null;
+      userId?: string;
+      testModeQuota?: number;
+    },
+    change: OperatorChange = { origin: OPERATOR_ORIGIN },
+  ): Promise<CreatedKey> {
     const mode: KeyMode = options.testModeQuota === undefined ? 'live' : 'test';
     const created = await this.repository.transaction(async (manager) => {
       const user = options.userId
@@ -132,7 +144,7 @@ export class ApiKeysService {
         expiresAt: options.expiresAt ?? null,
       });
       const changes = { name: { old: null, new: saved.name }, mode: { old: null, new: mode }, role: { old: null, new: saved.role } };
-      await this.activity.append(OPERATOR_ORIGIN, { userId: user.id, action: 'key.created', target: { type: 'key', id: saved.id }, changes }, manager);
+      await this.logChange(change, { userId: user.id, action: 'key.created', target: { type: 'key', id: saved.id }, changes }, manager);
       return {
         key,
         keyId: saved.id,
@@ -171,7 +183,7 @@ export class ApiKeysService {
    * each marked with its mode and whether `callerKeyId` may revoke it. A live user's list holds its test side's keys
    * too; a test side's only its own.
    */
-  async userKeys(userId: string, callerKeyId: string): Promise<UserKey[]> {
+  async userKeys(userId: string, callerKeyId: string | null): Promise<UserKey[]> {
     const rows = await this.repository.userKeys(userId, callerKeyId);
     return rows.map(userKey);
   }
@@ -180,20 +192,20 @@ export class ApiKeysService {
    * Issues one more key of `mode` through the key `issuerKeyId` of user `userId`: to that user, or to the test side
    * of a live user (made on first use) for a test key; the caller has checked with issuedKeyMode that the issuer may.
    * Refused with KeyLimitError when the receiving user already holds the most active keys, and with PastExpiryError
-   * for an expiry not in the future, and 401 when the issuer was revoked meanwhile. The new key expires no later than its issuer. The receiving user's row is locked
+   * for an expiry not in the future, and 401 when the issuer was revoked meanwhile; `issuerKeyId` null: a member issues it (no issuer to outlive). The new key expires no later than its issuer. The receiving user's row is locked
    * first, so that concurrent requests count one after another and never pass the limit.
    */
   async createUserKey(
     origin: ActivityOrigin,
     userId: string,
-    issuerKeyId: string,
+    issuerKeyId: string | null,
     request: { name: string; expiresAt: Date | null; mode: KeyMode; role: KeyRole },
   ): Promise<UserKey & { key: string }> {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
       const ownerId = request.mode === issuerMode ? userId : await testSideOf(this.repository, manager, userId);
       // Held until this key commits, so that a revocation of the issuer waits for it and takes it along.
-      if (!(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
+      if (issuerKeyId !== null && !(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
       await lockUser(manager, ownerId, 'UPDATE');
       const { active, issuerExpiresAt, now } = await this.repository.issueCounts(manager, ownerId, issuerKeyId, userId);
       if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
@@ -220,9 +232,10 @@ export class ApiKeysService {
    * Revokes a key that `callerKeyId` of this user may revoke, with every key descended from it: itself or a key
    * descended from it, its test side's included for a live key, or, to a key the operator issued, one whose issuer is
    * revoked. False otherwise (its issuer, another key the operator issued, another user's, one revoked already, a live
-   * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist.
+   * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist. With
+   * `callerKeyId` null (a member), any key of the account.
    */
-  async revokeUserKey(origin: ActivityOrigin, userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
+  async revokeUserKey(origin: ActivityOrigin, userId: string, callerKeyId: string | null, keyId: string): Promise<boolean> {
     const revoked = await this.repository.transaction(async (manager) => {
       const userIds = await this.repository.revokeInLineage(manager, userId, callerKeyId, keyId);
       if (userIds.length > 0) await this.activity.append(origin, { userId, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);
@@ -232,11 +245,11 @@ export class ApiKeysService {
   }
 
   /** Revokes the key and its descendants; false when there is no such key. Revoking twice keeps the first time. */
-  async revokeKey(keyId: string): Promise<boolean> {
+  async revokeKey(keyId: string, change: OperatorChange): Promise<boolean> {
     const revoked = await this.repository.transaction(async (manager) => {
       const account = await this.repository.keyAccount(manager, keyId);
       if (account === undefined) return [];
-      await this.activity.append(OPERATOR_ORIGIN, { userId: account, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);
+      await this.logChange(change, { userId: account, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);
       return this.repository.revoke(manager, keyId);
     });
     return this.announce(revoked);
@@ -249,30 +262,30 @@ export class ApiKeysService {
   }
 
   /** Returns false when there is no such user. null returns the user to the default rate. */
-  async setRateLimit(userId: string, ratePerSecond: number | null): Promise<boolean> {
-    return (await this.changeSetting(userId, 'rateLimitPerSecond', ratePerSecond, 'account.limits_changed')) && this.announce([userId]);
+  async setRateLimit(userId: string, ratePerSecond: number | null, change: OperatorChange): Promise<boolean> {
+    return (await this.changeSetting(change, userId, 'rateLimitPerSecond', ratePerSecond, 'account.limits_changed')) && this.announce([userId]);
   }
 
   /**
    * Returns false when there is no such user. null returns the user to WATCH_MAX_ENTRIES_PER_USER. Nothing to
    * announce: the watchlist reads the limit from the user's row whenever it adds entries.
    */
-  async setWatchLimit(userId: string, watchLimit: number | null): Promise<boolean> {
-    return this.changeSetting(userId, 'watchLimit', watchLimit, 'account.limits_changed');
+  async setWatchLimit(userId: string, watchLimit: number | null, change: OperatorChange): Promise<boolean> {
+    return this.changeSetting(change, userId, 'watchLimit', watchLimit, 'account.limits_changed');
   }
 
   /** Returns false when there is no such user. null sets an unlimited plan. */
-  async setQuota(userId: string, quota: number | null): Promise<boolean> {
-    return (await this.changeSetting(userId, 'monthlyQuota', quota, 'account.quota_changed')) && this.announce([userId]);
+  async setQuota(userId: string, quota: number | null, change: OperatorChange): Promise<boolean> {
+    return (await this.changeSetting(change, userId, 'monthlyQuota', quota, 'account.quota_changed')) && this.announce([userId]);
   }
 
   /** Sets one of the operator's settings of the user and logs it with its old value, together; false when there is no such user. */
-  private changeSetting(userId: string, setting: UserSetting, value: number | null, action: ActivityAction): Promise<boolean> {
+  private changeSetting(change: OperatorChange, userId: string, setting: UserSetting, value: number | null, action: ActivityAction): Promise<boolean> {
     return this.repository.transaction(async (manager) => {
       const before = await this.repository.updateUser(manager, userId, setting, value);
       if (!before) return false;
       const changes = { [setting]: { old: before.old, new: value } };
-      await this.activity.append(OPERATOR_ORIGIN, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
+      await this.logChange(change, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
       return true;
     });
   }
@@ -282,17 +295,23 @@ export class ApiKeysService {
    * refuses its keys from the announcement on; the worker reads the column where it re-checks and delivers.
    * Disabling twice keeps the first time.
    */
-  async setDisabled(userId: string, disabled: boolean): Promise<{ disabledAt: string | null } | null> {
+  async setDisabled(userId: string, disabled: boolean, change: OperatorChange): Promise<{ disabledAt: string | null } | null> {
     const changed = await this.repository.transaction(async (manager) => {
       const result = await this.repository.setDisabled(manager, userId, disabled);
       if (!result) return undefined;
       const changes = { disabledAt: { old: result.before?.toISOString() ?? null, new: result.disabledAt?.toISOString() ?? null } };
       const action = disabled ? 'account.disabled' : 'account.enabled';
-      await this.activity.append(OPERATOR_ORIGIN, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
+      await this.logChange(change, { userId, action, target: { type: 'account', id: userId }, changes }, manager);
       return result;
     });
     if (!changed) return null;
     await this.keyChanges.publish(userId);
     return { disabledAt: changed.disabledAt?.toISOString() ?? null };
+  }
+
+  /** The account's event of an operator's change, and what the change writes alongside it, in its transaction. */
+  private async logChange(change: OperatorChange, event: ActivityEntry, manager: EntityManager): Promise<void> {
+    await this.activity.append(change.origin, event, manager);
+    await change.alongside?.(manager, event);
   }
 }

@@ -32,6 +32,11 @@ export function userMode(userId: string): string {
   return `(SELECT moded.mode FROM users moded WHERE moded.id = ${userId})`;
 }
 
+/** The name of the user of id `userId` (an SQL expression), null when there is none. */
+export function userName(userId: string): string {
+  return `(SELECT named.name FROM users named WHERE named.id = ${userId})`;
+}
+
 /** Whether the operator disabled the user of id `userId` (an SQL expression). */
 export function isDisabledUser(userId: string): string {
   return `EXISTS (SELECT 1 FROM users disabled WHERE disabled.id = ${userId} AND disabled.disabled_at IS NOT NULL)`;
@@ -48,4 +53,19 @@ export function userWatchLimit(userId: string): string {
  */
 export async function lockUser(manager: EntityManager, userId: string, strength: 'UPDATE' | 'NO KEY UPDATE'): Promise<void> {
   await manager.query(`SELECT 1 FROM users WHERE id = $1 FOR ${strength}`, [userId]);
+}
+
+/**
+ * The partners (live users) as a relation `alias` with their operator settings: id, name, monthly_quota,
+ * rate_limit_per_second, watch_limit, disabled_at, created_at, and test_side (the id of its test side, or null).
+ */
+export function partners(alias: string): string {
+  return `(SELECT p.id, p.name, p.monthly_quota, p.rate_limit_per_second, p.watch_limit, p.disabled_at, p.created_at,
+                  (SELECT t.id FROM users t WHERE t.live_user_id = p.id) AS test_side
+             FROM users p WHERE p.mode = 'live') ${alias}`;
+}
+
+/** The keys as a relation `alias`: id, user_id, name, key_prefix, role, created_at, last_used_at, expires_at, revoked_at, created_by_key_id. */
+export function apiKeyRows(alias: string): string {
+  return `(SELECT id, user_id, name, key_prefix, role, created_at, last_used_at, expires_at, revoked_at, created_by_key_id FROM api_keys) ${alias}`;
 }

@@ -41,6 +41,8 @@ describe('ADMIN_USAGE', () => {
       'canary',
       'shape',
       'activity',
+      'invite',
+      'invite-operator',
     ]);
   });
 
@@ -210,12 +212,12 @@ describe('parseAdminCommand', () => {
       expect(() => parseAdminCommand(['delete-user'])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
       expect(() => parseAdminCommand(['delete-user', USER_ID, USER_ID])).toThrow(new UsageError('delete-user takes exactly one USER_ID'));
       expect(() => parseAdminCommand(['delete-user', 'someone', '--confirm'])).toThrow(new UsageError('USER_ID must be a UUID'));
-      expect(() => parseAdminCommand(['delete-user', USER_ID, '--name', 'x'])).toThrow(new UsageError('delete-user takes only --confirm'));
+      expect(() => parseAdminCommand(['delete-user', USER_ID, '--name', 'x'])).toThrow(new UsageError('delete-user takes only --confirm and --reason'));
       expect(() => parseAdminCommand(['delete-user', USER_ID, '--confirm=yes'])).toThrow(UsageError);
     });
 
     it('refuses --confirm on any other command', () => {
-      expect(() => parseAdminCommand(['disable-user', USER_ID, '--confirm'])).toThrow(new UsageError('"disable-user" takes no options'));
+      expect(() => parseAdminCommand(['disable-user', USER_ID, '--confirm'])).toThrow(new UsageError('"disable-user" takes only --reason'));
     });
   });
 
@@ -268,6 +270,58 @@ describe('parseAdminCommand', () => {
       expect(() => parseAdminCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
       expect(() => parseAdminCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
       expect(() => parseAdminCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
+    });
+  });
+
+  describe('invite', () => {
+    it('parses invite --user USER_ID --email ADDRESS --role ROLE', () => {
+      expect(parseAdminCommand(['invite', '--user', USER_ID, '--email', ' Jane@Acme.example ', '--role', 'owner'])).toEqual({
+        command: 'invite',
+        userId: USER_ID,
+        email: 'Jane@Acme.example',
+        role: 'owner',
+      });
+    });
+
+    it('refuses a missing or bad user, address or role, and anything else', () => {
+      expect(() => parseAdminCommand(['invite', '--email', 'a@b.cd', '--role', 'owner'])).toThrow(new UsageError('--user must be a UUID'));
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'nobody', '--role', 'owner'])).toThrow(
+        new UsageError('--email must be an e-mail address'),
+      );
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'a@b.cd', '--role', 'boss'])).toThrow(
+        new UsageError('--role must be one of owner, admin, developer, compliance, viewer'),
+      );
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'a@b.cd', '--role', 'owner', '--test'])).toThrow(
+        new UsageError('invite takes only --user, --email and --role'),
+      );
+    });
+  });
+
+  describe('invite-operator', () => {
+    it('parses the e-mail address, the name (the address when not given) and the role (operator when not given)', () => {
+      expect(parseAdminCommand(['invite-operator', '--email', ' ana@example.org '])).toEqual({
+        command: 'invite-operator',
+        email: 'ana@example.org',
+        name: 'ana@example.org',
+        role: 'operator',
+      });
+      expect(parseAdminCommand(['invite-operator', '--email', 'sam@example.org', '--name', 'Sam Lee', '--role', 'support'])).toEqual({
+        command: 'invite-operator',
+        email: 'sam@example.org',
+        name: 'Sam Lee',
+        role: 'support',
+      });
+    });
+
+    it('refuses a missing or malformed address, another role, and other options', () => {
+      expect(() => parseAdminCommand(['invite-operator'])).toThrow(new UsageError('--email must be an e-mail address'));
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'ana'])).toThrow(new UsageError('--email must be an e-mail address'));
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'a@b.org', '--role', 'admin'])).toThrow(
+        new UsageError('--role must be operator or support'),
+      );
+      expect(() => parseAdminCommand(['invite-operator', '--email', 'a@b.org', '--user', USER_ID])).toThrow(
+        new UsageError('invite-operator takes only --email, --name and --role'),
+      );
     });
   });
 
@@ -338,6 +392,39 @@ describe('parseAdminCommand', () => {
   describe.each(['disable-user', 'enable-user'] as const)('%s', (command) => {
     it(`parses ${command} USER_ID and lower-cases the UUID`, () => {
       expect(parseAdminCommand([command, USER_ID.toUpperCase()])).toEqual({ command, userId: USER_ID });
+    });
+  });
+
+  describe('--reason', () => {
+    it('is taken, trimmed, by every change to a partner, and absent when not given', () => {
+      const reason = ['--reason', '  Plan upgraded, ticket 4411 '];
+      const given = { reason: 'Plan upgraded, ticket 4411' };
+      expect(parseAdminCommand(['set-quota', USER_ID, '250', ...reason])).toStrictEqual({ command: 'set-quota', userId: USER_ID, quota: 250, ...given });
+      expect(parseAdminCommand(['set-rate-limit', USER_ID, 'default', ...reason])).toStrictEqual({
+        command: 'set-rate-limit',
+        userId: USER_ID,
+        ratePerSecond: null,
+        ...given,
+      });
+      expect(parseAdminCommand(['set-watch-limit', USER_ID, '9', ...reason])).toStrictEqual({
+        command: 'set-watch-limit',
+        userId: USER_ID,
+        watchLimit: 9,
+        ...given,
+      });
+      expect(parseAdminCommand(['disable-user', USER_ID, ...reason])).toStrictEqual({ command: 'disable-user', userId: USER_ID, ...given });
+      expect(parseAdminCommand(['revoke', KEY_ID, ...reason])).toStrictEqual({ command: 'revoke', keyId: KEY_ID, ...given });
+      expect(parseAdminCommand(['delete-user', USER_ID, '--confirm', ...reason])).toStrictEqual({
+        command: 'delete-user',
+        userId: USER_ID,
+        confirmed: true,
+        ...given,
+      });
+      expect(parseAdminCommand(['set-quota', USER_ID, '250'])).toStrictEqual({ command: 'set-quota', userId: USER_ID, quota: 250, reason: undefined });
+    });
+
+    it('is refused by a command that changes no partner', () => {
+      expect(() => parseAdminCommand(['list', '--reason', 'x'])).toThrow(new UsageError('"list" takes no options'));
     });
   });
 
@@ -413,17 +500,19 @@ describe('parseAdminCommand', () => {
       ['revoke with two KEY_IDs', ['revoke', KEY_ID, KEY_ID], 'revoke takes exactly one KEY_ID'],
       ['revoke with a KEY_ID that is not a UUID', ['revoke', '42'], 'KEY_ID must be a UUID'],
       ['revoke with a UUID with braces', ['revoke', `{${KEY_ID}}`], 'KEY_ID must be a UUID'],
-      ['revoke with an option', ['revoke', KEY_ID, '--quota', '5'], '"revoke" takes no options'],
+      ['revoke with an option', ['revoke', KEY_ID, '--quota', '5'], '"revoke" takes only --reason'],
       ['set-quota without a quota', ['set-quota', USER_ID], 'set-quota takes USER_ID and N|unlimited'],
       ['set-quota with an extra argument', ['set-quota', USER_ID, '5', '6'], 'set-quota takes USER_ID and N|unlimited'],
       ['set-quota with a USER_ID that is not a UUID', ['set-quota', 'bob', '5'], 'USER_ID must be a UUID'],
       ['set-quota with a bad quota', ['set-quota', USER_ID, 'lots'], 'Quota must be a whole number from 0 to 2147483647, got "lots"'],
       ['set-quota with quota 2147483648', ['set-quota', USER_ID, '2147483648'], 'Quota must be a whole number from 0 to 2147483647, got "2147483648"'],
-      ['set-quota with an option', ['set-quota', USER_ID, '5', '--user', USER_ID], '"set-quota" takes no options'],
+      ['set-quota with an option', ['set-quota', USER_ID, '5', '--user', USER_ID], '"set-quota" takes only --reason'],
+      ['set-quota with a blank reason', ['set-quota', USER_ID, '5', '--reason', '  '], '--reason must be 1 to 500 characters'],
+      ['set-quota with a reason of 501 characters', ['set-quota', USER_ID, '5', '--reason', 'x'.repeat(501)], '--reason must be 1 to 500 characters'],
       ['disable-user without USER_ID', ['disable-user'], 'disable-user takes exactly one USER_ID'],
       ['disable-user with two USER_IDs', ['disable-user', USER_ID, USER_ID], 'disable-user takes exactly one USER_ID'],
       ['disable-user with a USER_ID that is not a UUID', ['disable-user', 'bob'], 'USER_ID must be a UUID'],
-      ['disable-user with an option', ['disable-user', USER_ID, '--name', 'x'], '"disable-user" takes no options'],
+      ['disable-user with an option', ['disable-user', USER_ID, '--name', 'x'], '"disable-user" takes only --reason'],
       ['enable-user without USER_ID', ['enable-user'], 'enable-user takes exactly one USER_ID'],
       ['enable-user with a USER_ID that is not a UUID', ['enable-user', '42'], 'USER_ID must be a UUID'],
     ])('rejects %s', (_what, argv, message) => {

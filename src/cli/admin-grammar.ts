@@ -1,42 +1,50 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
+import { MEMBER_ROLES, MemberRole } from '../members/member-role';
+import { REASON_MAX_LENGTH } from '../operator-console/operator-reason';
+import { OPERATOR_ROLES, OperatorRole } from '../operator-console/operator-role';
+import { looksLikeEmail } from '../people/email-address';
 
 export type AdminCommand =
-  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean }
+  | { command: 'create'; name: string; quota: number | null; expiresAt: Date | null; userId: string | null; test: boolean; reason?: string }
   | { command: 'list' }
-  | { command: 'revoke'; keyId: string }
-  | { command: 'set-quota'; userId: string; quota: number | null }
-  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null }
-  | { command: 'set-watch-limit'; userId: string; watchLimit: number | null }
-  | { command: 'disable-user' | 'enable-user'; userId: string }
-  | { command: 'delete-user'; userId: string; confirmed: boolean }
+  | { command: 'revoke'; keyId: string; reason?: string }
+  | { command: 'set-quota'; userId: string; quota: number | null; reason?: string }
+  | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null; reason?: string }
+  | { command: 'set-watch-limit'; userId: string; watchLimit: number | null; reason?: string }
+  | { command: 'disable-user' | 'enable-user'; userId: string; reason?: string }
+  | { command: 'delete-user'; userId: string; confirmed: boolean; reason?: string }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
   | { command: 'shape-list' }
   | { command: 'shape-acknowledge'; shape: string }
-  | { command: 'activity-verify'; userId: string };
+  | { command: 'activity-verify'; userId: string }
+  | { command: 'invite'; userId: string; email: string; role: MemberRole }
+  | { command: 'invite-operator'; email: string; name: string; role: OperatorRole };
 
 export class UsageError extends Error {}
 
 export const ADMIN_USAGE = `Usage:
-  admin create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID]
-  admin create --name NAME --test [--expires-at ISO-8601] [--user USER_ID]
+  admin create --name NAME [--quota N] [--expires-at ISO-8601] [--user USER_ID] [--reason TEXT]
+  admin create --name NAME --test [--expires-at ISO-8601] [--user USER_ID] [--reason TEXT]
   admin list
-  admin revoke KEY_ID
-  admin set-quota USER_ID N|unlimited
-  admin set-rate-limit USER_ID N|default
-  admin set-watch-limit USER_ID N|default
-  admin disable-user USER_ID
-  admin enable-user USER_ID
-  admin delete-user USER_ID [--confirm]
+  admin revoke KEY_ID [--reason TEXT]
+  admin set-quota USER_ID N|unlimited [--reason TEXT]
+  admin set-rate-limit USER_ID N|default [--reason TEXT]
+  admin set-watch-limit USER_ID N|default [--reason TEXT]
+  admin disable-user USER_ID [--reason TEXT]
+  admin enable-user USER_ID [--reason TEXT]
+  admin delete-user USER_ID [--confirm] [--reason TEXT]
   admin reencrypt-webhook-secrets
   admin reseal-holder-data
   admin receipt-key
   admin canary acknowledge|rebaseline
   admin shape list
   admin shape acknowledge SHAPE
-  admin activity verify --user USER_ID`;
+  admin activity verify --user USER_ID
+  admin invite --user USER_ID --email ADDRESS --role owner|admin|developer|compliance|viewer
+  admin invite-operator --email EMAIL [--name NAME] [--role operator|support]`;
 
 /** A register page's shape (pageShape in @lvs/register). */
 const PAGE_SHAPE = /^[0-9a-f]{16}$/;
@@ -60,6 +68,14 @@ function parseWatchLimit(text: string): number {
     throw new UsageError(`Watch limit must be a whole number of entries from 0 to 10000000, got "${text}"`);
   }
   return Number(text);
+}
+
+/** --reason: its text trimmed, absent when not given; refused when blank or too long. */
+function parseReason(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const reason = text.trim();
+  if (reason === '' || reason.length > REASON_MAX_LENGTH) throw new UsageError(`--reason must be 1 to ${REASON_MAX_LENGTH} characters`);
+  return reason;
 }
 
 function parseUuid(text: string | undefined, what: string): string {
@@ -88,6 +104,9 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         user: { type: 'string' },
         confirm: { type: 'boolean' },
         test: { type: 'boolean' },
+        reason: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (error) {
@@ -97,6 +116,12 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
   const [command, ...rest] = positionals;
   const onlyCreateOptions = () => {
     if (Object.keys(values).length > 0) throw new UsageError(`"${command}" takes no options`);
+  };
+  /** A change to a partner takes --reason and nothing else; the reason, when given. */
+  const onlyReason = (): string | undefined => {
+    const { reason, ...others } = values;
+    if (Object.keys(others).length > 0) throw new UsageError(`"${command}" takes only --reason`);
+    return parseReason(reason);
   };
   switch (command) {
     case 'create': {
@@ -124,42 +149,45 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
         expiresAt,
         userId: values.user === undefined ? null : parseUuid(values.user, '--user'),
         test: values.test === true,
+        reason: parseReason(values.reason),
       };
     }
     case 'list':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError('list takes no arguments');
       return { command };
-    case 'revoke':
-      onlyCreateOptions();
+    case 'revoke': {
+      const reason = onlyReason();
       if (rest.length !== 1) throw new UsageError('revoke takes exactly one KEY_ID');
-      return { command, keyId: parseUuid(rest[0], 'KEY_ID') };
+      return { command, keyId: parseUuid(rest[0], 'KEY_ID'), reason };
+    }
     case 'set-quota': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'unlimited', parseQuota);
-      return { command, userId, quota: value };
+      return { command, userId, quota: value, reason };
     }
     case 'set-rate-limit': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'default', parseRate);
-      return { command, userId, ratePerSecond: value };
+      return { command, userId, ratePerSecond: value, reason };
     }
     case 'set-watch-limit': {
-      onlyCreateOptions();
+      const reason = onlyReason();
       const { userId, value } = userSetting(command, rest, 'default', parseWatchLimit);
-      return { command, userId, watchLimit: value };
+      return { command, userId, watchLimit: value, reason };
     }
     case 'delete-user': {
-      const { confirm, ...others } = values;
-      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm');
+      const { confirm, reason, ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm and --reason');
       if (rest.length !== 1) throw new UsageError('delete-user takes exactly one USER_ID');
-      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true };
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), confirmed: confirm === true, reason: parseReason(reason) };
     }
     case 'disable-user':
-    case 'enable-user':
-      onlyCreateOptions();
+    case 'enable-user': {
+      const reason = onlyReason();
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
-      return { command, userId: parseUuid(rest[0], 'USER_ID') };
+      return { command, userId: parseUuid(rest[0], 'USER_ID'), reason };
+    }
     case 'reencrypt-webhook-secrets':
     case 'reseal-holder-data':
       onlyCreateOptions();
@@ -170,6 +198,24 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
       if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
       return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
+    case 'invite': {
+      const { user, email, role, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('invite takes only --user, --email and --role');
+      const userId = parseUuid(user, '--user');
+      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+      return { command, userId, email: email.trim(), role: role as MemberRole };
+    }
+    case 'invite-operator': {
+      const { email, name, role = 'operator', ...others } = values;
+      if (Object.keys(others).length > 0) throw new UsageError('invite-operator takes only --email, --name and --role');
+      if (rest.length > 0) throw new UsageError('invite-operator takes no positional arguments');
+      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      if (!(OPERATOR_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be operator or support');
+      const displayName = name?.trim() || email.trim();
+      if (displayName.length > 100) throw new UsageError('--name must be at most 100 characters');
+      return { command, email: email.trim(), name: displayName, role: role as OperatorRole };
     }
     case 'receipt-key':
       onlyCreateOptions();

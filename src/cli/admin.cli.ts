@@ -3,52 +3,51 @@ import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TestSideError, UnknownUserError } from '../auth/api-keys.service';
 import { AuthModule } from '../auth/auth.module';
-import { BatchRepository } from '../batches/batch.repository';
 import { ClockModule } from '../clock/clock.module';
 import { AppConfigModule } from '../config/app-config.module';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
-import { EventsService } from '../events/events.service';
+import { MembersCoreModule } from '../members/members-core.module';
 import { CanaryStore } from '../lookups/canary-store';
 import { PageShapeStore } from '../lookups/page-shape-store';
-import { EvidenceRepository } from '../evidence/evidence.repository';
 import { newReceiptKey } from '../evidence/receipt-keys';
-import { QuotaRepository } from '../quota/quota.repository';
 import { RedisModule } from '../redis/redis.module';
 import { SecretsModule } from '../secrets/secrets.module';
-import { WatchlistRepository } from '../watchlist/watchlist.repository';
-import { WebhookRepository } from '../webhooks/webhook.repository';
 import { runActivityCommand, BrokenChainError } from './activity-command';
+import { runInviteCommand } from './invite-command';
 import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
 import { runCanaryCommand } from './canary-command';
 import { runShapeCommand } from './shape-command';
 import { runKeyCommand } from './key-commands';
 import { runSecretCommand } from './secret-commands';
-import { runDeleteUser, UserDeletion } from './user-deletion';
+import { runDeleteUser } from './delete-user-command';
+import { OperatorActionsModule } from '../operator-console/operator-actions.module';
+import { OperatorInvitationsModule } from '../operator-console/operator-invitations.module';
+import { runInviteOperator } from './operator-commands';
 
 /**
- * Redis: revocations, disabled users, quota and rate changes are announced to every API process. The other modules'
- * repositories serve delete-user and the reseal commands their own tables; they are provided here alone, because
- * the feature modules would bring queues and processors that a command does not run.
+ * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
+ * go through the operator's actions (OperatorActionsModule), which also lends the reseal commands the feature
+ * repositories of their tables: the feature modules would bring queues and processors that a command does not run.
  */
 @Module({})
 class AdminCliModule {
   static forRoot(settings: AppSettings): DynamicModule {
     return {
       module: AdminCliModule,
-      imports: [AppConfigModule.forRoot(settings), ClockModule, DatabaseModule, RedisModule, AuthModule, SecretsModule],
-      providers: [
-        CanaryStore,
-        PageShapeStore,
-        BatchRepository,
-        WatchlistRepository,
-        WebhookRepository,
-        EventsService,
-        QuotaRepository,
-        EvidenceRepository,
-        UserDeletion,
+      imports: [
+        AppConfigModule.forRoot(settings),
+        ClockModule,
+        DatabaseModule,
+        RedisModule,
+        AuthModule,
+        SecretsModule,
+        OperatorActionsModule,
+        OperatorInvitationsModule,
+        MembersCoreModule,
       ],
+      providers: [CanaryStore, PageShapeStore],
     };
   }
 }
@@ -68,6 +67,10 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runShapeCommand(app, command);
     case 'activity-verify':
       return runActivityCommand(app, command);
+    case 'invite-operator':
+      return runInviteOperator(app, command);
+    case 'invite':
+      return runInviteCommand(app, command);
     default:
       return runKeyCommand(app, command);
   }
@@ -90,7 +93,8 @@ async function main(): Promise<number> {
   const app = await NestFactory.createApplicationContext(AdminCliModule.forRoot(readSettings()), { logger: ['error'] });
   try {
     const result = await execute(app, command);
-    console.log(JSON.stringify(result, null, 2));
+    // A line of text (an invitation link) is printed as it is; anything else as one JSON document.
+    console.log(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof UnknownUserError || error instanceof TestSideError) {

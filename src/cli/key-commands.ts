@@ -1,6 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { hostname, userInfo } from 'node:os';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { AppConfig } from '../config/app-config';
+import { OperatorActions, OperatorRequest } from '../operator-console/operator-actions.service';
+import { cliActor } from '../operator-console/operator-actor';
 import { AdminCommand, UsageError } from './admin-grammar';
 
 /** The commands on users and their keys. */
@@ -9,42 +12,46 @@ export type KeyCommand = Extract<
   { command: 'create' | 'list' | 'revoke' | 'set-quota' | 'set-rate-limit' | 'set-watch-limit' | 'disable-user' | 'enable-user' }
 >;
 
-/** Creates, lists and revokes keys, and sets or stops their users; a user or key that does not exist is a UsageError. */
+const noUser = (userId: string) => new UsageError(`No user ${userId}`);
+
+/** A change asked by the command: the operating-system user running it, and the reason given with --reason. */
+export function commandRequest(reason: string | undefined): OperatorRequest {
+  return { actor: cliActor(userInfo().username, hostname()), reason: reason ?? null };
+}
+
+/**
+ * Creates, lists and revokes keys, and sets or stops their users, through the operator's actions (as the operator
+ * console does); a user or key that does not exist is a UsageError.
+ */
 export async function runKeyCommand(app: INestApplicationContext, command: KeyCommand): Promise<unknown> {
-  const apiKeys = app.get(ApiKeysService);
+  const actions = app.get(OperatorActions);
+  if (command.command === 'list') return app.get(ApiKeysService).listKeys();
+  const request = commandRequest(command.reason);
   switch (command.command) {
     case 'create':
-      return apiKeys.createKey({
+      return actions.issueKey(request, {
         name: command.name,
         quota: command.quota,
         expiresAt: command.expiresAt,
-        userId: command.userId ?? undefined,
+        userId: command.userId,
         testModeQuota: command.test ? app.get(AppConfig).get('TEST_MODE_QUOTA') : undefined,
       });
-    case 'list':
-      return apiKeys.listKeys();
     case 'revoke':
-      if (!(await apiKeys.revokeKey(command.keyId))) throw new UsageError(`No key ${command.keyId}`);
+      if (!(await actions.revokeKey(request, command.keyId))) throw new UsageError(`No key ${command.keyId}`);
       return { keyId: command.keyId, revoked: true };
     case 'set-quota':
-      if (!(await apiKeys.setQuota(command.userId, command.quota))) {
-        throw new UsageError(`No user ${command.userId}`);
-      }
+      if (!(await actions.setQuota(request, command.userId, command.quota))) throw noUser(command.userId);
       return { userId: command.userId, quota: command.quota };
     case 'set-rate-limit':
-      if (!(await apiKeys.setRateLimit(command.userId, command.ratePerSecond))) {
-        throw new UsageError(`No user ${command.userId}`);
-      }
+      if (!(await actions.setRateLimit(request, command.userId, command.ratePerSecond))) throw noUser(command.userId);
       return { userId: command.userId, rateLimitPerSecond: command.ratePerSecond };
     case 'set-watch-limit':
-      if (!(await apiKeys.setWatchLimit(command.userId, command.watchLimit))) {
-        throw new UsageError(`No user ${command.userId}`);
-      }
+      if (!(await actions.setWatchLimit(request, command.userId, command.watchLimit))) throw noUser(command.userId);
       return { userId: command.userId, watchLimit: command.watchLimit };
     case 'disable-user':
     case 'enable-user': {
-      const changed = await apiKeys.setDisabled(command.userId, command.command === 'disable-user');
-      if (!changed) throw new UsageError(`No user ${command.userId}`);
+      const changed = await actions.setDisabled(request, command.userId, command.command === 'disable-user');
+      if (!changed) throw noUser(command.userId);
       return { userId: command.userId, ...changed };
     }
   }

@@ -43,6 +43,7 @@ describe('validateEnvironment', () => {
         HOST: '0.0.0.0',
         PORT: 3000,
         OPERATOR_PORT: null,
+        OPERATOR_PUBLIC_URL: '',
         OPERATOR_HOST: '',
         REQUEST_HEADERS_TIMEOUT_MS: 5000,
         REQUEST_BODY_TIMEOUT_MS: 10000,
@@ -64,6 +65,9 @@ describe('validateEnvironment', () => {
         TEST_MODE_ENABLED: true,
         TEST_MODE_QUOTA: 1000,
         AUTH_FAILURES_PER_MINUTE: 60,
+        SIGN_IN_FAILURES_PER_ADDRESS: 10,
+        SIGN_IN_FAILURES_PER_EMAIL: 5,
+        INVITATION_HOURS: 72,
         REDIS_URL: 'redis://127.0.0.1:6379',
         DEPENDENCY_TIMEOUT_MS: 800,
         REDIS_SENTINELS: '',
@@ -111,6 +115,11 @@ describe('validateEnvironment', () => {
         RECEIPT_SIGNING_KEYS: [],
         WEBHOOK_RETRY_SCHEDULE_SECONDS: '0,5,300,1800,7200,18000,36000,36000',
         CONSOLE_ENABLED: true,
+        CONSOLE_KEY_SIGN_IN: undefined,
+        CONSOLE_IDLE_MINUTES: 30,
+        CONSOLE_SESSION_HOURS: 12,
+        SMTP_URL: '',
+        SMTP_FROM: 'Licence Verification <no-reply@localhost>',
         WEBHOOK_ALLOW_PRIVATE_URLS: false,
         WEBHOOK_DNS_SERVERS: [],
         LOG_LEVEL: 'log',
@@ -227,6 +236,18 @@ describe('validateEnvironment', () => {
 
     it('keeps an http REGISTER_URL with a port', () => {
       expect(validateEnvironment({ REGISTER_URL: 'http://127.0.0.1:4010' }).REGISTER_URL).toBe('http://127.0.0.1:4010');
+    });
+  });
+
+  describe('OPERATOR_PUBLIC_URL', () => {
+    it.each(['https://ops.example.org', 'http://127.0.0.1:9100'])('takes the origin %s', (url) => {
+      expect(validateEnvironment({ OPERATOR_PUBLIC_URL: url }).OPERATOR_PUBLIC_URL).toBe(url);
+    });
+
+    it.each(['https://ops.example.org/', 'https://ops.example.org/operator', 'ops.example.org'])('refuses %s, which is no origin', (url) => {
+      expect(() => validateEnvironment({ OPERATOR_PUBLIC_URL: url })).toThrow(
+        new Error('Invalid configuration: OPERATOR_PUBLIC_URL: OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment'),
+      );
     });
   });
 

@@ -4,10 +4,12 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsOptional,
   IsString,
   IsTimeZone,
   Matches,
   Max,
+  MaxLength,
   Min,
   Validate,
   ValidateIf,
@@ -166,6 +168,14 @@ export class EnvironmentVariables {
   @IsString()
   OPERATOR_HOST = '';
 
+  /**
+   * The operator console's address as operators reach it (invitation links, the origin its forms must come from);
+   * empty: http://OPERATOR_HOST:OPERATOR_PORT for links and each request's own origin for forms.
+   */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_PUBLIC_URL !== '')
+  @Matches(/^https?:\/\/[^\s/?#]+$/, { message: 'OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment' })
+  OPERATOR_PUBLIC_URL = '';
+
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
   @Transform(toInteger)
@@ -309,6 +319,27 @@ export class EnvironmentVariables {
   @Max(1000000)
   @IsInt()
   AUTH_FAILURES_PER_MINUTE = 60;
+
+  /** Failed password sign-ins (console members, operators) one client address may make in a minute; beyond it the form answers 429. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  SIGN_IN_FAILURES_PER_ADDRESS = 10;
+
+  /** Failed password sign-ins to one e-mail address in a minute, from any addresses; beyond it the form answers 429. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1000)
+  @IsInt()
+  SIGN_IN_FAILURES_PER_EMAIL = 5;
+
+  /** Hours an invitation link works for, from when it was made. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(720)
+  @IsInt()
+  INVITATION_HOURS = 72;
 
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
@@ -611,6 +642,38 @@ export class EnvironmentVariables {
   @IsBoolean()
   CONSOLE_ENABLED = true;
 
+  /**
+   * Lets an API key sign in to the console (a session that acts with the key's role, attributed to the key). Unset:
+   * on outside production, off in production; true is refused in production (consoleKeySignIn).
+   */
+  @IsOptional()
+  @Transform(toBoolean)
+  @Validate(SafeInProduction)
+  @IsBoolean()
+  CONSOLE_KEY_SIGN_IN?: boolean;
+
+  /** A console session ends after this many minutes without a request. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1440)
+  @IsInt()
+  CONSOLE_IDLE_MINUTES = 30;
+
+  /** A console session ends this many hours after sign-in, however busy. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(168)
+  @IsInt()
+  CONSOLE_SESSION_HOURS = 12;
+
+  /** smtp:// or smtps:// address (user and password in it) through which invitations are e-mailed; empty: links are only shown. */
+  @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'SMTP_URL must be empty or smtp://[user:password@]host:port (smtps:// for TLS)' })
+  SMTP_URL = '';
+
+  /** The sender of the e-mails the service sends (invitations). */
+  @MaxLength(254)
+  SMTP_FROM = 'Licence Verification <no-reply@localhost>';
+
   /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only; refused in production. */
   @Transform(toBoolean)
   @Validate(SafeInProduction)
@@ -671,7 +734,7 @@ export class EnvironmentVariables {
 export type AppSettings = Readonly<EnvironmentVariables>;
 
 /** The address the API's operators' listener binds to: OPERATOR_HOST, else HOST. */
-export function operatorsHost(settings: AppSettings): string {
+export function operatorsHost(settings: Pick<AppSettings, 'OPERATOR_HOST' | 'HOST'>): string {
   return settings.OPERATOR_HOST || settings.HOST;
 }
 

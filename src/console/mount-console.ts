@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CONSOLE_ASSETS_PREFIX = '/console/assets/';
+/** The console's stylesheet, script and icon: the operator console serves the same files. */
+export const CONSOLE_ASSETS_DIR = join(__dirname, 'assets');
 
 /**
  * The console's templates (Eta, escaped by default) and its own stylesheet and script, served by the API:
@@ -17,12 +19,12 @@ export function mountConsole(fastify: FastifyInstance): void {
   const views = join(__dirname, 'views');
   void fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
   void fastify.register(fastifyStatic, {
-    root: join(__dirname, 'assets'),
+    root: CONSOLE_ASSETS_DIR,
     prefix: CONSOLE_ASSETS_PREFIX,
     decorateReply: false,
     maxAge: '1h',
   });
   // Browsers ask every origin for /favicon.ico, whatever the page's <link rel="icon"> says: the console's icon.
-  const favicon = readFileSync(join(__dirname, 'assets', 'favicon.svg'));
+  const favicon = readFileSync(join(CONSOLE_ASSETS_DIR, 'favicon.svg'));
   fastify.get('/favicon.ico', (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon));
 }

@@ -17,6 +17,9 @@ import { TestMode1764806400000 } from './migrations/1764806400000-test-mode';
 import { TestWorlds1764892800000 } from './migrations/1764892800000-test-worlds';
 import { KeyRoles1764979200000 } from './migrations/1764979200000-key-roles';
 import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-log';
+import { OperatorActions1765238400000 } from './migrations/1765238400000-operator-actions';
+import { Operators1765324800000 } from './migrations/1765324800000-operators';
+import { Members1765411200000 } from './migrations/1765411200000-members';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -67,6 +70,9 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       TestWorlds1764892800000,
       KeyRoles1764979200000,
       ActivityLog1765065600000,
+      OperatorActions1765238400000,
+      Operators1765324800000,
+      Members1765411200000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -110,15 +110,24 @@ function rejectHttp11WithoutHost(request: FastifyRequest, _reply: FastifyReply, 
   done();
 }
 
+/**
+ * How the service reads requests, for an application created with HTTP_APP_OPTIONS: the Host rule and our body
+ * parsers (the partner app, and the operators' listener for its console's forms).
+ */
+export function registerRequestReading(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', rejectHttp11WithoutHost);
+  registerBodyParsers(fastify, requestBodyParsers(app));
+  fastify.addHook('onSend', closeAfterUnreadBody);
+}
+
 export async function configureHttp(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   // Before the request log's hooks, so that its line carries the request's trace.
   activeTracing()?.traceRequests(fastify);
   registerRequestLogging(fastify, logger.pino);
   registerHttpMetrics(fastify, app.get(Metrics));
-  fastify.addHook('onRequest', rejectHttp11WithoutHost);
-  registerBodyParsers(fastify, requestBodyParsers(app));
-  fastify.addHook('onSend', closeAfterUnreadBody);
+  registerRequestReading(app);
   registerSecurityHeaders(fastify);
   const corsOrigins = app.get(AppConfig).get('CORS_ORIGINS');
   if (corsOrigins.length > 0) app.enableCors({ origin: [...corsOrigins] });

@@ -1,13 +1,23 @@
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { ErrorsModule } from '../errors/errors.module';
 import { Readiness } from '../health/readiness';
 import { Metrics } from '../metrics/metrics';
+import { OperatorAccounts } from '../operator-console/operator-accounts';
+import { OperatorConsoleService } from '../operator-console/operator-console.service';
+import { OperatorPagesModule } from '../operator-console/operator-pages.module';
+import { OperatorSessions } from '../operator-console/operator-sessions';
+import { SignInLimiter } from '../people/sign-in-limiter';
+import { ValidationModule } from '../validation/validation.module';
 import { OperatorRoutesModule } from './operator-routes.module';
+
+/** The partner app's instances the operators' listener serves: its registry and readiness, and the operator console's services. */
+const SHARED = [Metrics, Readiness, AppConfig, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
 
 /**
  * The root of the operators' listener: a second, small Nest application in the API process. It opens no
- * connection of its own: the registry it renders and the readiness it reports are the partner app's own
- * instances, so /metrics counts the partner port's traffic and readiness is checked once for both.
+ * connection of its own: the registry it renders, the readiness it reports and the operator console's services are
+ * the partner app's own instances, so /metrics counts the partner port's traffic and readiness is checked once for both.
  */
 @Module({})
 export class OperatorAppModule {
@@ -15,12 +25,9 @@ export class OperatorAppModule {
     return {
       module: OperatorAppModule,
       global: true,
-      imports: [ErrorsModule, OperatorRoutesModule],
-      providers: [
-        { provide: Metrics, useValue: partner.get<Metrics>(Metrics) },
-        { provide: Readiness, useValue: partner.get<Readiness>(Readiness) },
-      ],
-      exports: [Metrics, Readiness],
+      imports: [ErrorsModule, ValidationModule, OperatorRoutesModule, OperatorPagesModule],
+      providers: SHARED.map((token) => ({ provide: token, useValue: partner.get<unknown>(token, { strict: false }) })),
+      exports: SHARED,
     };
   }
 }

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppSettings, operatorsHost } from '../config/env.schema';
-import { createFastifyAdapter } from '../http/configure-http';
+import { createFastifyAdapter, HTTP_APP_OPTIONS, registerRequestReading } from '../http/configure-http';
 import { registerSecurityHeaders } from '../http/security-headers';
 import { AppLogger } from '../logging/create-logger';
 import { OperatorAppModule } from './operator-app.module';
@@ -12,7 +12,11 @@ import { OperatorAppModule } from './operator-app.module';
  * the queue dashboard on it and installs the graceful shutdown before it listens.
  */
 export async function createOperatorApp(partner: NestFastifyApplication, settings: AppSettings, logger: AppLogger): Promise<NestFastifyApplication> {
-  const operator = await NestFactory.create<NestFastifyApplication>(OperatorAppModule.sharing(partner), createFastifyAdapter(settings), { logger });
+  const operator = await NestFactory.create<NestFastifyApplication>(OperatorAppModule.sharing(partner), createFastifyAdapter(settings), {
+    logger,
+    ...HTTP_APP_OPTIONS,
+  });
+  registerRequestReading(operator);
   registerSecurityHeaders(operator.getHttpAdapter().getInstance());
   return operator;
 }
@@ -22,5 +26,5 @@ export async function listenForOperators(operator: NestFastifyApplication, setti
   const host = operatorsHost(settings);
   await operator.listen(settings.OPERATOR_PORT!, host);
   const { port } = operator.getHttpServer().address() as { port: number };
-  logger.log(`Operators' listener (/metrics, /health/*, queue dashboard) on ${host}:${port}`, 'Main');
+  logger.log(`Operators' listener (/operator console, /metrics, /health/*, queue dashboard) on ${host}:${port}`, 'Main');
 }

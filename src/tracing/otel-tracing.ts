@@ -11,7 +11,7 @@ import { queryTracer, startClientSpan, traceClientCalls } from './client-spans';
 import { otlpTracesUrl } from './otlp-traces-url';
 import { traceRequests } from './request-spans';
 import { beginsTrace } from './span-choices';
-import type { SpanAttributes, Tracing } from './tracing';
+import type { SpanAttributes, Tracing } from './tracing-contract';
 
 const TRACER_NAME = 'licence-verification-service';
 // Spans reach the collector within about a second of ending, in batches.

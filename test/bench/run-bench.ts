@@ -3,6 +3,8 @@ import { startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -226,6 +228,62 @@ function markdownTable(result: { date: string; machine: Record<string, unknown>;
   return lines.join('\n');
 }
 
+/** An OTLP/HTTP collector that takes every export and keeps nothing. */
+async function startTraceSink(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+interface FloorCheck {
+  passed: boolean;
+  reason: string;
+}
+
+/** The cached repeat's least share of the card's floor, and its p99's most multiple of the floor's (issue 45's goals). */
+const FLOOR_MIN_RATIO = 0.8;
+const FLOOR_MAX_P99_MULTIPLE = 2;
+
+/**
+ * The cached repeat beside the card's floor (nest-floor.ts, with the production API's Node flags), turn by turn; the
+ * check fails the bench when the cached repeat falls below its share of the floor or its tail grows past the floor's
+ * multiple, so that a regression shows in the commit that makes it.
+ */
+async function floorRow(
+  workDir: string,
+  apiUrl: string,
+  userKeys: string[],
+  cachedRepeat: (url: string) => Promise<LoadFigures>,
+  summarise: (row: ComparedRow, target: string) => void,
+): Promise<FloorCheck> {
+  const floor = await startProcess(
+    workDir,
+    'dist/test/bench/nest-floor.js',
+    { BENCH_FLOOR_KEYS: userKeys.join(',') },
+    /Nest floor listening on (\S+)/,
+    NODE_FLAGS.api,
+  );
+  try {
+    await cachedRepeat(floor.url);
+    const row = await compare(
+      'floor: cached repeat verification',
+      'nest floor (NestJS, DTO, ValidationPipe, key guard, no I/O)',
+      () => cachedRepeat(apiUrl),
+      () => cachedRepeat(floor.url),
+    );
+    summarise(row, `>= ${FLOOR_MIN_RATIO}x, p99 <= ${FLOOR_MAX_P99_MULTIPLE}x the floor's`);
+    const p99Multiple = row.p99 / row.baselineP99;
+    const passed = row.ratio >= FLOOR_MIN_RATIO && p99Multiple <= FLOOR_MAX_P99_MULTIPLE;
+    return { passed, reason: `${row.ratio.toFixed(2)}x the floor's throughput, p99 ${p99Multiple.toFixed(2)}x the floor's` };
+  } finally {
+    await stopProcesses([floor.child]);
+  }
+}
+
 function writeResults(rows: Record<string, unknown>[], extra: Record<string, unknown>): void {
   const result = {
     date: new Date().toISOString(),
@@ -390,7 +448,13 @@ async function main(): Promise<void> {
     // when given, against the baseline checkout's API: turn by turn, so that both sides see the same machine.
     // The other API runs with its own checkout's Node flags, so that a change of flags can be compared too; both
     // APIs' peak resident memory goes beside the row.
-    const cachedRepeatAgainst = async (scenario: string, entry: string, otherEnv: Record<string, string>, other: string, otherFlags = NODE_FLAGS.api) => {
+    const cachedRepeatAgainst = async (
+      scenario: string,
+      entry: string,
+      otherEnv: Record<string, string>,
+      other: string,
+      { otherFlags = NODE_FLAGS.api, target = '>= 0.95x' } = {},
+    ) => {
       const otherApi = await startProcess(workDir, entry, { ...env, ...otherEnv }, /API listening on ([\d.]+:\d+)/, otherFlags);
       try {
         const otherUrl = `http://${otherApi.url}`;
@@ -402,7 +466,7 @@ async function main(): Promise<void> {
             () => load(workDir, verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS })),
             () => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: otherUrl }),
           ),
-          '>= 0.95x',
+          target,
         );
         const peakMiB = Math.round(peakResidentMiB(api.child.pid!));
         const baselinePeakMiB = Math.round(peakResidentMiB(otherApi.child.pid!));
@@ -425,17 +489,39 @@ async function main(): Promise<void> {
           join(BASELINE_CHECKOUT, 'dist/src/main.js'),
           {},
           `the same, ${BASELINE_LABEL}`,
-          readNodeFlags(join(BASELINE_CHECKOUT, 'package.json'), 'api'),
+          { otherFlags: readNodeFlags(join(BASELINE_CHECKOUT, 'package.json'), 'api') },
         );
+      }
+      // Tracing on costs at most 15 % of the cached repeat: this API (off) at most 1/0.85 of the other (on). The spans
+      // go to a collector that takes them and answers at once, so that the row times making and sending them.
+      const collector = await startTraceSink();
+      try {
+        await cachedRepeatAgainst(
+          'cached repeat verification, tracing off',
+          'dist/src/main.js',
+          { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url },
+          'the same, tracing on',
+          { target: '<= 1.18x' },
+        );
+      } finally {
+        await collector.close();
       }
       markHighWater('comparisons');
     }
 
     // Written with the results when the hot-path rows ran.
     let singleFlight: Record<string, unknown> | undefined;
+    let floorCheck: FloorCheck | undefined;
     if (BENCH_ROWS.has('hot-path')) {
       await cachedRepeatRow(apiUrl);
       markHighWater('cached repeat');
+      floorCheck = await floorRow(
+        workDir,
+        apiUrl,
+        userKeys,
+        (url) => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url }),
+        summarise,
+      );
 
       // verify-holder with a date of birth, where the number and the date's name search are both cached: beside verify,
       // in the same run. The bench's register holds 1,000 copies of one person, so a search with her right date would
@@ -586,7 +672,12 @@ async function main(): Promise<void> {
     writeResults(rows, {
       singleFlight,
       memory,
+      floorCheck,
     });
+    if (floorCheck && !floorCheck.passed) {
+      console.error(`The floor check failed: ${floorCheck.reason}`);
+      process.exitCode = 1;
+    }
   } finally {
     await stopProcesses(children);
     await sandbox.close();

@@ -2,7 +2,7 @@ import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, TestResponse } from '../support/http';
 import { runAdminCli } from '../support/admin-cli';
-import { redisText } from '../support/stored-text';
+import { columnsNamingIn, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -139,39 +139,7 @@ describe('admin delete-user', () => {
     return null;
   }
 
-  /** Every column of every table whose text names `needle`, as "table.column". */
-  async function columnsNaming(needle: string): Promise<string[]> {
-    const { rows: columns } = await t.db.query<{ table_name: string; column_name: string }>(
-      `SELECT c.table_name, c.column_name FROM information_schema.columns c
-         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
-          AND c.data_type IN ('uuid', 'text', 'character', 'character varying', 'json', 'jsonb', 'ARRAY')
-        ORDER BY 1, 2`,
-    );
-    expect(columns.map((column) => column.table_name)).toEqual(
-      expect.arrayContaining([
-        'users',
-        'api_keys',
-        'quota_charges',
-        'quota_usage',
-        'batches',
-        'batch_items',
-        'watch_entries',
-        'events',
-        'webhook_endpoints',
-        'webhook_deliveries',
-        'webhook_attempts',
-      ]),
-    );
-    const naming: string[] = [];
-    for (const { table_name: table, column_name: column } of columns) {
-      const { rows } = await t.db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "${table}" WHERE strpos("${column}"::text, $1) > 0) AS found`, [
-        needle,
-      ]);
-      if (rows[0].found) naming.push(`${table}.${column}`);
-    }
-    return naming;
-  }
+  const columnsNaming = (needle: string): Promise<string[]> => columnsNamingIn(t.db, needle);
 
   it('refuses without --confirm, saying what it would delete, and deletes nothing', async () => {
     const { userId, key } = await t.createKey({ name: 'kept' });

@@ -1,4 +1,5 @@
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
+import { OPERATOR_ORIGIN } from '../../src/activity/activity-log';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { billingPeriod } from '../../src/quota/billing-period';
 import { LIVE_WORLD } from '../../src/watchlist/recheck.queue';
@@ -382,7 +383,7 @@ describe('test mode: test keys and separate worlds', () => {
   it("gives a test key its live user's rate, in a bucket of its own", async () => {
     const live = await t.createKey();
     const test = await t.createKey({ userId: live.userId, test: true });
-    expect(await t.app.get(ApiKeysService).setRateLimit(live.userId, 3)).toBe(true);
+    expect(await t.app.get(ApiKeysService).setRateLimit(live.userId, 3, { origin: OPERATOR_ORIGIN })).toBe(true);
     // GET /v1/batches takes a token (GET /v1/quota/usage, of the original contract, takes none).
     const asTest = await call(test.key, 'GET', '/v1/batches');
     const asLive = await call(live.key, 'GET', '/v1/batches');

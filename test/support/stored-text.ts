@@ -44,3 +44,42 @@ export async function databaseText(db: Client): Promise<string> {
   }
   return parts.join('\n');
 }
+
+/** The tables a user's data goes to: a search that does not see them all would pass anything. */
+const USER_TABLES = [
+  'users',
+  'api_keys',
+  'quota_charges',
+  'quota_usage',
+  'batches',
+  'batch_items',
+  'watch_entries',
+  'events',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+];
+
+/**
+ * Every column of every table whose text names `needle` (a user's id, a key's id or hash), as "table.column": what
+ * a deletion (delete-user, the operator console's Delete) must leave empty.
+ */
+export async function columnsNamingIn(db: Client, needle: string): Promise<string[]> {
+  const { rows: columns } = await db.query<{ table_name: string; column_name: string }>(
+    `SELECT c.table_name, c.column_name FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+        AND c.data_type IN ('uuid', 'text', 'character', 'character varying', 'json', 'jsonb', 'ARRAY')
+      ORDER BY 1, 2`,
+  );
+  const missing = USER_TABLES.filter((table) => !columns.some((column) => column.table_name === table));
+  if (missing.length > 0) throw new Error(`columnsNamingIn sees no ${missing.join(', ')}`);
+  const naming: string[] = [];
+  for (const { table_name: table, column_name: column } of columns) {
+    const { rows } = await db.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM "${table}" WHERE strpos("${column}"::text, $1) > 0) AS found`, [
+      needle,
+    ]);
+    if (rows[0].found) naming.push(`${table}.${column}`);
+  }
+  return naming;
+}

@@ -1,4 +1,4 @@
-import { INestApplicationContext, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Cluster, Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,6 @@ import { bullPrefix, failFastConnection, redisConnectionSettings } from '../redi
 import { RedisStore } from '../redis/redis.module';
 import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
-import { AdminCommand, UsageError } from './admin-grammar';
 import { bullJobOf, namer } from './user-deletion-names';
 
 /** How many rows of each kind belong to a user: what delete-user deletes. */
@@ -42,29 +41,7 @@ export interface UserDeletionReport {
 }
 
 /**
- * `delete-user`: deletes the user for good with --confirm; without it, refuses and says what it would delete. The
- * printed report, without any of the user's data but its id, is the record of the deletion.
- */
-export async function runDeleteUser(
-  app: INestApplicationContext,
-  { userId, confirmed }: Extract<AdminCommand, { command: 'delete-user' }>,
-): Promise<UserDeletionReport> {
-  const deletion = app.get(UserDeletion);
-  if (!confirmed) {
-    const footprint = await deletion.footprint(userId);
-    if (footprint === null) throw new UsageError(`No user ${userId}`);
-    const counts = Object.entries(footprint)
-      .map(([kind, count]) => `${kind} ${count}`)
-      .join(', ');
-    throw new UsageError(`delete-user deletes user ${userId} for good, with ${counts} and its Redis keys: export first, then add --confirm`);
-  }
-  const report = await deletion.delete(userId);
-  if (report === null) throw new UsageError(`No user ${userId}`);
-  return report;
-}
-
-/**
- * `admin delete-user USER_ID --confirm`: removes a user and everything of theirs, its test side's included (counted
+ * The deletion of a partner (`admin delete-user USER_ID --confirm`, the operator console's Delete): removes a user and everything of theirs, its test side's included (counted
  * together in the report), in this order:
  * 1. The user is disabled and its keys revoked, and every API process told: its requests answer 401 from then on.
  * 2. It waits for the requests that passed the key check before that to finish (their writes would otherwise land

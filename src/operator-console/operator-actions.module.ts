@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BatchRepository } from '../batches/batch.repository';
+import { EventsService } from '../events/events.service';
+import { EvidenceRepository } from '../evidence/evidence.repository';
+import { QuotaRepository } from '../quota/quota.repository';
+import { WatchlistRepository } from '../watchlist/watchlist.repository';
+import { WebhookRepository } from '../webhooks/webhook.repository';
+import { OperatorActions } from './operator-actions.service';
+import { OperatorLog } from './operator-log';
+import { UserDeletion } from './user-deletion';
+
+/**
+ * The operator's actions on partners and the operators' log, without HTTP: the admin command and the operator console
+ * both import it. The other modules' repositories serve the deletion their own tables; they are provided here alone,
+ * because the feature modules would bring queues and processors that neither the command nor a deletion runs.
+ */
+@Module({
+  imports: [AuthModule],
+  providers: [
+    OperatorActions,
+    OperatorLog,
+    UserDeletion,
+    BatchRepository,
+    WatchlistRepository,
+    WebhookRepository,
+    EventsService,
+    QuotaRepository,
+    EvidenceRepository,
+  ],
+  // The feature repositories too, for the admin command's other subcommands (reseals): one instance in its graph.
+  exports: [
+    OperatorActions,
+    OperatorLog,
+    UserDeletion,
+    BatchRepository,
+    WatchlistRepository,
+    WebhookRepository,
+    EventsService,
+    QuotaRepository,
+    EvidenceRepository,
+  ],
+})
+export class OperatorActionsModule {}

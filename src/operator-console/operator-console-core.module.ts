@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { PeopleModule } from '../people/people.module';
+import { OperatorAccountsModule } from './operator-accounts.module';
+import { OperatorActionsModule } from './operator-actions.module';
+import { OperatorConsoleService } from './operator-console.service';
+import { OperatorSessions } from './operator-sessions';
+import { PartnerFigures } from './partner-figures.repository';
+
+/**
+ * The operator console's services, built in the partner app (its database, Redis, queues and metrics) when
+ * OPERATOR_PORT is set; the operators' listener serves their pages (OperatorPagesModule) with these instances.
+ */
+@Module({
+  imports: [AuthModule, PeopleModule, OperatorActionsModule, OperatorAccountsModule],
+  providers: [OperatorConsoleService, OperatorSessions, PartnerFigures],
+  exports: [OperatorConsoleService, OperatorSessions, OperatorAccountsModule, PeopleModule],
+})
+export class OperatorConsoleCoreModule {}

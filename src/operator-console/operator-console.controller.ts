@@ -1,0 +1,149 @@
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Redirect,
+  Render,
+  Res,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ConsolePage } from '../console/console-answers';
+import { FORM_BODY } from '../http/decode-request-body';
+import { OperatorRequest } from './operator-actions.service';
+import { OperatorConsoleService, PartnerSetting } from './operator-console.service';
+import { DeleteForm, KeyForm, OperatorForm, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
+import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
+import { OperatorAsks, OperatorSession, OperatorSessionGuard } from './operator-session.guard';
+import { OPERATOR_SIGN_IN_PATH, OperatorSessions, OperatorVisit } from './operator-sessions';
+
+const FORM = { requestBody: FORM_BODY };
+const PAGE_SIZE = 50;
+/** The page of something that does not exist (no such partner or key), in the pages' words. */
+const notFound = () => new ConsolePage('not-found', {}, 404);
+const PARTNER = new ParseUUIDPipe({ exceptionFactory: notFound });
+const SETTINGS: Record<string, PartnerSetting> = { quota: 'quota', 'rate-limit': 'rate-limit', 'watch-limit': 'watch-limit' };
+
+/** A change to a partner, then back to its page (Post/Redirect/Get). */
+const ChangeThenShow = (path: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect('', 303));
+const partnerPage = (userId: string) => ({ url: `/operator/partners/${userId}` });
+
+/**
+ * The operator console's pages (docs/operations.md): Partners, a partner with its actions, Register, Queues and
+ * Operator activity. Every route is behind OperatorSessionGuard; a change takes a reason, and goes through the
+ * operator's actions, as the admin command's do.
+ */
+@ApiExcludeController()
+@Controller('operator')
+@UseFilters(OperatorAnswerFilter)
+@UseInterceptors(OperatorPageInterceptor)
+@UseGuards(OperatorSessionGuard)
+export class OperatorConsoleController {
+  constructor(
+    private readonly console: OperatorConsoleService,
+    private readonly sessions: OperatorSessions,
+  ) {}
+
+  @Post('sign-out')
+  @RouteConfig(FORM)
+  @Redirect(OPERATOR_SIGN_IN_PATH, 303)
+  async signOut(@Res({ passthrough: true }) reply: FastifyReply, @OperatorSession() visit: OperatorVisit, @Body() _form: OperatorForm): Promise<void> {
+    await this.sessions.signOut(reply, visit);
+  }
+
+  @Get('partners')
+  @Render('partners')
+  partners(@Query() query: PartnersQuery) {
+    return this.console.partners(query.q || null, query.sort, PAGE_SIZE, query.cursor ?? 0);
+  }
+
+  @Get('partners/:id')
+  @Render('partner')
+  async partner(@Param('id', PARTNER) userId: string) {
+    const page = await this.console.partner(userId);
+    if (!page) throw notFound();
+    return { ...page, error: null, createdKey: null };
+  }
+
+  @ChangeThenShow('partners/:id/settings/:setting')
+  async changeSetting(
+    @OperatorAsks() asks: OperatorRequest,
+    @Param('id', PARTNER) userId: string,
+    @Param('setting') setting: string,
+    @Body() form: SettingForm,
+  ) {
+    if (!(setting in SETTINGS) || !(await this.console.changeSetting(asks, userId, SETTINGS[setting], form.value))) throw notFound();
+    return partnerPage(userId);
+  }
+
+  @ChangeThenShow('partners/:id/disable')
+  async disable(@OperatorAsks() asks: OperatorRequest, @Param('id', PARTNER) userId: string, @Body() _form: ReasonForm) {
+    if (!(await this.console.setDisabled(asks, userId, true))) throw notFound();
+    return partnerPage(userId);
+  }
+
+  @ChangeThenShow('partners/:id/enable')
+  async enable(@OperatorAsks() asks: OperatorRequest, @Param('id', PARTNER) userId: string, @Body() _form: ReasonForm) {
+    if (!(await this.console.setDisabled(asks, userId, false))) throw notFound();
+    return partnerPage(userId);
+  }
+
+  /** A new key is shown once, on the partner's page itself. */
+  @Post('partners/:id/keys')
+  @RouteConfig(FORM)
+  @Render('partner')
+  async issueKey(@OperatorAsks() asks: OperatorRequest, @Param('id', PARTNER) userId: string, @Body() form: KeyForm) {
+    const created = await this.console.issueKey(asks, userId, form.name);
+    return { ...(await this.console.partner(userId)), error: null, createdKey: created.key };
+  }
+
+  @ChangeThenShow('partners/:id/keys/:keyId/revoke')
+  async revokeKey(
+    @OperatorAsks() asks: OperatorRequest,
+    @Param('id', PARTNER) userId: string,
+    @Param('keyId', PARTNER) keyId: string,
+    @Body() _form: ReasonForm,
+  ) {
+    if (!(await this.console.revokeKey(asks, keyId))) throw notFound();
+    return partnerPage(userId);
+  }
+
+  /** Deletes the partner once its name is typed exactly; otherwise its page again, with nothing done. */
+  @ChangeThenShow('partners/:id/delete')
+  async deletePartner(@OperatorAsks() asks: OperatorRequest, @Param('id', PARTNER) userId: string, @Body() form: DeleteForm) {
+    const outcome = await this.console.deletePartner(asks, userId, form.confirmName);
+    if (outcome === 'unknown') throw notFound();
+    if (outcome === 'mismatch') {
+      const page = { ...(await this.console.partner(userId)), createdKey: null, error: 'The name typed is not the partner’s name. Nothing was deleted.' };
+      throw new ConsolePage('partner', page, 400);
+    }
+    return { url: '/operator/partners' };
+  }
+
+  @Get('register')
+  @Render('register')
+  register() {
+    return this.console.register();
+  }
+
+  @Get('queues')
+  @Render('queues')
+  queues() {
+    return this.console.queues();
+  }
+
+  @Get('activity')
+  @Render('activity')
+  activity() {
+    return this.console.operatorActivity();
+  }
+}

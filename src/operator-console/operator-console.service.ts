@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bullmq';
+import { ActivityLog } from '../activity/activity-log';
+import { Clock } from '../clock/clock';
+import { AppConfig } from '../config/app-config';
+import { usageChart } from '../console/console-view';
+import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
+import { Metrics } from '../metrics/metrics';
+import { billingPeriod, recentPeriods } from '../quota/billing-period';
+import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/delivery.queue';
+import { OperatorActions, OperatorRequest } from './operator-actions.service';
+import { OperatorLog } from './operator-log';
+import { PartnerFigures } from './partner-figures.repository';
+import { DirectorySort, nearPlan, partnerStatus, planShare, writeOffsetCursor } from './partner-standing';
+import { registerSeries } from './register-figures';
+
+const DAY_MS = 86_400_000;
+const QUEUES = [REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, WEBHOOK_DELIVERY_QUEUE];
+
+/** A setting an operator changes on a partner's page, and how a blank field reads (unlimited, or the default). */
+export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit';
+
+/**
+ * The operator console's pages over the operator's actions and the figures the service already keeps: the partner
+ * list and page (PartnerFigures), the Register page (the metrics registry /metrics renders), the queues (BullMQ's
+ * own counts) and the operators' log. Nothing here counts anything new.
+ */
+@Injectable()
+export class OperatorConsoleService {
+  private readonly timeZone: string;
+
+  constructor(
+    private readonly figures: PartnerFigures,
+    private readonly actions: OperatorActions,
+    private readonly log: OperatorLog,
+    private readonly activity: ActivityLog,
+    private readonly metrics: Metrics,
+    private readonly clock: Clock,
+    private readonly moduleRef: ModuleRef,
+    config: AppConfig,
+  ) {
+    this.timeZone = config.get('QUOTA_TIME_ZONE');
+  }
+
+  async partners(search: string | null, sort: DirectorySort, limit: number, offset: number) {
+    const rows = await this.figures.directory({ search, sort, period: billingPeriod(this.clock.now(), this.timeZone), page: { limit, after: offset } });
+    const partners = rows.slice(0, limit).map((row) => {
+      const share = planShare(row.used, row.quota);
+      return { ...row, share, near: nearPlan(share), status: partnerStatus(row.disabled, row.liveKeys) };
+    });
+    return { partners, search: search ?? '', sort, nextCursor: rows.length > limit ? writeOffsetCursor(offset + limit) : null };
+  }
+
+  /** A partner's page; null when there is no such partner. */
+  async partner(userId: string) {
+    const partner = await this.figures.partner(userId);
+    if (!partner) return null;
+    const now = this.clock.now();
+    const periods = recentPeriods(billingPeriod(now, this.timeZone), 12);
+    const monthly = new Map((await this.figures.usagePerMonth(userId, periods)).map((row) => [row.period, row.used]));
+    const months = periods.map((period) => ({ period, used: monthly.get(period) ?? 0 }));
+    const daily = new Map((await this.figures.usagePerDay(userId, new Date(now.getTime() - 89 * DAY_MS))).map((row) => [row.day, row.used]));
+    const days = Array.from({ length: 90 }, (_, index) => new Date(now.getTime() - (89 - index) * DAY_MS).toISOString().slice(0, 10)).map((day) => ({
+      period: day,
+      used: daily.get(day) ?? 0,
+    }));
+    const activity = await this.activity.page(userId, { action: null, actorType: null, actorId: null, from: null, to: null }, { limit: 50, after: null });
+    return {
+      partner,
+      months,
+      monthChart: usageChart(months),
+      days,
+      dayChart: usageChart(days),
+      answers: await this.figures.answersByOutcome(userId, new Date(now.getTime() - 90 * DAY_MS)),
+      keys: await this.figures.keys(userId),
+      endpoints: await this.figures.endpoints(userId),
+      batches: await this.figures.runningBatches(userId),
+      activity: activity.slice(0, 50),
+      operatorLog: (await this.log.page(userId, { limit: 20, after: null })).slice(0, 20),
+    };
+  }
+
+  /** Sets a quota or a limit; a blank value: unlimited (quota) or the default (limits). False when there is no such partner. */
+  changeSetting(request: OperatorRequest, userId: string, setting: PartnerSetting, value: number | null): Promise<boolean> {
+    if (setting === 'quota') return this.actions.setQuota(request, userId, value);
+    if (setting === 'rate-limit') return this.actions.setRateLimit(request, userId, value);
+    return this.actions.setWatchLimit(request, userId, value);
+  }
+
+  async setDisabled(request: OperatorRequest, userId: string, disabled: boolean): Promise<boolean> {
+    return (await this.actions.setDisabled(request, userId, disabled)) !== null;
+  }
+
+  issueKey(request: OperatorRequest, userId: string, name: string) {
+    return this.actions.issueKey(request, { name, userId, quota: null, expiresAt: null });
+  }
+
+  revokeKey(request: OperatorRequest, keyId: string): Promise<boolean> {
+    return this.actions.revokeKey(request, keyId);
+  }
+
+  /** Deletes the partner when `typedName` is its name exactly: 'deleted', 'mismatch', or 'unknown' for no such partner. */
+  async deletePartner(request: OperatorRequest, userId: string, typedName: string): Promise<'deleted' | 'mismatch' | 'unknown'> {
+    const partner = await this.figures.partner(userId);
+    if (!partner) return 'unknown';
+    if (partner.name !== typedName) return 'mismatch';
+    return (await this.actions.deletePartner(request, userId)) === null ? 'unknown' : 'deleted';
+  }
+
+  async register() {
+    return { series: registerSeries(await this.metrics.registry.getMetricsAsJSON()) };
+  }
+
+  /** Each queue the API produces to: its counts by state and its oldest waiting job's age. */
+  async queues() {
+    const now = this.clock.now().getTime();
+    const queues = await Promise.all(
+      QUEUES.map(async (name) => {
+        const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });
+        const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+        const [oldest] = await queue.getJobs(['waiting', 'prioritized'], 0, 0, true);
+        return { name, counts, oldestWaitingSeconds: oldest ? Math.max(0, Math.round((now - oldest.timestamp) / 1000)) : null };
+      }),
+    );
+    return { queues };
+  }
+
+  /** The newest 100 entries of the operators' log. */
+  async operatorActivity() {
+    return { lines: (await this.log.page(null, { limit: 100, after: null })).slice(0, 100) };
+  }
+}

@@ -1,0 +1,89 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { PageCursor } from '../validation/paging';
+import { REASON_MAX_LENGTH } from './operator-reason';
+import { DIRECTORY_SORTS, DirectorySort, readOffsetCursor } from './partner-standing';
+
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** Every form of a signed-in page: its CSRF token (the guard checks it). */
+export class OperatorForm {
+  @IsString()
+  @MaxLength(100)
+  _csrf!: string;
+}
+
+/** A change to a partner: why, in the operator's words (the operators' log keeps it). */
+export class ReasonForm extends OperatorForm {
+  @Transform(trimmed)
+  @IsString()
+  @Length(1, REASON_MAX_LENGTH, { message: `Give a reason of 1 to ${REASON_MAX_LENGTH} characters.` })
+  reason!: string;
+}
+
+/** A quota or a limit: a whole number, or blank for unlimited (quota) or the default (limits). */
+export class SettingForm extends ReasonForm {
+  @Transform(({ value }: { value: unknown }) => (value === '' ? null : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value))
+  @IsOptional()
+  @IsInt({ message: 'Give a whole number, or leave it blank.' })
+  @Min(0, { message: 'Give a whole number, or leave it blank.' })
+  @Max(2_147_483_647, { message: 'Give a whole number, or leave it blank.' })
+  value!: number | null;
+}
+
+export class KeyForm extends ReasonForm {
+  @Transform(trimmed)
+  @IsString()
+  @Length(1, 100, { message: 'Give the key a name of 1 to 100 characters.' })
+  name!: string;
+}
+
+export class DeleteForm extends ReasonForm {
+  @IsString()
+  @MaxLength(300)
+  confirmName!: string;
+}
+
+export class SignInForm extends OperatorForm {
+  @IsString()
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @MaxLength(300)
+  password!: string;
+
+  @Transform(trimmed)
+  @IsString()
+  @MaxLength(40)
+  code!: string;
+}
+
+export class PasswordForm extends OperatorForm {
+  @IsString()
+  @MaxLength(300)
+  password!: string;
+}
+
+export class CodeForm extends OperatorForm {
+  @Transform(trimmed)
+  @IsString()
+  @Matches(/^\d{6}$/, { message: 'Give the six digits your app shows.' })
+  code!: string;
+}
+
+/** The partner list's search, order and page. */
+export class PartnersQuery {
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+
+  @IsOptional()
+  @IsIn(DIRECTORY_SORTS)
+  sort: DirectorySort = 'name';
+
+  @PageCursor(readOffsetCursor, 40, 'This page link is not valid.')
+  cursor?: number;
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { SignInLimiter } from './sign-in-limiter';
+
+/**
+ * What every kind of person who signs in shares (members of a partner, the service's operators): the sign-in
+ * limiter here; passwords, TOTP, recovery codes and invitation tokens are pure functions beside it.
+ */
+@Module({
+  providers: [SignInLimiter],
+  exports: [SignInLimiter],
+})
+export class PeopleModule {}
