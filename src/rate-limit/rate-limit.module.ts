@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { UserRateLimiter } from './user-rate-limiter';
-import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from './auth-failures.script';
+import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from '../redis/auth-failures.script';
 import { takeRateTokens } from './rate-tokens.script';
 import { RedisScriptsModule } from '../redis/redis-scripts.module';
 

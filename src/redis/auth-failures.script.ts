@@ -1,4 +1,4 @@
-import { redisScript } from '../redis/redis-script';
+import { redisScript } from './redis-script';
 
 /** An address's failures are counted in a fixed window from its first failure. */
 export const AUTH_FAILURE_WINDOW_MS = 60_000;
