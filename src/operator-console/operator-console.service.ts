@@ -6,6 +6,7 @@ import { ActivityLog } from '../activity/activity-log';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { usageChart } from '../console/console-view';
+import { RefusalTally } from '../auth/refusal-tally';
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
 import { Metrics } from '../metrics/metrics';
 import { billingPeriod, recentPeriods } from '../quota/billing-period';
@@ -25,7 +26,7 @@ export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit';
 /**
  * The operator console's pages over the operator's actions and the figures the service already keeps: the partner
  * list and page (PartnerFigures), the Register page (the metrics registry /metrics renders), the queues (BullMQ's
- * own counts) and the operators' log. Nothing here counts anything new.
+ * own counts), the refusals per day (RefusalTally, which the error filter counts) and the operators' log.
  */
 @Injectable()
 export class OperatorConsoleService {
@@ -39,6 +40,7 @@ export class OperatorConsoleService {
     private readonly metrics: Metrics,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
+    private readonly refusals: RefusalTally,
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
@@ -74,6 +76,7 @@ export class OperatorConsoleService {
       days,
       dayChart: usageChart(days),
       answers: await this.figures.answersByOutcome(userId, new Date(now.getTime() - 90 * DAY_MS)),
+      refusals: await this.refusals.recent(userId, now),
       keys: await this.figures.keys(userId),
       endpoints: await this.figures.endpoints(userId),
       batches: await this.figures.runningBatches(userId),

@@ -286,8 +286,17 @@ describe('the operator console', () => {
 
   it('shows a support operator every page and no form, and refuses a change they send with 403', async () => {
     const partner = await t.createKey({ name: 'Read Only Partner', quota: 3 });
+    for (const number of [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.expired, SANDBOX_NUMBERS.revoked])
+      expect((await verify(partner.key, number)).status).toBe(200);
+    // Two refusals past the quota, counted for today on the partner's page (another partner's refusal is not its).
+    for (const number of [SANDBOX_NUMBERS.suspended, SANDBOX_NUMBERS.refused]) expect((await verify(partner.key, number)).status).toBe(429);
     const { context, page } = await openPage();
     await joinAs(page, 'sam@operators.example', 'support');
+    await page.goto(`${operatorUrl}/operator/partners/${partner.userId}`);
+    const refusalRows = await page.locator('[data-refusals] tbody tr').evaluateAll((rows) => rows.map((row) => row.textContent));
+    expect(refusalRows).toHaveLength(7);
+    expect(refusalRows[6]).toBe(`${new Date().toISOString().slice(0, 10)}2000`);
+    expect(refusalRows.slice(0, 6).every((row) => row!.endsWith('0000'))).toBe(true);
     for (const path of ['/operator/partners', `/operator/partners/${partner.userId}`, '/operator/register', '/operator/queues', '/operator/activity']) {
       const answer = await page.goto(`${operatorUrl}${path}`);
       expect([path, answer!.status()]).toEqual([path, 200]);
