@@ -9,14 +9,15 @@ import { OperatorConsoleService } from '../operator-console/operator-console.ser
 import { OperatorPagesModule } from '../operator-console/operator-pages.module';
 import { OperatorSessions } from '../operator-console/operator-sessions';
 import { SignInLimiter } from '../people/sign-in-limiter';
+import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
 import { ValidationModule } from '../validation/validation.module';
 import { OperatorRoutesModule } from './operator-routes.module';
 
 /**
  * The partner app's instances the operators' listener serves: its registry and readiness, the error filter's
- * refusal count, and the operator console's services.
+ * refusal count, the rate limiter (operator pages take from it too), and the operator console's services.
  */
-const SHARED = [Metrics, Readiness, AppConfig, RefusalCounter, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
+const SHARED = [Metrics, Readiness, AppConfig, RefusalCounter, UserRateLimiter, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
 
 /**
  * The root of the operators' listener: a second, small Nest application in the API process. It opens no

@@ -40,7 +40,8 @@ describe('the operator console', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true });
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN });
+    // A rate the operator pages' limit is reached at within the test (the test app's own is unbounded).
+    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '40' });
     operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
     cliEnv = { ...t.env, OPERATOR_PORT: new URL(operatorUrl).port };
     browser = await launchChromium();
@@ -314,6 +315,23 @@ describe('the operator console', () => {
     expect(await refused.text()).toContain('Your role is support, which may read every page and change nothing. Nothing was done.');
     const { rows } = await t.db.query<{ monthly_quota: number }>('SELECT monthly_quota FROM users WHERE id = $1', [partner.userId]);
     expect(rows).toEqual([{ monthly_quota: 3 }]);
+
+    // Pages too take from a bucket of the operator's own, at the partners' default rate (5 a second, 40 at once): past it, 429.
+    const cookie = await cookieOf(context);
+    let sent = 0;
+    let limited: Response | null = null;
+    while (limited === null && sent < 200) {
+      const answer = await fetch(`${operatorUrl}/operator/queues`, { headers: { cookie } });
+      sent++;
+      if (answer.status === 429) limited = answer;
+      else expect(answer.status).toBe(200);
+    }
+    // The pages above took part of the burst already.
+    expect(sent).toBeGreaterThan(20);
+    expect(sent).toBeLessThan(200);
+    expect(limited!.headers.get('retry-after')).toBe('1');
+    expect(limited!.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await limited!.text()).toContain('You have opened pages or sent forms faster than the console allows. Nothing was done.');
     await context.close();
   }, 60_000);
 
