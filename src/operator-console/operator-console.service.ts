@@ -10,9 +10,11 @@ import { RefusalTally } from '../auth/refusal-tally';
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
 import { Metrics } from '../metrics/metrics';
 import { billingPeriod, recentPeriods } from '../quota/billing-period';
+import type { NewestFirstCursor } from '../validation/paging';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/delivery.queue';
 import { OperatorActions, OperatorRequest } from './operator-actions.service';
 import { OperatorLog } from './operator-log';
+import { operatorLogPage } from './operator-log-page';
 import { PartnerFigures } from './partner-figures.repository';
 import { DirectorySort, nearPlan, partnerStatus, planShare, writeOffsetCursor } from './partner-standing';
 import { registerSeries } from './register-figures';
@@ -130,8 +132,8 @@ export class OperatorConsoleService {
     return { queues };
   }
 
-  /** The newest 100 entries of the operators' log. */
-  async operatorActivity() {
-    return { lines: (await this.log.page(null, { limit: 100, after: null })).slice(0, 100) };
+  /** A page of the operators' log, newest first: 100 entries after the cursor (null: the newest). */
+  async operatorActivity(after: NewestFirstCursor | null) {
+    return operatorLogPage(await this.log.page(null, { limit: 100, after }), 100);
   }
 }

@@ -316,6 +316,35 @@ describe('the operator console', () => {
     const { rows } = await t.db.query<{ monthly_quota: number }>('SELECT monthly_quota FROM users WHERE id = $1', [partner.userId]);
     expect(rows).toEqual([{ monthly_quota: 3 }]);
 
+    // The operators' log, 100 a page, followed by its Next page links: each entry once, none lost, though many of
+    // these were written within the same millisecond.
+    await t.db.query(
+      `INSERT INTO operator_actions (actor_type, actor_id, source, action, user_id, target_type, target_id, reason, changes)
+       SELECT 'cli', 'paging', 'host', 'key.revoked', $1, 'key', 'k' || g, 'paging ' || g, '{}' FROM generate_series(1, 205) g`,
+      [partner.userId],
+    );
+    const { rows: logged } = await t.db.query<{ count: string }>('SELECT count(*) FROM operator_actions');
+    const reasons: string[] = [];
+    const pageSizes: number[] = [];
+    let next: string | null = `${operatorUrl}/operator/activity`;
+    while (next !== null) {
+      await page.goto(next);
+      const cells = await page.locator('[data-operator-log] td[data-label="Reason"]').allTextContents();
+      pageSizes.push(cells.length);
+      reasons.push(...cells.filter((cell) => cell.startsWith('paging ')));
+      const link = page.getByRole('link', { name: 'Next page' });
+      next = (await link.count()) === 1 ? new URL((await link.getAttribute('href'))!, operatorUrl).href : null;
+    }
+    const total = Number(logged[0].count);
+    expect(pageSizes).toEqual([...Array.from({ length: Math.ceil(total / 100) - 1 }, () => 100), total % 100 || 100]);
+    expect(reasons).toHaveLength(205);
+    expect(new Set(reasons).size).toBe(205);
+    // Newest first across the pages, as stored (entries of one millisecond by id).
+    const { rows: stored } = await t.db.query<{ reason: string }>(
+      `SELECT reason FROM operator_actions WHERE actor_id = 'paging' ORDER BY date_trunc('milliseconds', occurred_at) DESC, id DESC`,
+    );
+    expect(reasons).toEqual(stored.map((row) => row.reason));
+
     // Pages too take from a bucket of the operator's own, at the partners' default rate (5 a second, 40 at once): past it, 429.
     const cookie = await cookieOf(context);
     let sent = 0;
