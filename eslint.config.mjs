@@ -22,6 +22,7 @@ export const LAYERS = [
   ['health', 'rate-limit', 'validation'],
   ['common', 'evidence', 'activity', 'people'],
   ['auth'],
+  ['members'],
   ['events', 'quota'],
   ['lookups', 'webhooks'],
   ['verification', 'register-watch'],

@@ -25,6 +25,7 @@ const OWNERS: Record<string, string> = {
   test_licences: 'lookups',
   activity_events: 'activity',
   activity_chains: 'activity',
+  members: 'members',
   operator_actions: 'operator-console',
   operators: 'operator-console',
 };

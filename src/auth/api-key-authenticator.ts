@@ -4,7 +4,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { hashApiKey } from './api-key-secret';
-import { AuthenticatedUser } from './authenticated-user';
+import { AuthenticatedUser, KeyCaller } from './authenticated-user';
 import { AuthRepository } from './auth.repository';
 import { isExpired } from './key-expiry';
 import { KeyChanges } from './key-changes';
@@ -12,7 +12,7 @@ import { KeyUseRecorder } from './key-use-recorder';
 
 /** Who holds a key, and the user's own request rate (null: the default rate). */
 export interface KeyHolder {
-  user: AuthenticatedUser;
+  user: KeyCaller;
   rateLimitPerSecond: number | null;
 }
 

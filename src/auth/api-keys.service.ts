@@ -183,7 +183,7 @@ export class ApiKeysService {
    * each marked with its mode and whether `callerKeyId` may revoke it. A live user's list holds its test side's keys
    * too; a test side's only its own.
    */
-  async userKeys(userId: string, callerKeyId: string): Promise<UserKey[]> {
+  async userKeys(userId: string, callerKeyId: string | null): Promise<UserKey[]> {
     const rows = await this.repository.userKeys(userId, callerKeyId);
     return rows.map(userKey);
   }
@@ -192,20 +192,20 @@ export class ApiKeysService {
    * Issues one more key of `mode` through the key `issuerKeyId` of user `userId`: to that user, or to the test side
    * of a live user (made on first use) for a test key; the caller has checked with issuedKeyMode that the issuer may.
    * Refused with KeyLimitError when the receiving user already holds the most active keys, and with PastExpiryError
-   * for an expiry not in the future, and 401 when the issuer was revoked meanwhile. The new key expires no later than its issuer. The receiving user's row is locked
+   * for an expiry not in the future, and 401 when the issuer was revoked meanwhile; `issuerKeyId` null: a member issues it (no issuer to outlive). The new key expires no later than its issuer. The receiving user's row is locked
    * first, so that concurrent requests count one after another and never pass the limit.
    */
   async createUserKey(
     origin: ActivityOrigin,
     userId: string,
-    issuerKeyId: string,
+    issuerKeyId: string | null,
     request: { name: string; expiresAt: Date | null; mode: KeyMode; role: KeyRole },
   ): Promise<UserKey & { key: string }> {
     return this.repository.transaction(async (manager) => {
       const issuerMode = await this.repository.userMode(userId, manager);
       const ownerId = request.mode === issuerMode ? userId : await testSideOf(this.repository, manager, userId);
       // Held until this key commits, so that a revocation of the issuer waits for it and takes it along.
-      if (!(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
+      if (issuerKeyId !== null && !(await this.repository.lockLiveIssuer(manager, issuerKeyId))) throw new ApiError('UNAUTHORIZED');
       await lockUser(manager, ownerId, 'UPDATE');
       const { active, issuerExpiresAt, now } = await this.repository.issueCounts(manager, ownerId, issuerKeyId, userId);
       if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) throw new PastExpiryError();
@@ -232,9 +232,10 @@ export class ApiKeysService {
    * Revokes a key that `callerKeyId` of this user may revoke, with every key descended from it: itself or a key
    * descended from it, its test side's included for a live key, or, to a key the operator issued, one whose issuer is
    * revoked. False otherwise (its issuer, another key the operator issued, another user's, one revoked already, a live
-   * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist.
+   * key asked by a test key), so that the caller cannot tell those apart from a key that does not exist. With
+   * `callerKeyId` null (a member), any key of the account.
    */
-  async revokeUserKey(origin: ActivityOrigin, userId: string, callerKeyId: string, keyId: string): Promise<boolean> {
+  async revokeUserKey(origin: ActivityOrigin, userId: string, callerKeyId: string | null, keyId: string): Promise<boolean> {
     const revoked = await this.repository.transaction(async (manager) => {
       const userIds = await this.repository.revokeInLineage(manager, userId, callerKeyId, keyId);
       if (userIds.length > 0) await this.activity.append(origin, { userId, action: 'key.revoked', target: { type: 'key', id: keyId } }, manager);

@@ -2,18 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiKey } from './api-key.entity';
-import { AuthenticatedUser } from './authenticated-user';
+import { KeyCaller } from './authenticated-user';
 import type { KeyMode } from './key-mode';
 import type { KeyRole } from './key-role';
 import { User } from './user.entity';
 
 /** A key as the authenticator loads it: its holder, and what decides whether it still works. */
-export interface StoredKeyHolder extends AuthenticatedUser {
+export interface StoredKeyHolder extends KeyCaller {
   expiresAt: Date | null;
   rateLimitPerSecond: number | null;
   /** the key is not revoked, its user not disabled, and a test key's live user neither (test mode enabled) */
   live: boolean;
   liveUserId: string | null;
+}
+
+/** A live account as its members' console sessions see it (memberAccount). */
+export interface MemberAccount {
+  mode: 'live';
+  monthlyQuota: number | null;
+  rateLimitPerSecond: number | null;
+  disabled: boolean;
 }
 
 /** A key of a user's own list (GET /v1/keys), as stored. */
@@ -59,7 +67,8 @@ export type UserSetting = keyof typeof USER_SETTINGS;
  * names a test side as its live user). `lineage`: the ids of key $2 and of every key it issued, directly or through
  * the keys it issued (all of `sides`); the keys this key may revoke. A key the operator issued reaches, besides, the
  * keys of `sides` whose issuer is revoked, and theirs: nobody else could revoke a key left behind by its issuer (one
- * issued before revocations reached descendants, or while its issuer was being revoked).
+ * issued before revocations reached descendants, or while its issuer was being revoked). With $2 null (a member of
+ * the account, whose role the caller has checked), every key of `sides`.
  */
 const LINEAGE = `WITH RECURSIVE sides AS (
     SELECT id FROM users WHERE id = $1 OR live_user_id = $1
@@ -67,6 +76,7 @@ const LINEAGE = `WITH RECURSIVE sides AS (
   lineage AS (
     SELECT k.id FROM api_keys k
      WHERE (k.id = $2 AND k.user_id = $1)
+        OR ($2::uuid IS NULL AND k.user_id IN (SELECT id FROM sides))
         OR (k.user_id IN (SELECT id FROM sides)
             AND EXISTS (SELECT 1 FROM api_keys issuer WHERE issuer.id = k.created_by_key_id AND issuer.revoked_at IS NOT NULL)
             AND EXISTS (SELECT 1 FROM api_keys caller WHERE caller.id = $2 AND caller.user_id = $1 AND caller.created_by_key_id IS NULL))
@@ -127,6 +137,16 @@ export class AuthRepository {
     return row?.mode;
   }
 
+  /** What a member of user `userId` works with: the account's side, plan and rate, and whether the operator disabled it. */
+  async memberAccount(userId: string): Promise<MemberAccount | undefined> {
+    const [row] = await this.dataSource.query<MemberAccount[]>(
+      `SELECT mode, monthly_quota AS "monthlyQuota", rate_limit_per_second AS "rateLimitPerSecond", disabled_at IS NOT NULL AS disabled
+         FROM users WHERE id = $1 AND mode = 'live'`,
+      [userId],
+    );
+    return row;
+  }
+
   async findUser(manager: EntityManager, userId: string): Promise<KeyUser | undefined> {
     const [row] = await manager.query<KeyUser[]>('SELECT id, monthly_quota AS "monthlyQuota", mode FROM users WHERE id = $1', [userId]);
     return row;
@@ -160,7 +180,7 @@ export class AuthRepository {
   }
 
   /** The active keys of `ownerId`, and the expiry of key `issuerKeyId` of user `issuerUserId`, at the database's now. */
-  async issueCounts(manager: EntityManager, ownerId: string, issuerKeyId: string, issuerUserId: string): Promise<IssueCounts> {
+  async issueCounts(manager: EntityManager, ownerId: string, issuerKeyId: string | null, issuerUserId: string): Promise<IssueCounts> {
     const [counts] = await manager.query<IssueCounts[]>(
       `SELECT (SELECT count(*)::int FROM api_keys
                 WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active,
@@ -191,7 +211,7 @@ export class AuthRepository {
   }
 
   /** The keys of user $1's sides not revoked, oldest first, each marked with whether key `callerKeyId` may revoke it. */
-  userKeys(userId: string, callerKeyId: string): Promise<UserKeyRow[]> {
+  userKeys(userId: string, callerKeyId: string | null): Promise<UserKeyRow[]> {
     return this.dataSource.query<UserKeyRow[]>(
       `${LINEAGE}
        SELECT k.id, k.name, k.key_prefix AS prefix, u.mode, k.role, k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt",
@@ -207,7 +227,7 @@ export class AuthRepository {
    * In the caller's transaction: revokes key `keyId` and its descendants if it is of `callerKeyId`'s lineage among
    * user $1's sides and not revoked; the ids of the users whose keys it revoked, none when it may not.
    */
-  async revokeInLineage(manager: EntityManager, userId: string, callerKeyId: string, keyId: string): Promise<string[]> {
+  async revokeInLineage(manager: EntityManager, userId: string, callerKeyId: string | null, keyId: string): Promise<string[]> {
     const revocable = await manager.query<{ id: string }[]>(
       `${LINEAGE}
        SELECT id FROM api_keys WHERE id = $3 AND revoked_at IS NULL AND id IN (SELECT id FROM lineage) FOR UPDATE`,

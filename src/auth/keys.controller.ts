@@ -9,7 +9,7 @@ import { dtoValidationTexts } from '../validation/validation-texts';
 import { KeyOrigin } from './activity-origin';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService, KeyLimitError, PastExpiryError } from './api-keys.service';
-import { AuthenticatedUser, CurrentUser } from './authenticated-user';
+import { AuthenticatedUser, callingKey, CurrentUser } from './authenticated-user';
 import { issuedKeyMode } from './key-mode';
 import { mayIssueRole } from './key-role';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto } from './dto/keys.dto';
@@ -40,7 +40,7 @@ export class KeysController {
   @ApiOkResponse({ type: KeyListDto, description: "The user's keys, oldest first" })
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<KeyListDto> {
-    const keys = await this.keys.userKeys(user.userId, user.keyId);
+    const keys = await this.keys.userKeys(user.userId, callingKey(user));
     return { keys: keys.map((key) => ({ ...key, current: key.id === user.keyId })) };
   }
 
@@ -63,7 +63,7 @@ export class KeysController {
     if (!mayIssueRole(user.role, role)) throw new ApiError('FORBIDDEN');
     try {
       const request = { name: body.name, expiresAt: body.expiresAt ?? null, mode, role };
-      const created = await this.keys.createUserKey(origin, user.userId, user.keyId, request);
+      const created = await this.keys.createUserKey(origin, user.userId, callingKey(user), request);
       return { ...created, current: false };
     } catch (error) {
       if (error instanceof KeyLimitError) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.keyLimit);
@@ -91,6 +91,6 @@ export class KeysController {
     @KeyOrigin() origin: ActivityOrigin,
     @Param('id', new ResourceIdPipe('KEY_NOT_FOUND')) id: string,
   ): Promise<void> {
-    if (!(await this.keys.revokeUserKey(origin, user.userId, user.keyId, id))) throw new ApiError('KEY_NOT_FOUND');
+    if (!(await this.keys.revokeUserKey(origin, user.userId, callingKey(user), id))) throw new ApiError('KEY_NOT_FOUND');
   }
 }

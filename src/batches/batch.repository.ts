@@ -65,7 +65,7 @@ export const batchItemIndex = (position: number): number => position + 1;
 /** Who made a batch: its rows' verification records name them. */
 export interface BatchOrigin {
   userId: string;
-  keyId: string;
+  keyId: string | null;
   requestId: string | null;
 }
 

@@ -41,6 +41,7 @@ describe('ADMIN_USAGE', () => {
       'canary',
       'shape',
       'activity',
+      'invite',
       'invite-operator',
     ]);
   });
@@ -269,6 +270,30 @@ describe('parseAdminCommand', () => {
       expect(() => parseAdminCommand(['activity', 'verify'])).toThrow(new UsageError('--user must be a UUID'));
       expect(() => parseAdminCommand(['activity', 'list', '--user', USER_ID])).toThrow(new UsageError('activity takes verify'));
       expect(() => parseAdminCommand(['activity', 'verify', '--user', USER_ID, '--confirm'])).toThrow(new UsageError('activity verify takes only --user'));
+    });
+  });
+
+  describe('invite', () => {
+    it('parses invite --user USER_ID --email ADDRESS --role ROLE', () => {
+      expect(parseAdminCommand(['invite', '--user', USER_ID, '--email', ' Jane@Acme.example ', '--role', 'owner'])).toEqual({
+        command: 'invite',
+        userId: USER_ID,
+        email: 'Jane@Acme.example',
+        role: 'owner',
+      });
+    });
+
+    it('refuses a missing or bad user, address or role, and anything else', () => {
+      expect(() => parseAdminCommand(['invite', '--email', 'a@b.cd', '--role', 'owner'])).toThrow(new UsageError('--user must be a UUID'));
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'nobody', '--role', 'owner'])).toThrow(
+        new UsageError('--email must be an e-mail address'),
+      );
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'a@b.cd', '--role', 'boss'])).toThrow(
+        new UsageError('--role must be one of owner, admin, developer, compliance, viewer'),
+      );
+      expect(() => parseAdminCommand(['invite', '--user', USER_ID, '--email', 'a@b.cd', '--role', 'owner', '--test'])).toThrow(
+        new UsageError('invite takes only --user, --email and --role'),
+      );
     });
   });
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseExpiry } from '../auth/key-expiry';
+import { MEMBER_ROLES, MemberRole } from '../members/member-role';
 import { REASON_MAX_LENGTH } from '../operator-console/operator-reason';
 import { OPERATOR_ROLES, OperatorRole } from '../operator-console/operator-role';
 import { looksLikeEmail } from '../people/email-address';
@@ -19,6 +20,7 @@ export type AdminCommand =
   | { command: 'shape-list' }
   | { command: 'shape-acknowledge'; shape: string }
   | { command: 'activity-verify'; userId: string }
+  | { command: 'invite'; userId: string; email: string; role: MemberRole }
   | { command: 'invite-operator'; email: string; name: string; role: OperatorRole };
 
 export class UsageError extends Error {}
@@ -41,6 +43,7 @@ export const ADMIN_USAGE = `Usage:
   admin shape list
   admin shape acknowledge SHAPE
   admin activity verify --user USER_ID
+  admin invite --user USER_ID --email ADDRESS --role owner|admin|developer|compliance|viewer
   admin invite-operator --email EMAIL [--name NAME] [--role operator|support]`;
 
 /** A register page's shape (pageShape in @lvs/register). */
@@ -195,6 +198,14 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');
       if (rest.length !== 1 || rest[0] !== 'verify') throw new UsageError('activity takes verify');
       return { command: 'activity-verify', userId: parseUuid(user, '--user') };
+    }
+    case 'invite': {
+      const { user, email, role, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('invite takes only --user, --email and --role');
+      const userId = parseUuid(user, '--user');
+      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+      return { command, userId, email: email.trim(), role: role as MemberRole };
     }
     case 'invite-operator': {
       const { email, name, role = 'operator', ...others } = values;

@@ -8,12 +8,14 @@ import { AppConfigModule } from '../config/app-config.module';
 import { AppSettings } from '../config/env.schema';
 import { readSettings } from '../config/read-settings';
 import { DatabaseModule } from '../database/database.module';
+import { MembersCoreModule } from '../members/members-core.module';
 import { CanaryStore } from '../lookups/canary-store';
 import { PageShapeStore } from '../lookups/page-shape-store';
 import { newReceiptKey } from '../evidence/receipt-keys';
 import { RedisModule } from '../redis/redis.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { runActivityCommand, BrokenChainError } from './activity-command';
+import { runInviteCommand } from './invite-command';
 import { ADMIN_USAGE, AdminCommand, parseAdminCommand, UsageError } from './admin-grammar';
 import { runCanaryCommand } from './canary-command';
 import { runShapeCommand } from './shape-command';
@@ -43,6 +45,7 @@ class AdminCliModule {
         SecretsModule,
         OperatorActionsModule,
         OperatorInvitationsModule,
+        MembersCoreModule,
       ],
       providers: [CanaryStore, PageShapeStore],
     };
@@ -66,6 +69,8 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runActivityCommand(app, command);
     case 'invite-operator':
       return runInviteOperator(app, command);
+    case 'invite':
+      return runInviteCommand(app, command);
     default:
       return runKeyCommand(app, command);
   }

@@ -4,10 +4,12 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsOptional,
   IsString,
   IsTimeZone,
   Matches,
   Max,
+  MaxLength,
   Min,
   Validate,
   ValidateIf,
@@ -639,6 +641,38 @@ export class EnvironmentVariables {
   @Transform(toBoolean)
   @IsBoolean()
   CONSOLE_ENABLED = true;
+
+  /**
+   * Lets an API key sign in to the console (a session that acts with the key's role, attributed to the key). Unset:
+   * on outside production, off in production; true is refused in production (consoleKeySignIn).
+   */
+  @IsOptional()
+  @Transform(toBoolean)
+  @Validate(SafeInProduction)
+  @IsBoolean()
+  CONSOLE_KEY_SIGN_IN?: boolean;
+
+  /** A console session ends after this many minutes without a request. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(1440)
+  @IsInt()
+  CONSOLE_IDLE_MINUTES = 30;
+
+  /** A console session ends this many hours after sign-in, however busy. */
+  @Transform(toInteger)
+  @Min(1)
+  @Max(168)
+  @IsInt()
+  CONSOLE_SESSION_HOURS = 12;
+
+  /** smtp:// or smtps:// address (user and password in it) through which invitations are e-mailed; empty: links are only shown. */
+  @Matches(/^(smtps?:\/\/\S+)?$/, { message: 'SMTP_URL must be empty or smtp://[user:password@]host:port (smtps:// for TLS)' })
+  SMTP_URL = '';
+
+  /** The sender of the e-mails the service sends (invitations). */
+  @MaxLength(254)
+  SMTP_FROM = 'Licence Verification <no-reply@localhost>';
 
   /** Allows http and private, loopback and link-local webhook addresses: for tests and local demos only; refused in production. */
   @Transform(toBoolean)

@@ -13,7 +13,8 @@ export type ProductionSetting =
   | 'HOLDER_DATA_KEYS'
   | 'RECEIPT_SIGNING_KEYS'
   | 'ADMIN_TOKEN'
-  | 'WEBHOOK_ALLOW_PRIVATE_URLS';
+  | 'WEBHOOK_ALLOW_PRIVATE_URLS'
+  | 'CONSOLE_KEY_SIGN_IN';
 
 /** The settings the decision reads besides the value itself. */
 export interface ProductionContext {
@@ -46,7 +47,8 @@ function weakKeyProblem(setting: string, keyHex: string): string | null {
  *   would let anyone sign a receipt that verifies;
  * - an ADMIN_TOKEN that is short or made of few characters can be guessed; an empty one keeps the queue
  *   dashboard off, so it is accepted;
- * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off.
+ * - WEBHOOK_ALLOW_PRIVATE_URLS turns the SSRF guard off;
+ * - CONSOLE_KEY_SIGN_IN=true lets a shared machine credential into the console, attributed to no person.
  */
 export function describeProductionSecretProblem(
   setting: ProductionSetting,
@@ -56,6 +58,9 @@ export function describeProductionSecretProblem(
   if (context.NODE_ENV !== 'production') return null;
   if (setting === 'WEBHOOK_ALLOW_PRIVATE_URLS') {
     return value === true ? 'WEBHOOK_ALLOW_PRIVATE_URLS must be false when NODE_ENV is production: it lets webhooks reach internal addresses' : null;
+  }
+  if (setting === 'CONSOLE_KEY_SIGN_IN') {
+    return value === true ? 'CONSOLE_KEY_SIGN_IN must not be true when NODE_ENV is production: console sign-in is by members there' : null;
   }
   if (setting === 'RECEIPT_SIGNING_KEYS') {
     const keys = value as readonly string[];

@@ -2,7 +2,7 @@ import { pageModel } from './console-answers';
 import type { ConsoleVisit } from './console-sessions';
 
 describe('pageModel', () => {
-  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' } } as unknown as ConsoleVisit;
+  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' }, member: null } as unknown as ConsoleVisit;
 
   it("gives a signed-in page the route's data, its name and the session's token", () => {
     expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({
@@ -12,24 +12,44 @@ describe('pageModel', () => {
       csrfToken: 'token-1',
       signedIn: true,
       mode: 'live',
+      member: null,
+    });
+  });
+
+  it("names a member's session's member, for the navigation", () => {
+    const memberVisit = { ...visit, member: { displayName: 'Jane Smith', role: 'owner', passwordHash: 'secret' } } as unknown as ConsoleVisit;
+    expect(pageModel('overview', memberVisit, {})).toEqual({
+      page: 'overview',
+      csrfToken: 'token-1',
+      signedIn: true,
+      mode: 'live',
+      member: { displayName: 'Jane Smith', role: 'owner' },
     });
   });
 
   it("tells a test key's pages their mode, for the Test mode banner", () => {
     const testVisit = { ...visit, user: { mode: 'test' } } as unknown as ConsoleVisit;
-    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test' });
+    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test', member: null });
   });
 
   it('gives a page before a session no token, and says it is not signed in', () => {
-    expect(pageModel('sign-in', null, { error: 'no' })).toEqual({ error: 'no', page: 'sign-in', csrfToken: null, signedIn: false, mode: null });
+    expect(pageModel('sign-in', null, { error: 'no' })).toEqual({
+      error: 'no',
+      page: 'sign-in',
+      csrfToken: null,
+      signedIn: false,
+      mode: null,
+      member: null,
+    });
   });
 
   it("lets no route's data stand in for the page's own fields", () => {
-    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live' })).toEqual({
+    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live', member: { role: 'owner' } })).toEqual({
       page: 'verify',
       csrfToken: null,
       signedIn: false,
       mode: null,
+      member: null,
     });
   });
 });

@@ -1,7 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
+import { MEMBER_ROLES, MemberRole } from '../members/member-role';
+import { MAX_PASSWORD_LENGTH } from '../people/password-policy';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { IDEMPOTENCY_KEY_PATTERN } from '../validation/idempotency-key';
@@ -42,10 +44,64 @@ export class ConsoleForm {
   _csrf?: string;
 }
 
+/** The sign-in form: a member's e-mail address and password, or (where CONSOLE_KEY_SIGN_IN allows) an API key. */
 @UnknownFieldMessage(consoleForm)
 export class SignInForm extends ConsoleForm {
+  @IsOptional()
   @FormText(200)
-  apiKey!: string;
+  apiKey?: string;
+
+  @IsOptional()
+  @Trimmed()
+  @FormText(254)
+  email?: string;
+
+  @IsOptional()
+  @FormText(MAX_PASSWORD_LENGTH * 4)
+  password?: string;
+}
+
+/** A second factor's code: six digits from the app, or a recovery code. */
+@UnknownFieldMessage(consoleForm)
+export class CodeForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(40)
+  code!: string;
+}
+
+/** An invitation's first form: the person's name and password (the password policy is the members service's). */
+@UnknownFieldMessage(consoleForm)
+export class JoinForm extends ConsoleForm {
+  @FormText(200)
+  displayName!: string;
+
+  @FormText(MAX_PASSWORD_LENGTH * 4)
+  password!: string;
+}
+
+@UnknownFieldMessage(consoleForm)
+export class InviteForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(254)
+  email!: string;
+
+  @IsIn(MEMBER_ROLES, { message: consoleForm })
+  role!: MemberRole;
+}
+
+@UnknownFieldMessage(consoleForm)
+export class RoleForm extends ConsoleForm {
+  @IsIn(MEMBER_ROLES, { message: consoleForm })
+  role!: MemberRole;
+}
+
+@UnknownFieldMessage(consoleForm)
+export class PasswordChangeForm extends ConsoleForm {
+  @FormText(MAX_PASSWORD_LENGTH * 4)
+  currentPassword!: string;
+
+  @FormText(MAX_PASSWORD_LENGTH * 4)
+  newPassword!: string;
 }
 
 /** Whether the Verify form asks for a holder check: any of the holder's fields filled in. */
@@ -129,4 +185,5 @@ export class HistoryQuery extends VerificationsQuery {
   @BlankIsAbsent() declare to?: string;
   @BlankIsAbsent() declare status?: string;
   @BlankIsAbsent() declare channel?: string;
+  @BlankIsAbsent() declare memberId?: string;
 }

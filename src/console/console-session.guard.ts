@@ -66,7 +66,8 @@ export class ConsoleSessionGuard implements CanActivate {
       throw new ConsolePage('rate-limited', { wait: waitInWords(wait) }, 429, { 'retry-after': String(wait) });
     }
     if (changes) this.sessions.checkChange(request, sentToken(request), visit.csrfToken);
-    if (!roleMay(visit.user.role, requiredPermission(this.reflector, context))) throw new ConsolePage('forbidden', { role: visit.user.role }, 403);
+    if (!roleMay(visit.user.role, requiredPermission(this.reflector, context)))
+      throw new ConsolePage('forbidden', { role: visit.member?.role ?? visit.user.role }, 403);
   }
 }
 

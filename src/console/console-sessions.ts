@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import { requestOrigin } from '../auth/activity-origin';
 import { hashApiKey } from '../auth/api-key-secret';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { AuthenticatedUser } from '../auth/authenticated-user';
@@ -8,31 +10,55 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
+import { MemberRow } from '../members/members.repository';
+import { MembersService } from '../members/members.service';
+import { sessionLimits, SessionLimits, sessionTimeLeftMs } from '../people/session-lifetime';
+import { SignInLimiter } from '../people/sign-in-limiter';
 import { clientGroup } from '../rate-limit/client-group';
 import { RedisStore } from '../redis/redis.module';
 import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
 import { consoleOrigin, isConsoleOrigin } from './console-origin';
-import { SESSION_ABSOLUTE_MS, sessionTimeLeftMs } from './session-lifetime';
+import { keySignInAllowed } from './key-sign-in';
 
-/** What Redis keeps of a session: the key's hash (never the key), when it began and was last used, its CSRF token. */
-interface StoredSession {
-  keyHash: string;
+/** Who a session is: an API key (its hash, never the key) or a member (their id). */
+type SessionHolder = { keyHash: string } | { memberId: string };
+
+/** What Redis keeps of a session: its holder, when it began and was last used, its CSRF token, where it signed in from. */
+type StoredSession = SessionHolder & {
   signedInAt: number;
   lastSeenAt: number;
   csrfToken: string;
-}
+  clientAddress: string;
+  userAgent: string | null;
+};
 
 /** A request of a signed-in console user. */
 export interface ConsoleVisit {
   user: AuthenticatedUser;
+  /** the signed-in member; null for a session signed in with an API key */
+  member: MemberRow | null;
   /** the user's own request rate, null for the default: the console draws on the same bucket as its API keys */
   rateLimitPerSecond: number | null;
   csrfToken: string;
   sessionId: string;
 }
 
+/** One of a member's sessions, as their Your account page lists it. */
+export interface ListedSession {
+  /** the hash of the session's id, which names it in forms without giving it away */
+  handle: string;
+  signedInAt: string;
+  lastSeenAt: string;
+  clientAddress: string;
+  userAgent: string | null;
+  current: boolean;
+}
+
 export const FAILED_SIGN_INS_PER_MINUTE = 10;
 export const SIGN_IN_PATH = '/console/sign-in';
+/** How long the second step of a member's sign-in waits for its code after the password proved right. */
+const SECOND_FACTOR_WAIT_MS = 5 * 60_000;
+const MEMBER_SCOPE = 'member';
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
@@ -42,28 +68,45 @@ export function sameToken(sent: unknown, expected: string): boolean {
 }
 
 /**
- * Console sessions in Redis. The cookie holds a random id; Redis holds, under the id's hash, the API key's hash.
- * Every request authenticates that hash again through the API's own authenticator, so a key that is revoked or
- * expired (or whatever else the API guard refuses) ends its sessions at their next request.
+ * Console sessions in Redis. The cookie holds a random id; Redis holds, under the id's hash, who the session is:
+ * an API key's hash, authenticated again on every request through the API's own authenticator (a revoked or
+ * expired key ends its sessions at their next request), or a member, read again on every request (a member
+ * disabled or removed, or whose account is disabled, ends theirs likewise). Each member's sessions are also listed
+ * under the member, so that they can be shown and ended together. A new session gets a new id at every sign-in.
  */
 @Injectable()
 export class ConsoleSessions {
   private readonly publicBaseUrl: string;
+  private readonly limits: SessionLimits;
+  readonly keySignIn: boolean;
 
   constructor(
     private readonly redis: RedisStore,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly members: MembersService,
+    private readonly limiter: SignInLimiter,
+    private readonly activity: ActivityLog,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
     this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
+    this.limits = sessionLimits(config.get('CONSOLE_IDLE_MINUTES'), config.get('CONSOLE_SESSION_HOURS'));
+    this.keySignIn = keySignInAllowed(config.get('CONSOLE_KEY_SIGN_IN'), config.get('NODE_ENV'));
   }
 
-  private sessionKey(sessionId: string): string {
-    return this.redis.key('console-session', hashApiKey(sessionId));
+  private sessionKey(handle: string): string {
+    return this.redis.key('console-session', handle);
   }
 
-  /** Failed sign-ins are counted per client group, an IPv6 client by its /64. */
+  private memberSessionsKey(memberId: string): string {
+    return this.redis.key('console-member-sessions', memberId);
+  }
+
+  private secondFactorKey(signInToken: string): string {
+    return this.redis.key('console-second-factor', hashApiKey(signInToken));
+  }
+
+  /** Failed key sign-ins are counted per client group, an IPv6 client by its /64. */
   private failuresKey(address: string): string {
     return this.redis.key('console-sign-in-failures', clientGroup(address), String(Math.floor(this.clock.now().getTime() / 60_000)));
   }
@@ -90,77 +133,211 @@ export class ConsoleSessions {
     if (expectedToken === null || !sameToken(sentToken, expectedToken)) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
+  /** A form sent before any session (sign-in, an invitation's): its origin and the sign-in cookie's token, else 403. */
+  checkSignInForm(request: FastifyRequest, sentToken: unknown): string {
+    const token = readCookie(request.headers.cookie, SIGN_IN_COOKIE);
+    this.checkChange(request, sentToken, token);
+    return token as string;
+  }
+
   /**
    * Checks the sign-in form's origin and token (403), then counts the attempt against the address's failures in
    * this minute before deciding (429 beyond the limit): counting first, in one atomic increment, means concurrent
    * attempts cannot all read a count under the limit. A valid key then starts a session and takes its count back;
-   * an invalid one leaves it counted as a failure.
+   * an invalid one leaves it counted as a failure. Refused (403) where CONSOLE_KEY_SIGN_IN is off.
    */
   async signIn(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, plainKey: string): Promise<boolean> {
-    this.checkChange(request, sentToken, readCookie(request.headers.cookie, SIGN_IN_COOKIE));
+    this.checkSignInForm(request, sentToken);
+    if (!this.keySignIn) throw new ApiError('FORBIDDEN');
     const failuresKey = this.failuresKey(request.ip);
     const [[, attempts]] = (await this.redis.client.multi().incr(failuresKey).expire(failuresKey, 60).exec()) as [[Error | null, number]];
     if (attempts > FAILED_SIGN_INS_PER_MINUTE) throw new ApiError('TOO_MANY_SIGN_INS');
     const user = await this.authenticator.authenticate(plainKey);
     if (!user) return false;
     await this.redis.client.decr(failuresKey);
-    const sessionId = newToken();
-    const now = this.clock.now().getTime();
-    await this.save(sessionId, { keyHash: hashApiKey(plainKey), signedInAt: now, lastSeenAt: now, csrfToken: newToken() }, 'NX');
-    this.setCookie(reply, SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000);
+    await this.start(request, reply, { keyHash: hashApiKey(plainKey) });
     return true;
   }
 
-  /** Whether this request belongs to a live session whose key still authenticates; renews and ends nothing. */
+  /**
+   * A member's first step: e-mail address and password, counted per address and per e-mail address before the
+   * password is checked (429 beyond either limit). Right, the second step waits five minutes for a code, under the
+   * sign-in form's token; wrong, the same false whether the address has an account or not.
+   */
+  async passwordStep(request: FastifyRequest, sentToken: unknown, email: string, password: string): Promise<boolean> {
+    const token = this.checkSignInForm(request, sentToken);
+    const attempt = { scope: MEMBER_SCOPE, address: request.ip, email };
+    if ((await this.limiter.count(attempt)) > 0) throw new ApiError('TOO_MANY_SIGN_INS');
+    const member = await this.members.passwordHolder(email, password);
+    if (!member) {
+      const named = await this.members.firstWithEmail(email);
+      if (named) await this.members.recordFailedSignIn(named, this.origin(request, named.id), 'password');
+      return false;
+    }
+    await this.limiter.forgive(attempt);
+    await this.redis.client.set(this.secondFactorKey(token), JSON.stringify({ memberId: member.id, email }), 'PX', SECOND_FACTOR_WAIT_MS);
+    return true;
+  }
+
+  /** Whether this browser has a password step waiting for its code. */
+  async awaitsSecondFactor(request: FastifyRequest): Promise<boolean> {
+    const token = readCookie(request.headers.cookie, SIGN_IN_COOKIE);
+    return token !== null && (await this.redis.client.exists(this.secondFactorKey(token))) === 1;
+  }
+
+  /**
+   * A member's second step: a TOTP code or a recovery code, counted as the password was. Right, a new session
+   * starts (a new id, whatever the browser held) and the waiting step is gone; 'expired' when no step waits.
+   */
+  async secondFactorStep(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, code: string): Promise<'signed-in' | 'wrong' | 'expired'> {
+    const token = this.checkSignInForm(request, sentToken);
+    const waiting = await this.redis.client.get(this.secondFactorKey(token));
+    if (waiting === null) return 'expired';
+    const { memberId, email } = JSON.parse(waiting) as { memberId: string; email: string };
+    const attempt = { scope: MEMBER_SCOPE, address: request.ip, email };
+    if ((await this.limiter.count(attempt)) > 0) throw new ApiError('TOO_MANY_SIGN_INS');
+    const origin = this.origin(request, memberId);
+    const holder = await this.members.sessionHolder(memberId);
+    if (!holder || !(await this.members.secondFactorMatches(memberId, code))) {
+      if (holder) await this.members.recordFailedSignIn(holder.member, origin, 'second factor');
+      return 'wrong';
+    }
+    await this.limiter.forgive(attempt);
+    await this.redis.client.del(this.secondFactorKey(token));
+    await this.startMemberSession(request, reply, holder.member, origin);
+    return 'signed-in';
+  }
+
+  /** Starts a member's session (after sign-in, or after joining) and logs it. */
+  async startMemberSession(request: FastifyRequest, reply: FastifyReply, member: MemberRow, origin: ActivityOrigin): Promise<void> {
+    await this.start(request, reply, { memberId: member.id });
+    await this.members.recordSignIn(member, origin);
+  }
+
+  private async start(request: FastifyRequest, reply: FastifyReply, holder: SessionHolder): Promise<void> {
+    const sessionId = newToken();
+    const now = this.clock.now().getTime();
+    const userAgent = request.headers['user-agent'];
+    const session: StoredSession = {
+      ...holder,
+      signedInAt: now,
+      lastSeenAt: now,
+      csrfToken: newToken(),
+      clientAddress: request.ip,
+      userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
+    };
+    const handle = hashApiKey(sessionId);
+    await this.save(handle, session, 'NX');
+    if ('memberId' in holder) await this.redis.client.sadd(this.memberSessionsKey(holder.memberId), handle);
+    this.setCookie(reply, SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000);
+    // The sign-in form's token is spent: the next sign-in in this browser gets a new one.
+    this.setCookie(reply, SIGN_IN_COOKIE, '', 0);
+  }
+
+  private origin(request: FastifyRequest, memberId: string): ActivityOrigin {
+    return requestOrigin({ type: 'member', id: memberId }, request);
+  }
+
+  private async stored(handle: string): Promise<StoredSession | null> {
+    const stored = await this.redis.client.get(this.sessionKey(handle));
+    return stored === null ? null : (JSON.parse(stored) as StoredSession);
+  }
+
+  /** The session's holder now: the key's or the member's caller; null when the session is over or its holder refused. */
+  private async holderOf(session: StoredSession): Promise<Omit<ConsoleVisit, 'csrfToken' | 'sessionId'> | null> {
+    if (sessionTimeLeftMs(this.limits, session.signedInAt, session.lastSeenAt, this.clock.now().getTime()) <= 0) return null;
+    if ('keyHash' in session) {
+      const holder = await this.authenticator.holderOfHash(session.keyHash);
+      return holder ? { ...holder, member: null } : null;
+    }
+    return this.members.sessionHolder(session.memberId);
+  }
+
+  /** Whether this request belongs to a live session whose holder still stands; renews and ends nothing. */
   async hasLiveSession(request: FastifyRequest): Promise<boolean> {
     const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
-    if (sessionId === null) return false;
-    const stored = await this.redis.client.get(this.sessionKey(sessionId));
-    if (stored === null) return false;
-    const session = JSON.parse(stored) as StoredSession;
-    if (sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, this.clock.now().getTime()) <= 0) return false;
-    return (await this.authenticator.holderOfHash(session.keyHash)) !== null;
+    const session = sessionId === null ? null : await this.stored(hashApiKey(sessionId));
+    return session !== null && (await this.holderOf(session)) !== null;
   }
 
   /**
    * The signed-in user of this request, with the session's idle time renewed; null (and the session ended) when
-   * there is none, it is over, or its key no longer authenticates.
+   * there is none, it is over, or its holder no longer stands.
    */
   async visit(request: FastifyRequest): Promise<ConsoleVisit | null> {
     const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
     if (sessionId === null) return null;
-    const stored = await this.redis.client.get(this.sessionKey(sessionId));
-    if (stored === null) return null;
-    const session = JSON.parse(stored) as StoredSession;
-    const now = this.clock.now().getTime();
-    const holder = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, now) > 0 ? await this.authenticator.holderOfHash(session.keyHash) : null;
+    const handle = hashApiKey(sessionId);
+    const session = await this.stored(handle);
+    if (session === null) return null;
+    const holder = await this.holderOf(session);
     if (!holder) {
-      await this.end(sessionId);
+      await this.end(handle, session);
       return null;
     }
     // Renewed only while it exists: a request that read the session before a sign-out never writes it back.
-    await this.save(sessionId, { ...session, lastSeenAt: now }, 'XX');
-    return { user: holder.user, rateLimitPerSecond: holder.rateLimitPerSecond, csrfToken: session.csrfToken, sessionId };
+    await this.save(handle, { ...session, lastSeenAt: this.clock.now().getTime() }, 'XX');
+    return { ...holder, csrfToken: session.csrfToken, sessionId };
   }
 
   /**
    * Stores a session for as long as it may live (Redis drops it then, even if no request ever comes): a new one
    * (NX), or one that still exists (XX), so that an ended session stays ended.
    */
-  private async save(sessionId: string, session: StoredSession, when: 'NX' | 'XX'): Promise<void> {
-    const timeLeft = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, session.lastSeenAt);
-    const key = this.sessionKey(sessionId);
+  private async save(handle: string, session: StoredSession, when: 'NX' | 'XX'): Promise<void> {
+    const timeLeft = sessionTimeLeftMs(this.limits, session.signedInAt, session.lastSeenAt, session.lastSeenAt);
+    const key = this.sessionKey(handle);
     if (when === 'NX') await this.redis.client.set(key, JSON.stringify(session), 'PX', timeLeft, 'NX');
     else await this.redis.client.set(key, JSON.stringify(session), 'PX', timeLeft, 'XX');
   }
 
   /** Ends a session on the server and tells the browser to drop its cookie. */
   async signOut(request: FastifyRequest, reply: FastifyReply, visit: ConsoleVisit): Promise<void> {
-    await this.end(visit.sessionId);
+    const handle = hashApiKey(visit.sessionId);
+    const session = await this.stored(handle);
+    if (session) await this.end(handle, session);
     this.setCookie(reply, SESSION_COOKIE, '', 0);
   }
 
-  private async end(sessionId: string): Promise<void> {
-    await this.redis.client.del(this.sessionKey(sessionId));
+  private async end(handle: string, session: StoredSession): Promise<void> {
+    await this.redis.client.del(this.sessionKey(handle));
+    if ('memberId' in session) await this.redis.client.srem(this.memberSessionsKey(session.memberId), handle);
+  }
+
+  /** A member's sessions that still live, newest first; those that ran out meanwhile are dropped from the list. */
+  async memberSessions(memberId: string, currentSessionId: string): Promise<ListedSession[]> {
+    const current = hashApiKey(currentSessionId);
+    const listed: ListedSession[] = [];
+    for (const handle of await this.redis.client.smembers(this.memberSessionsKey(memberId))) {
+      const session = await this.stored(handle);
+      if (session === null) {
+        await this.redis.client.srem(this.memberSessionsKey(memberId), handle);
+        continue;
+      }
+      const { signedInAt, lastSeenAt, clientAddress, userAgent } = session;
+      const at = (ms: number) => new Date(ms).toISOString();
+      listed.push({ handle, signedInAt: at(signedInAt), lastSeenAt: at(lastSeenAt), clientAddress, userAgent, current: handle === current });
+    }
+    return listed.sort((a, b) => b.signedInAt.localeCompare(a.signedInAt));
+  }
+
+  /**
+   * Ends the member's sessions (`handle` one, or all but `except`, or all): at once, so that their next request
+   * goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
+   */
+  async endMemberSessions(
+    origin: ActivityOrigin,
+    member: Pick<MemberRow, 'id' | 'userId'>,
+    which: { handle: string } | { except: string | null },
+  ): Promise<number> {
+    const handles = await this.redis.client.smembers(this.memberSessionsKey(member.id));
+    const except = 'except' in which && which.except !== null ? hashApiKey(which.except) : null;
+    const ending = 'handle' in which ? handles.filter((handle) => handle === which.handle) : handles.filter((handle) => handle !== except);
+    for (const handle of ending) {
+      await this.redis.client.del(this.sessionKey(handle));
+      await this.redis.client.srem(this.memberSessionsKey(member.id), handle);
+      await this.activity.append(origin, { userId: member.userId, action: 'session.ended', target: { type: 'session', id: handle.slice(0, 16) } });
+    }
+    return ending.length;
   }
 }

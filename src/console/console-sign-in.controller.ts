@@ -1,27 +1,38 @@
-import { Body, Controller, Get, Post, Redirect, Render, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Redirect, Render, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestOrigin } from '../auth/activity-origin';
 import { ApiError } from '../errors/api-error';
-import { FORM_BODY } from '../http/decode-request-body';
+import { MembersService } from '../members/members.service';
 import { ConsoleAnswerFilter } from './console-answer.filter';
-import { ConsolePage } from './console-answers';
-import { SignInForm } from './console-forms';
+import { ConsolePage, ConsoleRedirect } from './console-answers';
+import { CodeForm, JoinForm, SignInForm } from './console-forms';
 import { ConsolePageInterceptor } from './console-page.interceptor';
-import { ConsoleSessions } from './console-sessions';
+import { ConsoleSessions, SIGN_IN_PATH } from './console-sessions';
+import { FORM } from './console-routes';
 
 const OVERVIEW = '/console/overview';
+const CODE_PATH = '/console/sign-in/code';
+/** The one answer to a wrong address or password, so that it never tells whether an address has an account. */
+const WRONG_PASSWORD = 'The e-mail address or password is not right.';
+const WRONG_CODE = 'That code is not right, or was used already.';
+const DEAD_INVITATION = 'This invitation link has expired or was used already. Ask whoever invited you for a new one.';
 
 /**
- * The console's pages before a session: the entrance and the sign-in form. The reply is taken (passed through)
- * only to set the sign-in form's cookie and the session's.
+ * The console's pages before a session: the entrance, sign-in (a member's password and second factor, or an API
+ * key where CONSOLE_KEY_SIGN_IN allows), and an invitation's pages (name and password, then the second factor).
+ * The reply is taken (passed through) only to set the sign-in form's cookie and the session's.
  */
 @ApiExcludeController()
 @Controller('console')
 @UseFilters(ConsoleAnswerFilter)
 @UseInterceptors(ConsolePageInterceptor)
 export class ConsoleSignInController {
-  constructor(private readonly sessions: ConsoleSessions) {}
+  constructor(
+    private readonly sessions: ConsoleSessions,
+    private readonly members: MembersService,
+  ) {}
 
   @Get()
   @Redirect(OVERVIEW, 303)
@@ -30,25 +41,108 @@ export class ConsoleSignInController {
   @Get('sign-in')
   @Render('sign-in')
   signInPage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.signInModel(request, reply, null);
+  }
+
+  /** A member's password (then the code page), or an API key (then the console). */
+  @Post('sign-in')
+  @RouteConfig(FORM)
+  @Redirect(OVERVIEW, 303)
+  async signIn(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() form: SignInForm,
+  ): Promise<{ url: string } | void> {
+    try {
+      if (form.apiKey !== undefined) {
+        if (!(await this.sessions.signIn(request, reply, form._csrf, form.apiKey.trim())))
+          throw this.again(request, reply, new ApiError('UNAUTHORIZED').publicMessage, 401);
+        return;
+      }
+      if (!(await this.sessions.passwordStep(request, form._csrf, form.email ?? '', form.password ?? '')))
+        throw this.again(request, reply, WRONG_PASSWORD, 401);
+      return { url: CODE_PATH };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
+      throw error;
+    }
+  }
+
+  @Get('sign-in/code')
+  @Render('sign-in-code')
+  async codePage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (!(await this.sessions.awaitsSecondFactor(request))) throw new ConsoleRedirect(SIGN_IN_PATH);
     return { signInToken: this.sessions.signInToken(request, reply), error: null };
   }
 
-  @Post('sign-in')
-  @RouteConfig({ requestBody: FORM_BODY })
+  @Post('sign-in/code')
+  @RouteConfig(FORM)
   @Redirect(OVERVIEW, 303)
-  async signIn(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: SignInForm): Promise<void> {
-    let signedIn: boolean;
+  async code(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: CodeForm): Promise<void> {
+    let outcome: Awaited<ReturnType<ConsoleSessions['secondFactorStep']>>;
     try {
-      signedIn = await this.sessions.signIn(request, reply, form._csrf, form.apiKey.trim());
+      outcome = await this.sessions.secondFactorStep(request, reply, form._csrf, form.code);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error);
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.codeAgain(request, reply, error.publicMessage, error.status);
       throw error;
     }
-    if (!signedIn) throw this.again(request, reply, new ApiError('UNAUTHORIZED'));
+    if (outcome === 'expired') throw new ConsoleRedirect(SIGN_IN_PATH);
+    if (outcome === 'wrong') throw this.codeAgain(request, reply, WRONG_CODE, 401);
+  }
+
+  @Get('join/:token')
+  @Render('join')
+  async joinPage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('token') token: string) {
+    const stage = await this.members.joinStage(token);
+    if (!stage) throw new ConsolePage('join', { stage: null, error: DEAD_INVITATION, signInToken: null }, 404);
+    return { ...stage, token, error: null, signInToken: this.sessions.signInToken(request, reply) };
+  }
+
+  @Post('join/:token')
+  @RouteConfig(FORM)
+  @Redirect('', 303)
+  async join(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('token') token: string, @Body() form: JoinForm) {
+    this.sessions.checkSignInForm(request, form._csrf);
+    const refused = await this.members.setJoinDetails(token, form.displayName, form.password);
+    if (refused) throw await this.joinAgain(request, reply, token, refused.error);
+    return { url: `/console/join/${token}` };
+  }
+
+  /** The first code: the member is active, signed in, and sees their recovery codes once. */
+  @Post('join/:token/factor')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  @Render('recovery-codes')
+  async confirmFactor(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('token') token: string,
+    @Body() form: CodeForm,
+  ) {
+    this.sessions.checkSignInForm(request, form._csrf);
+    const joined = await this.members.confirmJoin(token, form.code, requestOrigin({ type: 'member', id: null }, request));
+    if ('error' in joined) throw await this.joinAgain(request, reply, token, joined.error);
+    await this.sessions.startMemberSession(request, reply, joined.member, requestOrigin({ type: 'member', id: joined.member.id }, request));
+    return { recoveryCodes: joined.recoveryCodes, next: OVERVIEW };
+  }
+
+  private signInModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
+    return { signInToken: this.sessions.signInToken(request, reply), error, keySignIn: this.sessions.keySignIn };
   }
 
   /** The sign-in form again, with the refusal's words and status. */
-  private again(request: FastifyRequest, reply: FastifyReply, error: ApiError): ConsolePage {
-    return new ConsolePage('sign-in', { signInToken: this.sessions.signInToken(request, reply), error: error.publicMessage }, error.status);
+  private again(request: FastifyRequest, reply: FastifyReply, error: string, status: number): ConsolePage {
+    return new ConsolePage('sign-in', this.signInModel(request, reply, error), status);
+  }
+
+  private codeAgain(request: FastifyRequest, reply: FastifyReply, error: string, status: number): ConsolePage {
+    return new ConsolePage('sign-in-code', { signInToken: this.sessions.signInToken(request, reply), error }, status);
+  }
+
+  /** The invitation's page as it now stands, with the refusal's words. */
+  private async joinAgain(request: FastifyRequest, reply: FastifyReply, token: string, error: string): Promise<ConsolePage> {
+    const stage = await this.members.joinStage(token);
+    if (!stage) return new ConsolePage('join', { stage: null, error: DEAD_INVITATION, signInToken: null }, 404);
+    return new ConsolePage('join', { ...stage, token, error, signInToken: this.sessions.signInToken(request, reply) }, 400);
   }
 }

@@ -1,5 +1,4 @@
 import {
-  applyDecorators,
   Body,
   Controller,
   Get,
@@ -7,7 +6,6 @@ import {
   Param,
   Post,
   Query,
-  Redirect,
   Render,
   Req,
   Res,
@@ -22,7 +20,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
-import { FORM_BODY } from '../http/decode-request-body';
 import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm } from './console-forms';
 import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
@@ -34,10 +31,10 @@ import { refusedHistory, refusedVerify } from './form-pages';
 import { ConsoleOrigin, ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
+import { FORM, FormThenShow } from './console-routes';
 import { Requires } from '../auth/requires';
 import type { ActivityOrigin } from '../activity/activity-log';
 
-const FORM = { requestBody: FORM_BODY };
 /** A roster upload: as large as the API's, read past an ordinary form's size only for a live session. */
 const CONSOLE_ROSTER = { requestBody: CSV_ROSTER_BODY, bodyGate: ConsoleSessionBodyGate };
 const WEBHOOKS_PAGE = '/console/webhooks';
@@ -47,12 +44,6 @@ const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 // eslint-disable-next-line no-useless-assignment -- read by a parameter decorator, which the rule does not see
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
 const CSV = 'text/csv; charset=utf-8';
-
-/**
- * A form that changes something, then back to a page (Post/Redirect/Get, so a reload sends nothing twice). A form
- * whose only field is its CSRF token is still taken as its DTO (`_form`), so the pipe refuses unknown fields.
- */
-const FormThenShow = (path: string, page: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect(page, 303));
 
 /** A file the browser saves rather than shows. */
 const download = (content: string, type: string, filename: string) =>

@@ -15,6 +15,10 @@ import { ConsoleController } from './console.controller';
 import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleSessions } from './console-sessions';
 import { ConsoleService } from './console.service';
+import { ConsoleMembersController } from './console-members.controller';
+import { ConsoleMembersService } from './console-members.service';
+import { MembersCoreModule } from '../members/members-core.module';
+import { PeopleModule } from '../people/people.module';
 import { mountConsole } from './mount-console';
 
 /** The partner console at /console: pages over the feature services, with the API's own scoping and rules. */
@@ -29,11 +33,14 @@ import { mountConsole } from './mount-console';
     WebhooksModule,
     EventsModule,
     VerificationRecordsModule,
+    MembersCoreModule,
+    PeopleModule,
   ],
-  controllers: [ConsoleSignInController, ConsoleController],
+  controllers: [ConsoleSignInController, ConsoleController, ConsoleMembersController],
   providers: [
     ConsoleService,
     ConsoleSessions,
+    ConsoleMembersService,
     // Roster uploads larger than an ordinary form are read only for a signed-in session.
     {
       provide: ConsoleSessionBodyGate,

@@ -44,6 +44,7 @@ import {
 import { HistoryQuery, VerifyForm } from './console-forms';
 import { historyFilters, holderFields, VerifyOutcome } from './form-pages';
 import type { ActivityOrigin } from '../activity/activity-log';
+import { MembersService } from '../members/members.service';
 import { issuableRoles, KeyRole, mayIssueRole } from '../auth/key-role';
 
 const WATCH_PAGE_SIZE = 50;
@@ -70,6 +71,7 @@ export class ConsoleService {
     private readonly webhookUrls: WebhookUrlCheck,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    private readonly members: MembersService,
     config: AppConfig,
   ) {
     this.recheckEvery = recheckWords(config.get('WATCH_RECHECK_SECONDS'));
@@ -118,7 +120,9 @@ export class ConsoleService {
 
   /** One page of the History page, filtered as GET /v1/verifications is; a bad filter is shown on the page (`@ShowsRefusal`). */
   async historyPage(user: AuthenticatedUser, query: HistoryQuery) {
-    return { filters: historyFilters(query), ...(await this.history.list(user, query)), error: null };
+    // The account's members by name, removed ones too: the records they made keep naming them.
+    const members = [...(await this.members.displayNames(user.userId))];
+    return { filters: historyFilters(query), members, ...(await this.history.list(user, query)), error: null };
   }
 
   /** The History page's CSV download: the API's export of the period. */

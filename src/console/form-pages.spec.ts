@@ -48,6 +48,7 @@ describe('refusedHistory', () => {
   it('shows the filters as sent, no rows and the words', () => {
     expect(refusedHistory({ status: 'LOST', channel: '' }, 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS')).toEqual({
       filters: { status: 'LOST', channel: '' },
+      members: [],
       verifications: [],
       nextCursor: null,
       error: 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS',

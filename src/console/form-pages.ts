@@ -43,13 +43,14 @@ const FIRST_PAGE = new VerificationsQuery();
  * size only when asked for, so that a first visit reads as one with no filter.
  */
 export function historyFilters(query: VerificationsQuery): Record<string, string> {
-  const { licenceNumber, from, to, status, channel, limit, cursor } = query;
+  const { licenceNumber, from, to, status, channel, memberId, limit, cursor } = query;
   const set = {
     licenceNumber,
     from,
     to,
     status,
     channel,
+    memberId,
     limit: limit === FIRST_PAGE.limit ? undefined : String(limit),
     cursor: cursor === undefined ? undefined : writeNewestFirstCursor(cursor),
   };
@@ -58,5 +59,5 @@ export function historyFilters(query: VerificationsQuery): Record<string, string
 
 /** The History page with no rows, its form as sent and the API's words for the refused filter. */
 export function refusedHistory(sent: Record<string, unknown>, error: string) {
-  return { filters: sent, verifications: [], nextCursor: null, error };
+  return { filters: sent, members: [], verifications: [], nextCursor: null, error };
 }

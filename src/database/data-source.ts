@@ -19,6 +19,7 @@ import { KeyRoles1764979200000 } from './migrations/1764979200000-key-roles';
 import { ActivityLog1765065600000 } from './migrations/1765065600000-activity-log';
 import { OperatorActions1765238400000 } from './migrations/1765238400000-operator-actions';
 import { Operators1765324800000 } from './migrations/1765324800000-operators';
+import { Members1765411200000 } from './migrations/1765411200000-members';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -71,6 +72,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       ActivityLog1765065600000,
       OperatorActions1765238400000,
       Operators1765324800000,
+      Members1765411200000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

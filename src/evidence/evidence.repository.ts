@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import type { RecordOwners } from './record-owners';
-import type { VerificationRecord } from './verification-record';
+import { completeRecord, VerificationRecord } from './verification-record';
 
 /** What the history is filtered by; null: no filter. `from` is inclusive, `to` exclusive (answeredAt). */
 export interface RecordFilters {
@@ -12,6 +12,7 @@ export interface RecordFilters {
   to: string | null;
   status: string | null;
   channel: string | null;
+  memberId: string | null;
 }
 
 /** Every statement on verification_records. */
@@ -45,6 +46,7 @@ export class EvidenceRepository {
        WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (answered_at, verification_id) < ($2::timestamptz, $3::uuid))
          AND ($4::text IS NULL OR licence_number = $4) AND ($5::timestamptz IS NULL OR answered_at >= $5)
          AND ($6::timestamptz IS NULL OR answered_at < $6) AND ($7::text IS NULL OR status = $7) AND ($8::text IS NULL OR channel = $8)
+         AND ($10::text IS NULL OR record->>'memberId' = $10)
        ORDER BY answered_at DESC, verification_id DESC LIMIT $9`,
       [
         userId,
@@ -56,9 +58,10 @@ export class EvidenceRepository {
         filters.status,
         filters.channel,
         page.limit + 1,
+        filters.memberId,
       ],
     );
-    return rows.map((row) => row.record);
+    return rows.map((row) => completeRecord(row.record));
   }
 
   /** The user's record; another user's is as unknown as one that never was. */
@@ -67,7 +70,7 @@ export class EvidenceRepository {
       `SELECT record FROM verification_records WHERE verification_id = $1 AND user_id = $2`,
       [verificationId, userId],
     );
-    return rows[0]?.record;
+    return rows[0] && completeRecord(rows[0].record);
   }
 
   /**
@@ -87,7 +90,7 @@ export class EvidenceRepository {
        ORDER BY answered_at, verification_id LIMIT $6`,
       [userId, after?.at ?? null, after?.id ?? null, filters.from, filters.to, limit],
     );
-    return rows.map((row) => row.record);
+    return rows.map((row) => completeRecord(row.record));
   }
 
   /** Deletes the records answered before `cutoff`; returns how many. */

@@ -1,5 +1,5 @@
 import { SANDBOX_LICENCES } from '@lvs/test-register';
-import { answerFingerprint, RECORD_FIELDS, recordOf } from './verification-record';
+import { answerFingerprint, completeRecord, RECORD_FIELDS, recordOf } from './verification-record';
 
 const LICENCE = SANDBOX_LICENCES.active;
 const ANSWER = {
@@ -24,6 +24,7 @@ describe('recordOf', () => {
       verificationId: 'v1',
       userId: 'u1',
       keyId: 'k1',
+      memberId: null,
       requestId: 'r1',
       idempotencyKey: 'key-1',
       licenceNumber: '1011001544208079',
@@ -73,5 +74,24 @@ describe('answerFingerprint', () => {
       { ...found, holderCheck: { name: 'MATCH' as const, dateOfBirth: 'NOT_CHECKED' as const } },
     ].map(answerFingerprint);
     expect(new Set([answerFingerprint(found), ...changed]).size).toBe(6);
+  });
+});
+
+describe('completeRecord', () => {
+  it("records a member's console answer with the member, and no key", () => {
+    const record = recordOf(
+      { ...ANSWER, keyId: null, memberId: 'm1', channel: 'console', result: { status: 'NOT_FOUND', licence: null, checkedAt: 'c' } },
+      'v2',
+      new Date('2026-11-22T10:00:01.000Z'),
+    );
+    expect([record.keyId, record.memberId]).toEqual([null, 'm1']);
+  });
+
+  it('gives a record stored before members every field, in order, memberId null', () => {
+    const stored = recordOf({ ...ANSWER, result: { status: 'NOT_FOUND', licence: null, checkedAt: 'c' } }, 'v3', new Date(0));
+    const { memberId: _, ...older } = stored;
+    const completed = completeRecord(older);
+    expect(Object.keys(completed)).toEqual([...RECORD_FIELDS]);
+    expect(completed).toEqual(stored);
   });
 });

@@ -23,6 +23,8 @@ export interface VerificationRecord {
   verificationId: string;
   userId: string;
   keyId: string | null;
+  /** the member who asked in the console; null for a key (an API call, a key's console session, a roster) */
+  memberId: string | null;
   requestId: string | null;
   idempotencyKey: string | null;
   licenceNumber: string;
@@ -47,6 +49,7 @@ export const RECORD_FIELDS = [
   'verificationId',
   'userId',
   'keyId',
+  'memberId',
   'requestId',
   'idempotencyKey',
   'licenceNumber',
@@ -72,7 +75,10 @@ export const RECEIPT_FIELDS = RECORD_FIELDS.filter((field) => field !== 'request
 /** A final answer of verify or verify-holder (API or console), as it left us. */
 export interface RecordedAnswer {
   userId: string;
-  keyId: string;
+  /** null for a member's console session, which memberId names */
+  keyId: string | null;
+  /** the member of a console session; absent for a key */
+  memberId?: string | null;
   requestId: string;
   idempotencyKey: string;
   licenceNumber: string;
@@ -90,6 +96,7 @@ export function recordOf(answer: RecordedAnswer, verificationId: string, answere
     verificationId,
     userId: answer.userId,
     keyId: answer.keyId,
+    memberId: answer.memberId ?? null,
     requestId: answer.requestId,
     idempotencyKey: answer.idempotencyKey,
     licenceNumber: answer.licenceNumber,
@@ -114,4 +121,12 @@ export function recordOf(answer: RecordedAnswer, verificationId: string, answere
 export function answerFingerprint(answer: RecordedAnswer): string {
   const { status, licence, checkedAt } = answer.result;
   return hash('sha256', JSON.stringify([status, status === 'FOUND' ? licence : null, checkedAt, answer.holderCheck ?? null]), 'hex');
+}
+
+/**
+ * A stored record with every field of RECORD_FIELDS, in order: one stored before a field existed (memberId, before
+ * members), or written by the roster trigger, which names no member, has it as null.
+ */
+export function completeRecord(stored: Partial<VerificationRecord>): VerificationRecord {
+  return Object.fromEntries(RECORD_FIELDS.map((field) => [field, stored[field] ?? null])) as unknown as VerificationRecord;
 }

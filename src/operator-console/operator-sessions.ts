@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { cookieHeader, readCookie } from '../console/console-cookies';
 import { consoleOrigin, isConsoleOrigin } from '../console/console-origin';
 import { newToken, sameToken } from '../console/console-sessions';
-import { SESSION_ABSOLUTE_MS, sessionTimeLeftMs } from '../console/session-lifetime';
+import { sessionLimits, SessionLimits, sessionTimeLeftMs } from '../people/session-lifetime';
 import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
@@ -35,13 +35,14 @@ export interface OperatorVisit {
 }
 
 /**
- * Operator sessions in Redis, under the id's hash, with the partner console's lifetimes (session-lifetime.ts). Each
+ * Operator sessions in Redis, under the id's hash, with the partner console's lifetimes (CONSOLE_IDLE_MINUTES, CONSOLE_SESSION_HOURS). Each
  * request reads the operator again, so that a changed role or a removed operator holds from the next request.
  * Forms before a session (sign-in, an invitation's steps) carry a token from their own cookie.
  */
 @Injectable()
 export class OperatorSessions {
   private readonly publicUrl: string;
+  private readonly limits: SessionLimits;
 
   constructor(
     private readonly redis: RedisStore,
@@ -50,6 +51,7 @@ export class OperatorSessions {
     config: AppConfig,
   ) {
     this.publicUrl = config.get('OPERATOR_PUBLIC_URL');
+    this.limits = sessionLimits(config.get('CONSOLE_IDLE_MINUTES'), config.get('CONSOLE_SESSION_HOURS'));
   }
 
   private sessionKey(sessionId: string): string {
@@ -79,8 +81,8 @@ export class OperatorSessions {
     const sessionId = newToken();
     const now = this.clock.now().getTime();
     const session: StoredSession = { operatorId: operator.id, signedInAt: now, lastSeenAt: now, csrfToken: newToken() };
-    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', SESSION_ABSOLUTE_MS, 'NX');
-    void reply.header('set-cookie', cookieHeader(OPERATOR_SESSION_COOKIE, sessionId, SESSION_ABSOLUTE_MS / 1000));
+    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', this.limits.absoluteMs, 'NX');
+    void reply.header('set-cookie', cookieHeader(OPERATOR_SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000));
   }
 
   /** The signed-in operator of this request, the idle time renewed; null (the session ended) when there is none or it is over. */
@@ -91,8 +93,8 @@ export class OperatorSessions {
     if (stored === null) return null;
     const session = JSON.parse(stored) as StoredSession;
     const now = this.clock.now().getTime();
-    const timeLeft = sessionTimeLeftMs(session.signedInAt, now, now);
-    const operator = sessionTimeLeftMs(session.signedInAt, session.lastSeenAt, now) > 0 ? await this.accounts.find(session.operatorId) : null;
+    const timeLeft = sessionTimeLeftMs(this.limits, session.signedInAt, now, now);
+    const operator = sessionTimeLeftMs(this.limits, session.signedInAt, session.lastSeenAt, now) > 0 ? await this.accounts.find(session.operatorId) : null;
     if (!operator) {
       await this.redis.client.del(this.sessionKey(sessionId));
       return null;

@@ -6,6 +6,7 @@ const RECORD: VerificationRecord = {
   verificationId: 'v1',
   userId: 'u1',
   keyId: 'k1',
+  memberId: null,
   requestId: 'r1',
   idempotencyKey: '=HYPERLINK("x")',
   licenceNumber: '1011001544208079',
@@ -27,6 +28,7 @@ describe('the verification export', () => {
       'verificationId',
       'userId',
       'keyId',
+      'memberId',
       'requestId',
       'idempotencyKey',
       'licenceNumber',
@@ -60,6 +62,7 @@ describe('the verification export', () => {
       'v1',
       'u1',
       'k1',
+      '',
       'r1',
       `'=HYPERLINK("x")`,
       '1011001544208079',
@@ -84,6 +87,6 @@ describe('the verification export', () => {
       '3',
       'batch',
     ]);
-    expect(recordCsvCells({ ...RECORD, licence: null }).slice(7, 18)).toEqual(Array(11).fill(''));
+    expect(recordCsvCells({ ...RECORD, licence: null }).slice(8, 19)).toEqual(Array(11).fill(''));
   });
 });

@@ -45,7 +45,17 @@ export class AnswerRecords {
     const { claim } = holder ?? {};
     // The claim keyed, never in clear: the field names the question without showing the date of birth.
     const question = claim ? `holder:${this.holderData.digest(JSON.stringify([claim.firstName, claim.surname, claim.dateOfBirth ?? null]))}` : 'verify';
-    const answer = { userId: user.userId, keyId: user.keyId, requestId, idempotencyKey, licenceNumber, channel, result, source };
+    const answer = {
+      userId: user.userId,
+      keyId: user.keyId,
+      memberId: user.memberId ?? null,
+      requestId,
+      idempotencyKey,
+      licenceNumber,
+      channel,
+      result,
+      source,
+    };
     const slot = { recordKey: this.idempotency.recordKey(user.userId, idempotencyKey), field: `evidence:${channel}:${question}` };
     try {
       return await this.recorder.record(holder ? { ...answer, holderCheck: holder.check } : answer, slot);

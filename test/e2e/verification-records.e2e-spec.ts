@@ -118,6 +118,7 @@ describe('verification records: one per final answer, history, export and signed
       verificationId: body.verificationId,
       userId,
       keyId,
+      memberId: null,
       requestId: 'req-evidence-1',
       idempotencyKey: derivedKey,
       licenceNumber: SANDBOX_NUMBERS.active,
@@ -249,6 +250,7 @@ describe('verification records: one per final answer, history, export and signed
       verificationId: batch.items[0].verificationId,
       userId,
       keyId,
+      memberId: null,
       requestId: 'req-roster-1',
       idempotencyKey: 'roster-evidence',
       licenceNumber: SANDBOX_NUMBERS.expired,
@@ -332,7 +334,7 @@ describe('verification records: one per final answer, history, export and signed
       ['licenceNumber=12', 'licenceNumber must be 16 digits'],
       ['limit=0', 'limit must be an integer from 1 to 1000'],
       ['cursor=bogus', 'cursor is not valid'],
-      ['colour=red', 'Query may only contain limit, cursor, licenceNumber, from, to, status and channel'],
+      ['colour=red', 'Query may only contain limit, cursor, licenceNumber, from, to, status, channel and memberId'],
     ]) {
       expect(await get(key, `/v1/verifications?${query}`)).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', message } });
     }
@@ -360,7 +362,9 @@ describe('verification records: one per final answer, history, export and signed
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     // fetch's text() drops the BOM; the bytes keep it.
-    expect(download.text.startsWith('verificationId,userId,keyId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(true);
+    expect(download.text.startsWith('verificationId,userId,keyId,memberId,requestId,idempotencyKey,licenceNumber,status,licence.licenceNumber,')).toBe(
+      true,
+    );
     const raw = Buffer.from(await (await fetch(`${t.baseUrl}/v1/verifications/export`, { headers: { 'x-api-key': key } })).arrayBuffer());
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parse<Record<string, string>>(download.text, { bom: true, columns: true });

@@ -14,8 +14,16 @@ export class VerificationRecordDto implements VerificationRecord {
   @ApiProperty({ format: 'uuid', description: 'The user answered' })
   userId!: string;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The API key that asked; null for a console session' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The API key that asked; null for a member in the console' })
   keyId!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The member who asked in the console; null for a key (an API call, a roster)',
+  })
+  memberId!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'The request id (X-Request-Id) of the request answered, or that created the roster' })
   requestId!: string | null;

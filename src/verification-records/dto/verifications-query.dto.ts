@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsUUID, Matches, MaxLength } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { NewestFirstCursor, PageCursor, PageLimit, PageSize, NEWEST_FIRST_CURSOR_MAX_LENGTH, readNewestFirstCursor } from '../../validation/paging';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
@@ -7,8 +7,16 @@ import { LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../../validation/
 import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
 import type { RecordFilters } from '../../evidence/evidence.repository';
 
-const { verificationsLimit, cursor, verificationsLicenceNumber, verificationsFrom, verificationsTo, verificationsStatus, verificationsChannel } =
-  FEATURE_VALIDATION_MESSAGES;
+const {
+  verificationsLimit,
+  cursor,
+  verificationsLicenceNumber,
+  verificationsFrom,
+  verificationsTo,
+  verificationsStatus,
+  verificationsChannel,
+  verificationsMember,
+} = FEATURE_VALIDATION_MESSAGES;
 
 const RECORDS_PAGE: PageSize = { max: 1000, fallback: 100, message: verificationsLimit, noun: 'Records' };
 
@@ -64,6 +72,12 @@ export class VerificationsQuery extends RecordPeriodQuery {
   @IsIn(['api', 'console', 'batch'], { message: verificationsChannel })
   @ApiPropertyOptional({ enum: ['api', 'console', 'batch'], description: 'Only records of this channel' })
   channel?: string;
+
+  @IsOptional()
+  @MaxLength(36, { message: verificationsMember })
+  @IsUUID('all', { message: verificationsMember })
+  @ApiPropertyOptional({ format: 'uuid', maxLength: 36, description: 'Only records made by this member in the console' })
+  memberId?: string;
 }
 
 /** A validated time as an instant: a date alone is midnight UTC, whatever the database session's zone. */
@@ -79,5 +93,6 @@ export function recordFilters(query: RecordPeriodQuery & Partial<VerificationsQu
     to: instant(query.to),
     status: query.status ?? null,
     channel: query.channel ?? null,
+    memberId: query.memberId?.toLowerCase() ?? null,
   };
 }

@@ -947,7 +947,7 @@ export interface components {
              * @example key.created
              * @enum {string}
              */
-            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
             target: components["schemas"]["ActivityTargetDto"];
             /**
              * @description The address the change came from; null for the operator
@@ -1189,9 +1189,14 @@ export interface components {
             userId: string;
             /**
              * Format: uuid
-             * @description The API key that asked; null for a console session
+             * @description The API key that asked; null for a member in the console
              */
             keyId: string | null;
+            /**
+             * Format: uuid
+             * @description The member who asked in the console; null for a key (an API call, a roster)
+             */
+            memberId: string | null;
             /** @description The request id (X-Request-Id) of the request answered, or that created the roster */
             requestId: string | null;
             /** @description The effective Idempotency-Key: yours, or the derived one; a roster's own key, or null */
@@ -2524,7 +2529,7 @@ export interface operations {
                 /** @description The previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this action */
-                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
                 /** @description Only events whose actor is of this type */
                 actorType?: "member" | "key" | "operator" | "cli" | "system";
                 /** @description Only events of this actor (a key's id for a key) */
@@ -3047,6 +3052,8 @@ export interface operations {
                 status?: "FOUND" | "NOT_FOUND" | "TOO_MANY_RESULTS";
                 /** @description Only records of this channel */
                 channel?: "api" | "console" | "batch";
+                /** @description Only records made by this member in the console */
+                memberId?: string;
             };
             header?: never;
             path?: never;

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { MemberRole, MemberStatus } from './member-role';
+
+/** A member as the service reads it; secrets as stored (hashes, sealed). */
+export interface MemberRow {
+  id: string;
+  userId: string;
+  email: string;
+  displayName: string | null;
+  role: MemberRole;
+  status: MemberStatus;
+  passwordHash: string | null;
+  totpSecret: string | null;
+  totpLastStep: number | null;
+  totpPendingSecret: string | null;
+  recoveryCodeHashes: string[];
+  invitationExpiresAt: Date | null;
+  invitedAt: Date;
+  joinedAt: Date | null;
+  lastSignInAt: Date | null;
+}
+
+const COLUMNS = `id, user_id AS "userId", email, display_name AS "displayName", role, status, password_hash AS "passwordHash",
+  totp_secret AS "totpSecret", totp_last_step AS "totpLastStep", totp_pending_secret AS "totpPendingSecret",
+  recovery_code_hashes AS "recoveryCodeHashes", invitation_expires_at AS "invitationExpiresAt", invited_at AS "invitedAt",
+  joined_at AS "joinedAt", last_sign_in_at AS "lastSignInAt"`;
+
+/** Every statement on members. Removed members (removed_at set) are kept for the records they made, and read by none of these. */
+@Injectable()
+export class MembersRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** A new invited member; null when the account already has a member with this address. */
+  async insertInvited(
+    manager: EntityManager,
+    member: { userId: string; email: string; role: MemberRole; invitationHash: string; expiresAt: Date },
+  ): Promise<string | null> {
+    const rows = await manager.query<{ id: string }[]>(
+      `INSERT INTO members (user_id, email, role, status, invitation_hash, invitation_expires_at) VALUES ($1, $2, $3, 'invited', $4, $5)
+       ON CONFLICT (user_id, email) WHERE removed_at IS NULL DO NOTHING RETURNING id`,
+      [member.userId, member.email, member.role, member.invitationHash, member.expiresAt],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** The invited member an invitation's hash names. */
+  async byInvitation(invitationHash: string): Promise<MemberRow | undefined> {
+    const [row] = await this.dataSource.query<MemberRow[]>(
+      `SELECT ${COLUMNS} FROM members WHERE invitation_hash = $1 AND status = 'invited' AND removed_at IS NULL`,
+      [invitationHash],
+    );
+    return row;
+  }
+
+  async byId(memberId: string, manager: EntityManager = this.dataSource.manager): Promise<MemberRow | undefined> {
+    const [row] = await manager.query<MemberRow[]>(`SELECT ${COLUMNS} FROM members WHERE id = $1 AND removed_at IS NULL`, [memberId]);
+    return row;
+  }
+
+  /** The active members with this address, in every account, the most recently signed in first. */
+  activeByEmail(email: string): Promise<MemberRow[]> {
+    return this.dataSource.query<MemberRow[]>(
+      `SELECT ${COLUMNS} FROM members WHERE email = $1 AND status = 'active' AND removed_at IS NULL ORDER BY last_sign_in_at DESC NULLS LAST, id`,
+      [email],
+    );
+  }
+
+  /** An account's members, in the order they were invited. */
+  list(userId: string): Promise<MemberRow[]> {
+    return this.dataSource.query<MemberRow[]>(`SELECT ${COLUMNS} FROM members WHERE user_id = $1 AND removed_at IS NULL ORDER BY invited_at, id`, [
+      userId,
+    ]);
+  }
+
+  /** Display names of an account's members, removed ones included: the records they made still name them. */
+  async displayNames(userId: string): Promise<Map<string, string>> {
+    const rows = await this.dataSource.query<{ id: string; name: string }[]>(
+      `SELECT id, COALESCE(display_name, email) AS name FROM members WHERE user_id = $1 ORDER BY name, id`,
+      [userId],
+    );
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  /** In the caller's transaction: the account's members, held until it ends, so that two changes of owners take turns. */
+  lockAccount(manager: EntityManager, userId: string): Promise<MemberRow[]> {
+    return manager.query<MemberRow[]>(`SELECT ${COLUMNS} FROM members WHERE user_id = $1 AND removed_at IS NULL ORDER BY id FOR UPDATE`, [userId]);
+  }
+
+  async setRole(manager: EntityManager, memberId: string, role: MemberRole): Promise<void> {
+    await manager.query(`UPDATE members SET role = $2 WHERE id = $1`, [memberId, role]);
+  }
+
+  async setStatus(manager: EntityManager, memberId: string, status: MemberStatus): Promise<void> {
+    await manager.query(`UPDATE members SET status = $2 WHERE id = $1`, [memberId, status]);
+  }
+
+  async markRemoved(manager: EntityManager, memberId: string): Promise<void> {
+    await manager.query(`UPDATE members SET removed_at = now(), invitation_hash = NULL WHERE id = $1`, [memberId]);
+  }
+
+  /** An invited member's name, password and TOTP secret, before the first code confirms them; false once joined. */
+  async setJoinDetails(memberId: string, details: { displayName: string; passwordHash: string; totpSecret: string }): Promise<boolean> {
+    const [, count] = await this.dataSource.query<[unknown, number]>(
+      `UPDATE members SET display_name = $2, password_hash = $3, totp_secret = $4 WHERE id = $1 AND status = 'invited' AND removed_at IS NULL`,
+      [memberId, details.displayName, details.passwordHash, details.totpSecret],
+    );
+    return count === 1;
+  }
+
+  /** The invited member becomes active with its first code's step and its recovery codes; false when it already did. */
+  async activate(manager: EntityManager, memberId: string, step: number, recoveryCodeHashes: string[]): Promise<boolean> {
+    const [, count] = await manager.query<[unknown, number]>(
+      `UPDATE members SET status = 'active', totp_last_step = $2, recovery_code_hashes = $3, invitation_hash = NULL, invitation_expires_at = NULL,
+              joined_at = now(), last_sign_in_at = now()
+        WHERE id = $1 AND status = 'invited' AND removed_at IS NULL AND password_hash IS NOT NULL`,
+      [memberId, step, recoveryCodeHashes],
+    );
+    return count === 1;
+  }
+
+  /** Takes a TOTP step for this member if it is newer than the last taken: false when it is not (a code used twice). */
+  async takeTotpStep(memberId: string, step: number): Promise<boolean> {
+    const [, count] = await this.dataSource.query<[unknown, number]>(
+      `UPDATE members SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`,
+      [memberId, step],
+    );
+    return count === 1;
+  }
+
+  /** Replaces the recovery codes if they are still `before`: false when another sign-in spent one meanwhile. */
+  async replaceRecoveryCodes(memberId: string, before: string[], after: string[]): Promise<boolean> {
+    const [, count] = await this.dataSource.query<[unknown, number]>(
+      `UPDATE members SET recovery_code_hashes = $3 WHERE id = $1 AND recovery_code_hashes = $2`,
+      [memberId, before, after],
+    );
+    return count === 1;
+  }
+
+  async recordSignIn(memberId: string, at: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE members SET last_sign_in_at = $2 WHERE id = $1`, [memberId, at]);
+  }
+
+  async setPassword(memberId: string, passwordHash: string): Promise<void> {
+    await this.dataSource.query(`UPDATE members SET password_hash = $2 WHERE id = $1`, [memberId, passwordHash]);
+  }
+
+  async setPendingFactor(memberId: string, sealedSecret: string): Promise<void> {
+    await this.dataSource.query(`UPDATE members SET totp_pending_secret = $2 WHERE id = $1`, [memberId, sealedSecret]);
+  }
+
+  /** The pending secret becomes the factor, with its first code's step and new recovery codes; false when none was pending. */
+  async confirmPendingFactor(manager: EntityManager, memberId: string, step: number, recoveryCodeHashes: string[]): Promise<boolean> {
+    const [, count] = await manager.query<[unknown, number]>(
+      `UPDATE members SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_last_step = $2, recovery_code_hashes = $3
+        WHERE id = $1 AND totp_pending_secret IS NOT NULL`,
+      [memberId, step, recoveryCodeHashes],
+    );
+    return count === 1;
+  }
+}
