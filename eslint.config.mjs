@@ -60,6 +60,7 @@ export const LOOKUPS_FACES = [
   'lookups-worker.module',
   'lookup.service',
   'lookup-subject',
+  'lookup-request',
   'lookup-outcome',
   'lookup-jobs',
   'production-register-warning',

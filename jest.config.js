@@ -85,7 +85,7 @@ module.exports = {
       },
     },
     {
-      // Every Lua script of src/redis/scripts against the machine's Redis, with no Nest and no HTTP: seconds.
+      // Every Lua script (the *.script.ts files of src) against the machine's Redis, with no Nest and no HTTP: seconds.
       ...shared,
       displayName: 'redis-scripts',
       testMatch: ['<rootDir>/test/redis-scripts/**/*.redis-spec.ts'],

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { RefusalsModule } from './auth/refusals.module';
 import { BatchesModule } from './batches/batches.module';
 import { ClockModule } from './clock/clock.module';
 import { TracingModule } from './tracing/tracing.module';
@@ -41,6 +42,7 @@ export class AppModule {
         MetricsModule,
         RedisModule,
         AuthModule,
+        RefusalsModule,
         QuotaModule,
         LookupsModule,
         VerificationModule,

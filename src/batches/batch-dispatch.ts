@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { numberSubject } from '../lookups/lookup-subject';
 import { LookupService } from '../lookups/lookup.service';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { itemResult } from './batch-view';
@@ -29,7 +30,7 @@ export class BatchDispatch {
   admit(userId: string, numbers: string[]): Promise<() => Promise<void>> {
     return this.lookups.reserve(
       { userId, monthlyQuota: null },
-      numbers.map((licenceNumber) => this.lookups.numberSubject(licenceNumber)),
+      numbers.map((licenceNumber) => numberSubject(licenceNumber)),
     );
   }
 
@@ -48,12 +49,10 @@ export class BatchDispatch {
    */
   async lookUp(userId: string, batchId: string, licenceNumber: string, charge?: Charge, fromCache = true): Promise<void> {
     const answer = await this.lookups.lookup({
-      subject: this.lookups.numberSubject(licenceNumber),
+      subject: numberSubject(licenceNumber),
       user: { userId, monthlyQuota: null },
       kind: 'batch',
-      deadline: null,
-      admitted: true,
-      cache: fromCache ? 'use' : 'skip',
+      cache: fromCache ? 'use' : 'read',
       payer: charge ?? null,
       onQueued: async (jobId) => {
         if (!(await this.repository.attachJob(batchId, licenceNumber, jobId))) await this.refundIfEnded(batchId, licenceNumber, charge);

@@ -54,8 +54,8 @@ export class BatchHolderChecks {
         subject,
         user: { userId, monthlyQuota: null },
         kind: 'batch',
-        deadline: null,
-        admitted: true,
+        cache: 'use',
+        payer: null,
         onQueued: (queued) => this.repository.attachHolderJob(batchId, index, queued),
       });
       if (answer.state === 'answered') return this.repository.writeHolderCheck(batchId, index, holderCheck(licence, holder, answer.result));

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from './api-error';
 import { Metrics } from '../metrics/metrics';
+import { RefusalCounter } from './refusal-counter';
 import { databaseUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 /** Sends an error answer: its status and exactly {code, message} as JSON. */
@@ -15,7 +16,10 @@ export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnsw
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiErrorFilter');
 
-  constructor(private readonly metrics: Metrics) {}
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly refusals: RefusalCounter,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -29,6 +33,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const answer = this.toContract(exception, request.id, request.routeOptions.url);
     if (answer.body.code === 'QUOTA_EXCEEDED') this.metrics.countQuotaRefusal();
+    this.refusals.count(request, answer.body.code);
     if (exception instanceof ApiError) void reply.headers(exception.headers);
     sendErrorAnswer(reply, answer);
   }

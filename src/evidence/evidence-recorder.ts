@@ -5,7 +5,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
-import { recordAnswers, RecordReply } from '../redis/scripts/answer-records';
+import { recordAnswers, RecordReply } from './answer-records.script';
 import { answerFingerprint, RecordedAnswer, recordOf, VerificationRecord } from './verification-record';
 
 /** Where an answer's id is kept for its replays: its idempotency record, under one field per question asked. */

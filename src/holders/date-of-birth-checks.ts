@@ -3,7 +3,7 @@ import type { NameSearch } from '@lvs/register';
 import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { RedisStore } from '../redis/redis.module';
-import { admitDateOfBirth } from '../redis/scripts/date-of-birth-checks';
+import { admitDateOfBirth } from './date-of-birth-checks.script';
 import { HolderDataProtection } from '../secrets/holder-data';
 import { searchedPersonText } from './name-search-query';
 

@@ -59,7 +59,8 @@ export class HolderChecksService {
       kind: 'live',
       deadline,
       requestId,
-      payer: verification.newCharge,
+      cache: 'use',
+      payment: verification.newCharge,
     });
     const confirmation = answerResult(answer);
     const source = verification.source === 'cache' && confirmation.source === 'cache' ? 'cache' : 'register';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NameSearch } from '@lvs/register';
-import type { LookupSubject } from '../lookups/lookup-subject';
-import { LookupService } from '../lookups/lookup.service';
+import { LookupSubject, nameSearchSubject } from '../lookups/lookup-subject';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-search-query';
 
@@ -11,19 +10,12 @@ import { nameSearchText, normaliseNameSearch, searchQuotaUnit } from './name-sea
  */
 @Injectable()
 export class NameSearchSubjects {
-  constructor(
-    private readonly lookups: LookupService,
-    private readonly holderData: HolderDataProtection,
-  ) {}
+  constructor(private readonly holderData: HolderDataProtection) {}
 
   subject(search: NameSearch): LookupSubject {
     const normalised = normaliseNameSearch(search);
     const searchKey = this.holderData.digest(nameSearchText(normalised));
-    return this.lookups.nameSearchSubject(
-      searchKey,
-      this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)),
-      searchQuotaUnit(searchKey),
-    );
+    return nameSearchSubject(searchKey, this.holderData.seal(JSON.stringify(normalised), holderDataRow.nameSearch(searchKey)), searchQuotaUnit(searchKey));
   }
 
   /** The search that confirms a date of birth: the card's own names, and the date claimed. */

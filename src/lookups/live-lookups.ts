@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RedisStore } from '../redis/redis.module';
-import { takeLivePlace } from '../redis/scripts/live-places';
+import { takeLivePlace } from '../redis/live-places.script';
 
 /**
  * A bound, not the usual life: a live lookup holds its place until the register has answered it, which its job's

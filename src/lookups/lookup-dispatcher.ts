@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RedisStore } from '../redis/redis.module';
-import { holdDispatchLease, releaseDispatchLease } from '../redis/scripts/dispatch-lease';
+import { holdDispatchLease, releaseDispatchLease } from './dispatch-lease.script';
 import { freeSlots, planDispatch } from './fair-turns';
 import { LookupQueue } from './lookup-queue';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';

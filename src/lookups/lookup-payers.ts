@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RedisStore } from '../redis/redis.module';
-import { claimRefund, withdrawPayers } from '../redis/scripts/job-payers';
+import { claimRefund, withdrawPayers } from './job-payers.script';
 import type { Charge } from '../quota/quota.service';
 
 // A bound, not the usual life: the records go when their job is settled, but a job may wait for workers.

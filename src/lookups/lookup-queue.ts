@@ -6,7 +6,7 @@ import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
 import type { FinalResult, LookupJobResult, LookupStanding, LookupWait } from './lookup-outcome';
 import { mustPark } from './fair-turns';
-import type { LookupSubject } from './lookup-subject';
+import type { NamedSubject } from './lookup-subject';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
 import { LOOKUP_JOB, LookupJobData, LookupPriority, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, lookupQueueOf, newLookupJobId } from './lookup-jobs';
 
@@ -95,7 +95,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * deduplication id makes at most one job per subject in flight, across all processes. Answers the id of the job
    * it waits on.
    */
-  async enqueue(subject: LookupSubject, priority: LookupPriority, jobId: string, requestId?: string): Promise<string> {
+  async enqueue(subject: NamedSubject, priority: LookupPriority, jobId: string, requestId?: string): Promise<string> {
     const { job, joined } = await this.add({ ...subject.job, ...(requestId ? { requestId } : {}) }, subject.flightId, priority, 0, jobId);
     // A joined job may wait behind this one's turn (another user's later lookup, a batch's or a re-check's): it is
     // lifted to this priority and out of a pending list, without making the caller wait for that (promoting a job
@@ -120,7 +120,7 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    * user's turn. A lookup that joins the job in flight for the subject adds nothing to the user's list: the job
    * waits in its first owner's.
    */
-  async enqueueFor(userId: string, subject: LookupSubject, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
+  async enqueueFor(userId: string, subject: NamedSubject, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
     const data = { ...subject.job, ...(options.refresh ? { refresh: true } : {}) };
     // A test lookup spends none of the register's budget: it enters the test queue at once.
     const park = !data.testUserId && mustPark(await this.pending.parked(userId, priority), await this.queuedBackground(), this.backgroundTarget);

@@ -1,31 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
-import {
-  KNOWN_PAGE_SHAPES,
-  NameSearch,
-  pageSample,
-  pageShape,
-  RegisterClient,
-  RegisterError,
-  RegisterParseError,
-  RegisterUnavailableError,
-  RegisterUnreachableError,
-} from '@lvs/register';
+import { NameSearch, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
-import { RegisterOutageLog } from '../logging/register-outage-log';
-import { LookupOutcomeLabel, Metrics } from '../metrics/metrics';
 import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
-import { RegisterBreaker } from './breaker/register-breaker';
+import { LiveRegister } from './live-register';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import { LOOKUP_FAILURE, LookupJobData, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import type { LookupJobResult } from './lookup-outcome';
-import { PageShapeStore } from './page-shape-store';
+import { forWorld, worldOfJob } from './lookup-world';
+import type { RegisterSurface } from './register-surface';
 import { ResultCache } from './result-cache';
-import { RegisterSurface, TestRegisters } from './test-register';
-import { isCachedTestAnswer } from './test-world';
+import { TestRegisters } from './test-register';
 
 /**
  * A lookup worker's options from the settings. The register queue's limiter is global, shared by every worker through
@@ -43,25 +31,19 @@ function lookupWorkerOptions(config: AppConfig, limited: boolean): WorkerOptions
 }
 
 /**
- * Runs register lookups in the worker process (provided only by LookupsWorkerModule). Only an
- * unavailable register is retried: a page we cannot read will not read better a second later,
- * and retrying would only load a public service.
+ * Runs register lookups in the worker process (provided only by LookupsWorkerModule), the same steps in every world:
+ * the job's world picks its register surface and its cache names, and the surface says what is retried and kept.
  */
 @Injectable()
 export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult> {
   private readonly logger = new Logger('LookupProcessor');
-  /** An unreachable register is logged once per outage, not per attempt of every number. */
-  private readonly outages = new RegisterOutageLog(this.logger);
 
   constructor(
-    private readonly register: RegisterClient,
+    private readonly live: LiveRegister,
+    private readonly testRegisters: TestRegisters,
     private readonly cache: ResultCache,
     private readonly clock: Clock,
-    private readonly metrics: Metrics,
-    private readonly breaker: RegisterBreaker,
     private readonly holderData: HolderDataProtection,
-    private readonly testRegisters: TestRegisters,
-    private readonly pageShapes: PageShapeStore,
     config: AppConfig,
   ) {
     super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true), config.get('SHUTDOWN_GRACE_MS'));
@@ -69,19 +51,16 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
 
   async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
     const { data } = job;
-    const { testUserId } = data;
+    const world = worldOfJob(data);
     // A test user's lookup never reaches REGISTER_URL: its own test register answers, into its own cache.
-    const register: RegisterSurface = testUserId ? this.testRegisters.of(testUserId) : this.register;
-    const cacheKey = testUserId
-      ? this.cache.testKey(testUserId, subjectId(data))
-      : data.kind === 'name'
-        ? this.cache.nameSearchKey(data.searchKey)
-        : this.cache.key(data.licenceNumber);
-    const store = (result: LookupJobResult) => this.cache.write(cacheKey, result);
+    const register: RegisterSurface = forWorld(world, { live: this.live, test: (testUserId) => this.testRegisters.of(testUserId) });
+    const { cacheKey } = this.cache.names(world, data);
+    await this.holdBack(job, register, token);
+    const store = (result: LookupJobResult) => (register.keeps(data) ? this.cache.write(cacheKey, result) : Promise.resolve());
     if (data.kind === 'name') {
       // A name search's log lines say "a name search" and nothing of the names or the date asked.
-      return this.ask(job, 'Name search', {
-        cached: () => this.cache.getByKey(cacheKey),
+      return this.ask(job, register, 'Name search', {
+        cached: () => this.cache.get(cacheKey),
         register: async (askedAt, onPage) =>
           toNameSearchResult(
             await register.searchByName(JSON.parse(this.holderData.open(data.sealedSearch, holderDataRow.nameSearch(data.searchKey))) as NameSearch, {
@@ -93,32 +72,31 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
       });
     }
     const { licenceNumber, refresh } = data;
-    if (testUserId) await this.holdBackSlowAnswer(job, testUserId, token);
-    return this.ask(job, `Lookup of ${maskLicenceNumber(licenceNumber)}`, {
-      cached: () => (refresh ? Promise.resolve(null) : this.cache.getByKey(cacheKey)),
+    return this.ask(job, register, `Lookup of ${maskLicenceNumber(licenceNumber)}`, {
+      cached: () => (refresh ? Promise.resolve(null) : this.cache.get(cacheKey)),
       register: async (askedAt, onPage) => toFinalResult(await register.lookup(licenceNumber, { onPage }), askedAt),
-      store: (result) => (testUserId && !isCachedTestAnswer(licenceNumber) ? Promise.resolve() : store(result)),
+      store,
     });
   }
 
   /**
-   * The test register's slow numbers answer a while after their job was queued. Until then the job waits delayed, not
-   * in a worker's slot: it runs again when its time comes (its clients wait on it as on any job).
+   * A job whose answer is not due yet (a test register's slow numbers) waits delayed, not in a worker's slot: it runs
+   * again when its time comes (its clients wait on it as on any job).
    */
-  private async holdBackSlowAnswer(job: Job<LookupJobData, LookupJobResult>, testUserId: string, token: string | undefined): Promise<void> {
-    if (job.data.kind === 'name') return;
-    const answerAt = job.timestamp + (await this.testRegisters.delayMs(testUserId, job.data.licenceNumber));
+  private async holdBack(job: Job<LookupJobData, LookupJobResult>, register: RegisterSurface, token: string | undefined): Promise<void> {
+    const answerAt = await register.answerAt(job.data, job.timestamp);
     if (Date.now() >= answerAt) return;
     await job.moveToDelayed(answerAt, token);
     throw new DelayedError();
   }
 
   /**
-   * One lookup of either kind: the cache first, then the register, its outcome measured, logged and cached, and the
-   * shape of the register's page recorded, whether it parsed or not.
+   * One lookup of either kind: the cache first, then the register, its outcome measured, logged, recorded by the
+   * surface and cached.
    */
   private async ask<Result extends LookupJobResult>(
     job: Job<LookupJobData, LookupJobResult>,
+    register: RegisterSurface,
     subject: string,
     steps: {
       cached: () => Promise<Result | null>;
@@ -128,8 +106,6 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
   ): Promise<Result> {
     // The enqueuing request's id, on every line about this job (passed as a field: cheaper than a context).
     const logFields = { requestId: job.data.requestId };
-    // A test lookup is no register traffic: it feeds neither the breaker, the outage log nor the register's metrics.
-    const test = job.data.testUserId !== undefined;
     // A lookup enqueued just after another one finished: its answer is already here.
     // An unreachable cache is a miss (the Redis outage is logged once elsewhere): the register still answers.
     const cached = await steps.cached().catch(() => null);
@@ -138,20 +114,12 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     const askedAt = this.clock.now();
     let page: string | null = null;
     const started = performance.now();
-    const observe = (outcome: LookupOutcomeLabel) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (!test) this.metrics.observeLookup(outcome, seconds);
-      return seconds;
-    };
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const result = await steps.register(askedAt, (read) => (page = read));
-      if (!test) {
-        this.recordForBreaker('answered');
-        this.outages.answered();
-      }
-      const seconds = observe(result.status);
-      this.logger.log(`${subject}: ${result.status} in ${Math.round(seconds * 1000)} ms`, logFields);
-      if (!test) this.recordPageShape(page, true);
+      const took = seconds();
+      register.record({ outcome: result.status, seconds: took, page });
+      this.logger.log(`${subject}: ${result.status} in ${Math.round(took * 1000)} ms`, logFields);
       // Not cached, the result still answers this job's clients; the next lookup asks again.
       await steps.store(result).catch(() => undefined);
       return result;
@@ -162,13 +130,9 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
           : error instanceof RegisterParseError
             ? LOOKUP_FAILURE.unexpectedPage
             : LOOKUP_FAILURE.internal;
-      observe(failure);
-      if (failure === LOOKUP_FAILURE.unavailable && !test) this.recordForBreaker('unavailable');
-      if (!test) this.recordPageShape(page, false);
-      if (error instanceof RegisterUnreachableError) {
-        this.outages.unreachable(error);
-      } else {
-        if (error instanceof RegisterError && !test) this.outages.answered();
+      register.record({ outcome: failure, seconds: seconds(), page, error });
+      // An unreachable register is the outage log's to tell, once per outage.
+      if (!(error instanceof RegisterUnreachableError)) {
         const attempt = `attempt ${job.attemptsMade + 1}/${job.opts.attempts ?? 1}`;
         const detail =
           error instanceof RegisterError
@@ -176,35 +140,9 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
             : ((error as Error).stack ?? String(error));
         this.logger.warn(`${subject} failed (${attempt}): ${detail}`, logFields);
       }
-      // The test register's failures are its answer, every time: retrying them would only delay it.
-      if (failure === LOOKUP_FAILURE.unavailable && !test) throw new Error(failure, { cause: error });
+      if (register.retries(failure)) throw new Error(failure, { cause: error });
       throw new UnrecoverableError(failure);
     }
-  }
-
-  /**
-   * Counts the page's shape; the first page of a shape neither shipped nor seen before is kept as a sample (names and
-   * dates of birth as lengths) and waits for the register watch's alert. Not awaited, as the breaker's bookkeeping.
-   */
-  private recordPageShape(page: string | null, parsed: boolean): void {
-    if (page === null) return;
-    const shape = pageShape(page);
-    this.metrics.countPageShape(shape);
-    this.pageShapes
-      .record(shape, KNOWN_PAGE_SHAPES.has(shape), this.clock.now(), () => ({ parsed, page: pageSample(page) }))
-      .then((isNew) => {
-        if (!isNew) return;
-        this.metrics.countNewPageShape();
-        this.logger.warn(`Register page of a new shape ${shape} (${parsed ? 'parsed' : 'not parsed'}): kept as a sample, see npm run admin -- shape list`);
-      })
-      .catch((error: unknown) => this.logger.warn(`Recording a register page's shape failed: ${(error as Error).message}`));
-  }
-
-  /** Not awaited: the lookup's own outcome does not depend on the breaker's bookkeeping. */
-  private recordForBreaker(outcome: 'answered' | 'unavailable'): void {
-    this.breaker
-      .record(outcome)
-      .catch((error: unknown) => this.logger.warn(`Recording a lookup outcome for the breaker failed: ${(error as Error).message}`));
   }
 }
 

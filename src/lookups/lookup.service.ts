@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SandboxLicence } from '@lvs/test-register';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import type { KeyMode } from '../auth/key-mode';
 import { UserModes } from '../auth/user-modes';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
@@ -14,59 +13,30 @@ import { FinalResult, LookupJobResult, LookupStanding, lookupFailureCode } from 
 import { LookupPayers } from './lookup-payers';
 import { LookupQueue } from './lookup-queue';
 import { LookupSettlement } from './lookup-settlement';
-import type { LookupSubject } from './lookup-subject';
-import { LOOKUP_PRIORITY, livePriority, newLookupJobId, subjectId } from './lookup-jobs';
+import { cachedAnswers, LookupRequest, LookupUser, paymentOf, readsCache, refreshes } from './lookup-request';
+import type { LookupSubject, NamedSubject } from './lookup-subject';
+import { LOOKUP_PRIORITY, livePriority, newLookupJobId } from './lookup-jobs';
+import { forWorld, LookupWorld, worldOfUser } from './lookup-world';
 import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
 import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
 
-/** Who pays for a lookup, and whose turn and bounds it takes. */
-export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'> & {
-  /** The user's side; read from its row (UserModes) when the caller has no key in hand (roster rows, re-checks). */
-  mode?: AuthenticatedUser['mode'];
-};
-
-/**
- * Who waits for the answer: a partner's request (live), a roster's row or a watchlist's re-check (background). Live
- * lookups come first; within each kind the users take turns.
- */
-export type LookupKind = 'live' | 'batch' | 'recheck';
-
-export interface LookupRequest<Result extends LookupJobResult> {
-  subject: LookupSubject;
-  user: LookupUser;
-  kind: LookupKind;
-  /** Epoch ms until which to wait for the register; null to answer `pending` as soon as the lookup is queued. */
-  deadline: number | null;
-  requestId?: string;
-  /** Stops the wait early (a worker shutting down): the lookup stays queued and the answer is `pending`. */
-  signal?: AbortSignal;
-  /**
-   * Whether a cached result answers: `use` (the default), `skip` (the caller has just read it, or wants today's
-   * answer), or a test of the cached result.
-   */
-  cache?: 'use' | 'skip' | ((cached: Result) => boolean);
-  /** Charge the subject's unit, once per user and month, after admission; refunded if the lookup is refused or fails. */
-  charge?: boolean;
-  /** A charge made earlier that waits on this lookup: refunded if the lookup is refused or fails. */
-  payer?: Charge | null;
-  /** The job an earlier request tied to the same answer (an idempotency key): waited on while still in flight. */
-  joinJob?: string | null;
-  /** Told the job's id once queued, before the wait (an idempotency record, a roster's item). */
-  onQueued?: (jobId: string) => Promise<void>;
-  /** Admitted already, as part of a whole request (a roster's reservation): no breaker probe per lookup. */
-  admitted?: boolean;
-  /** Ask the register even when a job could answer from the cache (a re-check wants today's answer). */
-  refresh?: boolean;
-}
-
 export type LookupAnswer<Result extends LookupJobResult> =
   | { state: 'answered'; result: Result; source: 'cache' | 'register'; newCharge: Charge | null }
   | { state: 'pending'; jobId: string; newCharge: Charge | null };
 
+/** A request once its world is known, and the subject as the world names it (cache key, single flight, the job's queue). */
+type RequestInWorld = LookupRequest & { world: LookupWorld; named: NamedSubject };
+
 const BACKGROUND_PRIORITY = { batch: LOOKUP_PRIORITY.batchItem, recheck: LOOKUP_PRIORITY.watchlistRecheck } as const;
+
+/** What lets a lookup through to its world's register: the live register's breaker; a test register takes every one. */
+interface RegisterGate {
+  admit(): Promise<boolean>;
+}
+const OPEN_GATE: RegisterGate = { admit: () => Promise.resolve(true) };
 
 /**
  * The one road to the register. Every lookup, of every path (verify, verify-holder and its date-of-birth search,
@@ -108,26 +78,13 @@ export class LookupService {
     });
   }
 
-  /** A lookup by licence number. */
-  numberSubject(licenceNumber: string): LookupSubject {
-    return { unit: licenceNumber, cacheKey: this.cache.key(licenceNumber), job: { licenceNumber }, flightId: licenceNumber };
-  }
-
-  /**
-   * A name search, named by `searchKey` (its digest) and charged as `unit`; the job carries it sealed. The prefix
-   * keeps a digest from ever meeting a licence number's single-flight id.
-   */
-  nameSearchSubject(searchKey: string, sealedSearch: string, unit: string): LookupSubject {
-    return { unit, cacheKey: this.cache.nameSearchKey(searchKey), job: { kind: 'name', searchKey, sealedSearch }, flightId: `name:${searchKey}` };
-  }
-
   /**
    * Looks the subject up, or answers from the cache. Refused (the user's or the queue's bound, the breaker):
    * SERVICE_UNAVAILABLE, with nothing charged and nothing queued. Failed for good: the failure's error, with its
    * charge and payer refunded. Redis down or frozen: SERVICE_UNAVAILABLE within DEPENDENCY_TIMEOUT_MS.
    */
-  lookup<Result extends LookupJobResult = FinalResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
-    return this.lookupOrThrow(request).catch((error: unknown) => {
+  lookup<Result extends LookupJobResult = FinalResult>(request: LookupRequest): Promise<LookupAnswer<Result>> {
+    return this.lookupOrThrow<Result>(request).catch((error: unknown) => {
       throw isRedisUnavailable(error) ? new ApiError('SERVICE_UNAVAILABLE') : error;
     });
   }
@@ -135,19 +92,19 @@ export class LookupService {
   /**
    * Holds places in the user's bound for a request about to look up many subjects at once (a roster), refusing it
    * whole past the user's or the queue's bound or while the breaker is open; subjects in the cache need no place.
-   * Its lookups then pass `admitted`; the caller releases the hold once they are queued.
+   * Its lookups are then of kind `batch`; the caller releases the hold once they are queued.
    */
   async reserve(user: LookupUser, subjects: LookupSubject[]): Promise<() => Promise<void>> {
     const { userId } = user;
-    const mode = await this.modeOf(user);
-    const count = await this.cache.countMissing(subjects.map((subject) => this.inWorld(subject, userId, mode).cacheKey));
+    const world = await this.worldOf(user);
+    const count = await this.cache.countMissing(subjects.map((subject) => this.cache.names(world, subject.job).cacheKey));
     if (count === 0) return async () => undefined;
     const release = await this.pending.reserve(userId, count, this.limits.userMax);
     if (!release) throw new ApiError('SERVICE_UNAVAILABLE');
     try {
-      const queued = await this.queue.waitingCounts(boundingQueue(mode));
+      const queued = await this.queue.waitingCounts(boundingQueue(world.side));
       if (exceedsQueueBound('background', queued, this.limits.queueMax)) throw new ApiError('SERVICE_UNAVAILABLE');
-      if (!(await this.admitToRegister(mode))) throw new ApiError('SERVICE_UNAVAILABLE');
+      if (!(await this.gate(world).admit())) throw new ApiError('SERVICE_UNAVAILABLE');
       return release;
     } catch (error) {
       await release();
@@ -161,11 +118,6 @@ export class LookupService {
    */
   async admitWatch(userId: string, newEntries: number): Promise<void> {
     if (exceedsUserBound(await this.pending.waiting(userId), newEntries, this.limits.userMax)) throw new ApiError('SERVICE_UNAVAILABLE');
-  }
-
-  /** A cached result, for callers that settle rows from the cache before anything else. */
-  async cached<Result extends LookupJobResult = FinalResult>(subject: LookupSubject, user: LookupUser): Promise<Result | null> {
-    return this.cache.getByKey<Result>(this.inWorld(subject, user.userId, await this.modeOf(user)).cacheKey);
   }
 
   /** Where a job that a `pending` answer named stands now, read once. */
@@ -225,96 +177,90 @@ export class LookupService {
   }
 
   /**
-   * The subject as the user's world names it, for callers that read its cache key themselves (verify's claim). A test
-   * user's lookups are its own: their own cache entries and single flight (never joined with a live lookup or another
-   * user's), and a job its test register answers. lookup() does the same to every subject.
+   * Where the subject's result is cached in the user's world, for callers that read it themselves (verify's claim). A
+   * test user's lookups are its own: their own cache entries and single flight, and a job its test register answers.
    */
-  forUser(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): LookupSubject {
-    return this.inWorld(subject, user.userId, user.mode);
+  cacheKey(subject: LookupSubject, user: Pick<AuthenticatedUser, 'userId' | 'mode'>): string {
+    return this.cache.names(worldOfUser(user.userId, user.mode), subject.job).cacheKey;
   }
 
-  private inWorld(subject: LookupSubject, userId: string, mode: KeyMode): LookupSubject {
-    if (mode === 'live' || subject.job.testUserId === userId) return subject;
-    const id = subjectId(subject.job);
-    return {
-      ...subject,
-      cacheKey: this.cache.testKey(userId, id),
-      flightId: `test:${userId}:${id}`,
-      job: { ...subject.job, testUserId: userId },
-    };
+  /** The user's world, from its side (read from its row when the caller has no key in hand). */
+  private async worldOf(user: LookupUser): Promise<LookupWorld> {
+    return worldOfUser(user.userId, user.mode ?? (await this.userModes.of(user.userId)));
   }
 
-  private modeOf(user: LookupUser): Promise<KeyMode> {
-    return user.mode ? Promise.resolve(user.mode) : this.userModes.of(user.userId);
+  private gate(world: LookupWorld): RegisterGate {
+    return forWorld(world, { live: this.breaker, test: () => OPEN_GATE });
   }
 
-  /** The register breaker admits live lookups only: a test lookup never reaches the register, nor its breaker. */
-  private admitToRegister(mode: KeyMode): Promise<boolean> {
-    return mode === 'test' ? Promise.resolve(true) : this.breaker.admit();
+  private async lookupOrThrow<Result extends LookupJobResult>(request: LookupRequest): Promise<LookupAnswer<Result>> {
+    const world = await this.worldOf(request.user);
+    return this.lookupInWorld<Result>({ ...request, world, named: { unit: request.subject.unit, ...this.cache.names(world, request.subject.job) } });
   }
 
-  private async lookupOrThrow<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
-    const mode = await this.modeOf(request.user);
-    return this.lookupInWorld({ ...request, user: { ...request.user, mode }, subject: this.inWorld(request.subject, request.user.userId, mode) });
-  }
-
-  private async lookupInWorld<Result extends LookupJobResult>(request: LookupRequest<Result>): Promise<LookupAnswer<Result>> {
-    const cached = await this.fromCache(request);
+  private async lookupInWorld<Result extends LookupJobResult>(request: RequestInWorld): Promise<LookupAnswer<Result>> {
+    const cached = await this.fromCache<Result>(request);
     if (cached) return { state: 'answered', result: cached, source: 'cache', newCharge: null };
-    if (request.joinJob && (await this.queue.isInFlight(request.joinJob))) return this.awaitJob(request, request.joinJob, null);
-    const ownJobId = newLookupJobId(request.subject.job);
+    const joinJob = request.kind === 'live' ? request.joinJob : null;
+    if (joinJob && (await this.queue.isInFlight(joinJob))) return this.awaitJob<Result>(request, joinJob, null);
+    const ownJobId = newLookupJobId(request.named.job);
+    const { chargeNow, payer } = paymentOf(request);
     let place: LivePlace | null = null;
     let charge: Charge | null = null;
     let jobId: string;
     try {
       place = await this.admit(request, ownJobId);
-      charge = request.charge ? await this.chargeWithIntent(request.user, request.subject.unit) : null;
+      charge = chargeNow ? await this.chargeWithIntent(request.user, request.subject.unit) : null;
       jobId = await this.enqueue(request, ownJobId, place);
-      for (const payer of [charge?.isNew ? charge : null, request.payer ?? null]) if (payer) await this.payers.add(jobId, payer);
-      await request.onQueued?.(jobId);
+      for (const waiting of [charge?.isNew ? charge : null, payer]) if (waiting) await this.payers.add(jobId, waiting);
+      if (request.kind !== 'recheck') await request.onQueued?.(jobId);
     } catch (error) {
       if (place) await this.live.release(place).catch(() => undefined);
-      for (const refund of [charge, request.payer ?? null]) {
+      for (const refund of [charge, payer]) {
         if (!refund) continue;
         await this.quota.refund(refund);
         await this.payers.dropIntent(refund).catch(() => undefined);
       }
       throw error;
     }
-    return this.awaitJob(request, jobId, charge?.isNew ? charge : null);
+    return this.awaitJob<Result>(request, jobId, charge?.isNew ? charge : null);
   }
 
-  private async fromCache<Result extends LookupJobResult>({ cache = 'use', subject }: LookupRequest<Result>): Promise<Result | null> {
-    if (cache === 'skip') return null;
-    const cached = await this.cache.getByKey<Result>(subject.cacheKey);
-    return cached && (cache === 'use' || cache(cached)) ? cached : null;
+  private async fromCache<Result extends LookupJobResult>({ cache, named }: RequestInWorld): Promise<Result | null> {
+    if (!readsCache(cache)) return null;
+    const cached = await this.cache.get<Result>(named.cacheKey);
+    return cached && cachedAnswers(cache, cached.checkedAt) ? cached : null;
   }
 
   /**
    * A live lookup takes a place in the user's live bound (USER_MAX_LIVE_LOOKUPS), within the bound of the queue it
-   * will wait in (boundingQueue) and the user's background one, then asks the breaker last, since it may hand out its one probe. A background lookup
-   * asks only the breaker, unless its request was admitted as a whole.
+   * will wait in (boundingQueue) and the user's background one, then asks the breaker last, since it may hand out its one probe. A re-check
+   * asks only the breaker; a roster's row was admitted with its roster (reserve).
    */
-  private async admit<Result extends LookupJobResult>(request: LookupRequest<Result>, jobId: string): Promise<LivePlace | null> {
-    if (request.kind !== 'live') {
-      if (!request.admitted && !(await this.admitToRegister(request.user.mode!))) throw new ApiError('SERVICE_UNAVAILABLE');
+  private async admit(request: RequestInWorld, jobId: string): Promise<LivePlace | null> {
+    const gate = this.gate(request.world);
+    if (request.kind === 'batch') return null;
+    if (request.kind === 'recheck') {
+      if (!(await gate.admit())) throw new ApiError('SERVICE_UNAVAILABLE');
       return null;
     }
     const { userId } = request.user;
-    const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.user.mode!)), this.pending.waiting(userId)]);
+    const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.world.side)), this.pending.waiting(userId)]);
     if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
     const place = await this.live.take(userId, jobId, this.limits.liveMax);
     if (!place) throw new ApiError('SERVICE_UNAVAILABLE');
-    if (await this.admitToRegister(request.user.mode!)) return place;
+    if (await gate.admit()) return place;
     await this.live.release(place);
     throw new ApiError('SERVICE_UNAVAILABLE');
   }
 
   /** Queues the lookup in its kind's turns (or joins the one in flight for its subject); answers the job's id. */
-  private async enqueue<Result extends LookupJobResult>(request: LookupRequest<Result>, ownJobId: string, place: LivePlace | null): Promise<string> {
-    const { subject, user, kind, requestId, refresh } = request;
-    if (kind !== 'live' || !place) return this.queue.enqueueFor(user.userId, subject, BACKGROUND_PRIORITY[kind as 'batch' | 'recheck'], { refresh });
-    const jobId = await this.queue.enqueue(subject, livePriority(place.ahead), ownJobId, requestId);
+  private async enqueue(request: RequestInWorld, ownJobId: string, place: LivePlace | null): Promise<string> {
+    const { named, user } = request;
+    if (request.kind !== 'live' || !place) {
+      return this.queue.enqueueFor(user.userId, named, BACKGROUND_PRIORITY[request.kind as 'batch' | 'recheck'], { refresh: refreshes(request.cache) });
+    }
+    const jobId = await this.queue.enqueue(named, livePriority(place.ahead), ownJobId, request.requestId);
     if (jobId === ownJobId) return jobId;
     // Joined another job: the place waits on it, and goes back at once should that job have ended meanwhile.
     const moved = await this.live.move(place, jobId);
@@ -344,13 +290,12 @@ export class LookupService {
     }
   }
 
-  private async awaitJob<Result extends LookupJobResult>(
-    { deadline, signal }: LookupRequest<Result>,
-    jobId: string,
-    newCharge: Charge | null,
-  ): Promise<LookupAnswer<Result>> {
+  private async awaitJob<Result extends LookupJobResult>(request: RequestInWorld, jobId: string, newCharge: Charge | null): Promise<LookupAnswer<Result>> {
     const pending = { state: 'pending', jobId, newCharge } as const;
-    if (deadline === null) return pending;
+    // A roster's row answers pending at once: its job settles it when it ends.
+    if (request.kind === 'batch') return pending;
+    const { deadline } = request;
+    const signal = request.kind === 'recheck' ? request.signal : undefined;
     const waiting = this.queue.waitFor<Result>(jobId, Math.max(deadline - Date.now(), 0)).catch((error: unknown) => {
       // The lookup is queued (and maybe charged): the client learns its result by retrying, as after a 202.
       if (isRedisUnavailable(error)) return { state: 'pending' as const };

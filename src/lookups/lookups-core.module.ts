@@ -11,6 +11,11 @@ import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 import { PendingLookups } from './pending-lookups';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
+import { compareAndSet } from '../redis/compare-and-set.script';
+import { takeLivePlace } from '../redis/live-places.script';
+import { claimRefund, withdrawPayers } from './job-payers.script';
+import { countWaitingLookups } from './waiting-lookups.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSettlement, ResultCache, RegisterBreaker, TestRegisters];
 
@@ -19,7 +24,11 @@ const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSet
  * worker, LookupsWorkerModule's processor and dispatcher. Only modules of this folder import it.
  */
 @Module({
-  imports: [QuotaModule, BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE }, { name: TEST_LOOKUP_QUEUE })],
+  imports: [
+    RedisScriptsModule.forFeature([compareAndSet, takeLivePlace, claimRefund, withdrawPayers, countWaitingLookups]),
+    QuotaModule,
+    BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE }, { name: TEST_LOOKUP_QUEUE }),
+  ],
   providers: [...PARTS, LookupQueueDepth],
   exports: [...PARTS, BullModule],
 })

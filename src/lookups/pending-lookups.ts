@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RedisStore } from '../redis/redis.module';
-import { countWaitingLookups } from '../redis/scripts/waiting-lookups';
+import { countWaitingLookups } from './waiting-lookups.script';
 import { PendingUser } from './fair-turns';
 import { LOOKUP_PRIORITY, LookupPriority } from './lookup-jobs';
 

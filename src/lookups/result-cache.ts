@@ -2,17 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { registerIdentity } from '@lvs/register/register-identity';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
-import { cacheTtlSeconds, FinalResult, FinalStatus, NameSearchResult } from './lookup-outcome';
+import type { LookupJobData } from './lookup-jobs';
+import { cacheTtlSeconds, FinalResult, FinalStatus } from './lookup-outcome';
+import { LIVE_WORLD, LookupWorld, worldNames } from './lookup-world';
+
+/** A lookup's names in its world (worldNames), its cache key made a Redis key. */
+export interface CacheNames {
+  cacheKey: string;
+  flightId: string;
+  job: LookupJobData;
+}
 
 /**
- * Final results by register and licence number, shared by all users; errors are never cached. The register
- * is part of the key: after a change of REGISTER_URL (a sandbox, then the real register) no answer of the
- * old register is served as the new one's.
+ * Final results by world and subject (worldNames says which); errors are never cached. The live register's identity is
+ * part of its keys: after a change of REGISTER_URL (a sandbox, then the real register) no answer of the old register
+ * is served as the new one's.
  */
 @Injectable()
 export class ResultCache {
   private readonly ttl: { found: number; notFound: number };
-  /** Derived once: the key of every cache read and write contains it. */
+  /** Derived once: the key of every live cache read and write contains it. */
   private readonly register: string;
 
   constructor(
@@ -23,38 +32,19 @@ export class ResultCache {
     this.register = registerIdentity(config.get('REGISTER_URL'));
   }
 
-  key(licenceNumber: string): string {
-    return this.redis.key('result', this.register, licenceNumber);
+  /** Where the world caches the job's result, its single-flight id, and the job as the world queues it. */
+  names(world: LookupWorld, job: LookupJobData): CacheNames {
+    const names = worldNames(world, job, this.register);
+    return { ...names, cacheKey: this.redis.key(...names.cacheKey) };
   }
 
-  /** A name search's result, named by the search's digest (never by the names or a date of birth). */
-  nameSearchKey(searchKey: string): string {
-    return this.redis.key('name-result', this.register, searchKey);
+  /** Drops the world's cached results for these numbers (a test user's, after a simulated change of them). */
+  async forget(world: LookupWorld, licenceNumbers: string[]): Promise<void> {
+    if (licenceNumbers.length > 0) await this.redis.client.del(...licenceNumbers.map((licenceNumber) => this.names(world, { licenceNumber }).cacheKey));
   }
 
-  /**
-   * A test user's own result for a subject (subjectId): kept apart from the register's and from every other user's,
-   * so that a simulated change reaches only that user, at its next lookup (forget).
-   */
-  testKey(testUserId: string, subjectId: string): string {
-    return this.redis.key('test-result', testUserId, subjectId);
-  }
-
-  /** Drops a test user's cached results for these numbers, after a simulated change of them. */
-  async forgetTest(testUserId: string, licenceNumbers: string[]): Promise<void> {
-    if (licenceNumbers.length > 0) await this.redis.client.del(...licenceNumbers.map((licenceNumber) => this.testKey(testUserId, licenceNumber)));
-  }
-
-  get(licenceNumber: string): Promise<FinalResult | null> {
-    return this.getByKey<FinalResult>(this.key(licenceNumber));
-  }
-
-  getNameSearch(searchKey: string): Promise<NameSearchResult | null> {
-    return this.getByKey<NameSearchResult>(this.nameSearchKey(searchKey));
-  }
-
-  /** The result under a key that key() or nameSearchKey() made. */
-  async getByKey<Result>(key: string): Promise<Result | null> {
+  /** The result under a key that names() made. */
+  async get<Result>(key: string): Promise<Result | null> {
     const stored = await this.redis.client.get(key);
     return stored ? (JSON.parse(stored) as Result) : null;
   }
@@ -66,15 +56,12 @@ export class ResultCache {
     return stored.filter((value) => value === null).length;
   }
 
+  /** Stores the live register's result for a number, as a lookup job would have. */
   put(licenceNumber: string, result: FinalResult): Promise<void> {
-    return this.write(this.key(licenceNumber), result);
+    return this.write(this.names(LIVE_WORLD, { licenceNumber }).cacheKey, result);
   }
 
-  putNameSearch(searchKey: string, result: NameSearchResult): Promise<void> {
-    return this.write(this.nameSearchKey(searchKey), result);
-  }
-
-  /** Stores a result under a key that key(), nameSearchKey() or testKey() made. */
+  /** Stores a result under a key that names() made. */
   async write(key: string, result: { status: FinalStatus }): Promise<void> {
     await this.redis.client.set(key, JSON.stringify(result), 'EX', cacheTtlSeconds(result.status, this.ttl));
   }

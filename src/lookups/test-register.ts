@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LookupOutcome, nameSearchForm, NameSearch, NameSearchOutcome, RegisterParseError, RegisterUnavailableError, SearchOptions } from '@lvs/register';
+import { LookupOutcome, nameSearchForm, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
 import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/test-register';
 import { DataSource } from 'typeorm';
+import { worldOfUser } from './lookup-world';
+import type { RegisterSurface } from './register-surface';
 import { ResultCache } from './result-cache';
-import { mayHoldBackTestAnswer, TestAnswer, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
-
-/** The part of RegisterClient a lookup job uses: what the built-in test register offers too (it reads no pages: no onPage). */
-export type RegisterSurface = {
-  lookup(licenceNumber: string, options?: Pick<SearchOptions, 'onPage'>): Promise<LookupOutcome>;
-  searchByName(search: NameSearch, options?: Pick<SearchOptions, 'onPage'>): Promise<NameSearchOutcome>;
-};
+import { isCachedTestAnswer, mayHoldBackTestAnswer, TestAnswer, testAnswer, testAnswerDelayMs, TestWorld, testWorldLicences } from './test-world';
 
 /**
  * The built-in sandbox register of test mode, one world per test user: the demo's data set, the magic numbers, and
@@ -34,8 +30,8 @@ export class TestRegisters {
        ON CONFLICT (user_id, licence_number) DO UPDATE SET licence = excluded.licence, changed_at = excluded.changed_at`,
       [testUserId, JSON.stringify(licences), changedAt],
     );
-    await this.cache.forgetTest(
-      testUserId,
+    await this.cache.forget(
+      worldOfUser(testUserId, 'test'),
       licences.map((licence) => licence.licenceNumber),
     );
   }
@@ -43,10 +39,15 @@ export class TestRegisters {
   /** Forgets the user's change of a number, then drops its cached answer for it. */
   async restore(testUserId: string, licenceNumber: string): Promise<void> {
     await this.dataSource.query('DELETE FROM test_licences WHERE user_id = $1 AND licence_number = $2', [testUserId, licenceNumber]);
-    await this.cache.forgetTest(testUserId, [licenceNumber]);
+    await this.cache.forget(worldOfUser(testUserId, 'test'), [licenceNumber]);
   }
 
-  /** The test register of one test user, with RegisterClient's lookup and searchByName. */
+  /**
+   * The test register of one test user, as its lookup jobs see it: it reads no pages and records nothing (no metrics,
+   * breaker, outage log or page shapes: it is no register traffic). Its failures are its answer, every time: retrying
+   * them would only delay it. Its slow numbers answer a while after their job was queued, and are never cached, so
+   * that every retry shows the 202 first.
+   */
   of(testUserId: string): RegisterSurface {
     return {
       lookup: async (licenceNumber) => outcomeOf(await this.answer(testUserId, licenceNumber)),
@@ -56,6 +57,10 @@ export class TestRegisters {
         if (found.kind === 'too_many_results') return found;
         return found.licences.length === 0 ? { kind: 'not_found' } : { kind: 'found', licences: found.licences.map(shownOnCard) };
       },
+      answerAt: async (job, queuedAt) => (job.kind === 'name' ? queuedAt : queuedAt + (await this.delayMs(testUserId, job.licenceNumber))),
+      record: () => undefined,
+      retries: () => false,
+      keeps: (job) => job.kind === 'name' || isCachedTestAnswer(job.licenceNumber),
     };
   }
 
@@ -65,7 +70,7 @@ export class TestRegisters {
   }
 
   /** How long after its lookup was queued the user's test register answers the number (the slow numbers). */
-  async delayMs(testUserId: string, licenceNumber: string): Promise<number> {
+  private async delayMs(testUserId: string, licenceNumber: string): Promise<number> {
     // Every other number answers at once, changed or not: its job needs no read of the user's changes for this.
     if (!mayHoldBackTestAnswer(licenceNumber)) return 0;
     return testAnswerDelayMs(licenceNumber, await this.world(testUserId, licenceNumber));

@@ -21,7 +21,7 @@ import { ConsolePage } from '../console/console-answers';
 import { FORM_BODY } from '../http/decode-request-body';
 import { OperatorRequest } from './operator-actions.service';
 import { OperatorConsoleService, PartnerSetting } from './operator-console.service';
-import { DeleteForm, KeyForm, OperatorForm, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
+import { DeleteForm, KeyForm, OperatorForm, OperatorLogQuery, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
 import { OperatorAsks, OperatorSession, OperatorSessionGuard } from './operator-session.guard';
 import { OPERATOR_SIGN_IN_PATH, OperatorSessions, OperatorVisit } from './operator-sessions';
@@ -143,7 +143,7 @@ export class OperatorConsoleController {
 
   @Get('activity')
   @Render('activity')
-  activity() {
-    return this.console.operatorActivity();
+  activity(@Query() query: OperatorLogQuery) {
+    return this.console.operatorActivity(query.cursor ?? null);
   }
 }

@@ -6,12 +6,15 @@ import { ActivityLog } from '../activity/activity-log';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { usageChart } from '../console/console-view';
+import { RefusalTally } from '../auth/refusal-tally';
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
 import { Metrics } from '../metrics/metrics';
 import { billingPeriod, recentPeriods } from '../quota/billing-period';
+import type { NewestFirstCursor } from '../validation/paging';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/delivery.queue';
 import { OperatorActions, OperatorRequest } from './operator-actions.service';
 import { OperatorLog } from './operator-log';
+import { operatorLogPage } from './operator-log-page';
 import { PartnerFigures } from './partner-figures.repository';
 import { DirectorySort, nearPlan, partnerStatus, planShare, writeOffsetCursor } from './partner-standing';
 import { registerSeries } from './register-figures';
@@ -25,7 +28,7 @@ export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit';
 /**
  * The operator console's pages over the operator's actions and the figures the service already keeps: the partner
  * list and page (PartnerFigures), the Register page (the metrics registry /metrics renders), the queues (BullMQ's
- * own counts) and the operators' log. Nothing here counts anything new.
+ * own counts), the refusals per day (RefusalTally, which the error filter counts) and the operators' log.
  */
 @Injectable()
 export class OperatorConsoleService {
@@ -39,6 +42,7 @@ export class OperatorConsoleService {
     private readonly metrics: Metrics,
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
+    private readonly refusals: RefusalTally,
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
@@ -74,6 +78,7 @@ export class OperatorConsoleService {
       days,
       dayChart: usageChart(days),
       answers: await this.figures.answersByOutcome(userId, new Date(now.getTime() - 90 * DAY_MS)),
+      refusals: await this.refusals.recent(userId, now),
       keys: await this.figures.keys(userId),
       endpoints: await this.figures.endpoints(userId),
       batches: await this.figures.runningBatches(userId),
@@ -127,8 +132,8 @@ export class OperatorConsoleService {
     return { queues };
   }
 
-  /** The newest 100 entries of the operators' log. */
-  async operatorActivity() {
-    return { lines: (await this.log.page(null, { limit: 100, after: null })).slice(0, 100) };
+  /** A page of the operators' log, newest first: 100 entries after the cursor (null: the newest). */
+  async operatorActivity(after: NewestFirstCursor | null) {
+    return operatorLogPage(await this.log.page(null, { limit: 100, after }), 100);
   }
 }

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-import { PageCursor } from '../validation/paging';
+import { NEWEST_FIRST_CURSOR_MAX_LENGTH, NewestFirstCursor, PageCursor, readNewestFirstCursor } from '../validation/paging';
 import { REASON_MAX_LENGTH } from './operator-reason';
 import { DIRECTORY_SORTS, DirectorySort, readOffsetCursor } from './partner-standing';
 
@@ -86,4 +86,9 @@ export class PartnersQuery {
 
   @PageCursor(readOffsetCursor, 40, 'This page link is not valid.')
   cursor?: number;
+}
+
+export class OperatorLogQuery {
+  @PageCursor(readNewestFirstCursor, NEWEST_FIRST_CURSOR_MAX_LENGTH, 'This page link is not valid.')
+  cursor?: NewestFirstCursor;
 }

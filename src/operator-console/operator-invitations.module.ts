@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { OperatorInvitations } from './operator-invitations';
+import { OperatorTotpSecrets } from './operator-totp-secrets';
 
-/** Operators' invitations, for the admin command's invite-operator. */
+/** Operators' invitations and sealed TOTP secrets, for the admin command's invite-operator and reencrypt-webhook-secrets. */
 @Module({
-  providers: [OperatorInvitations],
-  exports: [OperatorInvitations],
+  providers: [OperatorInvitations, OperatorTotpSecrets],
+  exports: [OperatorInvitations, OperatorTotpSecrets],
 })
 export class OperatorInvitationsModule {}

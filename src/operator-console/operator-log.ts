@@ -77,12 +77,17 @@ export class OperatorLog {
     );
   }
 
-  /** Newest first, after the cursor, of one partner or of all: up to limit + 1, so that the caller knows whether more follow. */
+  /**
+   * Newest first, after the cursor, of one partner or of all: up to limit + 1, so that the caller knows whether more
+   * follow. Ordered and compared at the cursor's precision (milliseconds), so that two entries within one
+   * millisecond are neither skipped nor shown twice; the log is written by people, small enough to sort.
+   */
   page(userId: string | null, page: PageRequest<NewestFirstCursor>): Promise<OperatorLogLine[]> {
     return this.dataSource.query<OperatorLogLine[]>(
       `SELECT ${LINE_COLUMNS} FROM operator_actions
-        WHERE ($1::uuid IS NULL OR user_id = $1) AND ($2::timestamptz IS NULL OR (occurred_at, id) < ($2::timestamptz, $3::uuid))
-        ORDER BY occurred_at DESC, id DESC LIMIT $4`,
+        WHERE ($1::uuid IS NULL OR user_id = $1)
+          AND ($2::timestamptz IS NULL OR (date_trunc('milliseconds', occurred_at), id) < ($2::timestamptz, $3::uuid))
+        ORDER BY date_trunc('milliseconds', occurred_at) DESC, id DESC LIMIT $4`,
       [userId, page.after?.at ?? null, page.after?.id ?? null, page.limit + 1],
     );
   }

@@ -1,6 +1,7 @@
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ErrorsModule } from '../errors/errors.module';
+import { RefusalCounter } from '../errors/refusal-counter';
 import { Readiness } from '../health/readiness';
 import { Metrics } from '../metrics/metrics';
 import { OperatorAccounts } from '../operator-console/operator-accounts';
@@ -8,11 +9,15 @@ import { OperatorConsoleService } from '../operator-console/operator-console.ser
 import { OperatorPagesModule } from '../operator-console/operator-pages.module';
 import { OperatorSessions } from '../operator-console/operator-sessions';
 import { SignInLimiter } from '../people/sign-in-limiter';
+import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
 import { ValidationModule } from '../validation/validation.module';
 import { OperatorRoutesModule } from './operator-routes.module';
 
-/** The partner app's instances the operators' listener serves: its registry and readiness, and the operator console's services. */
-const SHARED = [Metrics, Readiness, AppConfig, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
+/**
+ * The partner app's instances the operators' listener serves: its registry and readiness, the error filter's
+ * refusal count, the rate limiter (operator pages take from it too), and the operator console's services.
+ */
+const SHARED = [Metrics, Readiness, AppConfig, RefusalCounter, UserRateLimiter, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
 
 /**
  * The root of the operators' listener: a second, small Nest application in the API process. It opens no

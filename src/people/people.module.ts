@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { countAuthAttempt, forgiveAuthAttempt } from '../redis/auth-failures.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 import { SignInLimiter } from './sign-in-limiter';
 
 /**
@@ -6,6 +8,7 @@ import { SignInLimiter } from './sign-in-limiter';
  * limiter here; passwords, TOTP, recovery codes and invitation tokens are pure functions beside it.
  */
 @Module({
+  imports: [RedisScriptsModule.forFeature([countAuthAttempt, forgiveAuthAttempt])],
   providers: [SignInLimiter],
   exports: [SignInLimiter],
 })

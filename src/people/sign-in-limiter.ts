@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { clientGroup } from '../rate-limit/client-group';
 import { RedisStore } from '../redis/redis.module';
-import { countAuthAttempt, forgiveAuthAttempt } from '../redis/scripts/auth-failures';
+import { countAuthAttempt, forgiveAuthAttempt } from '../redis/auth-failures.script';
 import { normaliseEmail } from './email-address';
 import { signInWaitSeconds } from './sign-in-wait';
 

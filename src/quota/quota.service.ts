@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from '../errors/api-error';
 import { batchQuotaMessage } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
-import { markCharged } from '../redis/scripts/charged-markers';
+import { markCharged } from './charged-markers.script';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { billingPeriod, recentPeriods, remainingQuota } from './billing-period';
 import { QuotaHistoryDto } from './dto/quota-history.dto';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
-import { takeRateTokens } from '../redis/scripts/rate-tokens';
+import { takeRateTokens } from './rate-tokens.script';
 import { BucketPolicy, readBucket, TOKEN_UNITS, userPolicy } from './token-bucket';
 
 /** The outcome of one request against its user's bucket. */

@@ -4,7 +4,6 @@ import type { AppSettings } from '../config/env.schema';
 import { blockingRedisOptions, failFastRedisOptions, RedisTimeouts } from './redis-options';
 import { RedisAuth, RedisNode, RedisTopology, redisTopology, RedisTopologySettings } from './redis-topology';
 import type { RedisClient } from './redis-client-type';
-import { defineScripts } from './scripts/registry';
 
 export type RedisConnectionSettings = RedisTopologySettings & Pick<AppSettings, 'DEPENDENCY_TIMEOUT_MS'>;
 
@@ -49,17 +48,15 @@ function clusterClient(
 }
 
 /**
- * Our own client for keys and scripts (RedisStore): fails fast, batches a turn's commands in one write per server,
- * and has every script of the registry defined.
+ * Our own client for keys and scripts (RedisStore): fails fast, and batches a turn's commands in one write per server.
+ * Each feature's module defines its scripts on it (RedisScriptsModule.forFeature).
  */
 export function createStoreClient(settings: RedisConnectionSettings): RedisClient {
   const topology = redisTopology(settings);
   const timeouts = failFastRedisOptions(settings.DEPENDENCY_TIMEOUT_MS);
-  if (topology.kind === 'cluster') return defineScripts(clusterClient(topology, timeouts, { enableAutoPipelining: true }));
+  if (topology.kind === 'cluster') return clusterClient(topology, timeouts, { enableAutoPipelining: true });
   const { url, ...options } = serverOptions(topology, timeouts);
-  return defineScripts(
-    url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true }),
-  );
+  return url === undefined ? new Redis({ ...options, enableAutoPipelining: true }) : new Redis(url, { ...options, enableAutoPipelining: true });
 }
 
 /**

@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error';
 import { evidenceOldestWaitingSeconds } from '../evidence/evidence-waiting-gauge';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { CanaryStore } from '../lookups/canary-store';
+import { numberSubject } from '../lookups/lookup-subject';
 import { LookupService } from '../lookups/lookup.service';
 import { PageShapeStore } from '../lookups/page-shape-store';
 import { Metrics, OperatorAlertType } from '../metrics/metrics';
@@ -109,12 +110,11 @@ export class RegisterWatch implements OnModuleInit, OnModuleDestroy {
   private async read(licenceNumber: string): Promise<CanaryReading> {
     try {
       const answer = await this.lookups.lookup({
-        subject: this.lookups.numberSubject(licenceNumber),
+        subject: numberSubject(licenceNumber),
         user: CANARY_USER,
         kind: 'recheck',
         deadline: Date.now() + CANARY_WAIT_MS,
-        cache: 'skip',
-        refresh: true,
+        cache: 'bypass',
       });
       return answer.state === 'answered' ? { kind: 'answer', result: answer.result } : { kind: 'no-answer' };
     } catch (error) {

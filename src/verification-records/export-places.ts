@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
-import { takeLivePlace } from '../redis/scripts/live-places';
+import { takeLivePlace } from '../redis/live-places.script';
 
 /** How many CSV exports one user may download at a time. */
 export const MAX_EXPORTS_PER_USER = 2;

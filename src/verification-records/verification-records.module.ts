@@ -8,10 +8,12 @@ import { ReceiptIssuer } from './receipt-issuer';
 import { ReceiptSigner } from './receipt-signer';
 import { VerificationRecordsController } from './verification-records.controller';
 import { VerificationRecordsService } from './verification-records.service';
+import { takeLivePlace } from '../redis/live-places.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 /** GET /v1/verifications (history, export, receipts) and the receipts' JWKS. */
 @Module({
-  imports: [AuthModule, EvidenceModule, MembersCoreModule],
+  imports: [RedisScriptsModule.forFeature([takeLivePlace]), AuthModule, EvidenceModule, MembersCoreModule],
   controllers: [VerificationRecordsController, JwksController],
   providers: [VerificationRecordsService, ExportPlaces, ReceiptSigner, ReceiptIssuer],
   exports: [VerificationRecordsService],

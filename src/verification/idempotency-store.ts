@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { QuotaService } from '../quota/quota.service';
 import { perTurnLoader } from '../redis/per-turn-loader';
 import { RedisStore } from '../redis/redis.module';
-import { ClaimReply, claimIdempotencyKeys } from '../redis/scripts/idempotency-claims';
+import { ClaimReply, claimIdempotencyKeys } from './idempotency-claims.script';
 import { idempotencyRecordId } from '../validation/idempotency-key';
 import { FinalResult } from '../lookups/lookup-outcome';
 

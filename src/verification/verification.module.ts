@@ -10,10 +10,12 @@ import { IdempotencyStore } from './idempotency-store';
 import { VerificationController } from './verification.controller';
 import { VerificationOutcomes } from './verification-outcomes';
 import { VerificationService } from './verification.service';
+import { claimIdempotencyKeys } from './idempotency-claims.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 /** POST /v1/licences/verify: it asks the lookups module and never runs a lookup itself. */
 @Module({
-  imports: [AuthModule, QuotaModule, LookupsModule, EvidenceModule, SecretsModule],
+  imports: [RedisScriptsModule.forFeature([claimIdempotencyKeys]), AuthModule, QuotaModule, LookupsModule, EvidenceModule, SecretsModule],
   controllers: [VerificationController],
   providers: [VerificationService, IdempotencyStore, AnswerRecords, VerificationOutcomes, AnswerFinisher],
   exports: [VerificationService, AnswerFinisher, VerificationOutcomes],

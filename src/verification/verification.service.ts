@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { VALIDATION_MESSAGES } from '../errors/error-codes';
 import type { FinalResult } from '../lookups/lookup-outcome';
-import type { LookupSubject } from '../lookups/lookup-subject';
+import { LookupSubject, numberSubject } from '../lookups/lookup-subject';
 import { LookupAnswer, LookupService } from '../lookups/lookup.service';
 import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { Charge, QuotaService } from '../quota/quota.service';
@@ -60,7 +60,7 @@ export class VerificationService {
     requestId: string,
     options: VerifyOptions = {},
   ): Promise<Verification> {
-    return this.answer<FinalResult>(user, this.lookups.numberSubject(licenceNumber), clientKey, requestId, options);
+    return this.answer<FinalResult>(user, numberSubject(licenceNumber), clientKey, requestId, options);
   }
 
   /** verify's protocol (cache, idempotency, charge once per unit and month, wait, PENDING) for any subject. */
@@ -76,15 +76,15 @@ export class VerificationService {
 
   private async answerOrThrow<Result extends LookupJobResult>(
     user: AuthenticatedUser,
-    asked: LookupSubject,
+    subject: LookupSubject,
     clientKey: string | undefined,
     requestId: string,
     { deadline = Date.now() + this.config.get('VERIFY_TIMEOUT_MS'), markCachedCharge = true }: VerifyOptions,
   ): Promise<Verification<Result>> {
     // The claim reads the cache itself: under the key of the caller's world (a test key's answers are its own).
-    const subject = this.lookups.forUser(asked, user);
     const idempotencyKey = clientKey ?? deriveIdempotencyKey(user.userId, subject.unit);
-    const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), subject.cacheKey);
+    const cacheKey = this.lookups.cacheKey(subject, user);
+    const claim = await this.idempotency.claim<Result>(user.userId, idempotencyKey, subject.unit, this.quota.currentPeriod(), cacheKey);
     if (claim.licenceNumber !== subject.unit) {
       throw ApiError.validation(VALIDATION_MESSAGES.idempotencyKeyReused);
     }
@@ -99,8 +99,8 @@ export class VerificationService {
       kind: 'live',
       deadline,
       requestId,
-      cache: 'skip', // the claim has just read it
-      charge: !claim.chargedThisPeriod,
+      cache: 'read', // the claim has just read it
+      payment: claim.chargedThisPeriod ? null : 'charge',
       joinJob: claim.jobId,
       onQueued: (jobId) => this.idempotency.attachJob(user.userId, idempotencyKey, jobId),
     });

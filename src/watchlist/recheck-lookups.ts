@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ApiError } from '../errors/api-error';
 import type { FinalResult } from '../lookups/lookup-outcome';
-import type { LookupSubject } from '../lookups/lookup-subject';
-import { LookupRequest, LookupService, LookupUser } from '../lookups/lookup.service';
+import type { RecheckLookupRequest, LookupUser } from '../lookups/lookup-request';
+import { LookupSubject, numberSubject } from '../lookups/lookup-subject';
+import { LookupService } from '../lookups/lookup.service';
 import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { RECHECK_LOOKUP_WAIT_MS } from './recheck.queue';
 
@@ -27,10 +28,7 @@ export class RecheckLookups implements OnModuleDestroy {
    * (re-checks keep off a register that is down, like new verifications): nothing is concluded.
    */
   currentResult(licenceNumber: string, user: LookupUser, lastChecked: Date | null): Promise<FinalResult | null> {
-    return this.lookup<FinalResult>(this.lookups.numberSubject(licenceNumber), user, {
-      cache: (cached) => lastChecked !== null && Date.parse(cached.checkedAt) > lastChecked.getTime(),
-      refresh: true,
-    });
+    return this.lookup<FinalResult>(numberSubject(licenceNumber), user, { newerThan: lastChecked });
   }
 
   /**
@@ -40,7 +38,7 @@ export class RecheckLookups implements OnModuleDestroy {
   async lookup<Result extends LookupJobResult>(
     subject: LookupSubject,
     user: LookupUser,
-    options: Pick<LookupRequest<Result>, 'cache' | 'refresh'> = {},
+    cache: RecheckLookupRequest['cache'] = 'use',
   ): Promise<Result | null> {
     try {
       const answer = await this.lookups.lookup<Result>({
@@ -49,7 +47,7 @@ export class RecheckLookups implements OnModuleDestroy {
         kind: 'recheck',
         deadline: Date.now() + RECHECK_LOOKUP_WAIT_MS,
         signal: this.stopping.signal,
-        ...options,
+        cache,
       });
       if (answer.state === 'answered') return answer.result;
       this.logger.warn(`A re-check's lookup is still running: left to the next cycle`);

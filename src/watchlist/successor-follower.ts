@@ -6,7 +6,7 @@ import { EventsService, NewEvent } from '../events/events.service';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import type { NameSearchResult } from '../lookups/lookup-outcome';
-import type { LookupUser } from '../lookups/lookup.service';
+import type { LookupUser } from '../lookups/lookup-request';
 import { QuotaService } from '../quota/quota.service';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { RedisStore } from '../redis/redis.module';
-import { releaseEndpointLease, takeEndpointLease } from '../redis/scripts/endpoint-leases';
+import { releaseEndpointLease, takeEndpointLease } from './endpoint-leases.script';
 import { DeliveryJobData, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
 import { ENDPOINT_LEASE_MS, endpointKeyParts, MAX_IN_FLIGHT_PER_ENDPOINT } from './webhook-limits';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../clock/clock';
 import { ApiError } from '../errors/api-error';
 import { RedisStore } from '../redis/redis.module';
-import { takeManualSend } from '../redis/scripts/manual-sends';
+import { takeManualSend } from './manual-sends.script';
 import { endpointKeyParts, MANUAL_SEND_INTERVAL_MS, wholeSecondsToWait } from './webhook-limits';
 
 /**

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { DeliveryProcessor } from './delivery.processor';
 import { EndpointLeases } from './endpoint-leases';
 import { WebhooksModule } from './webhooks.module';
+import { releaseEndpointLease, takeEndpointLease } from './endpoint-leases.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 /** Worker only: sends the queued webhook deliveries. */
 @Module({
-  imports: [WebhooksModule],
+  imports: [RedisScriptsModule.forFeature([releaseEndpointLease, takeEndpointLease]), WebhooksModule],
   providers: [DeliveryProcessor, EndpointLeases],
 })
 export class WebhooksWorkerModule {}

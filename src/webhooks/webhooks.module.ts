@@ -12,12 +12,14 @@ import { WEBHOOK_DOCS } from './webhook-docs';
 import { WebhookUrlCheck } from './webhook-url-check';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksController } from './webhooks.controller';
+import { takeManualSend } from './manual-sends.script';
+import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 const DELIVERY_QUEUE = BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE });
 
 /** Webhook endpoints and the dispatcher that queues deliveries (both processes); only WebhooksWorkerModule sends them. */
 @Module({
-  imports: [AuthModule, EventsModule, SecretsModule, DELIVERY_QUEUE],
+  imports: [RedisScriptsModule.forFeature([takeManualSend]), AuthModule, EventsModule, SecretsModule, DELIVERY_QUEUE],
   controllers: [WebhooksController],
   // The webhooks section of the OpenAPI document (src/http/openapi.ts) describes what this module sends.
   providers: [

@@ -40,7 +40,8 @@ describe('the operator console', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true });
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN });
+    // A rate the operator pages' limit is reached at within the test (the test app's own is unbounded).
+    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '40' });
     operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
     cliEnv = { ...t.env, OPERATOR_PORT: new URL(operatorUrl).port };
     browser = await launchChromium();
@@ -286,8 +287,17 @@ describe('the operator console', () => {
 
   it('shows a support operator every page and no form, and refuses a change they send with 403', async () => {
     const partner = await t.createKey({ name: 'Read Only Partner', quota: 3 });
+    for (const number of [SANDBOX_NUMBERS.active, SANDBOX_NUMBERS.expired, SANDBOX_NUMBERS.revoked])
+      expect((await verify(partner.key, number)).status).toBe(200);
+    // Two refusals past the quota, counted for today on the partner's page (another partner's refusal is not its).
+    for (const number of [SANDBOX_NUMBERS.suspended, SANDBOX_NUMBERS.refused]) expect((await verify(partner.key, number)).status).toBe(429);
     const { context, page } = await openPage();
     await joinAs(page, 'sam@operators.example', 'support');
+    await page.goto(`${operatorUrl}/operator/partners/${partner.userId}`);
+    const refusalRows = await page.locator('[data-refusals] tbody tr').evaluateAll((rows) => rows.map((row) => row.textContent));
+    expect(refusalRows).toHaveLength(7);
+    expect(refusalRows[6]).toBe(`${new Date().toISOString().slice(0, 10)}2000`);
+    expect(refusalRows.slice(0, 6).every((row) => row!.endsWith('0000'))).toBe(true);
     for (const path of ['/operator/partners', `/operator/partners/${partner.userId}`, '/operator/register', '/operator/queues', '/operator/activity']) {
       const answer = await page.goto(`${operatorUrl}${path}`);
       expect([path, answer!.status()]).toEqual([path, 200]);
@@ -305,6 +315,52 @@ describe('the operator console', () => {
     expect(await refused.text()).toContain('Your role is support, which may read every page and change nothing. Nothing was done.');
     const { rows } = await t.db.query<{ monthly_quota: number }>('SELECT monthly_quota FROM users WHERE id = $1', [partner.userId]);
     expect(rows).toEqual([{ monthly_quota: 3 }]);
+
+    // The operators' log, 100 a page, followed by its Next page links: each entry once, none lost, though many of
+    // these were written within the same millisecond.
+    await t.db.query(
+      `INSERT INTO operator_actions (actor_type, actor_id, source, action, user_id, target_type, target_id, reason, changes)
+       SELECT 'cli', 'paging', 'host', 'key.revoked', $1, 'key', 'k' || g, 'paging ' || g, '{}' FROM generate_series(1, 205) g`,
+      [partner.userId],
+    );
+    const { rows: logged } = await t.db.query<{ count: string }>('SELECT count(*) FROM operator_actions');
+    const reasons: string[] = [];
+    const pageSizes: number[] = [];
+    let next: string | null = `${operatorUrl}/operator/activity`;
+    while (next !== null) {
+      await page.goto(next);
+      const cells = await page.locator('[data-operator-log] td[data-label="Reason"]').allTextContents();
+      pageSizes.push(cells.length);
+      reasons.push(...cells.filter((cell) => cell.startsWith('paging ')));
+      const link = page.getByRole('link', { name: 'Next page' });
+      next = (await link.count()) === 1 ? new URL((await link.getAttribute('href'))!, operatorUrl).href : null;
+    }
+    const total = Number(logged[0].count);
+    expect(pageSizes).toEqual([...Array.from({ length: Math.ceil(total / 100) - 1 }, () => 100), total % 100 || 100]);
+    expect(reasons).toHaveLength(205);
+    expect(new Set(reasons).size).toBe(205);
+    // Newest first across the pages, as stored (entries of one millisecond by id).
+    const { rows: stored } = await t.db.query<{ reason: string }>(
+      `SELECT reason FROM operator_actions WHERE actor_id = 'paging' ORDER BY date_trunc('milliseconds', occurred_at) DESC, id DESC`,
+    );
+    expect(reasons).toEqual(stored.map((row) => row.reason));
+
+    // Pages too take from a bucket of the operator's own, at the partners' default rate (5 a second, 40 at once): past it, 429.
+    const cookie = await cookieOf(context);
+    let sent = 0;
+    let limited: Response | null = null;
+    while (limited === null && sent < 200) {
+      const answer = await fetch(`${operatorUrl}/operator/queues`, { headers: { cookie } });
+      sent++;
+      if (answer.status === 429) limited = answer;
+      else expect(answer.status).toBe(200);
+    }
+    // The pages above took part of the burst already.
+    expect(sent).toBeGreaterThan(20);
+    expect(sent).toBeLessThan(200);
+    expect(limited!.headers.get('retry-after')).toBe('1');
+    expect(limited!.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await limited!.text()).toContain('You have opened pages or sent forms faster than the console allows. Nothing was done.');
     await context.close();
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { keyIdOf } from '../../src/secrets/secret-box';
+import { decryptSecret, encryptSecret, keyIdOf, secretKey } from '../../src/secrets/secret-box';
 import { MANUAL_SEND_INTERVAL_MS } from '../../src/webhooks/webhook-limits';
 import { request } from '../support/http';
 import { runAdminCli } from '../support/admin-cli';
@@ -13,6 +13,11 @@ const UNDECRYPTABLE = 'Signing secret cannot be decrypted with the configured WE
 // A secret as the format before key ids ("v1", no key id) stored it under K1: such rows must stay readable.
 const LEGACY_SEALED = 'v1.fvHRvyTjRo6ePkjI._6B8XWP28jMuiZhAmFpijg.3gg1naKsQZKufI_JbxthG86vp0aqdAeJ9Y8MMvDpNtZjBSVDcqE';
 const LEGACY_SECRET = 'whsec_bGVnYWN5IHNlY3JldCBmb3IgdGVzdHM=';
+/** An operator's TOTP secret (base32), sealed with the same key ring as the signing secrets. */
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const operatorReport = (counts: Partial<Record<'reencrypted' | 'alreadyCurrent' | 'undecryptable', number>>) => ({
+  operatorTotpSecrets: { reencrypted: 0, alreadyCurrent: 0, undecryptable: 0, changedMeanwhile: 0, ...counts },
+});
 
 // The API seals under K1 (WEBHOOK_SECRET_KEY, the one-key form); the worker, which opens the secrets to
 // sign, and the admin command are started with each step of a rotation.
@@ -77,6 +82,16 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
       secret: expect.stringMatching(underK1),
       previous_secret: expect.stringMatching(underK1),
     });
+    // An operator who joined (TOTP secret sealed under K1) and one invited who has not (no secret yet).
+    const { rows: operators } = await t.db.query<{ id: string }>(
+      `INSERT INTO operators (email, display_name, role, totp_secret, totp_confirmed_at)
+       VALUES ('joined@operators.example', 'Joined', 'operator', $1, now()), ('invited@operators.example', 'Invited', 'support', NULL, NULL)
+       RETURNING id`,
+      [encryptSecret(TOTP_SECRET, secretKey(K1))],
+    );
+    const storedTotp = async () =>
+      (await t.db.query<{ totp_secret: string | null }>('SELECT totp_secret FROM operators WHERE id = $1', [operators[0].id])).rows[0].totp_secret!;
+    const totpUnderK1 = await storedTotp();
     // '/legacy' holds a secret stored before ciphertexts named their key.
     await t.db.query('UPDATE webhook_endpoints SET secret = $2 WHERE id = $1', [endpoints['/legacy'], LEGACY_SEALED]);
     secrets['/legacy'] = [LEGACY_SECRET];
@@ -95,15 +110,33 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     // Step 2: every secret (current, previous and the v1 one) moves to K2; a second run has nothing to do.
     const moved = await reencrypt(`${K2},${K1}`);
     expect([moved.status, moved.stderr]).toEqual([0, '']);
-    expect(JSON.parse(moved.stdout)).toEqual({ reencrypted: 3, alreadyCurrent: 0, undecryptable: 0, changedMeanwhile: 0 });
+    expect(JSON.parse(moved.stdout)).toEqual({
+      reencrypted: 3,
+      alreadyCurrent: 0,
+      undecryptable: 0,
+      changedMeanwhile: 0,
+      ...operatorReport({ reencrypted: 1 }),
+    });
     const underK2 = new RegExp(`^v2\\.${keyIdOf(K2)}\\.`);
+    // The operator's TOTP secret moved too: a new sealed value, under K2, that K2 alone opens to the same secret.
+    const totpUnderK2 = await storedTotp();
+    expect(totpUnderK2).not.toBe(totpUnderK1);
+    expect(totpUnderK2).toMatch(underK2);
+    expect(decryptSecret(totpUnderK2, [secretKey(K2)])).toBe(TOTP_SECRET);
     expect(await storedSecrets(endpoints['/rotated'])).toEqual({
       secret: expect.stringMatching(underK2),
       previous_secret: expect.stringMatching(underK2),
     });
     expect(await storedSecrets(endpoints['/legacy'])).toEqual({ secret: expect.stringMatching(underK2), previous_secret: null });
     const again = await reencrypt(`${K2},${K1}`);
-    expect(JSON.parse(again.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 3, undecryptable: 0, changedMeanwhile: 0 });
+    expect(JSON.parse(again.stdout)).toEqual({
+      reencrypted: 0,
+      alreadyCurrent: 3,
+      undecryptable: 0,
+      changedMeanwhile: 0,
+      ...operatorReport({ alreadyCurrent: 1 }),
+    });
+    expect(await storedTotp()).toBe(totpUnderK2);
 
     // Step 3: the old key dropped.
     await restartWorker(K2);
@@ -124,6 +157,13 @@ describe('webhooks: rotating the keys that encrypt signing secrets', () => {
     expect(attempts.rows).toEqual([{ attempt: 1, response_status: null, error: UNDECRYPTABLE, next_attempt_at: null }]);
     expect(receiver.received).toHaveLength(received);
     const undecryptable = await reencrypt(K3);
-    expect(JSON.parse(undecryptable.stdout)).toEqual({ reencrypted: 0, alreadyCurrent: 0, undecryptable: 3, changedMeanwhile: 0 });
+    expect(JSON.parse(undecryptable.stdout)).toEqual({
+      reencrypted: 0,
+      alreadyCurrent: 0,
+      undecryptable: 3,
+      changedMeanwhile: 0,
+      ...operatorReport({ undecryptable: 1 }),
+    });
+    expect(await storedTotp()).toBe(totpUnderK2);
   });
 });

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AUTH_FAILURE_WINDOW_MS, authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from '../../src/redis/scripts/auth-failures';
+import { AUTH_FAILURE_WINDOW_MS, authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from '../../src/redis/auth-failures.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

@@ -1,4 +1,4 @@
-import { markCharged } from '../../src/redis/scripts/charged-markers';
+import { markCharged } from '../../src/quota/charged-markers.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

@@ -1,4 +1,4 @@
-import { compareAndSet } from '../../src/redis/scripts/compare-and-set';
+import { compareAndSet } from '../../src/redis/compare-and-set.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

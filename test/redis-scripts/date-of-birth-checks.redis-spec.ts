@@ -1,4 +1,4 @@
-import { admitDateOfBirth } from '../../src/redis/scripts/date-of-birth-checks';
+import { admitDateOfBirth } from '../../src/holders/date-of-birth-checks.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

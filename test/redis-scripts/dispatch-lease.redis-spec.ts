@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { holdDispatchLease, releaseDispatchLease } from '../../src/redis/scripts/dispatch-lease';
+import { holdDispatchLease, releaseDispatchLease } from '../../src/lookups/dispatch-lease.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

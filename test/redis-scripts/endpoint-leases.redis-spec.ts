@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { releaseEndpointLease, takeEndpointLease } from '../../src/redis/scripts/endpoint-leases';
+import { releaseEndpointLease, takeEndpointLease } from '../../src/webhooks/endpoint-leases.script';
 import { redisTimeMs, scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

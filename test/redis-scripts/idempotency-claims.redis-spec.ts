@@ -1,4 +1,4 @@
-import { claimIdempotencyKeys } from '../../src/redis/scripts/idempotency-claims';
+import { claimIdempotencyKeys } from '../../src/verification/idempotency-claims.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

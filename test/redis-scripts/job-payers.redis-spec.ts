@@ -1,4 +1,4 @@
-import { claimRefund, withdrawPayers } from '../../src/redis/scripts/job-payers';
+import { claimRefund, withdrawPayers } from '../../src/lookups/job-payers.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

@@ -1,4 +1,4 @@
-import { takeLivePlace } from '../../src/redis/scripts/live-places';
+import { takeLivePlace } from '../../src/redis/live-places.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

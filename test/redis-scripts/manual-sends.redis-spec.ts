@@ -1,4 +1,4 @@
-import { takeManualSend } from '../../src/redis/scripts/manual-sends';
+import { takeManualSend } from '../../src/webhooks/manual-sends.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

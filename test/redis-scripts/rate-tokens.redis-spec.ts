@@ -1,4 +1,4 @@
-import { takeRateTokens } from '../../src/redis/scripts/rate-tokens';
+import { takeRateTokens } from '../../src/rate-limit/rate-tokens.script';
 import { backlogAt, BucketPolicy, takeToken, TOKEN_UNITS } from '../../src/rate-limit/token-bucket';
 import { scriptRedis } from '../support/script-redis';
 

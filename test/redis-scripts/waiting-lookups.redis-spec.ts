@@ -1,4 +1,4 @@
-import { countWaitingLookups } from '../../src/redis/scripts/waiting-lookups';
+import { countWaitingLookups } from '../../src/lookups/waiting-lookups.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { defineScripts } from '../../src/redis/scripts/registry';
+import { defineScripts } from '../../src/redis/redis-script';
 import { deleteKeysWithPrefix } from './redis-keys';
+import { scriptFiles } from './redis-script-files';
 import { TEST_REDIS_URL } from './test-run';
 
 /** Two connections with every script defined, and the keys of one spec file. */
@@ -20,8 +21,9 @@ export interface ScriptRedis {
  */
 export function scriptRedis(): ScriptRedis {
   const prefix = `lvs_scripts_${process.pid}_${randomUUID()}`;
-  const client = defineScripts(new Redis(TEST_REDIS_URL));
-  const other = defineScripts(new Redis(TEST_REDIS_URL));
+  const scripts = scriptFiles().map(({ script }) => script);
+  const client = defineScripts(new Redis(TEST_REDIS_URL), scripts);
+  const other = defineScripts(new Redis(TEST_REDIS_URL), scripts);
   afterEach(() => deleteKeysWithPrefix(client, prefix));
   afterAll(async () => {
     await Promise.all([client.quit(), other.quit()]);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
 import { RedisStore } from '../../redis/redis.module';
-import { compareAndSet } from '../../redis/scripts/compare-and-set';
+import { compareAndSet } from '../../redis/compare-and-set.script';
 import { admitLookup, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
 
 // Concurrent writers are rare (a transition at a time); past this many lost races, give up on this change.

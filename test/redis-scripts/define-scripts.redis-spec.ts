@@ -1,10 +1,12 @@
 import Redis from 'ioredis';
-import { defineScripts, REDIS_SCRIPTS } from '../../src/redis/scripts/registry';
-import { compareAndSet } from '../../src/redis/scripts/compare-and-set';
+import { defineScripts } from '../../src/redis/redis-script';
+import { compareAndSet } from '../../src/redis/compare-and-set.script';
+import { scriptFiles } from '../support/redis-script-files';
 import { scriptRedis } from '../support/script-redis';
 import { TEST_REDIS_URL } from '../support/test-run';
 
 const redis = scriptRedis();
+const REDIS_SCRIPTS = scriptFiles().map(({ script }) => script);
 
 describe('defineScripts', () => {
   it('defines every script on the client, with its number of keys', () => {
@@ -25,7 +27,7 @@ describe('defineScripts', () => {
     const bare = new Redis(TEST_REDIS_URL, { lazyConnect: true });
     try {
       expect(() => compareAndSet.run(bare, [redis.key('k')], ['', 'v'])).toThrow(
-        'Redis script lvsCompareAndSet is not defined on this client (defineScripts)',
+        'Redis script lvsCompareAndSet is not defined on this client (RedisScriptsModule.forFeature)',
       );
     } finally {
       bare.disconnect();
@@ -35,7 +37,7 @@ describe('defineScripts', () => {
   it('returns the client it defined the scripts on', () => {
     const bare = new Redis(TEST_REDIS_URL, { lazyConnect: true });
     try {
-      expect(defineScripts(bare)).toBe(bare);
+      expect(defineScripts(bare, REDIS_SCRIPTS)).toBe(bare);
     } finally {
       bare.disconnect();
     }

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * Admits a date of birth for a number: one already checked this month is admitted again and does not count; a new

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis-client-type';
+import type { RedisClient } from './redis-client-type';
 
 /** What a script takes after its keys; ioredis sends numbers as their decimal text. */
 export type ScriptArgument = string | number;
@@ -7,9 +7,9 @@ export type ScriptArgument = string | number;
 type KeyCount<Keys extends readonly string[]> = number extends Keys['length'] ? null : Keys['length'];
 
 /**
- * One Lua script: its Lua, its command name on a client, its number of keys, and its typed call. Scripts are
- * defined on a client once, when the client is made (defineScripts); `run` then calls it with no cast at the
- * call site. Every key a script takes is in KEYS, so that a Redis Cluster routes the call to the keys' slot.
+ * One Lua script: its Lua, its command name on a client, its number of keys, and its typed call. Each feature keeps
+ * its scripts beside its code (`*.script.ts`) and has them defined on the store client by its module
+ * (RedisScriptsModule.forFeature); `run` then calls it with no cast at the call site. Every key a script takes is in KEYS, so that a Redis Cluster routes the call to the keys' slot.
  */
 export interface RedisScript<Keys extends readonly string[], Args extends readonly ScriptArgument[], Reply> {
   /** the command's name on a client: `lvs` and the script's name, so that no script meets an ioredis command */
@@ -45,9 +45,18 @@ export function redisScript<Keys extends readonly string[], Args extends readonl
     run(client, keys, args) {
       // ioredis adds a defined script to the client as a method of its own, which its types cannot know.
       const command = (client as unknown as Partial<Record<string, ScriptCommand>>)[name];
-      if (command === undefined) throw new Error(`Redis script ${name} is not defined on this client (defineScripts)`);
+      if (command === undefined) throw new Error(`Redis script ${name} is not defined on this client (RedisScriptsModule.forFeature)`);
       const counted = numberOfKeys === null ? [keys.length, ...keys] : keys;
       return command.call(client, ...counted, ...args) as Promise<Reply>;
     },
   };
+}
+
+/** What defining a script on a client needs, whatever its keys, arguments and reply. */
+export type ScriptDefinition = Pick<RedisScript<readonly string[], readonly ScriptArgument[], unknown>, 'name' | 'lua' | 'numberOfKeys'>;
+
+/** Defines the scripts on the client (a server, a Sentinel primary or a cluster); defining one again changes nothing. */
+export function defineScripts<Client extends RedisClient>(client: Client, scripts: readonly ScriptDefinition[]): Client {
+  for (const { name, lua, numberOfKeys } of scripts) client.defineCommand(name, { lua, numberOfKeys: numberOfKeys ?? undefined });
+  return client;
 }

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /** One answer's reply: its verification id (the one kept before, on a replay) and its record's time to live in ms. */
 export type RecordReply = [verificationId: string, ttlMs: number];

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * Counts one user's waiting lookups: both pending lists, and the places held by requests (members

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * KEYS[1]: when the endpoint's last manual send went (clock ms). Records this one and answers 0 when the

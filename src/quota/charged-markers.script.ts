@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * Marks numbers charged: KEYS, the charged markers of each charge (a hash per user and period). ARGV: the TTL,

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * KEYS[1]: the endpoint's leases, a sorted set of holders (delivery jobs) scored by when their lease ends

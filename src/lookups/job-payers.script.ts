@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * Moves a job's payers to its refunding set and leases the refund to the caller until ARGV[2]

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /** One claim's reply: the number the key is bound to, its job id, 1 when charged this period, the cached result. */
 export type ClaimReply = [string, string | null, 0 | 1, string | null];

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /**
  * token-bucket.ts's backlogAt, then takeToken once per request (the rule its unit tests pin down), applied

@@ -1,4 +1,4 @@
-import { redisScript } from './redis-script';
+import { redisScript } from '../redis/redis-script';
 
 /** Takes the lease for ARGV[1], or renews it when ARGV[1] holds it; 1 when the caller holds it now. KEYS: lease. */
 export const holdDispatchLease = redisScript<[lease: string], [holder: string, leaseMs: number], 0 | 1>({
