@@ -15,30 +15,13 @@ import { UserDeletion } from './user-deletion';
  * both import it. The other modules' repositories serve the deletion their own tables; they are provided here alone,
  * because the feature modules would bring queues and processors that neither the command nor a deletion runs.
  */
+const FEATURE_REPOSITORIES = [BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository];
+const OPERATOR_ACTIONS = [OperatorActions, OperatorLog, UserDeletion];
+
 @Module({
   imports: [AuthModule],
-  providers: [
-    OperatorActions,
-    OperatorLog,
-    UserDeletion,
-    BatchRepository,
-    WatchlistRepository,
-    WebhookRepository,
-    EventsService,
-    QuotaRepository,
-    EvidenceRepository,
-  ],
+  providers: [...OPERATOR_ACTIONS, ...FEATURE_REPOSITORIES],
   // The feature repositories too, for the admin command's other subcommands (reseals): one instance in its graph.
-  exports: [
-    OperatorActions,
-    OperatorLog,
-    UserDeletion,
-    BatchRepository,
-    WatchlistRepository,
-    WebhookRepository,
-    EventsService,
-    QuotaRepository,
-    EvidenceRepository,
-  ],
+  exports: [...OPERATOR_ACTIONS, ...FEATURE_REPOSITORIES],
 })
 export class OperatorActionsModule {}
