@@ -21,7 +21,7 @@ const OWNERS: Record<string, string> = {
   webhook_endpoints: 'webhooks',
   webhook_deliveries: 'webhooks',
   webhook_attempts: 'webhooks',
-  verification_records: 'evidence',
+  verification_records: 'verification-records',
   test_licences: 'lookups',
   activity_events: 'activity',
   activity_chains: 'activity',

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { BatchRepository } from '../batches/batch.repository';
 import { EventsService } from '../events/events.service';
-import { EvidenceRepository } from '../evidence/evidence.repository';
+import { EvidenceRepository } from '../verification-records/evidence.repository';
 import { QuotaRepository } from '../quota/quota.repository';
 import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { apiKeyRows, partners } from '../auth/users-sql';
 import { batchProgressRows } from '../batches/batches-sql';
-import { answers } from '../evidence/records-sql';
+import { answers } from '../verification-records/records-sql';
 import { charges, usagePerPeriod } from '../quota/quota-sql';
 import type { PageRequest } from '../validation/paging';
 import { watchedNumbers } from '../watchlist/watch-sql';
