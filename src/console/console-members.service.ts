@@ -82,7 +82,8 @@ export class ConsoleMembersService {
   async accountPage(visit: ConsoleVisit, notice: AccountNotice) {
     const member = this.memberOf(visit);
     return {
-      member: { email: member.email, displayName: member.displayName, role: member.role, recoveryCodesLeft: member.recoveryCodeHashes.length },
+      // Not `member`: every page's model names the signed-in member so for the navigation (pageModel), without the address.
+      account: { email: member.email, displayName: member.displayName, role: member.role, recoveryCodesLeft: member.recoveryCodeHashes.length },
       sessions: await this.sessions.memberSessions(member.id, visit.sessionId),
       passkeys: await this.passkeys.list(member.id),
       done: null,

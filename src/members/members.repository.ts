@@ -221,8 +221,8 @@ export class MembersRepository {
 
   /** Removes one of the member's passkeys; false when the member has no such passkey. */
   async deletePasskey(manager: EntityManager, memberId: string, passkeyId: string): Promise<boolean> {
-    const rows = await manager.query<{ id: string }[]>(`DELETE FROM member_passkeys WHERE id = $1 AND member_id = $2 RETURNING id`, [passkeyId, memberId]);
-    return rows.length === 1;
+    const [, count] = await manager.query<[unknown, number]>(`DELETE FROM member_passkeys WHERE id = $1 AND member_id = $2`, [passkeyId, memberId]);
+    return count === 1;
   }
 
   /** The passkey of this credential, while its member is active (a disabled or removed member's passkeys sign no one in). */
