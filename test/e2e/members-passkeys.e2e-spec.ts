@@ -204,14 +204,29 @@ describe('passkeys in the console', () => {
     await joinByForm(owner, await invite(account.userId, 'olga@removed.example', 'owner'), now);
     const { page } = await pageWithAuthenticator();
     await joinInBrowser(page, base, await invite(account.userId, 'vic@removed.example', 'viewer'), 'Vic Viewer', now);
+    const added = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/console/account/passkeys');
     await addPasskey(page, 'Phone');
+    // The new passkey's answer sent again finds the session's challenge spent: nothing is added.
+    const form = await added;
+    const again = await fetch(`${base}/console/account/passkeys`, {
+      method: 'POST',
+      headers: { ...(await form.allHeaders()), origin: base },
+      body: form.postData() ?? '',
+    });
+    expect([again.status, /role="alert">([^<]*)</.exec(await again.text())?.[1]]).toEqual([
+      400,
+      'The passkey was not added: your browser did not finish. Try again.',
+    ]);
+    const vicId = await memberId('vic@removed.example');
+    const rows = await t.db.query(`SELECT name FROM member_passkeys WHERE member_id = $1`, [vicId]);
+    expect(rows.rows).toEqual([{ name: 'Phone' }]);
     await signOut(page);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL(`${base}/console/overview`);
     await signOut(page);
 
     const _csrf = await owner.tokenOf('/console/members');
-    const removed = await owner.send('POST', `/console/members/${await memberId('vic@removed.example')}/remove`, { _csrf });
+    const removed = await owner.send('POST', `/console/members/${vicId}/remove`, { _csrf });
     expect(removed.status).toBe(303);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await expect(page.getByRole('alert').innerText()).resolves.toBe(WRONG_PASSKEY);
