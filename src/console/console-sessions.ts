@@ -58,7 +58,8 @@ export const FAILED_SIGN_INS_PER_MINUTE = 10;
 export const SIGN_IN_PATH = '/console/sign-in';
 /** How long the second step of a member's sign-in waits for its code after the password proved right. */
 const SECOND_FACTOR_WAIT_MS = 5 * 60_000;
-const MEMBER_SCOPE = 'member';
+/** The limiter's scope of members' sign-ins: a password, a code and a passkey count against the same limits. */
+export const MEMBER_SCOPE = 'member';
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 

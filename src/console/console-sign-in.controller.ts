@@ -5,9 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestOrigin } from '../auth/activity-origin';
 import { ApiError } from '../errors/api-error';
 import { MembersService } from '../members/members.service';
+import { PasswordResets } from '../members/password-resets';
 import { ConsoleAnswerFilter } from './console-answer.filter';
 import { ConsolePage, ConsoleRedirect } from './console-answers';
-import { CodeForm, JoinForm, SignInForm } from './console-forms';
+import { CodeForm, ConsoleForm, JoinForm, PasskeySignInForm, SignInForm } from './console-forms';
+import { ConsolePasskeys } from './console-passkeys';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ConsoleSessions, SIGN_IN_PATH } from './console-sessions';
 import { FORM } from './console-routes';
@@ -17,6 +19,7 @@ const CODE_PATH = '/console/sign-in/code';
 /** The one answer to a wrong address or password, so that it never tells whether an address has an account. */
 const WRONG_PASSWORD = 'The e-mail address or password is not right.';
 const WRONG_CODE = 'That code is not right, or was used already.';
+const WRONG_PASSKEY = 'That passkey did not sign you in. Use a passkey you added on Your account, or your password.';
 const DEAD_INVITATION = 'This invitation link has expired or was used already. Ask whoever invited you for a new one.';
 
 /**
@@ -32,6 +35,8 @@ export class ConsoleSignInController {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly members: MembersService,
+    private readonly passkeys: ConsolePasskeys,
+    private readonly resets: PasswordResets,
   ) {}
 
   @Get()
@@ -62,6 +67,27 @@ export class ConsoleSignInController {
       if (!(await this.sessions.passwordStep(request, form._csrf, form.email ?? '', form.password ?? '')))
         throw this.again(request, reply, WRONG_PASSWORD, 401);
       return { url: CODE_PATH };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
+      throw error;
+    }
+  }
+
+  /** A passkey sign-in's options, for the page's script (JSON); the challenge waits under the sign-in form's token. */
+  @Post('sign-in/passkey/options')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  passkeyOptions(@Req() request: FastifyRequest, @Body() form: ConsoleForm) {
+    return this.passkeys.signInOptions(request, form._csrf);
+  }
+
+  /** A member's passkey alone, both factors: signed in, or the sign-in page again. */
+  @Post('sign-in/passkey')
+  @RouteConfig(FORM)
+  @Redirect(OVERVIEW, 303)
+  async passkey(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: PasskeySignInForm): Promise<void> {
+    try {
+      if (!(await this.passkeys.signIn(request, reply, form._csrf, form.credential))) throw this.again(request, reply, WRONG_PASSKEY, 401);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
       throw error;
@@ -127,7 +153,7 @@ export class ConsoleSignInController {
   }
 
   private signInModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
-    return { signInToken: this.sessions.signInToken(request, reply), error, keySignIn: this.sessions.keySignIn };
+    return { signInToken: this.sessions.signInToken(request, reply), error, keySignIn: this.sessions.keySignIn, passwordReset: this.resets.offered };
   }
 
   /** The sign-in form again, with the refusal's words and status. */

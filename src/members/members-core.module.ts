@@ -3,13 +3,15 @@ import { ActivityModule } from '../activity/activity.module';
 import { AuthCoreModule } from '../auth/auth-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { InvitationMail } from './invitation-mail';
+import { MemberPasskeys } from './member-passkeys';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
+import { PasswordResets } from './password-resets';
 
-/** Members without HTTP: for the console (its pages) and the admin command (invite). */
+/** Members without HTTP: for the console (its pages, passkeys, password resets) and the admin command (invite). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, InvitationMail],
-  exports: [MembersService],
+  providers: [MembersRepository, MembersService, InvitationMail, MemberPasskeys, PasswordResets],
+  exports: [MembersService, MemberPasskeys, PasswordResets],
 })
 export class MembersCoreModule {}

@@ -12,7 +12,7 @@ import { newRecoveryCodes, spendRecoveryCode } from '../people/recovery-codes';
 import { acceptedTotpStep, newTotpSecret, totpUri } from '../people/totp';
 import { totpQrDataUrl } from '../people/totp-qr-code';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
-import { InvitationMail } from './invitation-mail';
+import { consoleLinkBase, InvitationMail } from './invitation-mail';
 import { keyRoleOf, MEMBER_CHANGE_MESSAGES, MemberChange, memberChangeRefusal, MemberRole } from './member-role';
 import { MemberRow, MembersRepository } from './members.repository';
 
@@ -70,7 +70,7 @@ export class MembersService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {
-    this.publicBaseUrl = config.get('PUBLIC_BASE_URL') || `http://localhost:${config.get('PORT')}`;
+    this.publicBaseUrl = consoleLinkBase(config);
   }
 
   /**
@@ -203,7 +203,7 @@ export class MembersService {
     await this.activity.append(origin, { userId: member.userId, action: 'member.signed_in', target: { type: 'member', id: member.id } });
   }
 
-  async recordFailedSignIn(member: MemberRow, origin: ActivityOrigin, stage: 'password' | 'second factor'): Promise<void> {
+  async recordFailedSignIn(member: MemberRow, origin: ActivityOrigin, stage: 'password' | 'second factor' | 'passkey'): Promise<void> {
     await this.activity.append(origin, {
       userId: member.userId,
       action: 'member.sign_in_failed',
