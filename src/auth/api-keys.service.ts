@@ -274,6 +274,14 @@ export class ApiKeysService {
     return this.changeSetting(change, userId, 'watchLimit', watchLimit, 'account.limits_changed');
   }
 
+  /**
+   * Returns false when there is no such user. null returns the user to USER_MAX_LIVE_LOOKUPS. Announced, as the rate
+   * is: the bound travels with the key's holder, which every API process caches.
+   */
+  async setLiveLookupLimit(userId: string, liveLookupLimit: number | null, change: OperatorChange): Promise<boolean> {
+    return (await this.changeSetting(change, userId, 'liveLookupLimit', liveLookupLimit, 'account.limits_changed')) && this.announce([userId]);
+  }
+
   /** Returns false when there is no such user. null sets an unlimited plan. */
   async setQuota(userId: string, quota: number | null, change: OperatorChange): Promise<boolean> {
     return (await this.changeSetting(change, userId, 'monthlyQuota', quota, 'account.quota_changed')) && this.announce([userId]);

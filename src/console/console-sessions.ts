@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import type { ActivityOrigin } from '../activity/activity-log';
 import { requestOrigin } from '../auth/activity-origin';
 import { hashApiKey } from '../auth/api-key-secret';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
@@ -10,6 +10,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
+import { consoleSessionKey, MemberSessions, memberSessionsKey } from '../members/member-sessions';
 import { MemberRow } from '../members/members.repository';
 import { MembersService } from '../members/members.service';
 import { sessionLimits, SessionLimits, sessionTimeLeftMs } from '../people/session-lifetime';
@@ -84,8 +85,8 @@ export class ConsoleSessions {
     private readonly redis: RedisStore,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly members: MembersService,
+    private readonly memberSessionList: MemberSessions,
     private readonly limiter: SignInLimiter,
-    private readonly activity: ActivityLog,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
@@ -95,11 +96,11 @@ export class ConsoleSessions {
   }
 
   private sessionKey(handle: string): string {
-    return this.redis.key('console-session', handle);
+    return consoleSessionKey(this.redis, handle);
   }
 
   private memberSessionsKey(memberId: string): string {
-    return this.redis.key('console-member-sessions', memberId);
+    return memberSessionsKey(this.redis, memberId);
   }
 
   private secondFactorKey(signInToken: string): string {
@@ -322,22 +323,11 @@ export class ConsoleSessions {
   }
 
   /**
-   * Ends the member's sessions (`handle` one, or all but `except`, or all): at once, so that their next request
-   * goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
+   * Ends the member's sessions (`handle` one, or all but the session of id `except`, or all): at once, so that their
+   * next request goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
    */
-  async endMemberSessions(
-    origin: ActivityOrigin,
-    member: Pick<MemberRow, 'id' | 'userId'>,
-    which: { handle: string } | { except: string | null },
-  ): Promise<number> {
-    const handles = await this.redis.client.smembers(this.memberSessionsKey(member.id));
-    const except = 'except' in which && which.except !== null ? hashApiKey(which.except) : null;
-    const ending = 'handle' in which ? handles.filter((handle) => handle === which.handle) : handles.filter((handle) => handle !== except);
-    for (const handle of ending) {
-      await this.redis.client.del(this.sessionKey(handle));
-      await this.redis.client.srem(this.memberSessionsKey(member.id), handle);
-      await this.activity.append(origin, { userId: member.userId, action: 'session.ended', target: { type: 'session', id: handle.slice(0, 16) } });
-    }
-    return ending.length;
+  endMemberSessions(origin: ActivityOrigin, member: Pick<MemberRow, 'id' | 'userId'>, which: { handle: string } | { except: string | null }): Promise<number> {
+    if ('handle' in which) return this.memberSessionList.end(origin, member, which);
+    return this.memberSessionList.end(origin, member, { exceptHandle: which.except === null ? null : hashApiKey(which.except) });
   }
 }

@@ -3,13 +3,14 @@ import { ActivityModule } from '../activity/activity.module';
 import { AuthCoreModule } from '../auth/auth-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { InvitationMail } from './invitation-mail';
+import { MemberSessions } from './member-sessions';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 
 /** Members without HTTP: for the console (its pages) and the admin command (invite). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, InvitationMail],
-  exports: [MembersService],
+  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail],
+  exports: [MembersService, MemberSessions],
 })
 export class MembersCoreModule {}

@@ -225,6 +225,7 @@ export class MembersService {
       mode: account.mode,
       role: keyRoleOf(member.role),
       monthlyQuota: account.monthlyQuota,
+      liveLookupLimit: account.liveLookupLimit,
     };
     return { member, user, rateLimitPerSecond: account.rateLimitPerSecond };
   }

@@ -45,6 +45,10 @@ export class OperatorActions {
     return this.apiKeys.setWatchLimit(userId, watchLimit, this.change(request));
   }
 
+  setLiveLookupLimit(request: OperatorRequest, userId: string, liveLookupLimit: number | null): Promise<boolean> {
+    return this.apiKeys.setLiveLookupLimit(userId, liveLookupLimit, this.change(request));
+  }
+
   setDisabled(request: OperatorRequest, userId: string, disabled: boolean): Promise<{ disabledAt: string | null } | null> {
     return this.apiKeys.setDisabled(userId, disabled, this.change(request));
   }
