@@ -255,6 +255,11 @@ export class ApiKeysService {
     return this.announce(revoked);
   }
 
+  /** A new live user with its plan and no key yet (a partner whose first owner is invited instead): its id. */
+  async createUser(name: string, quota: number | null): Promise<string> {
+    return this.repository.transaction(async (manager) => (await this.repository.insertUser(manager, { name, monthlyQuota: quota })).id);
+  }
+
   /** Every API process drops what it cached about these users' keys; false when there are none. */
   private async announce(userIds: string[]): Promise<boolean> {
     for (const userId of userIds) await this.keyChanges.publish(userId);
