@@ -24,7 +24,11 @@ export class MemberSessions {
    * Ends the member's sessions (`handle` one, or all but the one of handle `except`, or all), so that their next
    * request goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
    */
-  async end(origin: ActivityOrigin, member: Pick<MemberRow, 'id' | 'userId'>, which: { handle: string } | { exceptHandle: string | null }): Promise<number> {
+  async end(
+    origin: ActivityOrigin,
+    member: Pick<MemberRow, 'id' | 'userId'>,
+    which: { handle: string } | { exceptHandle: string | null },
+  ): Promise<number> {
     const listKey = memberSessionsKey(this.redis, member.id);
     const handles = await this.redis.client.smembers(listKey);
     const ending = 'handle' in which ? handles.filter((handle) => handle === which.handle) : handles.filter((handle) => handle !== which.exceptHandle);
