@@ -94,11 +94,13 @@ export class ConsoleSignInController {
     }
   }
 
+  /** The code's form; for a member whose factor the operator reset, a new factor to set up first (kept until confirmed). */
   @Get('sign-in/code')
   @Render('sign-in-code')
   async codePage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (!(await this.sessions.awaitsSecondFactor(request))) throw new ConsoleRedirect(SIGN_IN_PATH);
-    return { signInToken: this.sessions.signInToken(request, reply), error: null };
+    const model = await this.codeModel(request, reply, null);
+    if (!model) throw new ConsoleRedirect(SIGN_IN_PATH);
+    return model;
   }
 
   @Post('sign-in/code')
@@ -109,11 +111,13 @@ export class ConsoleSignInController {
     try {
       outcome = await this.sessions.secondFactorStep(request, reply, form._csrf, form.code);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.codeAgain(request, reply, error.publicMessage, error.status);
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw await this.codeAgain(request, reply, error.publicMessage, error.status);
       throw error;
     }
     if (outcome === 'expired') throw new ConsoleRedirect(SIGN_IN_PATH);
-    if (outcome === 'wrong') throw this.codeAgain(request, reply, WRONG_CODE, 401);
+    if (outcome === 'wrong') throw await this.codeAgain(request, reply, WRONG_CODE, 401);
+    // A new factor confirmed: signed in, with the new recovery codes shown once.
+    if (outcome !== 'signed-in') throw new ConsolePage('recovery-codes', { recoveryCodes: outcome.recoveryCodes, next: OVERVIEW }, 200);
   }
 
   @Get('join/:token')
@@ -161,8 +165,17 @@ export class ConsoleSignInController {
     return new ConsolePage('sign-in', this.signInModel(request, reply, error), status);
   }
 
-  private codeAgain(request: FastifyRequest, reply: FastifyReply, error: string, status: number): ConsolePage {
-    return new ConsolePage('sign-in-code', { signInToken: this.sessions.signInToken(request, reply), error }, status);
+  /** The code page's model: the form's token, and the new factor's setup for a member who has none; null when no sign-in waits. */
+  private async codeModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
+    const member = await this.sessions.waitingMember(request);
+    if (!member) return null;
+    const setup = member.totpSecret !== null ? null : ((await this.members.pendingFactor(member)) ?? (await this.members.startFactorReset(member)));
+    return { signInToken: this.sessions.signInToken(request, reply), error, setup };
+  }
+
+  private async codeAgain(request: FastifyRequest, reply: FastifyReply, error: string, status: number): Promise<ConsolePage | ConsoleRedirect> {
+    const model = await this.codeModel(request, reply, error);
+    return model ? new ConsolePage('sign-in-code', model, status) : new ConsoleRedirect(SIGN_IN_PATH);
   }
 
   /** The invitation's page as it now stands, with the refusal's words. */

@@ -21,6 +21,7 @@ import { OperatorActions1765238400000 } from './migrations/1765238400000-operato
 import { Operators1765324800000 } from './migrations/1765324800000-operators';
 import { Members1765411200000 } from './migrations/1765411200000-members';
 import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
+import { UserLiveLookupLimit1795946557000 } from './migrations/1795946557000-user-live-lookup-limit';
 import { MemberPasskeys1795946572552 } from './migrations/1795946572552-member-passkeys';
 
 export interface DatabasePoolSettings {
@@ -76,6 +77,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Operators1765324800000,
       Members1765411200000,
       RosterMembers1765497600000,
+      UserLiveLookupLimit1795946557000,
       MemberPasskeys1795946572552,
     ],
     migrationsTransactionMode: 'each',

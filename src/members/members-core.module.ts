@@ -4,6 +4,7 @@ import { AuthCoreModule } from '../auth/auth-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { InvitationMail } from './invitation-mail';
 import { MemberPasskeys } from './member-passkeys';
+import { MemberSessions } from './member-sessions';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 import { PasswordResets } from './password-resets';
@@ -11,7 +12,7 @@ import { PasswordResets } from './password-resets';
 /** Members without HTTP: for the console (its pages, passkeys, password resets) and the admin command (invite). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, InvitationMail, MemberPasskeys, PasswordResets],
-  exports: [MembersService, MemberPasskeys, PasswordResets],
+  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail, MemberPasskeys, PasswordResets],
+  exports: [MembersService, MemberSessions, MemberPasskeys, PasswordResets],
 })
 export class MembersCoreModule {}

@@ -248,6 +248,32 @@ export class MembersRepository {
     await this.dataSource.query(`UPDATE members SET totp_pending_secret = $2 WHERE id = $1`, [memberId, sealedSecret]);
   }
 
+  /**
+   * The operator's reset: the member's TOTP secret, any pending one, and their recovery codes are gone, so that they
+   * set a new factor at their next sign-in. The member of the account named by id or by address, joined (an invited
+   * member has set up nothing yet); undefined when there is none. `hadTotp`: whether a factor was set before.
+   */
+  async clearFactor(
+    manager: EntityManager,
+    userId: string,
+    which: { memberId: string } | { email: string },
+  ): Promise<{ id: string; userId: string; hadTotp: boolean } | undefined> {
+    const [rows] = await manager.query<[{ id: string; userId: string; hadTotp: boolean }[], number]>(
+      `UPDATE members m SET totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = NULL, recovery_code_hashes = '{}'
+         FROM (SELECT id, totp_secret IS NOT NULL AS had FROM members
+                WHERE user_id = $1 AND removed_at IS NULL AND status <> 'invited' AND (id = $2::uuid OR email = $3) FOR UPDATE) before
+        WHERE m.id = before.id RETURNING m.id, m.user_id AS "userId", before.had AS "hadTotp"`,
+      [userId, 'memberId' in which ? which.memberId : null, 'email' in which ? which.email : null],
+    );
+    return rows[0];
+  }
+
+  /** Removes every passkey of the member (an operator's reset of their factors); how many there were. */
+  async removeAllPasskeys(manager: EntityManager, memberId: string): Promise<number> {
+    const [, count] = await manager.query<[unknown, number]>(`DELETE FROM member_passkeys WHERE member_id = $1`, [memberId]);
+    return count;
+  }
+
   /** The pending secret becomes the factor, with its first code's step and new recovery codes; false when none was pending. */
   async confirmPendingFactor(manager: EntityManager, memberId: string, step: number, recoveryCodeHashes: string[]): Promise<boolean> {
     const [, count] = await manager.query<[unknown, number]>(

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { checkPage as checkScreens, launchChromium } from '../support/browser';
+import { checkPageAt as checkScreens, launchChromium } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { codeAt, joinByForm, joinInBrowser, MEMBER_PASSWORD } from '../support/console-members';
 import { startTestApp, TestApp } from '../support/test-app';

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { checkPage as checkScreens, launchChromium } from '../support/browser';
+import { checkPageAt as checkScreens, launchChromium } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { codeAt, joinByForm, MEMBER_PASSWORD } from '../support/console-members';
 import { MailReceiver } from '../support/mail-receiver';
