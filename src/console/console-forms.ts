@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { MEMBER_ROLES, MemberRole } from '../members/member-role';
+import { SSO_NEW_MEMBER_ROLES } from '../members/member-sso';
 import { MAX_PASSWORD_LENGTH } from '../people/password-policy';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
@@ -87,6 +88,39 @@ export class InviteForm extends ConsoleForm {
 
   @IsIn(MEMBER_ROLES, { message: consoleForm })
   role!: MemberRole;
+}
+
+/** The sign-in page's single sign-on: the work address whose domain finds the organisation. */
+@UnknownFieldMessage(consoleForm)
+export class SsoStartForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(254)
+  email!: string;
+}
+
+/** The Single sign-on page: the provider, the client (a blank secret keeps the one set), the domains, the role, and whether it is required. */
+@UnknownFieldMessage(consoleForm)
+export class SsoSettingsForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(500)
+  issuer!: string;
+
+  @Trimmed()
+  @FormText(255)
+  clientId!: string;
+
+  @FormText(500)
+  clientSecret!: string;
+
+  @FormText(2000)
+  domains!: string;
+
+  @IsIn(SSO_NEW_MEMBER_ROLES, { message: consoleForm })
+  newMemberRole!: MemberRole;
+
+  @IsOptional()
+  @IsIn(['on'], { message: consoleForm })
+  required?: 'on';
 }
 
 @UnknownFieldMessage(consoleForm)

@@ -21,6 +21,7 @@ import { OperatorActions1765238400000 } from './migrations/1765238400000-operato
 import { Operators1765324800000 } from './migrations/1765324800000-operators';
 import { Members1765411200000 } from './migrations/1765411200000-members';
 import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
+import { MemberSingleSignOn1795946539573 } from './migrations/1795946539573-member-single-sign-on';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -75,6 +76,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Operators1765324800000,
       Members1765411200000,
       RosterMembers1765497600000,
+      MemberSingleSignOn1795946539573,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,
