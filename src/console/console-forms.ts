@@ -3,7 +3,6 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { MEMBER_ROLES, MemberRole } from '../members/member-role';
-import { SSO_NEW_MEMBER_ROLES } from '../members/member-sso';
 import { MAX_PASSWORD_LENGTH } from '../people/password-policy';
 import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
@@ -115,7 +114,8 @@ export class SsoSettingsForm extends ConsoleForm {
   @FormText(2000)
   domains!: string;
 
-  @IsIn(SSO_NEW_MEMBER_ROLES, { message: consoleForm })
+  /** Any role here; owner is refused on the page (MemberSso), in words. */
+  @IsIn(MEMBER_ROLES, { message: consoleForm })
   newMemberRole!: MemberRole;
 
   @IsOptional()

@@ -74,7 +74,14 @@ export class ConsoleMembersController {
   @FormShows('single-sign-on', 'single-sign-on')
   saveSso(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: SsoSettingsForm) {
     const { issuer, clientId, clientSecret, domains, newMemberRole, required } = form;
-    return this.pages.saveSso(visit, origin, this.sso.redirectUri(request), { issuer, clientId, clientSecret, domains, newMemberRole, required: required === 'on' });
+    return this.pages.saveSso(visit, origin, this.sso.redirectUri(request), {
+      issuer,
+      clientId,
+      clientSecret,
+      domains,
+      newMemberRole,
+      required: required === 'on',
+    });
   }
 
   @Get('account')

@@ -35,7 +35,13 @@ export class SingleSignOnRequired extends Error {
 const MAX_NAME = 100;
 const refused = (error: string): Refused => ({ error });
 
-const settingsOf = ({ issuer, clientId, domains, newMemberRole, required }: SsoRow): SsoSettings => ({ issuer, clientId, domains, newMemberRole, required });
+const settingsOf = ({ issuer, clientId, domains, newMemberRole, required }: SsoRow): SsoSettings => ({
+  issuer,
+  clientId,
+  domains,
+  newMemberRole,
+  required,
+});
 
 /**
  * Single sign-on of a partner's members (issue 41) through the account's own OpenID provider: its settings, set by
@@ -82,7 +88,9 @@ export class MemberSso {
     return this.repository.transaction(async (manager) => {
       const taken = await this.repository.ssoDomainsTaken(manager, userId, domains);
       if (taken.length > 0)
-        return refused(`${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} already used for single sign-on by another organisation. Ask support if the domain is yours.`);
+        return refused(
+          `${taken.join(', ')} ${taken.length === 1 ? 'is' : 'are'} already used for single sign-on by another organisation. Ask support if the domain is yours.`,
+        );
       const before = await this.repository.sso(userId, manager, true);
       if (!before && form.clientSecret === '') return refused('Enter the client secret your identity provider gave.');
       const after: SsoSettings = { issuer, clientId: form.clientId, domains, newMemberRole: form.newMemberRole, required: form.required };

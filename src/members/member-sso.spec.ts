@@ -34,7 +34,13 @@ describe('ssoMemberStep', () => {
 });
 
 describe('ssoChanges', () => {
-  const settings: SsoSettings = { issuer: 'https://id.acme.example', clientId: 'lvs', domains: ['acme.example'], newMemberRole: 'viewer', required: false };
+  const settings: SsoSettings = {
+    issuer: 'https://id.acme.example',
+    clientId: 'lvs',
+    domains: ['acme.example'],
+    newMemberRole: 'viewer',
+    required: false,
+  };
 
   it('names every field of a first set-up, the secret only as set', () => {
     expect(ssoChanges(null, settings, true)).toEqual({

@@ -219,7 +219,10 @@ export class MembersRepository {
   }
 
   /** A person single sign-on lets in for the first time: active at once, with no password or second factor here. */
-  async insertSsoMember(manager: EntityManager, member: { userId: string; email: string; displayName: string | null; role: MemberRole }): Promise<MemberRow | null> {
+  async insertSsoMember(
+    manager: EntityManager,
+    member: { userId: string; email: string; displayName: string | null; role: MemberRole },
+  ): Promise<MemberRow | null> {
     const [row] = await manager.query<MemberRow[]>(
       `INSERT INTO members (user_id, email, display_name, role, status, joined_at) VALUES ($1, $2, $3, $4, 'active', now())
        ON CONFLICT (user_id, email) WHERE removed_at IS NULL DO NOTHING RETURNING ${COLUMNS}`,

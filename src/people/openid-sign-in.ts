@@ -55,7 +55,9 @@ export class OpenIdSignIn {
     }
     const methods = metadata.token_endpoint_auth_methods_supported;
     const authentication =
-      methods === undefined || methods.includes('client_secret_basic') ? client.ClientSecretBasic(provider.clientSecret) : client.ClientSecretPost(provider.clientSecret);
+      methods === undefined || methods.includes('client_secret_basic')
+        ? client.ClientSecretBasic(provider.clientSecret)
+        : client.ClientSecretPost(provider.clientSecret);
     const configuration = new client.Configuration(metadata, provider.clientId, undefined, authentication);
     configuration.timeout = PROVIDER_TIMEOUT_S;
     if (insecure) client.allowInsecureRequests(configuration);
@@ -96,7 +98,8 @@ export class OpenIdSignIn {
         idTokenExpected: true,
       });
       const claims: Record<string, unknown> = { ...tokens.claims() };
-      if (claims.email === undefined) Object.assign(claims, await client.fetchUserInfo(configuration, tokens.access_token, claims.sub as string), { sub: claims.sub });
+      if (claims.email === undefined)
+        Object.assign(claims, await client.fetchUserInfo(configuration, tokens.access_token, claims.sub as string), { sub: claims.sub });
       return claims;
     } catch (error) {
       throw new OpenIdFailure(`Single sign-on did not complete (${failureName(error)}). Try again.`);

@@ -22,8 +22,7 @@ export function issuerUrlRefusal(text: string, loopbackHttp: boolean): string | 
   } catch {
     return 'Enter the issuer as a URL such as https://login.example.com.';
   }
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
-    return 'The issuer URL takes no query, fragment or credentials.';
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return 'The issuer URL takes no query, fragment or credentials.';
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && loopbackHttp && isLoopbackUrl(url)) return null;
   return 'The issuer URL must start with https://.';

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateSync } from 'otplib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { launchChromium, seriousAxeViolations } from '../support/browser';
+import { checkPage as checkScreens, launchChromium } from '../support/browser';
 import { FormClient } from '../support/console-client';
+import { codeAt, joinByForm as joinByFormAt, joinInBrowser as joinInBrowserAt, MEMBER_PASSWORD as PASSWORD } from '../support/console-members';
 import { MailReceiver } from '../support/mail-receiver';
 import { runAdminCli } from '../support/admin-cli';
 import { request as apiRequest } from '../support/http';
@@ -13,16 +13,11 @@ import { until } from '../support/until';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
-const WIDTHS = [375, 1280] as const;
 const FOUND = '1011001544208079';
 const UNKNOWN = '1888000000000001';
-const PASSWORD = 'violet tractor umbrella sings';
 const CLI_ORIGIN = { actor: { type: 'cli' as const, id: null }, clientAddress: null, userAgent: null };
 const WRONG_CODE = 'That code is not right, or was used already.';
 const NOT_ALLOWED = 'Your role, compliance, does not allow this. Nothing was done.';
-
-/** The code an authenticator app shows for `secret` at `atMs`, computed with otplib as the app does. */
-const codeAt = (secret: string, atMs: number) => generateSync({ secret, epoch: Math.floor(atMs / 1000) });
 
 /**
  * Members of a partner's account in the console (issue 41): an owner invited by the operator's command, their
@@ -66,53 +61,10 @@ describe('members in the console', () => {
     return { context, page };
   }
 
-  /** Screenshots at both widths (docs/console), and axe-core's verdict: no serious or critical violation, no sideways scroll. */
-  async function checkPage(page: Page, name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-      expect({ page: name, width, violations: await seriousAxeViolations(page) }).toEqual({ page: name, width, violations: [] });
-      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  /** Joins through an invitation link in the browser: name and password, then the code of the key shown; the recovery codes. */
-  async function joinInBrowser(
-    page: Page,
-    link: string,
-    name: string,
-    screenshots: boolean,
-  ): Promise<{ secret: string; usedAt: number; recoveryCodes: string[] }> {
-    await page.goto(`${t.baseUrl}${new URL(link).pathname}`);
-    if (screenshots) await checkPage(page, 'join');
-    await page.getByLabel('Your name').fill(name);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    const secret = (await page.locator('#totp-secret').innerText()).trim();
-    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    if (screenshots) await checkPage(page, 'join-second-factor');
-    const usedAt = now();
-    await page.getByLabel('Six-digit code').fill(codeAt(secret, usedAt));
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
-    const recoveryCodes = (await page.locator('#recovery-codes li').allInnerTexts()).map((code) => code.trim());
-    if (screenshots) await checkPage(page, 'recovery-codes');
-    await page.getByRole('link', { name: 'Continue to the console' }).click();
-    await page.waitForURL(`${t.baseUrl}/console/overview`);
-    return { secret, usedAt, recoveryCodes };
-  }
-
-  /** The same through forms, without a browser: the client is then signed in. */
-  async function joinByForm(client: FormClient, link: string): Promise<{ secret: string }> {
-    const path = new URL(link).pathname;
-    const _csrf = await client.tokenOf(path);
-    expect((await client.send('POST', path, { _csrf, displayName: 'Sam Session', password: PASSWORD })).status).toBe(303);
-    const secret = /id="totp-secret" class="secret">([A-Z2-7]+)</.exec(await (await client.send('GET', path)).text())![1];
-    expect((await client.send('POST', `${path}/factor`, { _csrf, code: codeAt(secret, now()) })).status).toBe(200);
-    return { secret };
-  }
+  const checkPage = (page: Page, name: string) => checkScreens(page, SCREENSHOTS, name);
+  const joinInBrowser = (page: Page, link: string, name: string, screenshots: boolean) =>
+    joinInBrowserAt(page, t.baseUrl, link, name, now, screenshots ? (step) => checkPage(page, step) : undefined);
+  const joinByForm = (client: FormClient, link: string) => joinByFormAt(client, link, now);
 
   async function signInByForm(client: FormClient, email: string, code: () => string, headers: Record<string, string> = {}): Promise<void> {
     const _csrf = await client.tokenOf('/console/sign-in');

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
@@ -35,4 +36,19 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     'axe.run().then((result) => result.violations.map(({ id, impact }) => ({ id, impact })))',
   );
   return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
+}
+
+/** The widths every console page is checked and pictured at: a phone's and a desktop's. */
+export const PAGE_WIDTHS = [375, 1280] as const;
+
+/** Screenshots at both widths (`name`-`width`.png in `dir`), and axe-core's verdict: no serious or critical violation, no sideways scroll. */
+export async function checkPage(page: Page, dir: string, name: string): Promise<void> {
+  for (const width of PAGE_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+    expect({ page: name, width, violations: await seriousAxeViolations(page) }).toEqual({ page: name, width, violations: [] });
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
