@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
   const productionProblems = describeApiProductionProblems(settings);
   if (productionProblems.length > 0) throw new Error(productionProblems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
   process.title = 'lvs-api';
-  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title);
+  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title, settings.TRACE_SAMPLE_RATIO);
   const logger = createLogger(settings, 'api', undefined, tracing?.logFields);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     logger,

@@ -9,7 +9,7 @@ import { WorkerModule } from './worker.module';
 async function bootstrap(): Promise<void> {
   const settings = readSettings();
   process.title = 'lvs-worker';
-  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title);
+  const tracing = startTracing(settings.OTEL_EXPORTER_OTLP_ENDPOINT, process.title, settings.TRACE_SAMPLE_RATIO);
   const logger = createLogger(settings, 'worker', undefined, tracing?.logFields);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(settings), { logger });
   await app.init();

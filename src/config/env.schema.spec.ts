@@ -125,6 +125,7 @@ describe('validateEnvironment', () => {
         LOG_LEVEL: 'log',
         LOG_FORMAT: 'json',
         OTEL_EXPORTER_OTLP_ENDPOINT: '',
+        TRACE_SAMPLE_RATIO: 1,
         WORKER_HTTP_PORT: 3001,
         WORKER_HEARTBEAT_TIMEOUT_MS: 30000,
         SHUTDOWN_GRACE_MS: 10000,
@@ -521,6 +522,12 @@ describe('validateEnvironment', () => {
     it('refuses an endpoint that is not http(s)', () => {
       expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
       expect(namedVariables(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).message)).toEqual(['OTEL_EXPORTER_OTLP_ENDPOINT']);
+    });
+
+    it('reads the share of traces begun, from 0 to 1', () => {
+      expect(validateEnvironment({ TRACE_SAMPLE_RATIO: '0.05' }).TRACE_SAMPLE_RATIO).toBe(0.05);
+      expect(validateEnvironment({ TRACE_SAMPLE_RATIO: '0' }).TRACE_SAMPLE_RATIO).toBe(0);
+      for (const ratio of ['1.5', '-0.1', 'half']) expect(namedVariables(errorOf({ TRACE_SAMPLE_RATIO: ratio }).message)).toEqual(['TRACE_SAMPLE_RATIO']);
     });
   });
 

@@ -699,6 +699,17 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/]+\S*$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT = '';
 
+  /**
+   * The share of requests and jobs that begin a trace, chosen by trace id (the rest of a trace follows its start).
+   * Each traced call to Redis or PostgreSQL is a span, so at high request rates a share below 1 keeps tracing's cost
+   * small (docs/performance.md).
+   */
+  @Transform(toDecimal)
+  @Min(0)
+  @Max(1)
+  @IsNumber()
+  TRACE_SAMPLE_RATIO = 1;
+
   /** The worker's operators' listener (/metrics, /health/*); 0 picks a free port. */
   @Transform(toInteger)
   @Min(0)

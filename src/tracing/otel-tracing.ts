@@ -1,33 +1,21 @@
 import { context, propagation, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
-import type { Attributes, Context, Link, SpanKind, Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { Sampler, SamplingResult } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
 import { BullMQOtel } from 'bullmq-otel';
 import { queryTracer, startClientSpan, traceClientCalls } from './client-spans';
 import { otlpTracesUrl } from './otlp-traces-url';
 import { traceRequests } from './request-spans';
-import { beginsTrace } from './span-choices';
+import { TraceBeginnings } from './trace-beginnings';
 import type { SpanAttributes, Tracing } from './tracing-contract';
 
 const TRACER_NAME = 'licence-verification-service';
 // Spans reach the collector within about a second of ending, in batches.
 const EXPORT_DELAY_MS = 1000;
 const NO_FIELDS: Record<string, string> = {};
-
-/** Records whatever may begin a trace (beginsTrace); every other span follows its parent's choice. */
-class TraceBeginnings implements Sampler {
-  shouldSample(_context: Context, _traceId: string, _name: string, kind: SpanKind, _attributes: Attributes, _links: Link[]): SamplingResult {
-    return { decision: beginsTrace(kind) ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
-  }
-
-  toString(): string {
-    return 'TraceBeginnings';
-  }
-}
 
 function inClientSpanOf(tracer: Tracer) {
   return async <T>(name: string, attributes: SpanAttributes, work: () => Promise<T>): Promise<T> => {
@@ -55,12 +43,12 @@ function activeTraceFields(): Record<string, string> {
  * OpenTelemetry for this process: context through AsyncLocalStorage, W3C trace context, spans to the collector over
  * OTLP/HTTP (JSON). Loaded only by startTracing.
  */
-export function createTracing(endpoint: string, serviceName: string): Tracing {
+export function createTracing(endpoint: string, serviceName: string, sampleRatio: number): Tracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
-    sampler: new ParentBasedSampler({ root: new TraceBeginnings() }),
+    sampler: new ParentBasedSampler({ root: new TraceBeginnings(sampleRatio) }),
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: otlpTracesUrl(endpoint) }), scheduledDelayMillis: EXPORT_DELAY_MS })],
   });
   trace.setGlobalTracerProvider(provider);

@@ -10,14 +10,15 @@ export function activeTracing(): Tracing | undefined {
 }
 
 /**
- * Starts tracing to the OTLP/HTTP collector at `endpoint` (empty: off, and nothing is loaded). Each entry point calls
- * it once, before Nest builds anything, so that every queue, worker, data source and Fastify instance sees it.
+ * Starts tracing to the OTLP/HTTP collector at `endpoint` (empty: off, and nothing is loaded), beginning a trace for
+ * the share `sampleRatio` of requests and jobs. Each entry point calls it once, before Nest builds anything, so that
+ * every queue, worker, data source and Fastify instance sees it.
  */
-export function startTracing(endpoint: string, serviceName: string): Tracing | undefined {
+export function startTracing(endpoint: string, serviceName: string, sampleRatio: number): Tracing | undefined {
   if (endpoint === '') return undefined;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createTracing } = require('./otel-tracing') as typeof import('./otel-tracing');
-  current = createTracing(endpoint, serviceName);
+  current = createTracing(endpoint, serviceName, sampleRatio);
   return current;
 }
 

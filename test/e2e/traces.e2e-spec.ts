@@ -38,16 +38,22 @@ describe('traces: a verify followed from the partner to the register and back, a
   let receiver: OtlpReceiver;
   let api: ApiProcess;
   let untraced: ApiProcess;
+  let unsampled: ApiProcess;
   let worker: WorkerProcess;
 
   beforeAll(async () => {
     receiver = await OtlpReceiver.start();
     t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
-    [api, untraced, worker] = await Promise.all([ApiProcess.start({ ...t.env, ...tracing }), ApiProcess.start(t.env), t.startWorker(tracing)]);
+    [api, untraced, unsampled, worker] = await Promise.all([
+      ApiProcess.start({ ...t.env, ...tracing }),
+      ApiProcess.start(t.env),
+      ApiProcess.start({ ...t.env, ...tracing, TRACE_SAMPLE_RATIO: '0' }),
+      t.startWorker(tracing),
+    ]);
   });
   afterAll(async () => {
-    await Promise.all([api.stop(), untraced.stop()]);
+    await Promise.all([api.stop(), untraced.stop(), unsampled.stop()]);
     await t.close();
     await receiver.close();
   });
@@ -141,6 +147,28 @@ describe('traces: a verify followed from the partner to the register and back, a
     } finally {
       await partner.close();
     }
+  });
+
+  it('sends no span and writes no trace id for a request not sampled, and says so in its traceparent', async () => {
+    const { key } = await t.createKey();
+    const notSampled = await verify(unsampled.baseUrl, key, SANDBOX_NUMBERS.active);
+    expect(notSampled.status).toBe(200);
+    const [, traceId, flags] = /^00-([0-9a-f]{32})-[0-9a-f]{16}-([0-9a-f]{2})$/.exec(notSampled.headers.get('traceparent')!)!;
+    expect(flags).toBe('00');
+
+    // A sampled request made after it reaches the receiver whole: the unsampled process, which exports as often, has
+    // had as long to send anything it recorded.
+    const sampled = await verify(api.baseUrl, key, SANDBOX_NUMBERS.expired);
+    const [, sampledTraceId, sampledSpanId] = TRACEPARENT.exec(sampled.headers.get('traceparent')!)!;
+    await until(
+      () => receiver.trace(sampledTraceId),
+      (spans) => spans.some((span) => span.spanId === sampledSpanId),
+      15_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.trace(traceId)).toEqual([]);
+    expect(unsampled.log).toContain('"route":"/v1/licences/verify"');
+    expect(unsampled.log).not.toContain('"traceId"');
   });
 
   it('sends no traceparent header and writes no trace id with tracing off', async () => {
