@@ -14,6 +14,35 @@ export const SSO_CALLBACK_PATH = '/console/sign-in/sso/callback';
 /** How long a sign-in sent to the provider waits for its callback. */
 const SSO_WAIT_SECONDS = 600;
 
+/** Where a sign-in sent to a provider waits: its Redis key's scope and its cookie (SameSite=Lax, to come back from the provider). */
+export interface PendingPlace {
+  scope: string;
+  cookie: string;
+}
+
+/**
+ * Keeps what the callback must see again (the flow's state, nonce and PKCE verifier, and whose sign-in it is) in
+ * Redis for ten minutes under a random id, whose cookie the browser brings back from the provider.
+ */
+export async function keepPending(redis: RedisStore, place: PendingPlace, reply: FastifyReply, pending: object): Promise<void> {
+  const flowId = newToken();
+  await redis.client.set(redis.key(place.scope, hashApiKey(flowId)), JSON.stringify(pending), 'EX', SSO_WAIT_SECONDS);
+  void reply.header('set-cookie', cookieHeader(place.cookie, flowId, SSO_WAIT_SECONDS, 'Lax'));
+}
+
+/** Takes the sign-in this browser's cookie names, once (the cookie is dropped too); null when none waits. */
+export async function takePending<T>(redis: RedisStore, place: PendingPlace, request: FastifyRequest, reply: FastifyReply): Promise<T | null> {
+  const flowId = readCookie(request.headers.cookie, place.cookie);
+  void reply.header('set-cookie', cookieHeader(place.cookie, '', 0, 'Lax'));
+  const stored = flowId === null ? null : await redis.client.getdel(redis.key(place.scope, hashApiKey(flowId)));
+  return stored === null ? null : (JSON.parse(stored) as T);
+}
+
+/** The words for a callback with no sign-in waiting: expired, used already, or begun in another browser. */
+export const NO_PENDING_SIGN_IN = 'This single sign-on has expired or was used already. Start again.';
+
+const MEMBER_PENDING: PendingPlace = { scope: 'console-sso', cookie: SSO_COOKIE };
+
 /**
  * A member's sign-in through their organisation's OpenID provider, over the console's cookies and Redis. The first
  * half keeps the flow's state, nonce and PKCE verifier in Redis under a random id, whose cookie (SSO_COOKIE, Lax)
@@ -38,28 +67,19 @@ export class ConsoleSingleSignOn {
     return `${consoleOrigin(this.publicBaseUrl, request)}${SSO_CALLBACK_PATH}`;
   }
 
-  private pendingKey(flowId: string): string {
-    return this.redis.key('console-sso', hashApiKey(flowId));
-  }
-
   /** The sign-in form's first half (its origin and token checked): the provider's URL, or why there is none. */
   async start(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, email: string): Promise<{ url: string } | Refused> {
     this.sessions.checkSignInForm(request, sentToken);
     const started = await this.sso.start(email, this.redirectUri(request));
     if ('error' in started) return started;
-    const flowId = newToken();
-    await this.redis.client.set(this.pendingKey(flowId), JSON.stringify(started.pending), 'EX', SSO_WAIT_SECONDS);
-    void reply.header('set-cookie', cookieHeader(SSO_COOKIE, flowId, SSO_WAIT_SECONDS, 'Lax'));
+    await keepPending(this.redis, MEMBER_PENDING, reply, started.pending);
     return { url: started.url };
   }
 
   /** The provider's callback: a session started, or the refusal's words (no sign-in waiting, or the provider's answer refused). */
   async finish(request: FastifyRequest, reply: FastifyReply): Promise<Refused | null> {
-    const flowId = readCookie(request.headers.cookie, SSO_COOKIE);
-    void reply.header('set-cookie', cookieHeader(SSO_COOKIE, '', 0, 'Lax'));
-    const stored = flowId === null ? null : await this.redis.client.getdel(this.pendingKey(flowId));
-    if (stored === null) return { error: 'This single sign-on has expired or was used already. Start again.' };
-    const pending = JSON.parse(stored) as PendingSsoSignIn;
+    const pending = await takePending<PendingSsoSignIn>(this.redis, MEMBER_PENDING, request, reply);
+    if (pending === null) return { error: NO_PENDING_SIGN_IN };
     const callbackUrl = new URL(request.url, consoleOrigin(this.publicBaseUrl, request));
     const member = await this.sso.finish(pending, this.redirectUri(request), callbackUrl, requestOrigin({ type: 'member', id: null }, request));
     if ('error' in member) return member;

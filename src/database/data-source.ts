@@ -22,6 +22,7 @@ import { Operators1765324800000 } from './migrations/1765324800000-operators';
 import { Members1765411200000 } from './migrations/1765411200000-members';
 import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
 import { MemberSingleSignOn1795946539573 } from './migrations/1795946539573-member-single-sign-on';
+import { OperatorSingleSignOn1795948333273 } from './migrations/1795948333273-operator-single-sign-on';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -77,6 +78,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Members1765411200000,
       RosterMembers1765497600000,
       MemberSingleSignOn1795946539573,
+      OperatorSingleSignOn1795948333273,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,
