@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Page } from 'playwright-core';
 
 /** Claims of a login name at the test provider: anything but email_verified true refuses it. */
 export interface ProviderAccount {
@@ -34,6 +35,14 @@ export class OpenIdProviderProcess {
       child.once('exit', (code) => reject(new Error(`the test OpenID provider exited (${code}): ${errors}`)));
     });
     return new OpenIdProviderProcess(child, (JSON.parse(first) as { issuer: string }).issuer);
+  }
+
+  /** In a browser sent to this provider: its own login form, with `login` (any password). */
+  async logIn(page: Page, login: string): Promise<void> {
+    await page.waitForURL(new RegExp(`^${this.issuer}/interaction/`));
+    await page.locator('input[name="login"]').fill(login);
+    await page.locator('input[name="password"]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
   }
 
   async close(): Promise<void> {
