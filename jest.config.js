@@ -45,6 +45,8 @@ const shared = {
     '^@lvs/register$': '<rootDir>/libs/register/src/index.ts',
     '^@lvs/register/production-url$': '<rootDir>/libs/register/src/production-url.ts',
     '^@lvs/register/register-identity$': '<rootDir>/libs/register/src/register-identity.ts',
+    '^@lvs/register/register-errors$': '<rootDir>/libs/register/src/register-errors.ts',
+    '^@lvs/register/name-search-form$': '<rootDir>/libs/register/src/name-search-form.ts',
     '^@lvs/register-sandbox$': '<rootDir>/libs/register-sandbox/src/index.ts',
     '^@lvs/register-sandbox/sandbox-address$': '<rootDir>/libs/register-sandbox/src/sandbox-address.ts',
     '^@lvs/test-register$': '<rootDir>/libs/test-register/src/index.ts',

@@ -13,7 +13,6 @@ import { ApiKeysService } from './api-keys.service';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
-import { UserModes } from './user-modes';
 import { User } from './user.entity';
 
 @Module({
@@ -25,10 +24,9 @@ import { User } from './user.entity';
     ApiKeyGuard,
     KeyChanges,
     KeyUseRecorder,
-    UserModes,
     { provide: ApiKeyBodyGate, useClass: ApiKeyAuthenticatorBodyGate },
   ],
   // Guards are built in the module that uses them: it needs the guard's dependencies too.
-  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthCoreModule, KeyChanges, RateLimitModule, UserModes, ActivityModule],
+  exports: [ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard, AuthCoreModule, KeyChanges, RateLimitModule, ActivityModule],
 })
 export class AuthModule {}

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { EventsCoreModule } from './events-core.module';
 import { EventsController } from './events.controller';
-import { EventsService } from './events.service';
 
-/** The events feed; EventsService also records the worker's re-check events (WatchlistWorkerModule imports this module). */
+/** The events feed's route, on EventsCoreModule. */
 @Module({
-  imports: [AuthModule],
+  imports: [EventsCoreModule, AuthModule],
   controllers: [EventsController],
-  providers: [EventsService],
-  exports: [EventsService],
+  exports: [EventsCoreModule],
 })
 export class EventsModule {}

@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { QuotaModule } from '../quota/quota.module';
+import { QuotaCoreModule } from '../quota/quota-core.module';
 import { RegisterBreaker } from './breaker/register-breaker';
 import { LiveLookups } from './live-lookups';
 import { LookupPayers } from './lookup-payers';
@@ -26,7 +26,7 @@ const PARTS = [LookupQueue, PendingLookups, LiveLookups, LookupPayers, LookupSet
 @Module({
   imports: [
     RedisScriptsModule.forFeature([compareAndSet, takeLivePlace, claimRefund, withdrawPayers, countWaitingLookups]),
-    QuotaModule,
+    QuotaCoreModule,
     BullModule.registerQueue({ name: REGISTER_LOOKUP_QUEUE }, { name: TEST_LOOKUP_QUEUE }),
   ],
   providers: [...PARTS, LookupQueueDepth],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { QuotaModule } from '../quota/quota.module';
+import { AuthCoreModule } from '../auth/auth-core.module';
+import { QuotaCoreModule } from '../quota/quota-core.module';
 import { LookupService } from './lookup.service';
 import { LookupsCoreModule } from './lookups-core.module';
 
@@ -11,7 +11,7 @@ import { LookupsCoreModule } from './lookups-core.module';
  * worker.
  */
 @Module({
-  imports: [LookupsCoreModule, QuotaModule, AuthModule],
+  imports: [LookupsCoreModule, QuotaCoreModule, AuthCoreModule],
   providers: [LookupService],
   exports: [LookupService],
 })

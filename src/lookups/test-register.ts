@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LookupOutcome, nameSearchForm, RegisterParseError, RegisterUnavailableError } from '@lvs/register';
+import type { LookupOutcome } from '@lvs/register';
+// The two modules by path: the package's index would load the page parser and the HTTP client, which only the worker uses.
+import { nameSearchForm } from '@lvs/register/name-search-form';
+import { RegisterParseError, RegisterUnavailableError } from '@lvs/register/register-errors';
 import { loadSandboxData, SandboxData, SandboxLicence, searchSandboxByName, shownOnCard } from '@lvs/test-register';
 import { DataSource } from 'typeorm';
 import { worldOfUser } from './lookup-world';

@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** Long enough for any passphrase, short enough that hashing and scoring one cannot be used to tie up a process. */
@@ -17,12 +15,17 @@ export const PASSWORD_REFUSAL_MESSAGES: Readonly<Record<PasswordRefusal, string>
   TOO_WEAK: 'The password is too easy to guess: use a longer phrase of unrelated words.',
 };
 
-// Built once: the dictionaries take a tenth of a second to load, and each check then reads them only.
-const scorer = new ZxcvbnFactory({
-  translations,
-  graphs: adjacencyGraphs,
-  dictionary: { ...commonDictionary, ...englishDictionary },
-});
+let scorer: ZxcvbnFactory | undefined;
+
+/**
+ * Built at the first password chosen, once: the dictionaries hold tens of MiB of the heap and take a tenth of a second
+ * to load, which a process that never sees a password (most API processes, most of the time) should not carry.
+ */
+function passwordScorer(): ZxcvbnFactory {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  scorer ??= (require('./password-scorer') as typeof import('./password-scorer')).createPasswordScorer();
+  return scorer;
+}
 
 /**
  * Why a password may not be used, or null when it may. Length is counted in characters (code points), so that a
@@ -35,5 +38,5 @@ export function passwordRefusal(password: string, context: readonly string[] = [
   if (length > MAX_PASSWORD_LENGTH) return 'TOO_LONG';
   // zxcvbn matches whole inputs: an address is given word by word, so that a password on its name part is seen.
   const words = context.flatMap((text) => [text, ...text.split(/[^\p{L}\p{N}]+/u)]).filter((word) => word.length > 0);
-  return scorer.check(password, words).score >= MIN_PASSWORD_SCORE ? null : 'TOO_WEAK';
+  return passwordScorer().check(password, words).score >= MIN_PASSWORD_SCORE ? null : 'TOO_WEAK';
 }

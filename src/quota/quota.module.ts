@@ -1,17 +1,11 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { QuotaUsage } from './quota-usage.entity';
+import { QuotaCoreModule } from './quota-core.module';
 import { QuotaController } from './quota.controller';
-import { QuotaRepository } from './quota.repository';
-import { QuotaService } from './quota.service';
-import { markCharged } from './charged-markers.script';
-import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 @Module({
-  imports: [RedisScriptsModule.forFeature([markCharged]), AuthModule, TypeOrmModule.forFeature([QuotaUsage])],
+  imports: [QuotaCoreModule, AuthModule],
   controllers: [QuotaController],
-  providers: [QuotaService, QuotaRepository],
-  exports: [QuotaService],
+  exports: [QuotaCoreModule],
 })
 export class QuotaModule {}

@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { CanaryStore } from '../lookups/canary-store';
 import { LookupsModule } from '../lookups/lookups.module';
 import { PageShapesModule } from '../lookups/page-shapes.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
 import { RegisterWatch } from './register-watch';
 
 /** Worker only: the register canaries and the operator alerts. */
 @Module({
-  imports: [LookupsModule, WebhooksModule, PageShapesModule],
+  imports: [LookupsModule, WebhooksCoreModule, PageShapesModule],
   // CanaryStore keeps its state in Redis, so this instance and readiness's read the same canaries.
   providers: [CanaryStore, RegisterWatch],
 })

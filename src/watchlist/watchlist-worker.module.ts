@@ -1,11 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../events/events.module';
+import { EventsCoreModule } from '../events/events-core.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { NameSearchSubjects } from '../holders/name-search-subjects';
-import { QuotaModule } from '../quota/quota.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { QuotaCoreModule } from '../quota/quota-core.module';
+import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
 import { ChangeRecorder } from './change-recorder';
 import { DueNumbers } from './due-numbers';
 import { LicenceMonitor } from './licence-monitor';
@@ -18,7 +18,7 @@ import { WatchlistRepository } from './watchlist.repository';
 
 /** Worker only: the re-check cycle (its scheduler and processor) and the monitor that turns answers into events. */
 @Module({
-  imports: [LookupsModule, SecretsModule, QuotaModule, EventsModule, WebhooksModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
+  imports: [LookupsModule, SecretsModule, QuotaCoreModule, EventsCoreModule, WebhooksCoreModule, BullModule.registerQueue({ name: WATCH_RECHECK_QUEUE })],
   providers: [
     LicenceMonitor,
     DueNumbers,
