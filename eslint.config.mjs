@@ -20,13 +20,15 @@ export const LAYERS = [
   ['errors', 'logging', 'secrets'],
   ['http', 'redis'],
   ['health', 'rate-limit', 'validation'],
-  ['common', 'evidence', 'activity', 'people'],
+  ['common', 'activity', 'people'],
   ['auth'],
   ['members'],
   ['events', 'quota'],
+  // Verification records, from the answer's record to its receipt: they name who answered (auth, members) and refund a charge (quota).
+  ['verification-records'],
   ['lookups', 'webhooks'],
   ['verification', 'register-watch'],
-  ['holders', 'verification-records'],
+  ['holders'],
   ['batches', 'watchlist'],
   ['console', 'test-mode'],
   // The operator console: it reuses the partner console's cookies, sessions' rules, answers and assets.

@@ -1,4 +1,5 @@
-// Fast unit specs beside pure code, the Redis scripts against a real Redis, black-box e2e specs against real
+// Fast unit specs beside pure code, the Redis scripts against a real Redis, features' modules against real servers without
+// HTTP (integration), black-box e2e specs against real
 // services (also on other topologies), and resilience specs (generated hostile input, faults) against the real processes.
 const swcTransform = [
   '@swc/jest',
@@ -91,6 +92,15 @@ module.exports = {
       ...shared,
       displayName: 'redis-scripts',
       testMatch: ['<rootDir>/test/redis-scripts/**/*.redis-spec.ts'],
+    },
+    {
+      // The middle tier: features' real modules in a Nest testing module against PostgreSQL, Redis and the sandbox
+      // register, no HTTP and no child process (test/support/integration-module.ts); each file its own database and prefix.
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.integration-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       ...shared,

@@ -1,12 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ActivityWorkerModule } from './activity/activity-worker.module';
-import { AuthCoreModule } from './auth/auth-core.module';
 import { ClockModule } from './clock/clock.module';
 import { TracingModule } from './tracing/tracing.module';
 import { AppConfigModule } from './config/app-config.module';
 import { AppSettings } from './config/env.schema';
 import { DatabaseModule } from './database/database.module';
-import { EvidenceWorkerModule } from './evidence/evidence-worker.module';
+import { VerificationRecordsWorkerModule } from './verification-records/verification-records-worker.module';
 import { WorkerHealthModule } from './health/worker-health.module';
 import { LookupsWorkerModule } from './lookups/lookups-worker.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -36,7 +35,7 @@ export class WorkerModule {
         WatchlistWorkerModule,
         WebhooksWorkerModule,
         RegisterWatchModule,
-        EvidenceWorkerModule.forRoot(AuthCoreModule),
+        VerificationRecordsWorkerModule,
         ActivityWorkerModule,
       ],
     };

@@ -20,6 +20,8 @@ export const ACTIVITY_ACTIONS = [
   'member.removed',
   'member.factor_added',
   'member.factor_reset',
+  'member.factor_removed',
+  'member.password_reset',
   'member.signed_in',
   'member.sign_in_failed',
   'session.ended',

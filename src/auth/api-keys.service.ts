@@ -255,6 +255,11 @@ export class ApiKeysService {
     return this.announce(revoked);
   }
 
+  /** A new live user with its plan and no key yet (a partner whose first owner is invited instead): its id. */
+  async createUser(name: string, quota: number | null): Promise<string> {
+    return this.repository.transaction(async (manager) => (await this.repository.insertUser(manager, { name, monthlyQuota: quota })).id);
+  }
+
   /** Every API process drops what it cached about these users' keys; false when there are none. */
   private async announce(userIds: string[]): Promise<boolean> {
     for (const userId of userIds) await this.keyChanges.publish(userId);
@@ -272,6 +277,14 @@ export class ApiKeysService {
    */
   async setWatchLimit(userId: string, watchLimit: number | null, change: OperatorChange): Promise<boolean> {
     return this.changeSetting(change, userId, 'watchLimit', watchLimit, 'account.limits_changed');
+  }
+
+  /**
+   * Returns false when there is no such user. null returns the user to USER_MAX_LIVE_LOOKUPS. Announced, as the rate
+   * is: the bound travels with the key's holder, which every API process caches.
+   */
+  async setLiveLookupLimit(userId: string, liveLookupLimit: number | null, change: OperatorChange): Promise<boolean> {
+    return (await this.changeSetting(change, userId, 'liveLookupLimit', liveLookupLimit, 'account.limits_changed')) && this.announce([userId]);
   }
 
   /** Returns false when there is no such user. null sets an unlimited plan. */

@@ -21,6 +21,7 @@ export interface MemberAccount {
   mode: 'live';
   monthlyQuota: number | null;
   rateLimitPerSecond: number | null;
+  liveLookupLimit: number | null;
   disabled: boolean;
 }
 
@@ -58,8 +59,13 @@ export type IssuedKey = Pick<ApiKey, 'id' | 'name' | 'keyPrefix' | 'role' | 'cre
 export type ListedKey = Pick<ApiKey, 'id' | 'userId' | 'name' | 'keyPrefix' | 'role' | 'createdAt' | 'expiresAt' | 'revokedAt' | 'createdByKeyId'> &
   Pick<User, 'mode' | 'monthlyQuota'>;
 
-/** The users columns of the settings the operator sets one at a time (keys set-quota, set-rate-limit, set-watch-limit). */
-const USER_SETTINGS = { monthlyQuota: 'monthly_quota', rateLimitPerSecond: 'rate_limit_per_second', watchLimit: 'watch_limit' } as const;
+/** The users columns of the settings the operator sets one at a time (keys set-quota, set-rate-limit, set-watch-limit, set-live-limit). */
+const USER_SETTINGS = {
+  monthlyQuota: 'monthly_quota',
+  rateLimitPerSecond: 'rate_limit_per_second',
+  watchLimit: 'watch_limit',
+  liveLookupLimit: 'live_lookup_limit',
+} as const;
 export type UserSetting = keyof typeof USER_SETTINGS;
 
 /**
@@ -114,6 +120,7 @@ export class AuthRepository {
     const [row] = await this.dataSource.query<StoredKeyHolder[]>(
       `SELECT k.id AS "keyId", k.user_id AS "userId", u.mode, k.role, u.monthly_quota AS "monthlyQuota", k.expires_at AS "expiresAt",
               u.live_user_id AS "liveUserId", COALESCE(l.rate_limit_per_second, u.rate_limit_per_second) AS "rateLimitPerSecond",
+              COALESCE(l.live_lookup_limit, u.live_lookup_limit) AS "liveLookupLimit",
               (k.revoked_at IS NULL AND u.disabled_at IS NULL AND (l.id IS NULL OR ($2 AND l.disabled_at IS NULL))) AS live
          FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN users l ON l.id = u.live_user_id
         WHERE k.key_hash = $1`,
@@ -146,7 +153,8 @@ export class AuthRepository {
   /** What a member of user `userId` works with: the account's side, plan and rate, and whether the operator disabled it. */
   async memberAccount(userId: string): Promise<MemberAccount | undefined> {
     const [row] = await this.dataSource.query<MemberAccount[]>(
-      `SELECT mode, monthly_quota AS "monthlyQuota", rate_limit_per_second AS "rateLimitPerSecond", disabled_at IS NOT NULL AS disabled
+      `SELECT mode, monthly_quota AS "monthlyQuota", rate_limit_per_second AS "rateLimitPerSecond", live_lookup_limit AS "liveLookupLimit",
+              disabled_at IS NOT NULL AS disabled
          FROM users WHERE id = $1 AND mode = 'live'`,
       [userId],
     );

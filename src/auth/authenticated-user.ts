@@ -15,6 +15,8 @@ export interface AuthenticatedUser {
   role: KeyRole;
   /** null for an unlimited plan */
   monthlyQuota: number | null;
+  /** the account's own bound on its live lookups waiting for the register; null or absent: USER_MAX_LIVE_LOOKUPS */
+  liveLookupLimit?: number | null;
 }
 
 /** A caller known by its key: every API call, and a console session signed in with a key. */

@@ -6,6 +6,7 @@ import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, Primary
 @Check('users_monthly_quota_check', '"monthly_quota" >= 0')
 @Check('users_rate_limit_per_second_check', '"rate_limit_per_second" > 0')
 @Check('users_watch_limit_check', '"watch_limit" >= 0')
+@Check('users_live_lookup_limit_check', '"live_lookup_limit" > 0')
 @Check('users_mode_check', `"mode" IN ('live', 'test')`)
 @Check('users_test_side_has_live_user', `("mode" = 'test') = ("live_user_id" IS NOT NULL)`)
 @Unique('users_live_user_id_key', ['liveUserId'])
@@ -27,6 +28,10 @@ export class User {
   /** Entries its watchlist may hold; null follows WATCH_MAX_ENTRIES_PER_USER. */
   @Column({ name: 'watch_limit', type: 'integer', nullable: true })
   watchLimit!: number | null;
+
+  /** Live lookups it may have waiting for the register at once; null follows USER_MAX_LIVE_LOOKUPS. */
+  @Column({ name: 'live_lookup_limit', type: 'integer', nullable: true })
+  liveLookupLimit!: number | null;
 
   /** Set while the user is stopped (keys disable-user): keys refused, monitoring and webhooks held. */
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })

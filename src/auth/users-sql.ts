@@ -57,10 +57,11 @@ export async function lockUser(manager: EntityManager, userId: string, strength:
 
 /**
  * The partners (live users) as a relation `alias` with their operator settings: id, name, monthly_quota,
- * rate_limit_per_second, watch_limit, disabled_at, created_at, and test_side (the id of its test side, or null).
+ * rate_limit_per_second, watch_limit, live_lookup_limit, disabled_at, created_at, and test_side (the id of its test
+ * side, or null).
  */
 export function partners(alias: string): string {
-  return `(SELECT p.id, p.name, p.monthly_quota, p.rate_limit_per_second, p.watch_limit, p.disabled_at, p.created_at,
+  return `(SELECT p.id, p.name, p.monthly_quota, p.rate_limit_per_second, p.watch_limit, p.live_lookup_limit, p.disabled_at, p.created_at,
                   (SELECT t.id FROM users t WHERE t.live_user_id = p.id) AS test_side
              FROM users p WHERE p.mode = 'live') ${alias}`;
 }

@@ -32,6 +32,9 @@ describe('ADMIN_USAGE', () => {
       'set-quota',
       'set-rate-limit',
       'set-watch-limit',
+      'set-live-limit',
+      'create-partner',
+      'reset-factor',
       'disable-user',
       'enable-user',
       'delete-user',
@@ -386,6 +389,64 @@ describe('parseAdminCommand', () => {
     it('refuses a missing limit and a USER_ID that is not a UUID', () => {
       expect(usageErrorOf(['set-watch-limit', USER_ID]).message).toBe('set-watch-limit takes USER_ID and N|default');
       expect(usageErrorOf(['set-watch-limit', 'bob', '5']).message).toBe('USER_ID must be a UUID');
+    });
+  });
+
+  describe('set-live-limit', () => {
+    it('parses set-live-limit USER_ID N, and default as null', () => {
+      expect(parseAdminCommand(['set-live-limit', USER_ID, '1'])).toEqual({ command: 'set-live-limit', userId: USER_ID, liveLookupLimit: 1 });
+      expect(parseAdminCommand(['set-live-limit', USER_ID, 'default', '--reason', 'Back to normal'])).toEqual({
+        command: 'set-live-limit',
+        userId: USER_ID,
+        liveLookupLimit: null,
+        reason: 'Back to normal',
+      });
+    });
+
+    it.each(['0', '1.5', 'unlimited', '100001', ''])('refuses the limit %j', (limit) => {
+      expect(usageErrorOf(['set-live-limit', USER_ID, limit]).message).toBe(
+        `Live limit must be a whole number of live lookups from 1 to 100000, got "${limit}"`,
+      );
+    });
+  });
+
+  describe('create-partner', () => {
+    it('parses the name, the owner’s address, the plan and the reason', () => {
+      expect(
+        parseAdminCommand(['create-partner', '--name', ' Acme ', '--email', 'Owner@Acme.example', '--quota', '500', '--reason', 'Signed, ticket 9']),
+      ).toEqual({ command: 'create-partner', name: 'Acme', email: 'Owner@Acme.example', quota: 500, reason: 'Signed, ticket 9' });
+      expect(parseAdminCommand(['create-partner', '--name', 'Acme', '--email', 'owner@acme.example'])).toEqual({
+        command: 'create-partner',
+        name: 'Acme',
+        email: 'owner@acme.example',
+        quota: null,
+        reason: undefined,
+      });
+    });
+
+    it('refuses a missing name or address, and other options', () => {
+      expect(usageErrorOf(['create-partner', '--email', 'owner@acme.example']).message).toBe('--name is required, at most 200 characters');
+      expect(usageErrorOf(['create-partner', '--name', 'Acme', '--email', 'nobody']).message).toBe('--email must be an e-mail address');
+      expect(usageErrorOf(['create-partner', '--name', 'Acme', '--email', 'o@a.example', '--user', USER_ID]).message).toBe(
+        'create-partner takes only --name, --email, --quota and --reason',
+      );
+    });
+  });
+
+  describe('reset-factor', () => {
+    it('parses the partner and the member’s address', () => {
+      expect(parseAdminCommand(['reset-factor', '--user', USER_ID, '--email', 'ana@acme.example', '--reason', 'Lost phone'])).toEqual({
+        command: 'reset-factor',
+        userId: USER_ID,
+        email: 'ana@acme.example',
+        reason: 'Lost phone',
+      });
+    });
+
+    it('refuses a missing member or partner', () => {
+      expect(usageErrorOf(['reset-factor', '--user', USER_ID]).message).toBe('--email must be an e-mail address');
+      expect(usageErrorOf(['reset-factor', '--email', 'ana@acme.example']).message).toBe('--user must be a UUID');
+      expect(usageErrorOf(['reset-factor', USER_ID, '--email', 'ana@acme.example']).message).toBe('reset-factor takes only --user, --email and --reason');
     });
   });
 

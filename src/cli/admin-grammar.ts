@@ -12,6 +12,9 @@ export type AdminCommand =
   | { command: 'set-quota'; userId: string; quota: number | null; reason?: string }
   | { command: 'set-rate-limit'; userId: string; ratePerSecond: number | null; reason?: string }
   | { command: 'set-watch-limit'; userId: string; watchLimit: number | null; reason?: string }
+  | { command: 'set-live-limit'; userId: string; liveLookupLimit: number | null; reason?: string }
+  | { command: 'create-partner'; name: string; quota: number | null; email: string; reason?: string }
+  | { command: 'reset-factor'; userId: string; email: string; reason?: string }
   | { command: 'disable-user' | 'enable-user'; userId: string; reason?: string }
   | { command: 'delete-user'; userId: string; confirmed: boolean; reason?: string }
   | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
@@ -33,6 +36,9 @@ export const ADMIN_USAGE = `Usage:
   admin set-quota USER_ID N|unlimited [--reason TEXT]
   admin set-rate-limit USER_ID N|default [--reason TEXT]
   admin set-watch-limit USER_ID N|default [--reason TEXT]
+  admin set-live-limit USER_ID N|default [--reason TEXT]
+  admin create-partner --name NAME --email OWNER_EMAIL [--quota N] [--reason TEXT]
+  admin reset-factor --user USER_ID --email MEMBER_EMAIL [--reason TEXT]
   admin disable-user USER_ID [--reason TEXT]
   admin enable-user USER_ID [--reason TEXT]
   admin delete-user USER_ID [--confirm] [--reason TEXT]
@@ -68,6 +74,19 @@ function parseWatchLimit(text: string): number {
     throw new UsageError(`Watch limit must be a whole number of entries from 0 to 10000000, got "${text}"`);
   }
   return Number(text);
+}
+
+function parseLiveLimit(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100_000) {
+    throw new UsageError(`Live limit must be a whole number of live lookups from 1 to 100000, got "${text}"`);
+  }
+  return Number(text);
+}
+
+/** --email: an e-mail address, trimmed. */
+function parseEmail(text: string | undefined): string {
+  if (text === undefined || !looksLikeEmail(text.trim())) throw new UsageError('--email must be an e-mail address');
+  return text.trim();
 }
 
 /** --reason: its text trimmed, absent when not given; refused when blank or too long. */
@@ -176,6 +195,29 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       const { userId, value } = userSetting(command, rest, 'default', parseWatchLimit);
       return { command, userId, watchLimit: value, reason };
     }
+    case 'set-live-limit': {
+      const reason = onlyReason();
+      const { userId, value } = userSetting(command, rest, 'default', parseLiveLimit);
+      return { command, userId, liveLookupLimit: value, reason };
+    }
+    case 'create-partner': {
+      const { name, email, quota, reason, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('create-partner takes only --name, --email, --quota and --reason');
+      const partnerName = name?.trim();
+      if (!partnerName || partnerName.length > 200) throw new UsageError('--name is required, at most 200 characters');
+      return {
+        command,
+        name: partnerName,
+        email: parseEmail(email),
+        quota: quota === undefined ? null : parseQuota(quota),
+        reason: parseReason(reason),
+      };
+    }
+    case 'reset-factor': {
+      const { user, email, reason, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('reset-factor takes only --user, --email and --reason');
+      return { command, userId: parseUuid(user, '--user'), email: parseEmail(email), reason: parseReason(reason) };
+    }
     case 'delete-user': {
       const { confirm, reason, ...others } = values;
       if (Object.keys(others).length > 0) throw new UsageError('delete-user takes only --confirm and --reason');
@@ -203,19 +245,19 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       const { user, email, role, ...others } = values;
       if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('invite takes only --user, --email and --role');
       const userId = parseUuid(user, '--user');
-      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      const address = parseEmail(email);
       if (!MEMBER_ROLES.includes(role as MemberRole)) throw new UsageError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
-      return { command, userId, email: email.trim(), role: role as MemberRole };
+      return { command, userId, email: address, role: role as MemberRole };
     }
     case 'invite-operator': {
       const { email, name, role = 'operator', ...others } = values;
       if (Object.keys(others).length > 0) throw new UsageError('invite-operator takes only --email, --name and --role');
       if (rest.length > 0) throw new UsageError('invite-operator takes no positional arguments');
-      if (email === undefined || !looksLikeEmail(email.trim())) throw new UsageError('--email must be an e-mail address');
+      const address = parseEmail(email);
       if (!(OPERATOR_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be operator or support');
-      const displayName = name?.trim() || email.trim();
+      const displayName = name?.trim() || address;
       if (displayName.length > 100) throw new UsageError('--name must be at most 100 characters');
-      return { command, email: email.trim(), name: displayName, role: role as OperatorRole };
+      return { command, email: address, name: displayName, role: role as OperatorRole };
     }
     case 'receipt-key':
       onlyCreateOptions();

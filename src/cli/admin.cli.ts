@@ -11,7 +11,7 @@ import { DatabaseModule } from '../database/database.module';
 import { MembersCoreModule } from '../members/members-core.module';
 import { CanaryStore } from '../lookups/canary-store';
 import { PageShapeStore } from '../lookups/page-shape-store';
-import { newReceiptKey } from '../evidence/receipt-keys';
+import { newReceiptKey } from '../verification-records/receipt-keys';
 import { RedisModule } from '../redis/redis.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { runActivityCommand, BrokenChainError } from './activity-command';

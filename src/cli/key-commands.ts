@@ -9,7 +9,20 @@ import { AdminCommand, UsageError } from './admin-grammar';
 /** The commands on users and their keys. */
 export type KeyCommand = Extract<
   AdminCommand,
-  { command: 'create' | 'list' | 'revoke' | 'set-quota' | 'set-rate-limit' | 'set-watch-limit' | 'disable-user' | 'enable-user' }
+  {
+    command:
+      | 'create'
+      | 'list'
+      | 'revoke'
+      | 'set-quota'
+      | 'set-rate-limit'
+      | 'set-watch-limit'
+      | 'set-live-limit'
+      | 'disable-user'
+      | 'enable-user'
+      | 'create-partner'
+      | 'reset-factor';
+  }
 >;
 
 const noUser = (userId: string) => new UsageError(`No user ${userId}`);
@@ -20,7 +33,8 @@ export function commandRequest(reason: string | undefined): OperatorRequest {
 }
 
 /**
- * Creates, lists and revokes keys, and sets or stops their users, through the operator's actions (as the operator
+ * Creates, lists and revokes keys, creates partners with their first owner's invitation, resets a member's second
+ * factor, and sets or stops users, through the operator's actions (as the operator
  * console does); a user or key that does not exist is a UsageError.
  */
 export async function runKeyCommand(app: INestApplicationContext, command: KeyCommand): Promise<unknown> {
@@ -48,6 +62,19 @@ export async function runKeyCommand(app: INestApplicationContext, command: KeyCo
     case 'set-watch-limit':
       if (!(await actions.setWatchLimit(request, command.userId, command.watchLimit))) throw noUser(command.userId);
       return { userId: command.userId, watchLimit: command.watchLimit };
+    case 'set-live-limit':
+      if (!(await actions.setLiveLookupLimit(request, command.userId, command.liveLookupLimit))) throw noUser(command.userId);
+      return { userId: command.userId, liveLookupLimit: command.liveLookupLimit };
+    case 'create-partner': {
+      const created = await actions.createPartner(request, { name: command.name, quota: command.quota, ownerEmail: command.email });
+      if ('error' in created) throw new UsageError(created.error);
+      return { userId: created.userId, ownerInvitation: created.link };
+    }
+    case 'reset-factor': {
+      const reset = await actions.resetMemberFactor(request, command.userId, { email: command.email });
+      if (!reset) throw new UsageError(`No member ${command.email} of user ${command.userId} who has joined`);
+      return { userId: command.userId, ...reset };
+    }
     case 'disable-user':
     case 'enable-user': {
       const changed = await actions.setDisabled(request, command.userId, command.command === 'disable-user');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { checkReceipt, RECEIPT_TYPE, ReceiptCheck, TEST_RECEIPT_TYPE } from '../evidence/receipt-keys';
-import { trustOf } from '../evidence/receipt-trust';
+import { checkReceipt, RECEIPT_TYPE, ReceiptCheck, TEST_RECEIPT_TYPE } from '../verification-records/receipt-keys';
+import { trustOf } from '../verification-records/receipt-trust';
 
 const USAGE = `Usage:
   receipts verify FILE --issuer URL [--issuer URL ...] [--jwks URL|FILE] [--test]

@@ -73,6 +73,7 @@ describe('validateEnvironment', () => {
         SIGN_IN_FAILURES_PER_ADDRESS: 10,
         SIGN_IN_FAILURES_PER_EMAIL: 5,
         INVITATION_HOURS: 72,
+        PASSWORD_RESET_MINUTES: 60,
         REDIS_URL: 'redis://127.0.0.1:6379',
         DEPENDENCY_TIMEOUT_MS: 800,
         REDIS_SENTINELS: '',

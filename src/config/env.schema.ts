@@ -371,6 +371,13 @@ export class EnvironmentVariables {
   @IsInt()
   INVITATION_HOURS = 72;
 
+  /** Minutes a password reset link works for, from when it was asked for. */
+  @Transform(toInteger)
+  @Min(5)
+  @Max(1440)
+  @IsInt()
+  PASSWORD_RESET_MINUTES = 60;
+
   @Matches(/^rediss?:\/\/[^\s]+$/, { message: 'REDIS_URL must be redis://host:port[/db] or rediss:// for TLS' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -61,6 +61,38 @@ export class SignInForm extends ConsoleForm {
   password?: string;
 }
 
+/** The most a passkey's answer takes as JSON: a few hundred bytes of keys and signatures, base64url, with room to spare. */
+const MAX_CREDENTIAL_JSON = 16_384;
+
+/** A sign-in with a passkey: the browser's answer, as JSON, which the page's script puts in the form. */
+@UnknownFieldMessage(consoleForm)
+export class PasskeySignInForm extends ConsoleForm {
+  @FormText(MAX_CREDENTIAL_JSON)
+  credential!: string;
+}
+
+/** A new passkey on Your account: its name, and the browser's answer as JSON. */
+@UnknownFieldMessage(consoleForm)
+export class PasskeyForm extends PasskeySignInForm {
+  @FormText(200)
+  name!: string;
+}
+
+/** Forgot your password?: the address to send a reset link to (the reply is the same for any). */
+@UnknownFieldMessage(consoleForm)
+export class PasswordResetRequestForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(254)
+  email!: string;
+}
+
+/** A reset link's form: the new password (the password policy is the reset's). */
+@UnknownFieldMessage(consoleForm)
+export class PasswordResetForm extends ConsoleForm {
+  @FormText(MAX_PASSWORD_LENGTH * 4)
+  password!: string;
+}
+
 /** A second factor's code: six digits from the app, or a recovery code. */
 @UnknownFieldMessage(consoleForm)
 export class CodeForm extends ConsoleForm {

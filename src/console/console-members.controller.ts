@@ -6,7 +6,7 @@ import type { ActivityOrigin } from '../activity/activity-log';
 import { Requires } from '../auth/requires';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleAnswerFilter } from './console-answer.filter';
-import { CodeForm, ConsoleForm, InviteForm, PasswordChangeForm, RoleForm, SsoSettingsForm } from './console-forms';
+import { CodeForm, ConsoleForm, InviteForm, PasskeyForm, PasswordChangeForm, RoleForm, SsoSettingsForm } from './console-forms';
 import { ConsoleMembersService } from './console-members.service';
 import { FORM, FormThenShow } from './console-routes';
 import { ConsolePageInterceptor } from './console-page.interceptor';
@@ -17,6 +17,8 @@ import { ConsoleSingleSignOn } from './console-single-sign-on';
 const MEMBERS_PAGE = '/console/members';
 const ACCOUNT_PAGE = '/console/account';
 const MEMBER_ID = new ResourceIdPipe('ROUTE_NOT_FOUND');
+/** Passkeys are named by uuids, as members are. */
+const PASSKEY_ID = MEMBER_ID;
 
 /** A form whose answer is its page, with what it shows once (a link, a QR code, recovery codes). */
 const FormShows = (path: string, page: string) => applyDecorators(Post(path), HttpCode(200), RouteConfig(FORM), Render(page));
@@ -103,6 +105,29 @@ export class ConsoleMembersController {
   @FormShows('account/factor/confirm', 'account')
   confirmFactorReset(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: CodeForm) {
     return this.pages.confirmFactorReset(visit, origin, form.code);
+  }
+
+  /** A new passkey's options, for the page's script (JSON); the challenge waits under the session. */
+  @Post('account/passkeys/options')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  passkeyOptions(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @Body() _form: ConsoleForm) {
+    return this.pages.passkeyOptions(request, visit);
+  }
+
+  @FormShows('account/passkeys', 'account')
+  addPasskey(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: PasskeyForm) {
+    return this.pages.addPasskey(request, visit, origin, form.name, form.credential);
+  }
+
+  @FormThenShow('account/passkeys/:id/remove', ACCOUNT_PAGE)
+  removePasskey(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', PASSKEY_ID) id: string,
+    @Body() _form: ConsoleForm,
+  ) {
+    return this.pages.removePasskey(visit, origin, id);
   }
 
   @FormThenShow('account/sessions/:handle/end', ACCOUNT_PAGE)

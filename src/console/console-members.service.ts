@@ -5,8 +5,10 @@ import { MEMBER_ROLES, mayManageMembers, MemberRole } from '../members/member-ro
 import { MemberRow } from '../members/members.repository';
 import { SSO_NEW_MEMBER_ROLES } from '../members/member-sso';
 import { MemberSso, SsoForm } from '../members/member-sso.service';
+import { MemberPasskeys } from '../members/member-passkeys';
 import { FactorSetup, MembersService } from '../members/members.service';
 import { ConsolePage } from './console-answers';
+import { ConsolePasskeys } from './console-passkeys';
 import { ConsoleSessions, ConsoleVisit } from './console-sessions';
 
 /** What the Members page shows once besides the list: a new invitation's link, or a refusal. */
@@ -40,6 +42,8 @@ export class ConsoleMembersService {
     private readonly members: MembersService,
     private readonly sessions: ConsoleSessions,
     private readonly sso: MemberSso,
+    private readonly passkeys: MemberPasskeys,
+    private readonly ceremonies: ConsolePasskeys,
   ) {}
 
   private memberOf(visit: ConsoleVisit): MemberRow {
@@ -110,8 +114,10 @@ export class ConsoleMembersService {
   async accountPage(visit: ConsoleVisit, notice: AccountNotice) {
     const member = this.memberOf(visit);
     return {
-      member: { email: member.email, displayName: member.displayName, role: member.role, recoveryCodesLeft: member.recoveryCodeHashes.length },
+      // Not `member`: every page's model names the signed-in member so for the navigation (pageModel), without the address.
+      account: { email: member.email, displayName: member.displayName, role: member.role, recoveryCodesLeft: member.recoveryCodeHashes.length },
       sessions: await this.sessions.memberSessions(member.id, visit.sessionId),
+      passkeys: await this.passkeys.list(member.id),
       done: null,
       setup: null,
       recoveryCodes: null,
@@ -141,6 +147,21 @@ export class ConsoleMembersService {
       recoveryCodes: reset.recoveryCodes,
       done: 'Your second factor is reset: the old one and its recovery codes no longer work.',
     });
+  }
+
+  passkeyOptions(request: FastifyRequest, visit: ConsoleVisit) {
+    return this.ceremonies.registrationOptions(request, visit, this.memberOf(visit));
+  }
+
+  /** Adds the passkey the browser made: from now on it signs the member in alone. */
+  async addPasskey(request: FastifyRequest, visit: ConsoleVisit, origin: ActivityOrigin, name: string, credential: string) {
+    const refused = await this.ceremonies.register(request, visit, this.memberOf(visit), origin, name, credential);
+    if (refused) throw new ConsolePage('account', await this.accountPage(visit, refused), 400);
+    return this.accountPage(visit, { done: 'Your passkey is added: it signs you in without your password or code.' });
+  }
+
+  async removePasskey(visit: ConsoleVisit, origin: ActivityOrigin, passkeyId: string): Promise<void> {
+    await this.passkeys.remove(origin, this.memberOf(visit), passkeyId);
   }
 
   /** Ends one of the member's sessions; true when it was this one (then signed out here too). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import type { ActivityOrigin } from '../activity/activity-log';
 import { requestOrigin } from '../auth/activity-origin';
 import { hashApiKey } from '../auth/api-key-secret';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
@@ -11,6 +11,7 @@ import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
 import { MemberSso, SingleSignOnRequired } from '../members/member-sso.service';
+import { consoleSessionKey, MemberSessions, memberSessionsKey } from '../members/member-sessions';
 import { MemberRow } from '../members/members.repository';
 import { MembersService } from '../members/members.service';
 import { sessionLimits, SessionLimits, sessionTimeLeftMs } from '../people/session-lifetime';
@@ -59,7 +60,8 @@ export const FAILED_SIGN_INS_PER_MINUTE = 10;
 export const SIGN_IN_PATH = '/console/sign-in';
 /** How long the second step of a member's sign-in waits for its code after the password proved right. */
 const SECOND_FACTOR_WAIT_MS = 5 * 60_000;
-const MEMBER_SCOPE = 'member';
+/** The limiter's scope of members' sign-ins: a password, a code and a passkey count against the same limits. */
+export const MEMBER_SCOPE = 'member';
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
@@ -86,8 +88,8 @@ export class ConsoleSessions {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly members: MembersService,
     private readonly sso: MemberSso,
+    private readonly memberSessionList: MemberSessions,
     private readonly limiter: SignInLimiter,
-    private readonly activity: ActivityLog,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
@@ -97,11 +99,11 @@ export class ConsoleSessions {
   }
 
   private sessionKey(handle: string): string {
-    return this.redis.key('console-session', handle);
+    return consoleSessionKey(this.redis, handle);
   }
 
   private memberSessionsKey(memberId: string): string {
-    return this.redis.key('console-member-sessions', memberId);
+    return memberSessionsKey(this.redis, memberId);
   }
 
   private secondFactorKey(signInToken: string): string {
@@ -183,17 +185,30 @@ export class ConsoleSessions {
     return true;
   }
 
-  /** Whether this browser has a password step waiting for its code. */
-  async awaitsSecondFactor(request: FastifyRequest): Promise<boolean> {
+  /**
+   * The member whose password step waits for its code in this browser, as they are now; null when none waits. One
+   * whose second factor the operator reset (none set) sets a new one here before their session starts.
+   */
+  async waitingMember(request: FastifyRequest): Promise<MemberRow | null> {
     const token = readCookie(request.headers.cookie, SIGN_IN_COOKIE);
-    return token !== null && (await this.redis.client.exists(this.secondFactorKey(token))) === 1;
+    const waiting = token === null ? null : await this.redis.client.get(this.secondFactorKey(token));
+    if (waiting === null) return null;
+    const { memberId } = JSON.parse(waiting) as { memberId: string };
+    return (await this.members.sessionHolder(memberId))?.member ?? null;
   }
 
   /**
    * A member's second step: a TOTP code or a recovery code, counted as the password was. Right, a new session
-   * starts (a new id, whatever the browser held) and the waiting step is gone; 'expired' when no step waits.
+   * starts (a new id, whatever the browser held) and the waiting step is gone; 'expired' when no step waits. A
+   * member with no factor (the operator reset it) confirms the new one set up on the code page with its first code
+   * instead, and is answered their new recovery codes.
    */
-  async secondFactorStep(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, code: string): Promise<'signed-in' | 'wrong' | 'expired'> {
+  async secondFactorStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    sentToken: unknown,
+    code: string,
+  ): Promise<'signed-in' | 'wrong' | 'expired' | { recoveryCodes: string[] }> {
     const token = this.checkSignInForm(request, sentToken);
     const waiting = await this.redis.client.get(this.secondFactorKey(token));
     if (waiting === null) return 'expired';
@@ -202,14 +217,16 @@ export class ConsoleSessions {
     if ((await this.limiter.count(attempt)) > 0) throw new ApiError('TOO_MANY_SIGN_INS');
     const origin = this.origin(request, memberId);
     const holder = await this.members.sessionHolder(memberId);
-    if (!holder || !(await this.members.secondFactorMatches(memberId, code))) {
+    const setUp = holder?.member.totpSecret === null ? await this.members.confirmFactorReset(origin, holder.member, code) : null;
+    const right = setUp === null ? holder !== null && (await this.members.secondFactorMatches(memberId, code)) : !('error' in setUp);
+    if (!holder || !right) {
       if (holder) await this.members.recordFailedSignIn(holder.member, origin, 'second factor');
       return 'wrong';
     }
     await this.limiter.forgive(attempt);
     await this.redis.client.del(this.secondFactorKey(token));
     await this.startMemberSession(request, reply, holder.member, origin);
-    return 'signed-in';
+    return setUp === null || 'error' in setUp ? 'signed-in' : { recoveryCodes: setUp.recoveryCodes };
   }
 
   /** Starts a member's session (after sign-in, or after joining) and logs it. */
@@ -326,22 +343,15 @@ export class ConsoleSessions {
   }
 
   /**
-   * Ends the member's sessions (`handle` one, or all but `except`, or all): at once, so that their next request
-   * goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
+   * Ends the member's sessions (`handle` one, or all but the session of id `except`, or all): at once, so that their
+   * next request goes to the sign-in page. Each ended session is logged as session.ended by `origin`.
    */
-  async endMemberSessions(
+  endMemberSessions(
     origin: ActivityOrigin,
     member: Pick<MemberRow, 'id' | 'userId'>,
     which: { handle: string } | { except: string | null },
   ): Promise<number> {
-    const handles = await this.redis.client.smembers(this.memberSessionsKey(member.id));
-    const except = 'except' in which && which.except !== null ? hashApiKey(which.except) : null;
-    const ending = 'handle' in which ? handles.filter((handle) => handle === which.handle) : handles.filter((handle) => handle !== except);
-    for (const handle of ending) {
-      await this.redis.client.del(this.sessionKey(handle));
-      await this.redis.client.srem(this.memberSessionsKey(member.id), handle);
-      await this.activity.append(origin, { userId: member.userId, action: 'session.ended', target: { type: 'session', id: handle.slice(0, 16) } });
-    }
-    return ending.length;
+    if ('handle' in which) return this.memberSessionList.end(origin, member, which);
+    return this.memberSessionList.end(origin, member, { exceptHandle: which.except === null ? null : hashApiKey(which.except) });
   }
 }

@@ -6,9 +6,11 @@ import { requestOrigin } from '../auth/activity-origin';
 import { ApiError } from '../errors/api-error';
 import { SingleSignOnRequired } from '../members/member-sso.service';
 import { MembersService } from '../members/members.service';
+import { PasswordResets } from '../members/password-resets';
 import { ConsoleAnswerFilter } from './console-answer.filter';
 import { ConsolePage, ConsoleRedirect } from './console-answers';
-import { CodeForm, JoinForm, SignInForm, SsoStartForm } from './console-forms';
+import { CodeForm, ConsoleForm, JoinForm, PasskeySignInForm, SignInForm, SsoStartForm } from './console-forms';
+import { ConsolePasskeys } from './console-passkeys';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ConsoleSessions, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleSingleSignOn } from './console-single-sign-on';
@@ -19,6 +21,7 @@ const CODE_PATH = '/console/sign-in/code';
 /** The one answer to a wrong address or password, so that it never tells whether an address has an account. */
 const WRONG_PASSWORD = 'The e-mail address or password is not right.';
 const WRONG_CODE = 'That code is not right, or was used already.';
+const WRONG_PASSKEY = 'That passkey did not sign you in. Use a passkey you added on Your account, or your password.';
 const DEAD_INVITATION = 'This invitation link has expired or was used already. Ask whoever invited you for a new one.';
 
 /**
@@ -35,6 +38,8 @@ export class ConsoleSignInController {
     private readonly sessions: ConsoleSessions,
     private readonly members: MembersService,
     private readonly sso: ConsoleSingleSignOn,
+    private readonly passkeys: ConsolePasskeys,
+    private readonly resets: PasswordResets,
   ) {}
 
   @Get()
@@ -98,11 +103,35 @@ export class ConsoleSignInController {
     return { next: OVERVIEW, to: 'the console' };
   }
 
+  /** A passkey sign-in's options, for the page's script (JSON); the challenge waits under the sign-in form's token. */
+  @Post('sign-in/passkey/options')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  passkeyOptions(@Req() request: FastifyRequest, @Body() form: ConsoleForm) {
+    return this.passkeys.signInOptions(request, form._csrf);
+  }
+
+  /** A member's passkey alone, both factors: signed in, or the sign-in page again. */
+  @Post('sign-in/passkey')
+  @RouteConfig(FORM)
+  @Redirect(OVERVIEW, 303)
+  async passkey(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: PasskeySignInForm): Promise<void> {
+    try {
+      if (!(await this.passkeys.signIn(request, reply, form._csrf, form.credential))) throw this.again(request, reply, WRONG_PASSKEY, 401);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
+      if (error instanceof SingleSignOnRequired) throw this.again(request, reply, error.message, 403);
+      throw error;
+    }
+  }
+
+  /** The code's form; for a member whose factor the operator reset, a new factor to set up first (kept until confirmed). */
   @Get('sign-in/code')
   @Render('sign-in-code')
   async codePage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (!(await this.sessions.awaitsSecondFactor(request))) throw new ConsoleRedirect(SIGN_IN_PATH);
-    return { signInToken: this.sessions.signInToken(request, reply), error: null };
+    const model = await this.codeModel(request, reply, null);
+    if (!model) throw new ConsoleRedirect(SIGN_IN_PATH);
+    return model;
   }
 
   @Post('sign-in/code')
@@ -113,11 +142,13 @@ export class ConsoleSignInController {
     try {
       outcome = await this.sessions.secondFactorStep(request, reply, form._csrf, form.code);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.codeAgain(request, reply, error.publicMessage, error.status);
+      if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw await this.codeAgain(request, reply, error.publicMessage, error.status);
       throw error;
     }
     if (outcome === 'expired') throw new ConsoleRedirect(SIGN_IN_PATH);
-    if (outcome === 'wrong') throw this.codeAgain(request, reply, WRONG_CODE, 401);
+    if (outcome === 'wrong') throw await this.codeAgain(request, reply, WRONG_CODE, 401);
+    // A new factor confirmed: signed in, with the new recovery codes shown once.
+    if (outcome !== 'signed-in') throw new ConsolePage('recovery-codes', { recoveryCodes: outcome.recoveryCodes, next: OVERVIEW }, 200);
   }
 
   @Get('join/:token')
@@ -157,7 +188,7 @@ export class ConsoleSignInController {
   }
 
   private signInModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
-    return { signInToken: this.sessions.signInToken(request, reply), error, keySignIn: this.sessions.keySignIn };
+    return { signInToken: this.sessions.signInToken(request, reply), error, keySignIn: this.sessions.keySignIn, passwordReset: this.resets.offered };
   }
 
   /** The sign-in form again, with the refusal's words and status. */
@@ -165,8 +196,17 @@ export class ConsoleSignInController {
     return new ConsolePage('sign-in', this.signInModel(request, reply, error), status);
   }
 
-  private codeAgain(request: FastifyRequest, reply: FastifyReply, error: string, status: number): ConsolePage {
-    return new ConsolePage('sign-in-code', { signInToken: this.sessions.signInToken(request, reply), error }, status);
+  /** The code page's model: the form's token, and the new factor's setup for a member who has none; null when no sign-in waits. */
+  private async codeModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
+    const member = await this.sessions.waitingMember(request);
+    if (!member) return null;
+    const setup = member.totpSecret !== null ? null : ((await this.members.pendingFactor(member)) ?? (await this.members.startFactorReset(member)));
+    return { signInToken: this.sessions.signInToken(request, reply), error, setup };
+  }
+
+  private async codeAgain(request: FastifyRequest, reply: FastifyReply, error: string, status: number): Promise<ConsolePage | ConsoleRedirect> {
+    const model = await this.codeModel(request, reply, error);
+    return model ? new ConsolePage('sign-in-code', model, status) : new ConsoleRedirect(SIGN_IN_PATH);
   }
 
   /** The invitation's page as it now stands, with the refusal's words. */

@@ -18,6 +18,8 @@ import { ConsoleSingleSignOn } from './console-single-sign-on';
 import { ConsoleService } from './console.service';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsoleMembersService } from './console-members.service';
+import { ConsolePasskeys } from './console-passkeys';
+import { ConsolePasswordResetController } from './console-password-reset.controller';
 import { MembersCoreModule } from '../members/members-core.module';
 import { PeopleModule } from '../people/people.module';
 import { mountConsole } from './mount-console';
@@ -37,12 +39,13 @@ import { mountConsole } from './mount-console';
     MembersCoreModule,
     PeopleModule,
   ],
-  controllers: [ConsoleSignInController, ConsoleController, ConsoleMembersController],
+  controllers: [ConsoleSignInController, ConsolePasswordResetController, ConsoleController, ConsoleMembersController],
   providers: [
     ConsoleService,
     ConsoleSessions,
     ConsoleSingleSignOn,
     ConsoleMembersService,
+    ConsolePasskeys,
     // Roster uploads larger than an ordinary form are read only for a signed-in session.
     {
       provide: ConsoleSessionBodyGate,

@@ -21,8 +21,10 @@ import { OperatorActions1765238400000 } from './migrations/1765238400000-operato
 import { Operators1765324800000 } from './migrations/1765324800000-operators';
 import { Members1765411200000 } from './migrations/1765411200000-members';
 import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
-import { MemberSingleSignOn1795946539573 } from './migrations/1795946539573-member-single-sign-on';
-import { OperatorSingleSignOn1795948333273 } from './migrations/1795948333273-operator-single-sign-on';
+import { UserLiveLookupLimit1795946557000 } from './migrations/1795946557000-user-live-lookup-limit';
+import { MemberPasskeys1795946572552 } from './migrations/1795946572552-member-passkeys';
+import { MemberSingleSignOn1795949214170 } from './migrations/1795949214170-member-single-sign-on';
+import { OperatorSingleSignOn1795949215170 } from './migrations/1795949215170-operator-single-sign-on';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -77,8 +79,10 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       Operators1765324800000,
       Members1765411200000,
       RosterMembers1765497600000,
-      MemberSingleSignOn1795946539573,
-      OperatorSingleSignOn1795948333273,
+      UserLiveLookupLimit1795946557000,
+      MemberPasskeys1795946572552,
+      MemberSingleSignOn1795949214170,
+      OperatorSingleSignOn1795949215170,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -6,6 +6,7 @@ import { RedisOutageLog } from '../logging/redis-outage-log';
 import { blockingConnection, redisConnectionSettings } from '../redis/redis-clients';
 import type { FinalResult, LookupJobResult, LookupStanding, LookupWait } from './lookup-outcome';
 import { mustPark } from './fair-turns';
+import { queueOfWorld, worldOfJob } from './lookup-world';
 import type { NamedSubject } from './lookup-subject';
 import { PARKED_PRIORITIES, ParkedPriority, PendingLookups } from './pending-lookups';
 import { LOOKUP_JOB, LookupJobData, LookupPriority, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, lookupQueueOf, newLookupJobId } from './lookup-jobs';
@@ -122,8 +123,9 @@ export class LookupQueue implements OnModuleInit, OnModuleDestroy {
    */
   async enqueueFor(userId: string, subject: NamedSubject, priority: ParkedPriority, options: { refresh?: boolean } = {}): Promise<string> {
     const data = { ...subject.job, ...(options.refresh ? { refresh: true } : {}) };
-    // A test lookup spends none of the register's budget: it enters the test queue at once.
-    const park = !data.testUserId && mustPark(await this.pending.parked(userId, priority), await this.queuedBackground(), this.backgroundTarget);
+    // Only a world whose lookups spend the register's budget parks them (WORLD_QUEUES): a test lookup enters at once.
+    const park =
+      queueOfWorld(worldOfJob(data)).parks && mustPark(await this.pending.parked(userId, priority), await this.queuedBackground(), this.backgroundTarget);
     const { job, joined } = await this.add(data, subject.flightId, priority, park ? PARK_DELAY_MS : 0, newLookupJobId(data));
     // A join onto a parked job that no list holds (its producer died between the add and the listing) would leave it
     // delayed for PARK_DELAY_MS: list it, so that the dispatcher promotes it in this user's turn.

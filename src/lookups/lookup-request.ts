@@ -3,7 +3,7 @@ import type { Charge } from '../quota/quota.service';
 import type { LookupSubject } from './lookup-subject';
 
 /** Who pays for a lookup, and whose turn and bounds it takes. */
-export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota'> & {
+export type LookupUser = Pick<AuthenticatedUser, 'userId' | 'monthlyQuota' | 'liveLookupLimit'> & {
   /** The user's side; read from its row (UserModes) when the caller has no key in hand (roster rows, re-checks). */
   mode?: AuthenticatedUser['mode'];
 };

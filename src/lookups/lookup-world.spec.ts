@@ -1,4 +1,5 @@
-import { forWorld, LIVE_WORLD, worldNames, worldOfJob, worldOfUser } from './lookup-world';
+import { lookupQueueOf, newLookupJobId, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import { forWorld, LIVE_WORLD, queueOfWorld, worldNames, worldOfJob, worldOfUser } from './lookup-world';
 
 const REGISTER = 'register.example:443';
 const number = { licenceNumber: '1011001544208079' };
@@ -51,5 +52,26 @@ describe('worldNames', () => {
     const world = worldOfUser('u1', 'test');
     const named = worldNames(world, number, REGISTER);
     expect(worldNames(worldOfJob(named.job), named.job, REGISTER)).toEqual(named);
+  });
+});
+
+describe('queueOfWorld', () => {
+  it("queues the live world's lookups on the register's queue, at its pace, and parks its background ones for their turn", () => {
+    expect(queueOfWorld(LIVE_WORLD)).toEqual({ name: REGISTER_LOOKUP_QUEUE, paced: true, parks: true });
+  });
+
+  it("queues every test user's lookups on the test queue, unpaced, and never parks them (they spend no register budget)", () => {
+    expect(queueOfWorld(worldOfUser('u1', 'test'))).toEqual({ name: TEST_LOOKUP_QUEUE, paced: false, parks: false });
+    expect(queueOfWorld(worldOfUser('u2', 'test'))).toBe(queueOfWorld(worldOfUser('u1', 'test')));
+  });
+
+  it("gives a world's job an id that names its world's queue, so the producer finds it again by id", () => {
+    for (const world of [LIVE_WORLD, worldOfUser('u1', 'test')]) {
+      for (const subject of [number, search]) {
+        const { job } = worldNames(world, subject, REGISTER);
+        expect(lookupQueueOf(newLookupJobId(job))).toBe(queueOfWorld(world).name);
+        expect(queueOfWorld(worldOfJob(job))).toBe(queueOfWorld(world));
+      }
+    }
   });
 });

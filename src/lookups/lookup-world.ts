@@ -1,10 +1,10 @@
 import type { KeyMode } from '../auth/key-mode';
-import { LookupJobData, subjectId } from './lookup-jobs';
+import { LookupJobData, REGISTER_LOOKUP_QUEUE, subjectId, TEST_LOOKUP_QUEUE } from './lookup-jobs';
 
 /**
  * Whose register answers a lookup: the live register (REGISTER_URL), or one test user's built-in test register. Chosen
  * once per lookup, from the user's side in the API and from the job in the worker; everything that differs between
- * the two (the register surface, the gate, the cache's namespace) is picked from it here, so callers never ask.
+ * the two (the register surface, the gate, the cache's namespace, the queue) is picked from it here, so callers never ask.
  */
 export type LookupWorld = { side: 'live' } | { side: 'test'; testUserId: string };
 
@@ -24,6 +24,29 @@ export function worldOfJob(job: LookupJobData): LookupWorld {
 /** Picks the world's own thing (a surface, a gate) from one of each; the test one made for the test user. */
 export function forWorld<Live, Test>(world: LookupWorld, choices: { live: Live; test: (testUserId: string) => Test }): Live | Test {
   return world.side === 'live' ? choices.live : choices.test(world.testUserId);
+}
+
+/**
+ * How a world's lookups queue, decided here once for each world so that no queue or worker asks a job for its user:
+ * the queue its jobs go to, whether that queue's worker keeps the register's pace (the global limiter), and whether
+ * a background lookup (a batch row's, a re-check's) may be parked for its user's turn (fair-turns.ts). Only lookups
+ * that spend the register's budget wait for a turn: a test user's enter its queue at once.
+ */
+export interface WorldQueue {
+  name: typeof REGISTER_LOOKUP_QUEUE | typeof TEST_LOOKUP_QUEUE;
+  paced: boolean;
+  parks: boolean;
+}
+
+/** Each world's queue, one per side: every test user's lookups share the test queue. */
+export const WORLD_QUEUES: Readonly<Record<LookupWorld['side'], WorldQueue>> = {
+  live: { name: REGISTER_LOOKUP_QUEUE, paced: true, parks: true },
+  test: { name: TEST_LOOKUP_QUEUE, paced: false, parks: false },
+};
+
+/** The queue of the world's lookups (WORLD_QUEUES). */
+export function queueOfWorld(world: LookupWorld): WorldQueue {
+  return WORLD_QUEUES[world.side];
 }
 
 /** A lookup's names in its world: its cache key's parts (after the Redis prefix), its single-flight id, its job. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { FactoryProvider, Injectable, Logger } from '@nestjs/common';
 import { NameSearch, RegisterError, RegisterParseError, RegisterUnavailableError, RegisterUnreachableError } from '@lvs/register';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { Clock } from '../clock/clock';
@@ -8,22 +8,22 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
 import { LiveRegister } from './live-register';
 import { toFinalResult, toNameSearchResult } from './lookup-outcome';
-import { LOOKUP_FAILURE, LookupJobData, REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
+import { LOOKUP_FAILURE, LookupJobData } from './lookup-jobs';
 import type { LookupJobResult } from './lookup-outcome';
-import { forWorld, worldOfJob } from './lookup-world';
+import { forWorld, WORLD_QUEUES, WorldQueue, worldOfJob } from './lookup-world';
 import type { RegisterSurface } from './register-surface';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
 
 /**
- * A lookup worker's options from the settings. The register queue's limiter is global, shared by every worker through
- * Redis; the test queue has none, its lookups never reaching the register.
+ * A lookup worker's options from the settings. A paced queue's limiter (the register's) is global, shared by every
+ * worker through Redis; the test queue has none, its lookups never reaching the register.
  */
-function lookupWorkerOptions(config: AppConfig, limited: boolean): WorkerOptions {
+function lookupWorkerOptions(config: AppConfig, queue: WorldQueue): WorkerOptions {
   return {
     ...workerConnection(config),
     concurrency: config.get('WORKER_CONCURRENCY'),
-    ...(limited ? { limiter: { max: config.get('REGISTER_MAX_PER_SECOND'), duration: 1000 } } : {}),
+    ...(queue.paced ? { limiter: { max: config.get('REGISTER_MAX_PER_SECOND'), duration: 1000 } } : {}),
     lockDuration: config.get('WORKER_LOCK_DURATION_MS'),
     stalledInterval: config.get('WORKER_STALLED_INTERVAL_MS'),
     maxStalledCount: 2,
@@ -33,9 +33,10 @@ function lookupWorkerOptions(config: AppConfig, limited: boolean): WorkerOptions
 /**
  * Runs register lookups in the worker process (provided only by LookupsWorkerModule), the same steps in every world:
  * the job's world picks its register surface and its cache names, and the surface says what is retried and kept.
+ * Each world's queue has a worker of its own (LookupWorker), which hands every job here.
  */
 @Injectable()
-export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult> {
+export class LookupProcessor {
   private readonly logger = new Logger('LookupProcessor');
 
   constructor(
@@ -44,10 +45,7 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
     private readonly cache: ResultCache,
     private readonly clock: Clock,
     private readonly holderData: HolderDataProtection,
-    config: AppConfig,
-  ) {
-    super(REGISTER_LOOKUP_QUEUE, lookupWorkerOptions(config, true), config.get('SHUTDOWN_GRACE_MS'));
-  }
+  ) {}
 
   async process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
     const { data } = job;
@@ -147,19 +145,27 @@ export class LookupProcessor extends QueueWorker<LookupJobData, LookupJobResult>
 }
 
 /**
- * Drains the test queue (test users' lookups) in the worker process, without the register's limiter: the lookups are
- * LookupProcessor's, answered by the built-in test registers, so test traffic never takes a live lookup's turn.
+ * Drains one world's queue (WORLD_QUEUES) in the worker process: the register's at its pace, the test one without a
+ * limiter, so test traffic never takes a live lookup's turn. Which surface answers is the job's world's choice, in
+ * LookupProcessor, not the queue's.
  */
-@Injectable()
-export class TestLookupProcessor extends QueueWorker<LookupJobData, LookupJobResult> {
+export class LookupWorker extends QueueWorker<LookupJobData, LookupJobResult> {
   constructor(
+    queue: WorldQueue,
     private readonly lookups: LookupProcessor,
     config: AppConfig,
   ) {
-    super(TEST_LOOKUP_QUEUE, lookupWorkerOptions(config, false), config.get('SHUTDOWN_GRACE_MS'));
+    super(queue.name, lookupWorkerOptions(config, queue), config.get('SHUTDOWN_GRACE_MS'));
   }
 
   process(job: Job<LookupJobData, LookupJobResult>, token?: string): Promise<LookupJobResult> {
     return this.lookups.process(job, token);
   }
 }
+
+/** One LookupWorker per world's queue, each under its queue's name. */
+export const lookupWorkerProviders: FactoryProvider<LookupWorker>[] = Object.values(WORLD_QUEUES).map((queue) => ({
+  provide: `LookupWorker:${queue.name}`,
+  inject: [LookupProcessor, AppConfig],
+  useFactory: (lookups: LookupProcessor, config: AppConfig) => new LookupWorker(queue, lookups, config),
+}));

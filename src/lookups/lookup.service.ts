@@ -21,7 +21,7 @@ import { PendingLookups } from './pending-lookups';
 import { raceAbort } from './race-abort';
 import { ResultCache } from './result-cache';
 import { TestRegisters } from './test-register';
-import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingLimits } from './waiting-bounds';
+import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, liveLookupBound, WaitingLimits } from './waiting-bounds';
 
 export type LookupAnswer<Result extends LookupJobResult> =
   | { state: 'answered'; result: Result; source: 'cache' | 'register'; newCharge: Charge | null }
@@ -233,7 +233,8 @@ export class LookupService {
   }
 
   /**
-   * A live lookup takes a place in the user's live bound (USER_MAX_LIVE_LOOKUPS), within the bound of the queue it
+   * A live lookup takes a place in the user's live bound (its account's own, which comes with the caller's key or
+   * session, else USER_MAX_LIVE_LOOKUPS), within the bound of the queue it
    * will wait in (boundingQueue) and the user's background one, then asks the breaker last, since it may hand out its one probe. A re-check
    * asks only the breaker; a roster's row was admitted with its roster (reserve).
    */
@@ -247,7 +248,7 @@ export class LookupService {
     const { userId } = request.user;
     const [queued, user] = await Promise.all([this.queue.waitingCounts(boundingQueue(request.world.side)), this.pending.waiting(userId)]);
     if (exceedsWaitingBounds('live', 1, { ...queued, user }, this.limits)) throw new ApiError('SERVICE_UNAVAILABLE');
-    const place = await this.live.take(userId, jobId, this.limits.liveMax);
+    const place = await this.live.take(userId, jobId, liveLookupBound(request.user.liveLookupLimit, this.limits.liveMax));
     if (!place) throw new ApiError('SERVICE_UNAVAILABLE');
     if (await gate.admit()) return place;
     await this.live.release(place);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LiveRegister } from './live-register';
 import { LookupDispatcher } from './lookup-dispatcher';
-import { LookupProcessor, TestLookupProcessor } from './lookup.processor';
+import { LookupProcessor, lookupWorkerProviders } from './lookup.processor';
 import { LookupsCoreModule } from './lookups-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { LookupsModule } from './lookups.module';
@@ -13,6 +13,6 @@ import { RedisScriptsModule } from '../redis/redis-scripts.module';
 /** Worker only: runs the lookups (live ones through the register client, test ones on their own queue), and feeds parked lookups into the queue in turns. The API never imports it, so it never consumes jobs. */
 @Module({
   imports: [RedisScriptsModule.forFeature([holdDispatchLease, releaseDispatchLease]), LookupsCoreModule, LookupsModule, SecretsModule, PageShapesModule],
-  providers: [LiveRegister, LookupProcessor, TestLookupProcessor, LookupDispatcher, registerClientProvider, registerClientCloserProvider],
+  providers: [LiveRegister, LookupProcessor, ...lookupWorkerProviders, LookupDispatcher, registerClientProvider, registerClientCloserProvider],
 })
 export class LookupsWorkerModule {}

@@ -1,5 +1,5 @@
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from './lookup-jobs';
-import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, WaitingCounts } from './waiting-bounds';
+import { boundingQueue, exceedsQueueBound, exceedsUserBound, exceedsWaitingBounds, liveLookupBound, WaitingCounts } from './waiting-bounds';
 
 const limits = { queueMax: 1500, userMax: 1000 };
 const counts = (change: Partial<WaitingCounts>): WaitingCounts => ({ live: 0, all: 0, user: 0, ...change });
@@ -50,5 +50,17 @@ describe('boundingQueue', () => {
     expect(boundingQueue('test')).toBe(TEST_LOOKUP_QUEUE);
     expect(boundingQueue('live')).toBe(REGISTER_LOOKUP_QUEUE);
     expect(TEST_LOOKUP_QUEUE).not.toBe(REGISTER_LOOKUP_QUEUE);
+  });
+});
+
+describe('liveLookupBound', () => {
+  it("is the account's own bound when the operator set one, above or below the setting", () => {
+    expect(liveLookupBound(1, 100)).toBe(1);
+    expect(liveLookupBound(250, 100)).toBe(250);
+  });
+
+  it('is USER_MAX_LIVE_LOOKUPS when the account has none (null), or the caller carries none (absent)', () => {
+    expect(liveLookupBound(null, 100)).toBe(100);
+    expect(liveLookupBound(undefined, 100)).toBe(100);
   });
 });

@@ -44,6 +44,14 @@ export function exceedsWaitingBounds(urgency: LookupUrgency, newLookups: number,
 }
 
 /**
+ * How many live lookups of the user may wait for the register at once: the account's own bound when the operator set
+ * one (keys set-live-limit), else USER_MAX_LIVE_LOOKUPS.
+ */
+export function liveLookupBound(accountLimit: number | null | undefined, liveMax: number): number {
+  return accountLimit ?? liveMax;
+}
+
+/**
  * The queue whose waiting lookups bound a new lookup of a key of `mode`: the one it will wait in. Each queue has a
  * bound of its own (QUEUE_MAX_WAITING), so a test key's flood never refuses a live lookup (503), nor live traffic a
  * test lookup.

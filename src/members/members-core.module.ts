@@ -5,13 +5,16 @@ import { SecretsModule } from '../secrets/secrets.module';
 import { OpenIdSignIn } from '../people/openid-sign-in';
 import { InvitationMail } from './invitation-mail';
 import { MemberSso } from './member-sso.service';
+import { MemberPasskeys } from './member-passkeys';
+import { MemberSessions } from './member-sessions';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
+import { PasswordResets } from './password-resets';
 
-/** Members without HTTP: for the console (its pages and single sign-on) and the admin command (invite). */
+/** Members without HTTP: for the console (its pages, passkeys, password resets, single sign-on) and the admin command (invite). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, InvitationMail, MemberSso, OpenIdSignIn],
-  exports: [MembersService, MemberSso],
+  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail, MemberPasskeys, PasswordResets, MemberSso, OpenIdSignIn],
+  exports: [MembersService, MemberSessions, MemberPasskeys, PasswordResets, MemberSso],
 })
 export class MembersCoreModule {}

@@ -31,6 +31,21 @@ export interface SsoRow extends SsoSettings {
 
 const SSO_COLUMNS = `user_id AS "userId", issuer, client_id AS "clientId", client_secret AS "clientSecret", domains,
   new_member_role AS "newMemberRole", required`;
+/** A member's passkey as the service reads it: the credential's public part, never a secret. */
+export interface PasskeyRow {
+  id: string;
+  memberId: string;
+  credentialId: string;
+  publicKey: Uint8Array;
+  counter: number;
+  transports: string[];
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+const PASSKEY_COLUMNS = `p.id, p.member_id AS "memberId", p.credential_id AS "credentialId", p.public_key AS "publicKey", p.counter::float8 AS counter,
+  p.transports, p.name, p.created_at AS "createdAt", p.last_used_at AS "lastUsedAt"`;
 
 const COLUMNS = `id, user_id AS "userId", email, display_name AS "displayName", role, status, password_hash AS "passwordHash",
   totp_secret AS "totpSecret", totp_last_step AS "totpLastStep", totp_pending_secret AS "totpPendingSecret",
@@ -156,12 +171,116 @@ export class MembersRepository {
     await this.dataSource.query(`UPDATE members SET last_sign_in_at = $2 WHERE id = $1`, [memberId, at]);
   }
 
+  /** A new password; a reset link still open stops working. */
   async setPassword(memberId: string, passwordHash: string): Promise<void> {
-    await this.dataSource.query(`UPDATE members SET password_hash = $2 WHERE id = $1`, [memberId, passwordHash]);
+    await this.dataSource.query(`UPDATE members SET password_hash = $2, password_reset_hash = NULL, password_reset_expires_at = NULL WHERE id = $1`, [
+      memberId,
+      passwordHash,
+    ]);
+  }
+
+  /** An active member's password reset, in place of any before it: its token's hash and expiry. */
+  async setPasswordReset(memberId: string, resetHash: string, expiresAt: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE members SET password_reset_hash = $2, password_reset_expires_at = $3 WHERE id = $1 AND status = 'active' AND removed_at IS NULL`,
+      [memberId, resetHash, expiresAt],
+    );
+  }
+
+  /** The active member a reset's hash names, with the reset's expiry. */
+  async byPasswordReset(resetHash: string): Promise<(MemberRow & { resetExpiresAt: Date }) | undefined> {
+    const [row] = await this.dataSource.query<(MemberRow & { resetExpiresAt: Date })[]>(
+      `SELECT ${COLUMNS}, password_reset_expires_at AS "resetExpiresAt" FROM members
+        WHERE password_reset_hash = $1 AND status = 'active' AND removed_at IS NULL`,
+      [resetHash],
+    );
+    return row;
+  }
+
+  /** Takes the reset named by its hash and sets the new password; false when it was taken meanwhile. */
+  async resetPassword(manager: EntityManager, memberId: string, resetHash: string, passwordHash: string): Promise<boolean> {
+    const [, count] = await manager.query<[unknown, number]>(
+      `UPDATE members SET password_hash = $3, password_reset_hash = NULL, password_reset_expires_at = NULL
+        WHERE id = $1 AND password_reset_hash = $2 AND status = 'active' AND removed_at IS NULL`,
+      [memberId, resetHash, passwordHash],
+    );
+    return count === 1;
+  }
+
+  /** A member's passkeys, oldest first. */
+  passkeysOf(memberId: string): Promise<PasskeyRow[]> {
+    return this.dataSource.query<PasskeyRow[]>(`SELECT ${PASSKEY_COLUMNS} FROM member_passkeys p WHERE p.member_id = $1 ORDER BY p.created_at, p.id`, [
+      memberId,
+    ]);
+  }
+
+  /** A member's new passkey; null when its credential is registered already. */
+  async insertPasskey(
+    manager: EntityManager,
+    memberId: string,
+    passkey: Pick<PasskeyRow, 'credentialId' | 'publicKey' | 'counter' | 'transports' | 'name'>,
+  ): Promise<string | null> {
+    const rows = await manager.query<{ id: string }[]>(
+      `INSERT INTO member_passkeys (member_id, credential_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (credential_id) DO NOTHING RETURNING id`,
+      [memberId, passkey.credentialId, Buffer.from(passkey.publicKey), passkey.counter, passkey.transports, passkey.name],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Removes one of the member's passkeys; false when the member has no such passkey. */
+  async deletePasskey(manager: EntityManager, memberId: string, passkeyId: string): Promise<boolean> {
+    const [, count] = await manager.query<[unknown, number]>(`DELETE FROM member_passkeys WHERE id = $1 AND member_id = $2`, [passkeyId, memberId]);
+    return count === 1;
+  }
+
+  /** The passkey of this credential, while its member is active (a disabled or removed member's passkeys sign no one in). */
+  async activePasskey(credentialId: string): Promise<PasskeyRow | undefined> {
+    const [row] = await this.dataSource.query<PasskeyRow[]>(
+      `SELECT ${PASSKEY_COLUMNS} FROM member_passkeys p JOIN members m ON m.id = p.member_id
+        WHERE p.credential_id = $1 AND m.status = 'active' AND m.removed_at IS NULL`,
+      [credentialId],
+    );
+    return row;
+  }
+
+  /** Records a sign-in with the passkey: its new counter, if no other sign-in moved it meanwhile. */
+  async usePasskey(passkeyId: string, counterBefore: number, counter: number, at: Date): Promise<boolean> {
+    const [, count] = await this.dataSource.query<[unknown, number]>(
+      `UPDATE member_passkeys SET counter = $3, last_used_at = $4 WHERE id = $1 AND counter = $2`,
+      [passkeyId, counterBefore, counter, at],
+    );
+    return count === 1;
   }
 
   async setPendingFactor(memberId: string, sealedSecret: string): Promise<void> {
     await this.dataSource.query(`UPDATE members SET totp_pending_secret = $2 WHERE id = $1`, [memberId, sealedSecret]);
+  }
+
+  /**
+   * The operator's reset: the member's TOTP secret, any pending one, and their recovery codes are gone, so that they
+   * set a new factor at their next sign-in. The member of the account named by id or by address, joined (an invited
+   * member has set up nothing yet); undefined when there is none. `hadTotp`: whether a factor was set before.
+   */
+  async clearFactor(
+    manager: EntityManager,
+    userId: string,
+    which: { memberId: string } | { email: string },
+  ): Promise<{ id: string; userId: string; hadTotp: boolean } | undefined> {
+    const [rows] = await manager.query<[{ id: string; userId: string; hadTotp: boolean }[], number]>(
+      `UPDATE members m SET totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = NULL, recovery_code_hashes = '{}'
+         FROM (SELECT id, totp_secret IS NOT NULL AS had FROM members
+                WHERE user_id = $1 AND removed_at IS NULL AND status <> 'invited' AND (id = $2::uuid OR email = $3) FOR UPDATE) before
+        WHERE m.id = before.id RETURNING m.id, m.user_id AS "userId", before.had AS "hadTotp"`,
+      [userId, 'memberId' in which ? which.memberId : null, 'email' in which ? which.email : null],
+    );
+    return rows[0];
+  }
+
+  /** Removes every passkey of the member (an operator's reset of their factors); how many there were. */
+  async removeAllPasskeys(manager: EntityManager, memberId: string): Promise<number> {
+    const [, count] = await manager.query<[unknown, number]>(`DELETE FROM member_passkeys WHERE member_id = $1`, [memberId]);
+    return count;
   }
 
   /** The pending secret becomes the factor, with its first code's step and new recovery codes; false when none was pending. */

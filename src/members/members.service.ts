@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import { ActivityEntry, ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import type { OperatorChange } from '../auth/api-keys.service';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { AuthRepository } from '../auth/auth.repository';
 import { Clock } from '../clock/clock';
@@ -12,7 +13,7 @@ import { newRecoveryCodes, spendRecoveryCode } from '../people/recovery-codes';
 import { acceptedTotpStep, newTotpSecret, totpUri } from '../people/totp';
 import { totpQrDataUrl } from '../people/totp-qr-code';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
-import { InvitationMail } from './invitation-mail';
+import { consoleLinkBase, InvitationMail } from './invitation-mail';
 import { keyRoleOf, MEMBER_CHANGE_MESSAGES, MemberChange, memberChangeRefusal, MemberRole } from './member-role';
 import { MemberRow, MembersRepository } from './members.repository';
 
@@ -70,14 +71,22 @@ export class MembersService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {
-    this.publicBaseUrl = config.get('PUBLIC_BASE_URL') || `http://localhost:${config.get('PORT')}`;
+    this.publicBaseUrl = consoleLinkBase(config);
   }
 
   /**
    * Invites `email` to user `userId` with `role`: the one-time link, shown once to the inviter (and e-mailed when
-   * SMTP_URL is set). `inviter` null: the operator's command, which may invite anyone (the first owner).
+   * SMTP_URL is set). `inviter` null: the operator (the admin command, the operator console), who may invite anyone
+   * (the first owner), and whose log entry `alongside` writes in the invitation's transaction.
    */
-  async invite(origin: ActivityOrigin, inviter: MemberRole | null, userId: string, email: string, role: MemberRole): Promise<{ link: string } | Refused> {
+  async invite(
+    origin: ActivityOrigin,
+    inviter: MemberRole | null,
+    userId: string,
+    email: string,
+    role: MemberRole,
+    alongside?: OperatorChange['alongside'],
+  ): Promise<{ link: string } | Refused> {
     const address = normaliseEmail(email);
     if (!looksLikeEmail(address)) return refused('Enter an e-mail address such as name@example.com.');
     const { token, hash } = newInvitationToken();
@@ -90,16 +99,14 @@ export class MembersService {
       }
       const memberId = await this.repository.insertInvited(manager, { userId, email: address, role, invitationHash: hash, expiresAt });
       if (memberId === null) return refused('This account already has a member with that e-mail address.');
-      await this.activity.append(
-        origin,
-        {
-          userId,
-          action: 'member.invited',
-          target: { type: 'member', id: memberId },
-          changes: { email: { old: null, new: address }, role: { old: null, new: role } },
-        },
-        manager,
-      );
+      const event: ActivityEntry = {
+        userId,
+        action: 'member.invited',
+        target: { type: 'member', id: memberId },
+        changes: { email: { old: null, new: address }, role: { old: null, new: role } },
+      };
+      await this.activity.append(origin, event, manager);
+      await alongside?.(manager, event);
       return memberId;
     });
     if (typeof outcome !== 'string') return outcome;
@@ -203,7 +210,7 @@ export class MembersService {
     await this.activity.append(origin, { userId: member.userId, action: 'member.signed_in', target: { type: 'member', id: member.id } });
   }
 
-  async recordFailedSignIn(member: MemberRow, origin: ActivityOrigin, stage: 'password' | 'second factor'): Promise<void> {
+  async recordFailedSignIn(member: MemberRow, origin: ActivityOrigin, stage: 'password' | 'second factor' | 'passkey'): Promise<void> {
     await this.activity.append(origin, {
       userId: member.userId,
       action: 'member.sign_in_failed',
@@ -225,6 +232,7 @@ export class MembersService {
       mode: account.mode,
       role: keyRoleOf(member.role),
       monthlyQuota: account.monthlyQuota,
+      liveLookupLimit: account.liveLookupLimit,
     };
     return { member, user, rateLimitPerSecond: account.rateLimitPerSecond };
   }
@@ -297,6 +305,38 @@ export class MembersService {
     if (problem !== null) return refused(PASSWORD_REFUSAL_MESSAGES[problem]);
     await this.repository.setPassword(member.id, await hashPassword(next));
     return null;
+  }
+
+  /**
+   * The operator's reset of a member's second factor (a lost phone): their TOTP and recovery codes are cleared, so
+   * that they set a new factor after their password at their next sign-in; logged as member.factor_reset by the
+   * operator, with the operators' log entry alongside. The member, or null when the account has no such member.
+   * The caller ends their sessions.
+   */
+  async clearFactor(
+    change: OperatorChange,
+    userId: string,
+    which: { memberId: string } | { email: string },
+  ): Promise<{ id: string; userId: string } | null> {
+    const target = 'email' in which ? { email: normaliseEmail(which.email) } : which;
+    return this.repository.transaction(async (manager) => {
+      const cleared = await this.repository.clearFactor(manager, userId, target);
+      if (!cleared) return null;
+      // A passkey signs in alone, so a reset for a lost or stolen device takes the member's passkeys too.
+      const passkeysRemoved = await this.repository.removeAllPasskeys(manager, cleared.id);
+      const event: ActivityEntry = {
+        userId,
+        action: 'member.factor_reset',
+        target: { type: 'member', id: cleared.id },
+        changes: {
+          factor: { old: cleared.hadTotp ? 'totp' : null, new: null },
+          ...(passkeysRemoved > 0 && { passkeys: { old: passkeysRemoved, new: 0 } }),
+        },
+      };
+      await this.activity.append(change.origin, event, manager);
+      await change.alongside?.(manager, event);
+      return { id: cleared.id, userId: cleared.userId };
+    });
   }
 
   /** Starts a reset of the member's second factor: a new secret, pending until its first code confirms it. */

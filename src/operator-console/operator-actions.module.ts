@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { BatchRepository } from '../batches/batch.repository';
 import { EventsService } from '../events/events.service';
-import { EvidenceRepository } from '../evidence/evidence.repository';
+import { EvidenceRepository } from '../verification-records/evidence.repository';
+import { MembersCoreModule } from '../members/members-core.module';
 import { QuotaRepository } from '../quota/quota.repository';
 import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
@@ -19,7 +20,7 @@ const FEATURE_REPOSITORIES = [BatchRepository, WatchlistRepository, WebhookRepos
 const OPERATOR_ACTIONS = [OperatorActions, OperatorLog, UserDeletion];
 
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, MembersCoreModule],
   providers: [...OPERATOR_ACTIONS, ...FEATURE_REPOSITORIES],
   // The feature repositories too, for the admin command's other subcommands (reseals): one instance in its graph.
   exports: [...OPERATOR_ACTIONS, ...FEATURE_REPOSITORIES],

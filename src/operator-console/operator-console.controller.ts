@@ -21,7 +21,7 @@ import { ConsolePage } from '../console/console-answers';
 import { FORM_BODY } from '../http/decode-request-body';
 import { OperatorRequest } from './operator-actions.service';
 import { OperatorConsoleService, PartnerSetting } from './operator-console.service';
-import { DeleteForm, KeyForm, OperatorForm, OperatorLogQuery, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
+import { DeleteForm, KeyForm, NewPartnerForm, OperatorForm, OperatorLogQuery, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
 import { OperatorAsks, OperatorSession, OperatorSessionGuard } from './operator-session.guard';
 import { OPERATOR_SIGN_IN_PATH, OperatorSessions, OperatorVisit } from './operator-sessions';
@@ -31,7 +31,14 @@ const PAGE_SIZE = 50;
 /** The page of something that does not exist (no such partner or key), in the pages' words. */
 const notFound = () => new ConsolePage('not-found', {}, 404);
 const PARTNER = new ParseUUIDPipe({ exceptionFactory: notFound });
-const SETTINGS: Record<string, PartnerSetting> = { quota: 'quota', 'rate-limit': 'rate-limit', 'watch-limit': 'watch-limit' };
+const SETTINGS: Record<string, PartnerSetting> = {
+  quota: 'quota',
+  'rate-limit': 'rate-limit',
+  'watch-limit': 'watch-limit',
+  'live-lookup-limit': 'live-lookup-limit',
+};
+/** The settings of which 0 means nothing sound (a partner that may send nothing): blank is their default. */
+const AT_LEAST_ONE: readonly PartnerSetting[] = ['rate-limit', 'live-lookup-limit'];
 
 /** A change to a partner, then back to its page (Post/Redirect/Get). */
 const ChangeThenShow = (path: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect('', 303));
@@ -62,16 +69,33 @@ export class OperatorConsoleController {
 
   @Get('partners')
   @Render('partners')
-  partners(@Query() query: PartnersQuery) {
-    return this.console.partners(query.q || null, query.sort, PAGE_SIZE, query.cursor ?? 0);
+  async partners(@Query() query: PartnersQuery) {
+    return { ...(await this.console.partners(query.q || null, query.sort, PAGE_SIZE, query.cursor ?? 0)), error: null };
+  }
+
+  /** A new partner and its first owner's invitation: the partner's page, with the link shown once. */
+  @Post('partners')
+  @RouteConfig(FORM)
+  @Render('partner')
+  async createPartner(@OperatorAsks() asks: OperatorRequest, @Body() form: NewPartnerForm) {
+    const created = await this.console.createPartner(asks, { name: form.name, quota: form.quota, ownerEmail: form.ownerEmail });
+    if ('error' in created) {
+      throw new ConsolePage('partners', { ...(await this.console.partners(null, 'name', PAGE_SIZE, 0)), error: created.error }, 400);
+    }
+    return { ...(await this.partnerPage(created.userId)), invitationLink: created.link };
   }
 
   @Get('partners/:id')
   @Render('partner')
-  async partner(@Param('id', PARTNER) userId: string) {
+  partner(@Param('id', PARTNER) userId: string) {
+    return this.partnerPage(userId);
+  }
+
+  /** A partner's page, with nothing shown once; the not-found page when there is no such partner. */
+  private async partnerPage(userId: string, error: string | null = null) {
     const page = await this.console.partner(userId);
     if (!page) throw notFound();
-    return { ...page, error: null, createdKey: null };
+    return { ...page, error, createdKey: null, invitationLink: null };
   }
 
   @ChangeThenShow('partners/:id/settings/:setting')
@@ -81,7 +105,27 @@ export class OperatorConsoleController {
     @Param('setting') setting: string,
     @Body() form: SettingForm,
   ) {
-    if (!(setting in SETTINGS) || !(await this.console.changeSetting(asks, userId, SETTINGS[setting], form.value))) throw notFound();
+    if (!(setting in SETTINGS)) throw notFound();
+    if (form.value === 0 && AT_LEAST_ONE.includes(SETTINGS[setting])) {
+      throw new ConsolePage(
+        'partner',
+        await this.partnerPage(userId, 'This limit is at least 1; leave it blank for the default. Nothing was changed.'),
+        400,
+      );
+    }
+    if (!(await this.console.changeSetting(asks, userId, SETTINGS[setting], form.value))) throw notFound();
+    return partnerPage(userId);
+  }
+
+  /** Clears the member's second factor and ends their sessions: they set a new factor at their next sign-in. */
+  @ChangeThenShow('partners/:id/members/:memberId/reset-factor')
+  async resetMemberFactor(
+    @OperatorAsks() asks: OperatorRequest,
+    @Param('id', PARTNER) userId: string,
+    @Param('memberId', PARTNER) memberId: string,
+    @Body() _form: ReasonForm,
+  ) {
+    if (!(await this.console.resetMemberFactor(asks, userId, memberId))) throw notFound();
     return partnerPage(userId);
   }
 
@@ -103,7 +147,7 @@ export class OperatorConsoleController {
   @Render('partner')
   async issueKey(@OperatorAsks() asks: OperatorRequest, @Param('id', PARTNER) userId: string, @Body() form: KeyForm) {
     const created = await this.console.issueKey(asks, userId, form.name);
-    return { ...(await this.console.partner(userId)), error: null, createdKey: created.key };
+    return { ...(await this.partnerPage(userId)), createdKey: created.key };
   }
 
   @ChangeThenShow('partners/:id/keys/:keyId/revoke')
@@ -123,8 +167,7 @@ export class OperatorConsoleController {
     const outcome = await this.console.deletePartner(asks, userId, form.confirmName);
     if (outcome === 'unknown') throw notFound();
     if (outcome === 'mismatch') {
-      const page = { ...(await this.console.partner(userId)), createdKey: null, error: 'The name typed is not the partner’s name. Nothing was deleted.' };
-      throw new ConsolePage('partner', page, 400);
+      throw new ConsolePage('partner', await this.partnerPage(userId, 'The name typed is not the partner’s name. Nothing was deleted.'), 400);
     }
     return { url: '/operator/partners' };
   }

@@ -12,7 +12,7 @@ import { Metrics } from '../metrics/metrics';
 import { billingPeriod, recentPeriods } from '../quota/billing-period';
 import type { NewestFirstCursor } from '../validation/paging';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/delivery.queue';
-import { OperatorActions, OperatorRequest } from './operator-actions.service';
+import { NewPartner, OperatorActions, OperatorRequest } from './operator-actions.service';
 import { OperatorLog } from './operator-log';
 import { operatorLogPage } from './operator-log-page';
 import { PartnerFigures } from './partner-figures.repository';
@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 const QUEUES = [REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, WEBHOOK_DELIVERY_QUEUE];
 
 /** A setting an operator changes on a partner's page, and how a blank field reads (unlimited, or the default). */
-export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit';
+export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit' | 'live-lookup-limit';
 
 /**
  * The operator console's pages over the operator's actions and the figures the service already keeps: the partner
@@ -80,6 +80,7 @@ export class OperatorConsoleService {
       answers: await this.figures.answersByOutcome(userId, new Date(now.getTime() - 90 * DAY_MS)),
       refusals: await this.refusals.recent(userId, now),
       keys: await this.figures.keys(userId),
+      members: await this.figures.members(userId),
       endpoints: await this.figures.endpoints(userId),
       batches: await this.figures.runningBatches(userId),
       activity: activity.slice(0, 50),
@@ -91,7 +92,18 @@ export class OperatorConsoleService {
   changeSetting(request: OperatorRequest, userId: string, setting: PartnerSetting, value: number | null): Promise<boolean> {
     if (setting === 'quota') return this.actions.setQuota(request, userId, value);
     if (setting === 'rate-limit') return this.actions.setRateLimit(request, userId, value);
+    if (setting === 'live-lookup-limit') return this.actions.setLiveLookupLimit(request, userId, value);
     return this.actions.setWatchLimit(request, userId, value);
+  }
+
+  /** A new partner with its first owner's invitation: its id and the link (shown once), or the refusal's words. */
+  createPartner(request: OperatorRequest, partner: NewPartner) {
+    return this.actions.createPartner(request, partner);
+  }
+
+  /** Clears a member's second factor and ends their sessions; false when the partner has no such member who joined. */
+  async resetMemberFactor(request: OperatorRequest, userId: string, memberId: string): Promise<boolean> {
+    return (await this.actions.resetMemberFactor(request, userId, { memberId })) !== null;
   }
 
   async setDisabled(request: OperatorRequest, userId: string, disabled: boolean): Promise<boolean> {

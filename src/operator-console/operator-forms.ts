@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { NEWEST_FIRST_CURSOR_MAX_LENGTH, NewestFirstCursor, PageCursor, readNewestFirstCursor } from '../validation/paging';
@@ -21,14 +22,38 @@ export class ReasonForm extends OperatorForm {
   reason!: string;
 }
 
+const WHOLE_NUMBER_OR_BLANK = 'Give a whole number, or leave it blank.';
+
+/** A field of a whole number, or blank (null). */
+const WholeNumberOrBlank = () =>
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value)),
+    IsOptional(),
+    IsInt({ message: WHOLE_NUMBER_OR_BLANK }),
+    Min(0, { message: WHOLE_NUMBER_OR_BLANK }),
+    Max(2_147_483_647, { message: WHOLE_NUMBER_OR_BLANK }),
+  );
+
 /** A quota or a limit: a whole number, or blank for unlimited (quota) or the default (limits). */
 export class SettingForm extends ReasonForm {
-  @Transform(({ value }: { value: unknown }) => (value === '' ? null : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value))
-  @IsOptional()
-  @IsInt({ message: 'Give a whole number, or leave it blank.' })
-  @Min(0, { message: 'Give a whole number, or leave it blank.' })
-  @Max(2_147_483_647, { message: 'Give a whole number, or leave it blank.' })
+  @WholeNumberOrBlank()
   value!: number | null;
+}
+
+/** A new partner: its name, its plan (blank: unlimited), and its first owner's address. */
+export class NewPartnerForm extends ReasonForm {
+  @Transform(trimmed)
+  @IsString()
+  @Length(1, 200, { message: 'Give the partner a name of 1 to 200 characters.' })
+  name!: string;
+
+  @WholeNumberOrBlank()
+  quota!: number | null;
+
+  @Transform(trimmed)
+  @IsString()
+  @MaxLength(254)
+  ownerEmail!: string;
 }
 
 export class KeyForm extends ReasonForm {

@@ -6,9 +6,20 @@ import { userName } from '../auth/users-sql';
 import type { NewestFirstCursor, PageRequest } from '../validation/paging';
 import type { OperatorActor } from './operator-actor';
 
-/** What the operators' log says of a change: the account's action, or the partner's deletion, which no account keeps. */
+/**
+ * What the operators' log says of a change: the account's action, or the partner's creation (whose account logs its
+ * first owner's invitation) or deletion (which no account keeps).
+ */
 export type OperatorAction =
-  'account.quota_changed' | 'account.limits_changed' | 'account.disabled' | 'account.enabled' | 'account.deleted' | 'key.created' | 'key.revoked';
+  | 'account.created'
+  | 'account.quota_changed'
+  | 'account.limits_changed'
+  | 'account.disabled'
+  | 'account.enabled'
+  | 'account.deleted'
+  | 'key.created'
+  | 'key.revoked'
+  | 'member.factor_reset';
 
 export interface OperatorLogEntry {
   action: OperatorAction;

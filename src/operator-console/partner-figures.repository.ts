@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { apiKeyRows, partners } from '../auth/users-sql';
 import { batchProgressRows } from '../batches/batches-sql';
-import { answers } from '../evidence/records-sql';
+import { answers } from '../verification-records/records-sql';
+import { memberRows } from '../members/members-sql';
 import { charges, usagePerPeriod } from '../quota/quota-sql';
 import type { PageRequest } from '../validation/paging';
 import { watchedNumbers } from '../watchlist/watch-sql';
@@ -22,6 +23,7 @@ export interface DirectoryRow {
   testMode: boolean;
   liveKeys: number;
   keys: number;
+  members: number;
   watched: number;
 }
 
@@ -32,6 +34,7 @@ export interface PartnerRow {
   quota: number | null;
   rateLimitPerSecond: number | null;
   watchLimit: number | null;
+  liveLookupLimit: number | null;
   disabledAt: string | null;
   createdAt: string;
   testSide: string | null;
@@ -48,6 +51,17 @@ export interface KeyRow {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+}
+
+/** A member of the partner, as the operator sees it: never a secret, only whether a TOTP factor is set. */
+export interface MemberListRow {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: string;
+  status: string;
+  lastSignInAt: string | null;
+  totp: boolean;
 }
 
 export interface EndpointRow {
@@ -67,7 +81,7 @@ export interface BatchRow {
 }
 
 export interface DirectoryQuery {
-  /** part of a name, a whole user id, or the start of a key (its prefix); null: every partner */
+  /** part of a name, a whole user id, the start of a key (its prefix), or a member's whole e-mail address; null: every partner */
   search: string | null;
   sort: DirectorySort;
   period: string;
@@ -100,7 +114,7 @@ export class PartnerFigures {
     return this.dataSource.query<DirectoryRow[]>(
       `SELECT p.id, p.name, p.monthly_quota AS quota, COALESCE(q.used, 0) AS used, COALESCE(r.requests, 0) AS "requestsLastDay",
               ${ISO('k.last_used')} AS "lastRequestAt", p.disabled_at IS NOT NULL AS disabled, p.test_side IS NOT NULL AS "testMode",
-              COALESCE(k.live, 0) AS "liveKeys", COALESCE(k.total, 0) AS keys, COALESCE(w.watched, 0) AS watched
+              COALESCE(k.live, 0) AS "liveKeys", COALESCE(k.total, 0) AS keys, COALESCE(m.members, 0) AS members, COALESCE(w.watched, 0) AS watched
          FROM ${partners('p')}
          LEFT JOIN ${usagePerPeriod('q')} ON q.user_id = p.id AND q.period = $2
          LEFT JOIN LATERAL (SELECT count(*)::int AS requests FROM ${answers('a')}
@@ -109,8 +123,10 @@ export class PartnerFigures {
                                    (count(*) FILTER (WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())))::int AS live
                               FROM ${apiKeyRows('k')} WHERE k.user_id = p.id) k ON true
          LEFT JOIN LATERAL (SELECT count(*)::int AS watched FROM ${watchedNumbers('w')} WHERE w.user_id = p.id) w ON true
+         LEFT JOIN LATERAL (SELECT count(*)::int AS members FROM ${memberRows('m')} WHERE m.user_id = p.id) m ON true
         WHERE $1::text IS NULL OR p.name ILIKE '%' || $1 || '%' OR p.id::text = lower($1)
               OR EXISTS (SELECT 1 FROM ${apiKeyRows('s')} WHERE s.user_id IN (p.id, p.test_side) AND starts_with(s.key_prefix, $1))
+              OR EXISTS (SELECT 1 FROM ${memberRows('e')} WHERE e.user_id = p.id AND e.email = lower($1))
         ORDER BY ${ORDER[sort]}
         LIMIT $3 OFFSET $4`,
       [search, period, page.limit + 1, page.after ?? 0],
@@ -120,6 +136,7 @@ export class PartnerFigures {
   async partner(userId: string): Promise<PartnerRow | undefined> {
     const [row] = await this.dataSource.query<PartnerRow[]>(
       `SELECT id, name, monthly_quota AS quota, rate_limit_per_second AS "rateLimitPerSecond", watch_limit AS "watchLimit",
+              live_lookup_limit AS "liveLookupLimit",
               ${ISO('disabled_at')} AS "disabledAt", ${ISO('created_at')} AS "createdAt", test_side AS "testSide"
          FROM ${partners('p')} WHERE id = $1`,
       [userId],
@@ -161,6 +178,15 @@ export class PartnerFigures {
               ${ISO('k.expires_at')} AS "expiresAt", ${ISO('k.revoked_at')} AS "revokedAt"
          FROM ${partners('p')} JOIN ${apiKeyRows('k')} ON k.user_id IN (p.id, p.test_side)
         WHERE p.id = $1 ORDER BY k.created_at DESC, k.id`,
+      [userId],
+    );
+  }
+
+  /** The partner's members (removed ones left out), in the order they were invited. */
+  members(userId: string): Promise<MemberListRow[]> {
+    return this.dataSource.query(
+      `SELECT m.id, m.email, m.display_name AS "displayName", m.role, m.status, ${ISO('m.last_sign_in_at')} AS "lastSignInAt", m.totp
+         FROM ${memberRows('m')} WHERE m.user_id = $1 ORDER BY m.invited_at, m.id`,
       [userId],
     );
   }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { evidenceOldestWaitingSeconds } from '../evidence/evidence-waiting-gauge';
+import { evidenceOldestWaitingSeconds } from '../verification-records/evidence-waiting-gauge';
 import { maskLicenceNumber } from '../logging/mask-licence-number';
 import { CanaryStore } from '../lookups/canary-store';
 import { numberSubject } from '../lookups/lookup-subject';

@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { ReceiptJwk } from '../evidence/receipt-keys';
+import type { ReceiptJwk } from './receipt-keys';
 import { ApiErrorResponses } from '../http/api-error-responses';
 import { ReceiptSigner } from './receipt-signer';
 

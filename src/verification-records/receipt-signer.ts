@@ -10,8 +10,8 @@ import {
   signReceipt,
   TEST_RECEIPT_TYPE,
   testReceiptKey,
-} from '../evidence/receipt-keys';
-import { RECEIPT_FIELDS, VerificationRecord } from '../evidence/verification-record';
+} from './receipt-keys';
+import { RECEIPT_FIELDS, VerificationRecord } from './verification-record';
 import { ReceiptIssuer } from './receipt-issuer';
 
 /**

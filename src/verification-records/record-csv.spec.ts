@@ -1,6 +1,6 @@
 import { SANDBOX_LICENCES } from '@lvs/test-register';
 import { RECORD_CSV_COLUMNS, recordCsvCells } from './record-csv';
-import type { VerificationRecord } from '../evidence/verification-record';
+import type { VerificationRecord } from './verification-record';
 
 const RECORD: VerificationRecord = {
   verificationId: 'v1',

@@ -1,6 +1,6 @@
 import type { RegisterLicence } from '@lvs/register';
 import { neutraliseFormula } from '../common/csv-cells';
-import { RECORD_FIELDS, VerificationRecord } from '../evidence/verification-record';
+import { RECORD_FIELDS, VerificationRecord } from './verification-record';
 
 const LICENCE_FIELDS = [
   'licenceNumber',

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { EvidenceModule } from '../evidence/evidence.module';
+import { VerificationRecordsCoreModule } from './verification-records-core.module';
 import { MembersCoreModule } from '../members/members-core.module';
 import { ExportPlaces } from './export-places';
 import { JwksController } from './jwks.controller';
@@ -13,7 +13,7 @@ import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 /** GET /v1/verifications (history, export, receipts) and the receipts' JWKS. */
 @Module({
-  imports: [RedisScriptsModule.forFeature([takeLivePlace]), AuthModule, EvidenceModule, MembersCoreModule],
+  imports: [RedisScriptsModule.forFeature([takeLivePlace]), AuthModule, VerificationRecordsCoreModule, MembersCoreModule],
   controllers: [VerificationRecordsController, JwksController],
   providers: [VerificationRecordsService, ExportPlaces, ReceiptSigner, ReceiptIssuer],
   exports: [VerificationRecordsService],

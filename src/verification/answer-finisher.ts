@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../auth/authenticated-user';
-import type { RecordChannel } from '../evidence/verification-record';
+import type { RecordChannel } from '../verification-records/verification-record';
 import { Metrics } from '../metrics/metrics';
-import { AnsweredHolder, AnswerRecords } from './answer-records';
+import { AnsweredHolder, AnswerRecords } from '../verification-records/answer-records';
+import { IdempotencyStore } from './idempotency-store';
 import { verificationAnswer, VerificationBody } from './outcome-status';
 import { VerificationOutcomes } from './verification-outcomes';
 import type { Verification } from './verification.service';
@@ -21,6 +22,7 @@ export interface FinishedAnswer {
 export class AnswerFinisher {
   constructor(
     private readonly records: AnswerRecords,
+    private readonly idempotency: IdempotencyStore,
     private readonly metrics: Metrics,
     private readonly outcomes: VerificationOutcomes,
   ) {}
@@ -33,7 +35,15 @@ export class AnswerFinisher {
     verification: Verification,
     holder?: AnsweredHolder,
   ): Promise<FinishedAnswer> {
-    const verificationId = await this.records.idOf(user, channel, requestId, licenceNumber, verification, holder);
+    const verificationId = await this.records.idOf(
+      user,
+      channel,
+      requestId,
+      licenceNumber,
+      verification,
+      this.idempotency.recordKey(user.userId, verification.idempotencyKey),
+      holder,
+    );
     const answer = verificationAnswer(verification.result, verificationId);
     this.metrics.countVerification(answer.body.status, verification.source);
     this.outcomes.count(user.userId, answer.body.status);

@@ -2,10 +2,9 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { LookupsModule } from '../lookups/lookups.module';
 import { QuotaModule } from '../quota/quota.module';
-import { EvidenceModule } from '../evidence/evidence.module';
+import { VerificationRecordsCoreModule } from '../verification-records/verification-records-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
 import { AnswerFinisher } from './answer-finisher';
-import { AnswerRecords } from './answer-records';
 import { IdempotencyStore } from './idempotency-store';
 import { VerificationController } from './verification.controller';
 import { VerificationOutcomes } from './verification-outcomes';
@@ -15,9 +14,9 @@ import { RedisScriptsModule } from '../redis/redis-scripts.module';
 
 /** POST /v1/licences/verify: it asks the lookups module and never runs a lookup itself. */
 @Module({
-  imports: [RedisScriptsModule.forFeature([claimIdempotencyKeys]), AuthModule, QuotaModule, LookupsModule, EvidenceModule, SecretsModule],
+  imports: [RedisScriptsModule.forFeature([claimIdempotencyKeys]), AuthModule, QuotaModule, LookupsModule, VerificationRecordsCoreModule, SecretsModule],
   controllers: [VerificationController],
-  providers: [VerificationService, IdempotencyStore, AnswerRecords, VerificationOutcomes, AnswerFinisher],
+  providers: [VerificationService, IdempotencyStore, VerificationOutcomes, AnswerFinisher],
   exports: [VerificationService, AnswerFinisher, VerificationOutcomes],
 })
 export class VerificationModule {}

@@ -13,7 +13,7 @@ import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
 import { verifyWithJose } from '../support/jose-verify';
-import { RECORD_FIELDS } from '../../src/evidence/verification-record';
+import { RECORD_FIELDS } from '../../src/verification-records/verification-record';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');

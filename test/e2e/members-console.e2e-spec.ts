@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { checkPage as checkScreens, launchChromium } from '../support/browser';
+import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
-import { codeAt, joinByForm as joinByFormAt, joinInBrowser as joinInBrowserAt, MEMBER_PASSWORD as PASSWORD } from '../support/console-members';
 import { MailReceiver } from '../support/mail-receiver';
+import { codeAt, joinAsMember } from '../support/member-join';
 import { runAdminCli } from '../support/admin-cli';
 import { request as apiRequest } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
@@ -15,6 +15,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 const FOUND = '1011001544208079';
 const UNKNOWN = '1888000000000001';
+const PASSWORD = 'violet tractor umbrella sings';
 const CLI_ORIGIN = { actor: { type: 'cli' as const, id: null }, clientAddress: null, userAgent: null };
 const WRONG_CODE = 'That code is not right, or was used already.';
 const NOT_ALLOWED = 'Your role, compliance, does not allow this. Nothing was done.';
@@ -54,17 +55,22 @@ describe('members in the console', () => {
 
   const now = () => t.clock.now().getTime();
 
-  async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
+  const openPage = () => openProfile(browser);
+  const checkPage = (page: Page, name: string) => checkPageAt(page, SCREENSHOTS, name);
 
-  const checkPage = (page: Page, name: string) => checkScreens(page, SCREENSHOTS, name);
+  /** Joins through an invitation link in the browser: name and password, then the code of the key shown; the recovery codes. */
   const joinInBrowser = (page: Page, link: string, name: string, screenshots: boolean) =>
-    joinInBrowserAt(page, t.baseUrl, link, name, now, screenshots ? (step) => checkPage(page, step) : undefined);
-  const joinByForm = (client: FormClient, link: string) => joinByFormAt(client, link, now);
+    joinAsMember(page, t.baseUrl, link, { name, password: PASSWORD, nowMs: now }, screenshots ? (page_) => checkPage(page, page_) : undefined);
+
+  /** The same through forms, without a browser: the client is then signed in. */
+  async function joinByForm(client: FormClient, link: string): Promise<{ secret: string }> {
+    const path = new URL(link).pathname;
+    const _csrf = await client.tokenOf(path);
+    expect((await client.send('POST', path, { _csrf, displayName: 'Sam Session', password: PASSWORD })).status).toBe(303);
+    const secret = /id="totp-secret" class="secret">([A-Z2-7]+)</.exec(await (await client.send('GET', path)).text())![1];
+    expect((await client.send('POST', `${path}/factor`, { _csrf, code: codeAt(secret, now()) })).status).toBe(200);
+    return { secret };
+  }
 
   async function signInByForm(client: FormClient, email: string, code: () => string, headers: Record<string, string> = {}): Promise<void> {
     const _csrf = await client.tokenOf('/console/sign-in');

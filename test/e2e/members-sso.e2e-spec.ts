@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { checkPage as checkScreens, launchChromium } from '../support/browser';
+import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { codeAt, joinByForm, joinInBrowser, MEMBER_PASSWORD } from '../support/console-members';
 import { request as apiRequest } from '../support/http';
@@ -51,14 +51,8 @@ describe('single sign-on of members', () => {
   });
 
   const now = () => t.clock.now().getTime();
-  const checkPage = (page: Page, name: string) => checkScreens(page, SCREENSHOTS, name);
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    return page;
-  }
+  const checkPage = (page: Page, name: string) => checkPageAt(page, SCREENSHOTS, name);
+  const newPage = async () => (await openProfile(browser)).page;
 
   /** A member invited by the operator's command and joined with a password and TOTP, through forms. */
   async function joined(userId: string, email: string, role: 'owner' | 'admin' | 'developer' | 'viewer') {

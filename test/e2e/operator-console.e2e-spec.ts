@@ -1,17 +1,15 @@
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { join } from 'node:path';
-import { generateSync } from 'otplib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { ApiProcess } from '../support/api-process';
-import { launchChromium, seriousAxeViolations } from '../support/browser';
+import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { request, TestResponse } from '../support/http';
-import { runAdminCli } from '../support/admin-cli';
+import { joinAsOperator } from '../support/operator-join';
 import { columnsNamingIn, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
-const WIDTHS = [375, 1280] as const;
 const ADMIN_TOKEN = 'admin-token-for-operator-console-tests';
 const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 const PASSWORD = 'violet anchor meadow quartz 71';
@@ -57,49 +55,12 @@ describe('the operator console', () => {
   const verify = (apiKey: string, licenceNumber: string) => call(apiKey, 'POST', '/v1/licences/verify', { licenceNumber });
 
   /** A browser profile of its own (its own cookies), confirming every form's question. */
-  async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
+  const openPage = () => openProfile(browser);
+  const checkPage = (page: Page, name: string) => checkPageAt(page, SCREENSHOTS, name);
 
-  /** Screenshots at both widths, axe-core's verdict (no serious or critical violation), and no sideways scrolling. */
-  async function checkPage(page: Page, name: string): Promise<void> {
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-      expect({ name, width, violations: await seriousAxeViolations(page) }).toEqual({ name, width, violations: [] });
-      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      expect({ name, width, overflow }).toEqual({ name, width, overflow: 0 });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  /** Invites through the admin command (one line: the link), then takes the invitation: password, then TOTP. */
-  async function joinAs(page: Page, email: string, role: 'operator' | 'support', check = false): Promise<{ recoveryCodes: string[]; usedCode: string }> {
-    const invited = await runAdminCli(cliEnv, 'invite-operator', '--email', email, '--name', `${role} ${email}`, '--role', role);
-    expect([invited.status, invited.stderr]).toEqual([0, '']);
-    const lines = invited.stdout.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const link = new URL(lines[0]);
-    expect(link.pathname).toMatch(/^\/operator\/join\/[A-Za-z0-9_-]{43}$/);
-    await page.goto(`${operatorUrl}${link.pathname}`);
-    if (check) await checkPage(page, 'join');
-    await page.getByLabel('Password').fill('short');
-    await page.evaluate("document.getElementById('password').removeAttribute('minlength')");
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toBe('The password must have at least 12 characters.');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    const secret = (await page.locator('#totp-secret').textContent())!;
-    if (check) await checkPage(page, 'join-totp');
-    const usedCode = generateSync({ secret, epoch: Math.floor(Date.now() / 1000) });
-    await page.getByLabel('Code from the app').fill(usedCode);
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Your recovery codes');
-    return { recoveryCodes: await page.locator('#recovery-codes code').allTextContents(), usedCode };
-  }
+  /** Invites through the admin command, then takes the invitation: password, then TOTP; the join pages checked when asked. */
+  const joinAs = (page: Page, email: string, role: 'operator' | 'support', check = false) =>
+    joinAsOperator(page, { operatorUrl, cliEnv }, { email, role, password: PASSWORD }, check ? (name) => checkPage(page, name) : undefined);
 
   /** The session cookie of a browser profile, for requests made without the browser. */
   async function cookieOf(context: BrowserContext): Promise<string> {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { runAdminCli } from '../support/admin-cli';
 import { ApiProcess } from '../support/api-process';
-import { checkPage, launchChromium } from '../support/browser';
+import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { OpenIdProviderProcess } from '../support/openid-provider';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -55,10 +55,7 @@ describe('single sign-on of operators', () => {
     await t?.close();
   });
 
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    return context.newPage();
-  }
+  const newPage = async () => (await openProfile(browser)).page;
 
   /** Single sign-on in a browser of its own; the callback's status, and the page where it ended. */
   async function signIn(login: string): Promise<{ status: number; page: Page }> {
@@ -80,7 +77,7 @@ describe('single sign-on of operators', () => {
   it('makes a new operator of an allowed domain with OPERATOR_OIDC_ROLE, keeps an invited one’s role, and refuses other domains', async () => {
     const page = await newPage();
     await page.goto(`${operatorUrl}/operator/sign-in`);
-    await checkPage(page, SCREENSHOTS, 'sign-in-sso');
+    await checkPageAt(page, SCREENSHOTS, 'sign-in-sso');
 
     const oona = await signIn('oona@lvs.example');
     expect(oona.status).toBe(200);

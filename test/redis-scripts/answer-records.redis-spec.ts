@@ -1,4 +1,4 @@
-import { recordAnswers } from '../../src/evidence/answer-records.script';
+import { recordAnswers } from '../../src/verification-records/answer-records.script';
 import { scriptRedis } from '../support/script-redis';
 
 const redis = scriptRedis();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
 // Debian's Chromium (.ci/run installs it when missing); nothing is downloaded.
 export const CHROMIUM = '/usr/bin/chromium';
@@ -38,17 +38,28 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
   return found.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
 }
 
-/** The widths every console page is checked and pictured at: a phone's and a desktop's. */
+/** The widths every console page is checked at: a phone's and a desktop's. */
 export const PAGE_WIDTHS = [375, 1280] as const;
 
-/** Screenshots at both widths (`name`-`width`.png in `dir`), and axe-core's verdict: no serious or critical violation, no sideways scroll. */
-export async function checkPage(page: Page, dir: string, name: string): Promise<void> {
+/** A browser profile of its own (its own cookies) at 1280 px, confirming every form's question. */
+export async function openProfile(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page };
+}
+
+/**
+ * The page at both widths: a screenshot in `dir` (docs/console or docs/operator), axe-core's verdict (no serious or
+ * critical violation), and no sideways scrolling; back at 1280 px after.
+ */
+export async function checkPageAt(page: Page, dir: string, name: string): Promise<void> {
   for (const width of PAGE_WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
-    expect({ page: name, width, violations: await seriousAxeViolations(page) }).toEqual({ page: name, width, violations: [] });
+    const violations = await seriousAxeViolations(page);
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-    expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: 0 });
+    expect({ page: name, width, violations, overflow }).toEqual({ page: name, width, violations: [], overflow: 0 });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

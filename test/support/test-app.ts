@@ -2,7 +2,6 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { RunningSandbox, startSandbox } from '@lvs/register-sandbox';
 import Redis from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { AppModule } from '../../src/app.module';
 import { ApiKeysService, CreatedKey } from '../../src/auth/api-keys.service';
@@ -14,7 +13,8 @@ import { createLogger } from '../../src/logging/create-logger';
 import { loadServedDocument } from './http';
 import { MutableClock } from './mutable-clock';
 import { primaryAddressOf } from './private-redis-cluster';
-import { databaseUrl, POSTGRES_ADMIN_URL, TEST_REDIS_URL, templateDatabaseName, testRunId, testTopology } from './test-run';
+import { cloneRunDatabase, serviceTestEnv } from './service-test-env';
+import { databaseUrl, TEST_REDIS_URL, testTopology } from './test-run';
 import { WorkerProcess } from './worker-process';
 
 export interface TestAppOptions {
@@ -51,40 +51,12 @@ export interface TestApp {
  * Redis under a fresh prefix, and the sandbox register on a random port; optionally the real worker.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const runId = testRunId();
-  // Random, not counted: Jest gives every spec file its own module registry, so a counter restarts.
-  const name = `${runId}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabaseName(runId)}"`);
-  await admin.end();
-
+  const name = await cloneRunDatabase();
   const sandbox = await startSandbox({ port: 0 });
   const topology = testTopology();
   // On a cluster every key of the test lives in its prefix's hash tag's slot.
   const redisPrefix = topology.redisClusterNodes ? `{${name}}` : name;
-  const env: Record<string, string> = {
-    DATABASE_URL: databaseUrl(name),
-    MIGRATIONS_RUN: 'false',
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    ...topologySettings(name),
-    REGISTER_URL: sandbox.url,
-    REGISTER_REQUEST_TIMEOUT_MS: '1500',
-    REGISTER_MAX_PER_SECOND: '200',
-    LOOKUP_BACKOFF_MS: '50',
-    // Specs provoke register failures one after another; the breaker has its own resilience scenario.
-    REGISTER_BREAKER_FAILURES: '1000',
-    // Specs fire hundreds of requests at once (quota exactness) and many bad keys; rate-limit.e2e-spec sets its own limits.
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    AUTH_FAILURES_PER_MINUTE: '1000000',
-    VERIFY_TIMEOUT_MS: '5000',
-    LOG_LEVEL: 'log',
-    LOG_FORMAT: 'json',
-    WORKER_HTTP_PORT: '0',
-    ...options.env,
-  };
+  const env: Record<string, string> = { ...serviceTestEnv(name, redisPrefix, sandbox.url), ...options.env };
   // The in-process app shares its event loop with Jest and the spec's own work (module loading, child processes
   // waited on), which on a busy 2-core machine can stall it for longer than the service's 800 ms deadlines: they
   // would then time the test runner, not the service. It gets longer ones unless the spec sets its own; processes
@@ -152,25 +124,4 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   if (options.withWorker) await testApp.startWorker();
   return testApp;
-}
-
-/**
- * Under the e2e-topologies project: the service on the private Redis Cluster, and on PgBouncer 1.18 in
- * transaction mode (so without named statements, and migrations on the direct connection).
- */
-function topologySettings(databaseName: string): Record<string, string> {
-  const { redisClusterNodes, pgbouncerPort } = testTopology();
-  const settings: Record<string, string> = {};
-  if (redisClusterNodes) settings.REDIS_CLUSTER_NODES = redisClusterNodes;
-  if (pgbouncerPort) {
-    const pooled = new URL(databaseUrl(databaseName));
-    pooled.hostname = '127.0.0.1';
-    pooled.port = String(pgbouncerPort);
-    Object.assign(settings, {
-      DATABASE_URL: pooled.toString(),
-      DATABASE_MIGRATION_URL: databaseUrl(databaseName),
-      DATABASE_PREPARED_STATEMENTS: 'false',
-    });
-  }
-  return settings;
 }

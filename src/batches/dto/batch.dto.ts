@@ -3,7 +3,7 @@ import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { HolderCheckDto } from '../../holders/dto/holder-answers.dto';
 import { ApiLicenceNumber } from '../../validation/licence-number.decorator';
-import { LicenceDto } from '../../verification/dto/verification-result.dto';
+import { LicenceDto } from '../../common/licence.dto';
 
 const ITEM_STATUS_ENUM = ['FOUND', 'NOT_FOUND', 'TOO_MANY_RESULTS', 'PENDING', 'ERROR'];
 

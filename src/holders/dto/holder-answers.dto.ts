@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { LicenceDto } from '../../common/licence.dto';
 import {
-  LicenceDto,
   VerificationFoundDto,
   VerificationNotFoundDto,
   VerificationPendingDto,

@@ -4,7 +4,7 @@ import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { IsLicenceNumber } from '../../validation/licence-number.decorator';
 import { LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
 import { OptionalBody, UnknownFieldMessage } from '../../validation/request-dto.decorators';
-import { LicenceDto } from '../../verification/dto/verification-result.dto';
+import { LicenceDto } from '../../common/licence.dto';
 
 const message = FEATURE_VALIDATION_MESSAGES.simulateBody;
 // A letter, then up to 39 letters and spaces: 40 characters at most, as the document says.

@@ -1,8 +1,8 @@
 import { KeyMode } from '../../auth/key-mode';
 import { ApiModeProperty } from '../../auth/mode-property';
 import { ApiProperty } from '@nestjs/swagger';
-import { LicenceDto } from '../../verification/dto/verification-result.dto';
-import type { VerificationRecord } from '../../evidence/verification-record';
+import { LicenceDto } from '../../common/licence.dto';
+import type { VerificationRecord } from '../verification-record';
 
 const EXAMPLE_ID = '5d1c7c4e-8f0a-4c61-9a5e-2b7f0e3d9c11';
 

@@ -5,7 +5,7 @@ import { NewestFirstCursor, PageCursor, PageLimit, PageSize, NEWEST_FIRST_CURSOR
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { LICENCE_NUMBER_LENGTH, LICENCE_NUMBER_PATTERN } from '../../validation/licence-number';
 import { ISO_INSTANT_MAX_LENGTH } from '../../validation/iso-instant';
-import type { RecordFilters } from '../../evidence/evidence.repository';
+import type { RecordFilters } from '../evidence.repository';
 
 const {
   verificationsLimit,

@@ -8,7 +8,7 @@ import { ApiLicenceNumber, IsLicenceNumber } from '../../validation/licence-numb
 import { IsReference } from '../../validation/reference.decorator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { OptionalBody, UnknownFieldMessage } from '../../validation/request-dto.decorators';
-import { LicenceDto } from '../../verification/dto/verification-result.dto';
+import { LicenceDto } from '../../common/licence.dto';
 
 const { watchHolder, followSuccessor } = FEATURE_VALIDATION_MESSAGES;
 

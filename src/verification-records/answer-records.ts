@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { EvidenceRecorder } from '../evidence/evidence-recorder';
-import type { HolderCheckOutcome, RecordChannel } from '../evidence/verification-record';
+import { EvidenceRecorder } from './evidence-recorder';
+import type { HolderCheckOutcome, RecordChannel } from './verification-record';
 import { ApiError } from '../errors/api-error';
-import { QuotaService } from '../quota/quota.service';
+import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { HolderDataProtection } from '../secrets/holder-data';
-import { IdempotencyStore } from './idempotency-store';
-import type { Verification } from './verification.service';
+import type { AnsweredResult } from './verification-record';
 
 /** The holder a verify-holder answer was asked about: which claim the answer is for, and what its check found. */
 export interface AnsweredHolder {
   claim: { firstName: string; surname: string; dateOfBirth?: string };
   check: HolderCheckOutcome | null;
+}
+
+/** A verification as its record needs it (verification.service's Verification): its answer, and the charge it made. */
+export interface AnswerToRecord {
+  result: AnsweredResult | 'PENDING';
+  source: 'cache' | 'register';
+  idempotencyKey: string;
+  /** the charge the request made, refunded when its record cannot be taken */
+  newCharge: Charge | null;
 }
 
 /**
@@ -21,13 +29,13 @@ export interface AnsweredHolder {
  * (verify, or the same holder claim) that gives the same answer gets the id it got first; one that gives another
  * answer (a new lookup, a changed cache entry) gets a new id and record (EvidenceRecorder). An answer whose record Redis could not take is not
  * sent: it is SERVICE_UNAVAILABLE, with the charge this request made refunded (a client never pays for a 503), and a
- * retry with the same key answers it (and records it) then.
+ * retry with the same key answers it (and records it) then. The id is kept in the idempotency record of the request's
+ * key (`recordKey`, which the verification module's IdempotencyStore names).
  */
 @Injectable()
 export class AnswerRecords {
   constructor(
     private readonly recorder: EvidenceRecorder,
-    private readonly idempotency: IdempotencyStore,
     private readonly holderData: HolderDataProtection,
     private readonly quota: QuotaService,
   ) {}
@@ -37,7 +45,8 @@ export class AnswerRecords {
     channel: Exclude<RecordChannel, 'batch'>,
     requestId: string,
     licenceNumber: string,
-    verification: Verification,
+    verification: AnswerToRecord,
+    recordKey: string,
     holder?: AnsweredHolder,
   ): Promise<string | null> {
     const { result, source, idempotencyKey } = verification;
@@ -56,7 +65,7 @@ export class AnswerRecords {
       result,
       source,
     };
-    const slot = { recordKey: this.idempotency.recordKey(user.userId, idempotencyKey), field: `evidence:${channel}:${question}` };
+    const slot = { recordKey, field: `evidence:${channel}:${question}` };
     try {
       return await this.recorder.record(holder ? { ...answer, holderCheck: holder.check } : answer, slot);
     } catch (error) {

@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * sign-in without it is refused. A domain belongs to one account at most; the service checks it under an advisory
  * lock (a domain is one of an array's items, which no unique index covers). The row goes with its user.
  */
-export class MemberSingleSignOn1795946539573 implements MigrationInterface {
-  name = 'MemberSingleSignOn1795946539573';
+export class MemberSingleSignOn1795949214170 implements MigrationInterface {
+  name = 'MemberSingleSignOn1795949214170';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * Which users exist, for the drain: the module that owns users (auth) provides it, since evidence may not import it.
+ * Which users exist, for the drain: auth's repository, as VerificationRecordsWorkerModule provides it.
  * A record of a user that no longer exists (deleted by delete-user) is dropped rather than written.
  */
 export abstract class RecordOwners {
