@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActivityModule } from '../activity/activity.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyBodyGate } from '../http/body-gates';
@@ -7,16 +6,14 @@ import { ActivityController } from './activity.controller';
 import { ApiKeyAuthenticatorBodyGate } from './api-key-body-gate';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { AuthCoreModule } from './auth-core.module';
-import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
 import { KeyChanges } from './key-changes';
 import { KeyUseRecorder } from './key-use-recorder';
 import { KeysController } from './keys.controller';
-import { User } from './user.entity';
 
 @Module({
-  imports: [AuthCoreModule, RateLimitModule, ActivityModule, TypeOrmModule.forFeature([User, ApiKey])],
+  imports: [AuthCoreModule, RateLimitModule, ActivityModule],
   controllers: [KeysController, ActivityController],
   providers: [
     ApiKeysService,
