@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RedisScriptsModule } from '../redis/redis-scripts.module';
 import { markCharged } from './charged-markers.script';
-import { User } from '../auth/user.entity';
 import { QuotaUsage } from './quota-usage.entity';
 import { QuotaRepository } from './quota.repository';
 import { QuotaService } from './quota.service';
@@ -12,7 +11,7 @@ import { QuotaService } from './quota.service';
  * brings the API-key guard, whose module declares controllers the worker would load for nothing.
  */
 @Module({
-  imports: [RedisScriptsModule.forFeature([markCharged]), TypeOrmModule.forFeature([QuotaUsage, User])],
+  imports: [RedisScriptsModule.forFeature([markCharged]), TypeOrmModule.forFeature([QuotaUsage])],
   providers: [QuotaService, QuotaRepository],
   exports: [QuotaService],
 })
