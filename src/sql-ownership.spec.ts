@@ -26,6 +26,7 @@ const OWNERS: Record<string, string> = {
   activity_events: 'activity',
   activity_chains: 'activity',
   members: 'members',
+  member_sso: 'members',
   member_passkeys: 'members',
   operator_actions: 'operator-console',
   operators: 'operator-console',

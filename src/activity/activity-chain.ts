@@ -25,6 +25,7 @@ export const ACTIVITY_ACTIONS = [
   'member.signed_in',
   'member.sign_in_failed',
   'session.ended',
+  'sso.changed',
   'watchlist.imported',
   'account.quota_changed',
   'account.limits_changed',

@@ -44,6 +44,11 @@ describe('validateEnvironment', () => {
         PORT: 3000,
         OPERATOR_PORT: null,
         OPERATOR_PUBLIC_URL: '',
+        OPERATOR_OIDC_ISSUER: '',
+        OPERATOR_OIDC_CLIENT_ID: '',
+        OPERATOR_OIDC_CLIENT_SECRET: '',
+        OPERATOR_OIDC_DOMAINS: '',
+        OPERATOR_OIDC_ROLE: 'support',
         OPERATOR_HOST: '',
         REQUEST_HEADERS_TIMEOUT_MS: 5000,
         REQUEST_BODY_TIMEOUT_MS: 10000,
@@ -250,6 +255,32 @@ describe('validateEnvironment', () => {
       expect(() => validateEnvironment({ OPERATOR_PUBLIC_URL: url })).toThrow(
         new Error('Invalid configuration: OPERATOR_PUBLIC_URL: OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment'),
       );
+    });
+  });
+
+  describe('OPERATOR_OIDC_*', () => {
+    const sso = { OPERATOR_OIDC_CLIENT_ID: 'ops', OPERATOR_OIDC_CLIENT_SECRET: 's3cret', OPERATOR_OIDC_DOMAINS: 'example.org, ops.example.org' };
+
+    it.each(['https://login.example.org', 'https://login.example.org/tenant/v2.0', 'http://localhost:4000', 'http://127.0.0.1:4000/oidc'])(
+      'takes the issuer %s with its client and domains',
+      (issuer) => {
+        expect(validateEnvironment({ ...sso, OPERATOR_OIDC_ISSUER: issuer }).OPERATOR_OIDC_ISSUER).toBe(issuer);
+      },
+    );
+
+    it.each(['http://login.example.org', 'https://login.example.org/?tenant=1', 'login.example.org'])('refuses the issuer %s', (issuer) => {
+      expect(() => validateEnvironment({ ...sso, OPERATOR_OIDC_ISSUER: issuer })).toThrow(
+        new Error(
+          'Invalid configuration: OPERATOR_OIDC_ISSUER: OPERATOR_OIDC_ISSUER must be an https URL (http only on localhost), without a query or fragment',
+        ),
+      );
+    });
+
+    it('needs the client id, the secret and the domains with an issuer, and a role of operators', () => {
+      expect(() => validateEnvironment({ OPERATOR_OIDC_ISSUER: 'https://login.example.org' })).toThrow(
+        /OPERATOR_OIDC_CLIENT_ID is required with OPERATOR_OIDC_ISSUER.*OPERATOR_OIDC_CLIENT_SECRET is required with OPERATOR_OIDC_ISSUER.*OPERATOR_OIDC_DOMAINS must list/s,
+      );
+      expect(() => validateEnvironment({ OPERATOR_OIDC_ROLE: 'admin' })).toThrow(/OPERATOR_OIDC_ROLE/);
     });
   });
 

@@ -176,6 +176,36 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/?#]+$/, { message: 'OPERATOR_PUBLIC_URL must be an http(s) origin, without a path, query or fragment' })
   OPERATOR_PUBLIC_URL = '';
 
+  /**
+   * Single sign-on of operators through the organisation's OpenID provider (its issuer URL); empty: none, operators
+   * sign in with a password and TOTP only. With it, OPERATOR_OIDC_CLIENT_ID, _CLIENT_SECRET and _DOMAINS are required.
+   */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_OIDC_ISSUER !== '')
+  @Matches(/^(https:\/\/[^\s?#/]+|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?)(\/[^\s?#]*)?$/, {
+    message: 'OPERATOR_OIDC_ISSUER must be an https URL (http only on localhost), without a query or fragment',
+  })
+  OPERATOR_OIDC_ISSUER = '';
+
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_OIDC_ISSUER !== '')
+  @Matches(/^\S+$/, { message: 'OPERATOR_OIDC_CLIENT_ID is required with OPERATOR_OIDC_ISSUER' })
+  OPERATOR_OIDC_CLIENT_ID = '';
+
+  /** Never logged nor shown. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_OIDC_ISSUER !== '')
+  @Matches(/^\S+$/, { message: 'OPERATOR_OIDC_CLIENT_SECRET is required with OPERATOR_OIDC_ISSUER' })
+  OPERATOR_OIDC_CLIENT_SECRET = '';
+
+  /** The e-mail domains whose people may sign in as operators, separated by commas. */
+  @ValidateIf((settings: EnvironmentVariables) => settings.OPERATOR_OIDC_ISSUER !== '')
+  @Matches(/^\s*[A-Za-z0-9.-]+\.[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9.-]+\.[A-Za-z0-9-]+)*\s*$/, {
+    message: 'OPERATOR_OIDC_DOMAINS must list e-mail domains separated by commas, and is required with OPERATOR_OIDC_ISSUER',
+  })
+  OPERATOR_OIDC_DOMAINS = '';
+
+  /** The role of a person who signs in as an operator for the first time. */
+  @IsIn(['operator', 'support'])
+  OPERATOR_OIDC_ROLE: 'operator' | 'support' = 'support';
+
   /** Time for a request's headers to arrive; a client too slow gets 408 and the connection is closed. */
   @Validate(NotAboveSetting, ['REQUEST_BODY_TIMEOUT_MS'], { message: 'must not exceed REQUEST_BODY_TIMEOUT_MS (which counts the headers too)' })
   @Transform(toInteger)

@@ -141,6 +141,15 @@ describe('describeApiProductionProblems', () => {
     expect(describeApiProductionProblems({ NODE_ENV: '', OPERATOR_PORT: null, PUBLIC_BASE_URL: '' })).toEqual([]);
   });
 
+  it('refuses an http OPERATOR_OIDC_ISSUER in production only', () => {
+    const settings = { OPERATOR_PORT: 9100, PUBLIC_BASE_URL: 'https://lvs.example.com', OPERATOR_OIDC_ISSUER: 'http://localhost:4000' };
+    expect(describeApiProductionProblems({ ...settings, NODE_ENV: 'production' })).toEqual([
+      'OPERATOR_OIDC_ISSUER: OPERATOR_OIDC_ISSUER must be an https address when NODE_ENV is production: its answers vouch for operators',
+    ]);
+    expect(describeApiProductionProblems({ ...settings, NODE_ENV: '' })).toEqual([]);
+    expect(describeApiProductionProblems({ ...settings, NODE_ENV: 'production', OPERATOR_OIDC_ISSUER: 'https://login.example.com' })).toEqual([]);
+  });
+
   it('refuses an http PUBLIC_BASE_URL in production only, a loopback one too', () => {
     const line =
       "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an https address when NODE_ENV is production: partners send API keys to it, and the console's cookies are Secure";

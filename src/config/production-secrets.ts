@@ -97,9 +97,15 @@ export function describeProductionSecretProblem(
  * OPERATOR_PORT the partner port serves /metrics, /health/* and the queue dashboard to anyone who reaches it.
  * Without PUBLIC_BASE_URL the service knows no name of its own to sign receipts with (their iss), and a name taken
  * from requests would be whatever a client sends as Host. Over plain http, API keys cross the network readable,
- * and browsers drop the console's cookies, which are always Secure (`__Host-`).
+ * and browsers drop the console's cookies, which are always Secure (`__Host-`). An operators' identity provider
+ * (OPERATOR_OIDC_ISSUER) over plain http could be impersonated on the way.
  */
-export function describeApiProductionProblems(settings: { NODE_ENV: string; OPERATOR_PORT: number | null; PUBLIC_BASE_URL: string }): string[] {
+export function describeApiProductionProblems(settings: {
+  NODE_ENV: string;
+  OPERATOR_PORT: number | null;
+  PUBLIC_BASE_URL: string;
+  OPERATOR_OIDC_ISSUER?: string;
+}): string[] {
   if (settings.NODE_ENV !== 'production') return [];
   const problems: string[] = [];
   if (settings.OPERATOR_PORT === null) {
@@ -115,6 +121,9 @@ export function describeApiProductionProblems(settings: { NODE_ENV: string; OPER
     problems.push(
       "PUBLIC_BASE_URL: PUBLIC_BASE_URL must be an https address when NODE_ENV is production: partners send API keys to it, and the console's cookies are Secure",
     );
+  }
+  if (settings.OPERATOR_OIDC_ISSUER?.startsWith('http://')) {
+    problems.push('OPERATOR_OIDC_ISSUER: OPERATOR_OIDC_ISSUER must be an https address when NODE_ENV is production: its answers vouch for operators');
   }
   return problems;
 }

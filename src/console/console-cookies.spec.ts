@@ -1,4 +1,4 @@
-import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
+import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE, SSO_COOKIE } from './console-cookies';
 
 describe('readCookie', () => {
   it('reads a cookie among others', () => {
@@ -19,8 +19,9 @@ describe('readCookie', () => {
 });
 
 describe('cookieHeader', () => {
-  it('is __Host- shaped: Secure, Path=/ and no Domain; HttpOnly and SameSite=Strict, in every environment', () => {
+  it('is __Host- shaped: Secure, Path=/ and no Domain; HttpOnly and SameSite=Strict (Lax for the single sign-on callback), in every environment', () => {
     expect(cookieHeader(SESSION_COOKIE, 'v', 28800)).toBe('__Host-lvs_console=v; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict; Secure');
     expect(cookieHeader(SIGN_IN_COOKIE, '', 0)).toBe('__Host-lvs_console_sign_in=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure');
+    expect(cookieHeader(SSO_COOKIE, 'v', 600, 'Lax')).toBe('__Host-lvs_console_sso=v; Path=/; Max-Age=600; HttpOnly; SameSite=Lax; Secure');
   });
 });

@@ -6,6 +6,11 @@
  */
 export const SESSION_COOKIE = '__Host-lvs_console';
 export const SIGN_IN_COOKIE = '__Host-lvs_console_sign_in';
+/**
+ * The one cookie a browser sends back from another site: it names a single sign-on waiting for its provider's
+ * callback, a top-level GET from the provider's site, which SameSite=Strict would withhold (SameSite=Lax).
+ */
+export const SSO_COOKIE = '__Host-lvs_console_sso';
 
 /** The value of one cookie in a Cookie header; null when absent or empty. The first of several with the name wins. */
 export function readCookie(header: string | undefined, name: string): string | null {
@@ -20,11 +25,11 @@ export function readCookie(header: string | undefined, name: string): string | n
 }
 
 /**
- * A Set-Cookie value the browser keeps from scripts (HttpOnly), never sends from another site (SameSite=Strict)
- * and never sends over plain HTTP (Secure), as the `__Host-` prefix requires. Always Secure: browsers count
+ * A Set-Cookie value the browser keeps from scripts (HttpOnly), never sends from another site (SameSite=Strict;
+ * Lax for SSO_COOKIE's single sign-on callback) and never sends over plain HTTP (Secure), as the `__Host-` prefix requires. Always Secure: browsers count
  * loopback (http://127.0.0.1, http://localhost) as secure, so development keeps it too, and production is
  * served over HTTPS only. Values are base64url, so nothing needs escaping.
  */
-export function cookieHeader(name: string, value: string, maxAgeSeconds: number): string {
-  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict; Secure`;
+export function cookieHeader(name: string, value: string, maxAgeSeconds: number, sameSite: 'Strict' | 'Lax' = 'Strict'): string {
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${sameSite}; Secure`;
 }

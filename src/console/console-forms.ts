@@ -121,6 +121,40 @@ export class InviteForm extends ConsoleForm {
   role!: MemberRole;
 }
 
+/** The sign-in page's single sign-on: the work address whose domain finds the organisation. */
+@UnknownFieldMessage(consoleForm)
+export class SsoStartForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(254)
+  email!: string;
+}
+
+/** The Single sign-on page: the provider, the client (a blank secret keeps the one set), the domains, the role, and whether it is required. */
+@UnknownFieldMessage(consoleForm)
+export class SsoSettingsForm extends ConsoleForm {
+  @Trimmed()
+  @FormText(500)
+  issuer!: string;
+
+  @Trimmed()
+  @FormText(255)
+  clientId!: string;
+
+  @FormText(500)
+  clientSecret!: string;
+
+  @FormText(2000)
+  domains!: string;
+
+  /** Any role here; owner is refused on the page (MemberSso), in words. */
+  @IsIn(MEMBER_ROLES, { message: consoleForm })
+  newMemberRole!: MemberRole;
+
+  @IsOptional()
+  @IsIn(['on'], { message: consoleForm })
+  required?: 'on';
+}
+
 @UnknownFieldMessage(consoleForm)
 export class RoleForm extends ConsoleForm {
   @IsIn(MEMBER_ROLES, { message: consoleForm })

@@ -6,12 +6,13 @@ import type { ActivityOrigin } from '../activity/activity-log';
 import { Requires } from '../auth/requires';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleAnswerFilter } from './console-answer.filter';
-import { CodeForm, ConsoleForm, InviteForm, PasskeyForm, PasswordChangeForm, RoleForm } from './console-forms';
+import { CodeForm, ConsoleForm, InviteForm, PasskeyForm, PasswordChangeForm, RoleForm, SsoSettingsForm } from './console-forms';
 import { ConsoleMembersService } from './console-members.service';
 import { FORM, FormThenShow } from './console-routes';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ConsoleOrigin, ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
+import { ConsoleSingleSignOn } from './console-single-sign-on';
 
 const MEMBERS_PAGE = '/console/members';
 const ACCOUNT_PAGE = '/console/account';
@@ -23,7 +24,8 @@ const PASSKEY_ID = MEMBER_ID;
 const FormShows = (path: string, page: string) => applyDecorators(Post(path), HttpCode(200), RouteConfig(FORM), Render(page));
 
 /**
- * Members (owners and admins: invite, change role, disable, remove) and Your account (a member's own password,
+ * Members (owners and admins: invite, change role, disable, remove), Single sign-on (owners and admins: the
+ * organisation's OpenID provider) and Your account (a member's own password,
  * second factor and sessions). ConsoleSessionGuard opens every request as for the other pages; who may do what is
  * ConsoleMembersService's (member-role.ts), which answers anyone else with the forbidden page.
  */
@@ -34,7 +36,10 @@ const FormShows = (path: string, page: string) => applyDecorators(Post(path), Ht
 @UseGuards(ConsoleSessionGuard)
 @Requires('read')
 export class ConsoleMembersController {
-  constructor(private readonly pages: ConsoleMembersService) {}
+  constructor(
+    private readonly pages: ConsoleMembersService,
+    private readonly sso: ConsoleSingleSignOn,
+  ) {}
 
   @Get('members')
   @Render('members')
@@ -60,6 +65,25 @@ export class ConsoleMembersController {
   @FormThenShow('members/:id/remove', MEMBERS_PAGE)
   remove(@ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Param('id', MEMBER_ID) id: string, @Body() _form: ConsoleForm) {
     return this.pages.change(visit, origin, id, 'remove', null);
+  }
+
+  @Get('single-sign-on')
+  @Render('single-sign-on')
+  ssoPage(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit) {
+    return this.pages.ssoPage(visit, this.sso.redirectUri(request), {});
+  }
+
+  @FormShows('single-sign-on', 'single-sign-on')
+  saveSso(@Req() request: FastifyRequest, @ConsoleSession() visit: ConsoleVisit, @ConsoleOrigin() origin: ActivityOrigin, @Body() form: SsoSettingsForm) {
+    const { issuer, clientId, clientSecret, domains, newMemberRole, required } = form;
+    return this.pages.saveSso(visit, origin, this.sso.redirectUri(request), {
+      issuer,
+      clientId,
+      clientSecret,
+      domains,
+      newMemberRole,
+      required: required === 'on',
+    });
   }
 
   @Get('account')

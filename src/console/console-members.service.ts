@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActivityOrigin } from '../activity/activity-log';
 import { MEMBER_ROLES, mayManageMembers, MemberRole } from '../members/member-role';
 import { MemberRow } from '../members/members.repository';
+import { SSO_NEW_MEMBER_ROLES } from '../members/member-sso';
+import { MemberSso, SsoForm } from '../members/member-sso.service';
 import { MemberPasskeys } from '../members/member-passkeys';
 import { FactorSetup, MembersService } from '../members/members.service';
 import { ConsolePage } from './console-answers';
@@ -23,8 +25,15 @@ interface AccountNotice {
   error?: string;
 }
 
+/** What the Single sign-on page shows once: a saved change, or a refusal with the form as sent. */
+interface SsoNotice {
+  done?: string;
+  error?: string;
+  form?: Omit<SsoForm, 'clientSecret'>;
+}
+
 /**
- * The Members and Your account pages over MembersService and ConsoleSessions. A session signed in with a key has
+ * The Members, Single sign-on and Your account pages over MembersService and ConsoleSessions. A session signed in with a key has
  * no account page and manages no members; a member who is not an owner or admin manages none: the forbidden page.
  */
 @Injectable()
@@ -32,6 +41,7 @@ export class ConsoleMembersService {
   constructor(
     private readonly members: MembersService,
     private readonly sessions: ConsoleSessions,
+    private readonly sso: MemberSso,
     private readonly passkeys: MemberPasskeys,
     private readonly ceremonies: ConsolePasskeys,
   ) {}
@@ -77,6 +87,28 @@ export class ConsoleMembersService {
           : await this.members.remove(origin, manager, memberId);
     if (refused) throw new ConsolePage('members', await this.membersPage(visit, { error: refused.error }), 400);
     await this.sessions.endMemberSessions(origin, { id: memberId, userId: manager.userId }, { except: memberId === manager.id ? visit.sessionId : null });
+  }
+
+  /** The account's single sign-on as set (never its secret), with the address to register at the provider. */
+  async ssoPage(visit: ConsoleVisit, redirectUri: string, notice: SsoNotice) {
+    const manager = this.managerOf(visit);
+    const settings = await this.sso.settings(manager.userId);
+    const form = notice.form ?? {
+      issuer: settings?.issuer ?? '',
+      clientId: settings?.clientId ?? '',
+      domains: settings?.domains.join(', ') ?? '',
+      newMemberRole: settings?.newMemberRole ?? 'viewer',
+      required: settings?.required ?? false,
+    };
+    return { redirectUri, secretSet: settings !== null, roles: SSO_NEW_MEMBER_ROLES, done: null, error: null, ...notice, form };
+  }
+
+  async saveSso(visit: ConsoleVisit, origin: ActivityOrigin, redirectUri: string, form: SsoForm) {
+    const manager = this.managerOf(visit);
+    const refused = await this.sso.save(origin, manager.userId, form);
+    const { clientSecret: _secret, ...shown } = form;
+    if (refused) throw new ConsolePage('single-sign-on', await this.ssoPage(visit, redirectUri, { error: refused.error, form: shown }), 400);
+    return this.ssoPage(visit, redirectUri, { done: 'Single sign-on is saved.' });
   }
 
   async accountPage(visit: ConsoleVisit, notice: AccountNotice) {

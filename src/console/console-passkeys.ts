@@ -7,6 +7,7 @@ import { hashApiKey } from '../auth/api-key-secret';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { MemberPasskeys } from '../members/member-passkeys';
+import { MemberSso, SingleSignOnRequired } from '../members/member-sso.service';
 import { MemberRow } from '../members/members.repository';
 import { MembersService, Refused } from '../members/members.service';
 import { parseCredential, PASSKEY_CEREMONY_MS, passkeyAuthenticationOptions, relyingParty, RelyingParty } from '../people/passkeys';
@@ -34,6 +35,7 @@ export class ConsolePasskeys {
     private readonly members: MembersService,
     private readonly passkeys: MemberPasskeys,
     private readonly limiter: SignInLimiter,
+    private readonly sso: MemberSso,
     config: AppConfig,
   ) {
     this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
@@ -68,6 +70,7 @@ export class ConsolePasskeys {
    * A member's sign-in with a passkey: the form's challenge taken, the attempt counted as a password's is (429
    * beyond the limits; the e-mail address's count is the passkey member's), then the signature checked. Right, the
    * member's session starts as after a password and code; wrong, false, and logged when the passkey names a member.
+   * A right passkey of a member whose organisation requires single sign-on throws SingleSignOnRequired.
    */
   async signIn(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, credential: string): Promise<boolean> {
     const token = this.sessions.checkSignInForm(request, sentToken);
@@ -83,6 +86,7 @@ export class ConsolePasskeys {
       await this.members.recordFailedSignIn(holder.member, origin, 'passkey');
       return false;
     }
+    if (await this.sso.refuses(holder.member.userId, 'passkey')) throw new SingleSignOnRequired();
     await this.limiter.forgive(attempt);
     await this.sessions.startMemberSession(request, reply, holder.member, origin);
     return true;

@@ -10,6 +10,7 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
+import { MemberSso, SingleSignOnRequired } from '../members/member-sso.service';
 import { consoleSessionKey, MemberSessions, memberSessionsKey } from '../members/member-sessions';
 import { MemberRow } from '../members/members.repository';
 import { MembersService } from '../members/members.service';
@@ -86,6 +87,7 @@ export class ConsoleSessions {
     private readonly redis: RedisStore,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly members: MembersService,
+    private readonly sso: MemberSso,
     private readonly memberSessionList: MemberSessions,
     private readonly limiter: SignInLimiter,
     private readonly clock: Clock,
@@ -164,7 +166,8 @@ export class ConsoleSessions {
   /**
    * A member's first step: e-mail address and password, counted per address and per e-mail address before the
    * password is checked (429 beyond either limit). Right, the second step waits five minutes for a code, under the
-   * sign-in form's token; wrong, the same false whether the address has an account or not.
+   * sign-in form's token; wrong, the same false whether the address has an account or not. A right password of a
+   * member whose organisation requires single sign-on throws SingleSignOnRequired.
    */
   async passwordStep(request: FastifyRequest, sentToken: unknown, email: string, password: string): Promise<boolean> {
     const token = this.checkSignInForm(request, sentToken);
@@ -176,6 +179,7 @@ export class ConsoleSessions {
       if (named) await this.members.recordFailedSignIn(named, this.origin(request, named.id), 'password');
       return false;
     }
+    if (await this.sso.refuses(member.userId, 'password')) throw new SingleSignOnRequired();
     await this.limiter.forgive(attempt);
     await this.redis.client.set(this.secondFactorKey(token), JSON.stringify({ memberId: member.id, email }), 'PX', SECOND_FACTOR_WAIT_MS);
     return true;

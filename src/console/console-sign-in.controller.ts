@@ -4,14 +4,16 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestOrigin } from '../auth/activity-origin';
 import { ApiError } from '../errors/api-error';
+import { SingleSignOnRequired } from '../members/member-sso.service';
 import { MembersService } from '../members/members.service';
 import { PasswordResets } from '../members/password-resets';
 import { ConsoleAnswerFilter } from './console-answer.filter';
 import { ConsolePage, ConsoleRedirect } from './console-answers';
-import { CodeForm, ConsoleForm, JoinForm, PasskeySignInForm, SignInForm } from './console-forms';
+import { CodeForm, ConsoleForm, JoinForm, PasskeySignInForm, SignInForm, SsoStartForm } from './console-forms';
 import { ConsolePasskeys } from './console-passkeys';
 import { ConsolePageInterceptor } from './console-page.interceptor';
 import { ConsoleSessions, SIGN_IN_PATH } from './console-sessions';
+import { ConsoleSingleSignOn } from './console-single-sign-on';
 import { FORM } from './console-routes';
 
 const OVERVIEW = '/console/overview';
@@ -35,6 +37,7 @@ export class ConsoleSignInController {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly members: MembersService,
+    private readonly sso: ConsoleSingleSignOn,
     private readonly passkeys: ConsolePasskeys,
     private readonly resets: PasswordResets,
   ) {}
@@ -69,8 +72,35 @@ export class ConsoleSignInController {
       return { url: CODE_PATH };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
+      if (error instanceof SingleSignOnRequired) throw this.again(request, reply, error.message, 403);
       throw error;
     }
+  }
+
+  /**
+   * Single sign-on's first half: a page that goes on to the organisation's provider. Not a redirect: the pages'
+   * Content-Security-Policy (form-action 'self') keeps a form's answer from leading to another site.
+   */
+  @Post('sign-in/sso')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  @Render('sso-continue')
+  async startSso(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: SsoStartForm) {
+    const started = await this.sso.start(request, reply, form._csrf, form.email);
+    if ('error' in started) throw this.again(request, reply, started.error, 400);
+    return { next: started.url, to: 'your identity provider' };
+  }
+
+  /**
+   * The provider's callback: signed in, a page that goes on to the console (a page of this site, so that the
+   * browser then sends the session's SameSite=Strict cookie, which it withholds on a redirect from another site).
+   */
+  @Get('sign-in/sso/callback')
+  @Render('sso-continue')
+  async ssoCallback(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const refused = await this.sso.finish(request, reply);
+    if (refused) throw this.again(request, reply, refused.error, 403);
+    return { next: OVERVIEW, to: 'the console' };
   }
 
   /** A passkey sign-in's options, for the page's script (JSON); the challenge waits under the sign-in form's token. */
@@ -90,6 +120,7 @@ export class ConsoleSignInController {
       if (!(await this.passkeys.signIn(request, reply, form._csrf, form.credential))) throw this.again(request, reply, WRONG_PASSKEY, 401);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOO_MANY_SIGN_INS') throw this.again(request, reply, error.publicMessage, error.status);
+      if (error instanceof SingleSignOnRequired) throw this.again(request, reply, error.message, 403);
       throw error;
     }
   }

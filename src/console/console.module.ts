@@ -14,6 +14,7 @@ import { VerificationRecordsModule } from '../verification-records/verification-
 import { ConsoleController } from './console.controller';
 import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleSessions } from './console-sessions';
+import { ConsoleSingleSignOn } from './console-single-sign-on';
 import { ConsoleService } from './console.service';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsoleMembersService } from './console-members.service';
@@ -42,6 +43,7 @@ import { mountConsole } from './mount-console';
   providers: [
     ConsoleService,
     ConsoleSessions,
+    ConsoleSingleSignOn,
     ConsoleMembersService,
     ConsolePasskeys,
     // Roster uploads larger than an ordinary form are read only for a signed-in session.

@@ -23,6 +23,8 @@ import { Members1765411200000 } from './migrations/1765411200000-members';
 import { RosterMembers1765497600000 } from './migrations/1765497600000-roster-members';
 import { UserLiveLookupLimit1795946557000 } from './migrations/1795946557000-user-live-lookup-limit';
 import { MemberPasskeys1795946572552 } from './migrations/1795946572552-member-passkeys';
+import { MemberSingleSignOn1795949214170 } from './migrations/1795949214170-member-single-sign-on';
+import { OperatorSingleSignOn1795949215170 } from './migrations/1795949215170-operator-single-sign-on';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -79,6 +81,8 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       RosterMembers1765497600000,
       UserLiveLookupLimit1795946557000,
       MemberPasskeys1795946572552,
+      MemberSingleSignOn1795949214170,
+      OperatorSingleSignOn1795949215170,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

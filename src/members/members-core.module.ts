@@ -2,17 +2,19 @@ import { Module } from '@nestjs/common';
 import { ActivityModule } from '../activity/activity.module';
 import { AuthCoreModule } from '../auth/auth-core.module';
 import { SecretsModule } from '../secrets/secrets.module';
+import { OpenIdSignIn } from '../people/openid-sign-in';
 import { InvitationMail } from './invitation-mail';
+import { MemberSso } from './member-sso.service';
 import { MemberPasskeys } from './member-passkeys';
 import { MemberSessions } from './member-sessions';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 import { PasswordResets } from './password-resets';
 
-/** Members without HTTP: for the console (its pages, passkeys, password resets) and the admin command (invite). */
+/** Members without HTTP: for the console (its pages, passkeys, password resets, single sign-on) and the admin command (invite). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail, MemberPasskeys, PasswordResets],
-  exports: [MembersService, MemberSessions, MemberPasskeys, PasswordResets],
+  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail, MemberPasskeys, PasswordResets, MemberSso, OpenIdSignIn],
+  exports: [MembersService, MemberSessions, MemberPasskeys, PasswordResets, MemberSso],
 })
 export class MembersCoreModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { MemberRole, MemberStatus } from './member-role';
+import type { SsoSettings } from './member-sso';
 
 /** A member as the service reads it; secrets as stored (hashes, sealed). */
 export interface MemberRow {
@@ -22,6 +23,14 @@ export interface MemberRow {
   lastSignInAt: Date | null;
 }
 
+/** An account's single sign-on as stored: its settings, and the client secret sealed. */
+export interface SsoRow extends SsoSettings {
+  userId: string;
+  clientSecret: string;
+}
+
+const SSO_COLUMNS = `user_id AS "userId", issuer, client_id AS "clientId", client_secret AS "clientSecret", domains,
+  new_member_role AS "newMemberRole", required`;
 /** A member's passkey as the service reads it: the credential's public part, never a secret. */
 export interface PasskeyRow {
   id: string;
@@ -280,6 +289,74 @@ export class MembersRepository {
       `UPDATE members SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_last_step = $2, recovery_code_hashes = $3
         WHERE id = $1 AND totp_pending_secret IS NOT NULL`,
       [memberId, step, recoveryCodeHashes],
+    );
+    return count === 1;
+  }
+
+  /** The account's single sign-on; `manager` in a transaction holds it until that ends. */
+  async sso(userId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<SsoRow | undefined> {
+    const [row] = await manager.query<SsoRow[]>(`SELECT ${SSO_COLUMNS} FROM member_sso WHERE user_id = $1${lock ? ' FOR UPDATE' : ''}`, [userId]);
+    return row;
+  }
+
+  /** The single sign-on that allows this e-mail domain (at most one: saveSso keeps domains apart). */
+  async ssoOfDomain(domain: string): Promise<SsoRow | undefined> {
+    const [row] = await this.dataSource.query<SsoRow[]>(`SELECT ${SSO_COLUMNS} FROM member_sso WHERE domains @> ARRAY[$1]::text[]`, [domain]);
+    return row;
+  }
+
+  /**
+   * In the caller's transaction: which of `domains` another account's single sign-on already allows. Settings are
+   * saved one at a time (a transaction-scoped advisory lock), so two accounts never claim one domain together.
+   */
+  async ssoDomainsTaken(manager: EntityManager, userId: string, domains: string[]): Promise<string[]> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('member_sso domains'))`);
+    const rows = await manager.query<{ domain: string }[]>(
+      `SELECT DISTINCT domain FROM member_sso, unnest(domains) AS domain WHERE user_id <> $1 AND domain = ANY($2::text[]) ORDER BY domain`,
+      [userId, domains],
+    );
+    return rows.map((row) => row.domain);
+  }
+
+  async saveSso(manager: EntityManager, row: SsoRow): Promise<void> {
+    await manager.query(
+      `INSERT INTO member_sso (user_id, issuer, client_id, client_secret, domains, new_member_role, required) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (user_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, domains = $5, new_member_role = $6, required = $7,
+         updated_at = now()`,
+      [row.userId, row.issuer, row.clientId, row.clientSecret, row.domains, row.newMemberRole, row.required],
+    );
+  }
+
+  /** The account's newest row for an address, removed or not, held until the caller's transaction ends. */
+  async newestWithEmail(manager: EntityManager, userId: string, email: string): Promise<(MemberRow & { removed: boolean }) | undefined> {
+    const [row] = await manager.query<(MemberRow & { removed: boolean })[]>(
+      `SELECT ${COLUMNS}, removed_at IS NOT NULL AS removed FROM members WHERE user_id = $1 AND email = $2
+        ORDER BY removed_at IS NULL DESC, invited_at DESC, id LIMIT 1 FOR UPDATE`,
+      [userId, email],
+    );
+    return row;
+  }
+
+  /** A person single sign-on lets in for the first time: active at once, with no password or second factor here. */
+  async insertSsoMember(
+    manager: EntityManager,
+    member: { userId: string; email: string; displayName: string | null; role: MemberRole },
+  ): Promise<MemberRow | null> {
+    const [row] = await manager.query<MemberRow[]>(
+      `INSERT INTO members (user_id, email, display_name, role, status, joined_at) VALUES ($1, $2, $3, $4, 'active', now())
+       ON CONFLICT (user_id, email) WHERE removed_at IS NULL DO NOTHING RETURNING ${COLUMNS}`,
+      [member.userId, member.email, member.displayName, member.role],
+    );
+    return row ?? null;
+  }
+
+  /** An invited member who signs in through single sign-on: active, the invitation spent; false when it is no longer invited. */
+  async activateBySso(manager: EntityManager, memberId: string, displayName: string | null): Promise<boolean> {
+    const [, count] = await manager.query<[unknown, number]>(
+      `UPDATE members SET status = 'active', display_name = COALESCE(display_name, $2), invitation_hash = NULL, invitation_expires_at = NULL,
+              joined_at = now()
+        WHERE id = $1 AND status = 'invited' AND removed_at IS NULL`,
+      [memberId, displayName],
     );
     return count === 1;
   }

@@ -114,10 +114,26 @@ export class OperatorAccounts {
   }
 
   async find(operatorId: string): Promise<OperatorAccount | null> {
-    const [row] = await this.dataSource.query<OperatorAccount[]>(`SELECT ${ACCOUNT} FROM operators WHERE id = $1 AND totp_confirmed_at IS NOT NULL`, [
-      operatorId,
-    ]);
+    const [row] = await this.dataSource.query<OperatorAccount[]>(
+      `SELECT ${ACCOUNT} FROM operators WHERE id = $1 AND (totp_confirmed_at IS NOT NULL OR sso_joined_at IS NOT NULL)`,
+      [operatorId],
+    );
     return row ?? null;
+  }
+
+  /**
+   * An operator single sign-on let in (OPERATOR_OIDC_*): the one with this address, signed in with the role they have;
+   * or, new, made with `role`, and `created`. An open invitation of theirs closes: the provider vouches for them.
+   */
+  async ssoSignIn(email: string, displayName: string, role: OperatorRole): Promise<OperatorAccount & { created: boolean }> {
+    const [row] = await this.dataSource.query<(OperatorAccount & { created: boolean })[]>(
+      `INSERT INTO operators (email, display_name, role, sso_joined_at, last_sign_in_at) VALUES ($1, $2, $3, now(), now())
+       ON CONFLICT (email) DO UPDATE SET sso_joined_at = COALESCE(operators.sso_joined_at, now()), last_sign_in_at = now(),
+         invitation_hash = NULL, invitation_expires_at = NULL
+       RETURNING ${ACCOUNT}, xmax = 0 AS created`,
+      [normaliseEmail(email), displayName, role],
+    );
+    return row;
   }
 
   /** A recovery code in place of a TOTP code: spent, so that it works once (compared against the stored list, in one statement). */

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { OpenIdSignIn } from '../people/openid-sign-in';
 import { PeopleModule } from '../people/people.module';
 import { OperatorAccountsModule } from './operator-accounts.module';
 import { OperatorActionsModule } from './operator-actions.module';
 import { OperatorConsoleService } from './operator-console.service';
 import { OperatorSessions } from './operator-sessions';
+import { OperatorSingleSignOn } from './operator-single-sign-on';
 import { PartnerFigures } from './partner-figures.repository';
 
 /**
@@ -13,7 +15,7 @@ import { PartnerFigures } from './partner-figures.repository';
  */
 @Module({
   imports: [AuthModule, PeopleModule, OperatorActionsModule, OperatorAccountsModule],
-  providers: [OperatorConsoleService, OperatorSessions, PartnerFigures],
-  exports: [OperatorConsoleService, OperatorSessions, OperatorAccountsModule, PeopleModule],
+  providers: [OperatorConsoleService, OperatorSessions, PartnerFigures, OpenIdSignIn, OperatorSingleSignOn],
+  exports: [OperatorConsoleService, OperatorSessions, OperatorSingleSignOn, OperatorAccountsModule, PeopleModule],
 })
 export class OperatorConsoleCoreModule {}

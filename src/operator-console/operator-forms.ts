@@ -69,6 +69,14 @@ export class DeleteForm extends ReasonForm {
   confirmName!: string;
 }
 
+/** Single sign-on's first step: the operator's work address, whose domain OPERATOR_OIDC_DOMAINS must list. */
+export class SsoStartForm extends OperatorForm {
+  @Transform(trimmed)
+  @IsString()
+  @MaxLength(254)
+  email!: string;
+}
+
 export class SignInForm extends OperatorForm {
   @IsString()
   @MaxLength(254)

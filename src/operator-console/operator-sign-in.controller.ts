@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Redirect, Render, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Redirect, Render, Req, Res, UseFilters, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,9 +7,10 @@ import { FORM_BODY } from '../http/decode-request-body';
 import { SignInLimiter } from '../people/sign-in-limiter';
 import { totpQrDataUrl } from '../people/totp-qr-code';
 import { OperatorAccounts } from './operator-accounts';
-import { CodeForm, PasswordForm, SignInForm } from './operator-forms';
+import { CodeForm, PasswordForm, SignInForm, SsoStartForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
 import { OperatorSessions } from './operator-sessions';
+import { OperatorSingleSignOn } from './operator-single-sign-on';
 
 const HOME = '/operator/partners';
 const FORM = { requestBody: FORM_BODY };
@@ -27,6 +28,7 @@ export class OperatorSignInController {
     private readonly sessions: OperatorSessions,
     private readonly accounts: OperatorAccounts,
     private readonly limiter: SignInLimiter,
+    private readonly sso: OperatorSingleSignOn,
   ) {}
 
   @Get()
@@ -36,7 +38,7 @@ export class OperatorSignInController {
   @Get('sign-in')
   @Render('sign-in')
   signInPage(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return { formToken: this.sessions.formToken(request, reply), error: null };
+    return this.signInModel(request, reply, null);
   }
 
   @Post('sign-in')
@@ -51,6 +53,28 @@ export class OperatorSignInController {
     if (!operator) throw this.again(request, reply, 'The e-mail address, password or code is not right.', 401);
     await this.limiter.forgive(attempt);
     await this.sessions.start(reply, operator);
+  }
+
+  /** Single sign-on's first half (OPERATOR_OIDC_*): a page that goes on to the provider, as the partner console's does. */
+  @Post('sign-in/sso')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  @Render('sso-continue')
+  async startSso(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: SsoStartForm) {
+    this.sessions.checkChange(request, form._csrf);
+    const started = await this.sso.start(request, reply, form.email);
+    if ('error' in started) throw this.again(request, reply, started.error, 400);
+    return { next: started.url, to: 'your identity provider' };
+  }
+
+  /** The provider's callback: signed in, a page of this site that goes on to the console (its Strict cookie then sent). */
+  @Get('sign-in/sso/callback')
+  @Render('sso-continue')
+  async ssoCallback(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const operator = await this.sso.finish(request, reply);
+    if ('error' in operator) throw this.again(request, reply, operator.error, 403);
+    await this.sessions.start(reply, operator);
+    return { next: HOME, to: 'the operator console' };
   }
 
   @Get('join/:token')
@@ -103,6 +127,10 @@ export class OperatorSignInController {
   }
 
   private again(request: FastifyRequest, reply: FastifyReply, error: string, status: number, headers: Record<string, string> = {}): ConsolePage {
-    return new ConsolePage('sign-in', { formToken: this.sessions.formToken(request, reply), error }, status, headers);
+    return new ConsolePage('sign-in', this.signInModel(request, reply, error), status, headers);
+  }
+
+  private signInModel(request: FastifyRequest, reply: FastifyReply, error: string | null) {
+    return { formToken: this.sessions.formToken(request, reply), error, sso: this.sso.enabled };
   }
 }

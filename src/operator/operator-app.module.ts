@@ -8,6 +8,7 @@ import { OperatorAccounts } from '../operator-console/operator-accounts';
 import { OperatorConsoleService } from '../operator-console/operator-console.service';
 import { OperatorPagesModule } from '../operator-console/operator-pages.module';
 import { OperatorSessions } from '../operator-console/operator-sessions';
+import { OperatorSingleSignOn } from '../operator-console/operator-single-sign-on';
 import { SignInLimiter } from '../people/sign-in-limiter';
 import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
 import { ValidationModule } from '../validation/validation.module';
@@ -17,7 +18,18 @@ import { OperatorRoutesModule } from './operator-routes.module';
  * The partner app's instances the operators' listener serves: its registry and readiness, the error filter's
  * refusal count, the rate limiter (operator pages take from it too), and the operator console's services.
  */
-const SHARED = [Metrics, Readiness, AppConfig, RefusalCounter, UserRateLimiter, OperatorConsoleService, OperatorSessions, OperatorAccounts, SignInLimiter];
+const SHARED = [
+  Metrics,
+  Readiness,
+  AppConfig,
+  RefusalCounter,
+  UserRateLimiter,
+  OperatorConsoleService,
+  OperatorSessions,
+  OperatorAccounts,
+  SignInLimiter,
+  OperatorSingleSignOn,
+];
 
 /**
  * The root of the operators' listener: a second, small Nest application in the API process. It opens no

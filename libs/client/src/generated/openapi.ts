@@ -947,7 +947,7 @@ export interface components {
              * @example key.created
              * @enum {string}
              */
-            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.factor_removed" | "member.password_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+            action: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.factor_removed" | "member.password_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "sso.changed" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
             target: components["schemas"]["ActivityTargetDto"];
             /**
              * @description The address the change came from; null for the operator
@@ -2529,7 +2529,7 @@ export interface operations {
                 /** @description The previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this action */
-                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.factor_removed" | "member.password_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
+                action?: "key.created" | "key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "member.invited" | "member.joined" | "member.role_changed" | "member.disabled" | "member.removed" | "member.factor_added" | "member.factor_reset" | "member.factor_removed" | "member.password_reset" | "member.signed_in" | "member.sign_in_failed" | "session.ended" | "sso.changed" | "watchlist.imported" | "account.quota_changed" | "account.limits_changed" | "account.disabled" | "account.enabled";
                 /** @description Only events whose actor is of this type */
                 actorType?: "member" | "key" | "operator" | "cli" | "system";
                 /** @description Only events of this actor (a key's id for a key) */
