@@ -14,6 +14,12 @@ import { AuthenticatedUser, RequestWithUser } from './authenticated-user';
 import { roleMay } from './key-role';
 import { requiredPermission } from './requires';
 
+/** What a key check found: the seconds its address must wait first, or the key's holder (null: no valid key). */
+interface KeyCheck {
+  blockedSeconds: number;
+  holder: KeyHolder | null;
+}
+
 function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
   void reply.header('Retry-After', String(retryAfterSeconds));
   return new ApiError('RATE_LIMITED');
@@ -27,6 +33,9 @@ function rateLimited(reply: FastifyReply, retryAfterSeconds: number): ApiError {
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  /** The key checks under way in this process, by address and key hash (lookUpOnce). */
+  private readonly lookups = new Map<string, Promise<KeyCheck>>();
+
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly failures: AuthFailureLimiter,
@@ -68,19 +77,40 @@ export class ApiKeyGuard implements CanActivate {
     recalled: null | undefined,
     exempt: boolean,
   ): Promise<KeyHolder> {
-    const blockedSeconds = await this.failures.countAttempt(address);
-    if (blockedSeconds > 0) throw exempt ? new ApiError('UNAUTHORIZED') : rateLimited(reply, blockedSeconds);
-    // A lookup that fails (the database down) proved nothing against the address, so it is forgiven as a good key.
-    const holder =
+    const check =
       keyHash !== null && recalled === undefined
-        ? await this.authenticator.load(keyHash).catch(async (error: unknown) => {
-            await this.failures.forgive(address);
-            throw error;
-          })
-        : null;
-    if (!holder) throw new ApiError('UNAUTHORIZED');
-    await this.failures.forgive(address);
-    return holder;
+        ? await this.lookUpOnce(address, keyHash)
+        : { blockedSeconds: await this.failures.countAttempt(address), holder: null };
+    if (check.blockedSeconds > 0) throw exempt ? new ApiError('UNAUTHORIZED') : rateLimited(reply, check.blockedSeconds);
+    if (!check.holder) throw new ApiError('UNAUTHORIZED');
+    return check.holder;
+  }
+
+  /**
+   * One attempt and one lookup for all the requests that bring the same key from the same address at once: a busy
+   * partner's requests, arriving together when its key's cache entry ages out, would otherwise each count an attempt
+   * before any was forgiven, and pass the failure limit with a good key.
+   */
+  private lookUpOnce(address: string, keyHash: string): Promise<KeyCheck> {
+    const id = `${address} ${keyHash}`;
+    let check = this.lookups.get(id);
+    if (!check) {
+      check = this.countAndLoad(address, keyHash).finally(() => this.lookups.delete(id));
+      this.lookups.set(id, check);
+    }
+    return check;
+  }
+
+  private async countAndLoad(address: string, keyHash: string): Promise<KeyCheck> {
+    const blockedSeconds = await this.failures.countAttempt(address);
+    if (blockedSeconds > 0) return { blockedSeconds, holder: null };
+    // A lookup that fails (the database down) proved nothing against the address, so it is forgiven as a good key.
+    const holder = await this.authenticator.load(keyHash).catch(async (error: unknown) => {
+      await this.failures.forgive(address);
+      throw error;
+    });
+    if (holder) await this.failures.forgive(address);
+    return { blockedSeconds: 0, holder };
   }
 
   /** Every answer after this carries the RateLimit fields; without Redis, no request is admitted unlimited. */

@@ -350,6 +350,22 @@ describe('failed authentications and X-Forwarded-For', () => {
     expect(Number(await t.redis.get(`${t.redisPrefix}:auth-failures:{a127.0.0.1}`))).toBe(61);
   });
 
+  it('counts one attempt for a good key that many requests bring at once, so that a busy partner is never refused', async () => {
+    const api = await startApi({ TRUST_PROXY: '127.0.0.1', AUTH_FAILURES_PER_MINUTE: '5' });
+    const { key } = await t.createKey();
+    const partner = { 'x-api-key': key, 'x-forwarded-for': '203.0.113.9' };
+    // 40 at once, before this process knows the key: each would count an attempt before the first was forgiven.
+    const answers = await Promise.all(Array.from({ length: 40 }, () => request(api.baseUrl, 'GET', '/v1/watchlist', { headers: partner })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+    // The limit itself is whole: five failures from that address, then 429.
+    const madeUp = { 'x-api-key': `lvs_${randomBytes(16).toString('hex')}`, 'x-forwarded-for': '203.0.113.9' };
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect([attempt, (await request(api.baseUrl, 'GET', '/v1/watchlist', { headers: madeUp })).status]).toEqual([attempt, 401]);
+    }
+    const refused = await request(api.baseUrl, 'GET', '/v1/watchlist', { headers: madeUp });
+    expect([refused.status, refused.body]).toEqual([429, RATE_LIMITED]);
+  });
+
   it('behind a named proxy, counts an IPv6 client by its /64: a neighbouring /64 is not refused', async () => {
     const api = await startApi({ TRUST_PROXY: '127.0.0.1' });
     for (let attempt = 1; attempt <= 60; attempt++) {
