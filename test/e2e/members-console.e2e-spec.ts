@@ -5,7 +5,7 @@ import { MembersService } from '../../src/members/members.service';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { MailReceiver } from '../support/mail-receiver';
-import { codeAt, joinAsMember } from '../support/member-join';
+import { codeAt, joinAsMember, joinByForm, MEMBER_PASSWORD as PASSWORD } from '../support/member-join';
 import { runAdminCli } from '../support/admin-cli';
 import { request as apiRequest } from '../support/http';
 import { verifyWithJose } from '../support/jose-verify';
@@ -15,7 +15,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 const FOUND = '1011001544208079';
 const UNKNOWN = '1888000000000001';
-const PASSWORD = 'violet tractor umbrella sings';
+
 const CLI_ORIGIN = { actor: { type: 'cli' as const, id: null }, clientAddress: null, userAgent: null };
 const WRONG_CODE = 'That code is not right, or was used already.';
 const NOT_ALLOWED = 'Your role, compliance, does not allow this. Nothing was done.';
@@ -61,16 +61,6 @@ describe('members in the console', () => {
   /** Joins through an invitation link in the browser: name and password, then the code of the key shown; the recovery codes. */
   const joinInBrowser = (page: Page, link: string, name: string, screenshots: boolean) =>
     joinAsMember(page, t.baseUrl, link, { name, password: PASSWORD, nowMs: now }, screenshots ? (page_) => checkPage(page, page_) : undefined);
-
-  /** The same through forms, without a browser: the client is then signed in. */
-  async function joinByForm(client: FormClient, link: string): Promise<{ secret: string }> {
-    const path = new URL(link).pathname;
-    const _csrf = await client.tokenOf(path);
-    expect((await client.send('POST', path, { _csrf, displayName: 'Sam Session', password: PASSWORD })).status).toBe(303);
-    const secret = /id="totp-secret" class="secret">([A-Z2-7]+)</.exec(await (await client.send('GET', path)).text())![1];
-    expect((await client.send('POST', `${path}/factor`, { _csrf, code: codeAt(secret, now()) })).status).toBe(200);
-    return { secret };
-  }
 
   async function signInByForm(client: FormClient, email: string, code: () => string, headers: Record<string, string> = {}): Promise<void> {
     const _csrf = await client.tokenOf('/console/sign-in');
@@ -202,7 +192,7 @@ describe('members in the console', () => {
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'sam@rosters.example', 'compliance');
     if ('error' in invited) throw new Error(invited.error);
     const client = new FormClient(t.baseUrl);
-    await joinByForm(client, invited.link);
+    await joinByForm(client, invited.link, now);
     const [{ id: memberId }] = (await t.db.query<{ id: string }>(`SELECT id FROM members WHERE email = 'sam@rosters.example'`)).rows;
     const uploaded = await client.uploadCsv('/console/rosters', '/console/rosters', `licenceNumber\n${FOUND}\n${UNKNOWN}`);
     expect(uploaded.status).toBe(201);
@@ -255,7 +245,7 @@ describe('members in the console', () => {
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'sam@sessions.example', 'viewer');
     if ('error' in invited) throw new Error(invited.error);
     const client = new FormClient(t.baseUrl);
-    const { secret } = await joinByForm(client, invited.link);
+    const { secret } = await joinByForm(client, invited.link, now);
     const joinedSession = client.cookies.get('__Host-lvs_console');
     expect(joinedSession).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // A session id planted before sign-in (or the one held) is replaced.
@@ -279,7 +269,7 @@ describe('members in the console', () => {
     const client = new FormClient(t.baseUrl);
     const start = now();
     try {
-      await joinByForm(client, invited.link);
+      await joinByForm(client, invited.link, now);
       // 29 minutes idle is within the 30; 31 is past them.
       t.clock.travelTo(new Date(start + 29 * 60_000));
       expect((await client.send('GET', '/console/overview')).status).toBe(200);
@@ -291,7 +281,7 @@ describe('members in the console', () => {
       const second = new FormClient(t.baseUrl);
       const again = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'kim@lifetimes.example', 'viewer');
       if ('error' in again) throw new Error(again.error);
-      await joinByForm(second, again.link);
+      await joinByForm(second, again.link, now);
       const signedInAt = now();
       const statuses: number[] = [];
       for (let minutes = 25; minutes < 12 * 60; minutes += 25) {
@@ -314,7 +304,7 @@ describe('members in the console', () => {
       const invited = await members.invite(CLI_ORIGIN, null, account.userId, email, role);
       if ('error' in invited) throw new Error(invited.error);
       const client = new FormClient(t.baseUrl);
-      const { secret } = await joinByForm(client, invited.link);
+      const { secret } = await joinByForm(client, invited.link, now);
       const [{ id }] = (await t.db.query<{ id: string }>('SELECT id FROM members WHERE email = $1', [email])).rows;
       return { client, secret, id };
     };
@@ -383,7 +373,7 @@ describe('members in the console', () => {
     const account = await t.createKey({ name: 'Limits' });
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, account.userId, 'pat@limits.example', 'viewer');
     if ('error' in invited) throw new Error(invited.error);
-    await joinByForm(new FormClient(t.baseUrl), invited.link);
+    await joinByForm(new FormClient(t.baseUrl), invited.link, now);
     const client = new FormClient(t.baseUrl);
     const _csrf = await client.tokenOf('/console/sign-in');
     const from = { 'x-forwarded-for': '203.0.113.7' };

@@ -4,7 +4,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
 import { checkPageAt as checkScreens, launchChromium } from '../support/browser';
 import { FormClient } from '../support/console-client';
-import { codeAt, joinByForm, joinInBrowser, MEMBER_PASSWORD } from '../support/console-members';
+import { codeAt, joinAsMember, joinByForm, MEMBER_PASSWORD } from '../support/member-join';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
@@ -75,7 +75,7 @@ describe('passkeys in the console', () => {
     const account = await t.createKey({ name: 'Passkeys' });
     const link = await invite(account.userId, 'pat@passkeys.example', 'owner');
     const { page, credentials } = await pageWithAuthenticator();
-    const joined = await joinInBrowser(page, base, link, 'Pat Passkey', now);
+    const joined = await joinAsMember(page, base, link, { name: 'Pat Passkey', password: MEMBER_PASSWORD, nowMs: now });
     const patId = await memberId('pat@passkeys.example');
 
     // Signed in again with the password and a code (the next step's: the one used to join is spent).
@@ -203,7 +203,11 @@ describe('passkeys in the console', () => {
     const owner = new FormClient(t.baseUrl);
     await joinByForm(owner, await invite(account.userId, 'olga@removed.example', 'owner'), now);
     const { page } = await pageWithAuthenticator();
-    await joinInBrowser(page, base, await invite(account.userId, 'vic@removed.example', 'viewer'), 'Vic Viewer', now);
+    await joinAsMember(page, base, await invite(account.userId, 'vic@removed.example', 'viewer'), {
+      name: 'Vic Viewer',
+      password: MEMBER_PASSWORD,
+      nowMs: now,
+    });
     const added = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/console/account/passkeys');
     await addPasskey(page, 'Phone');
     // The new passkey's answer sent again finds the session's challenge spent: nothing is added.

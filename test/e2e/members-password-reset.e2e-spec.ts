@@ -5,7 +5,7 @@ import { Browser } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
 import { checkPageAt as checkScreens, launchChromium } from '../support/browser';
 import { FormClient } from '../support/console-client';
-import { codeAt, joinByForm, MEMBER_PASSWORD } from '../support/console-members';
+import { codeAt, joinByForm, MEMBER_PASSWORD } from '../support/member-join';
 import { MailReceiver } from '../support/mail-receiver';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';

@@ -4,7 +4,7 @@ import { Browser, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
-import { codeAt, joinByForm, joinInBrowser, MEMBER_PASSWORD } from '../support/console-members';
+import { codeAt, joinAsMember, joinByForm, MEMBER_PASSWORD } from '../support/member-join';
 import { request as apiRequest } from '../support/http';
 import { OpenIdProviderProcess } from '../support/openid-provider';
 import { until } from '../support/until';
@@ -90,7 +90,7 @@ describe('single sign-on of members', () => {
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, acme.userId, 'olivia@acme.example', 'owner');
     if ('error' in invited) throw new Error(invited.error);
     const owner = await newPage();
-    await joinInBrowser(owner, t.baseUrl, invited.link, 'Olivia Owner', now);
+    await joinAsMember(owner, t.baseUrl, invited.link, { name: 'Olivia Owner', password: MEMBER_PASSWORD, nowMs: now });
 
     // The owner's page: the redirect URI to register, then the provider, client, domains and role.
     await owner.getByRole('link', { name: 'Single sign-on' }).click();

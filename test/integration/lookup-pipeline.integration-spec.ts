@@ -2,6 +2,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { LookupUser } from '../../src/lookups/lookup-request';
 import { numberSubject } from '../../src/lookups/lookup-subject';
 import { LookupService } from '../../src/lookups/lookup.service';
+import { AuthModule } from '../../src/auth/auth.module';
 import { LookupsWorkerModule } from '../../src/lookups/lookups-worker.module';
 import { IntegrationModule, startIntegrationModule } from '../support/integration-module';
 import { unknownNumber, until } from '../support/until';
@@ -17,7 +18,8 @@ describe('the lookup pipeline (LookupService and its worker, in one testing modu
 
   beforeAll(async () => {
     // One attempt: a failed lookup fails at once instead of after its retries' backoff.
-    m = await startIntegrationModule([LookupsWorkerModule], { LOOKUP_ATTEMPTS: '1' });
+    // AuthModule for its keys service, which makes the users whose lookups these are.
+    m = await startIntegrationModule([LookupsWorkerModule, AuthModule], { LOOKUP_ATTEMPTS: '1' });
     lookups = m.moduleRef.get(LookupService);
   });
   afterAll(() => m.close());

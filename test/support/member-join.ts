@@ -1,5 +1,9 @@
 import { generateSync } from 'otplib';
 import { Page } from 'playwright-core';
+import { FormClient } from './console-client';
+
+/** The password test members join with. */
+export const MEMBER_PASSWORD = 'violet tractor umbrella sings';
 
 /** The code an authenticator app shows for `secret` at `atMs`, computed with otplib as the app does. */
 export const codeAt = (secret: string, atMs: number): string => generateSync({ secret, epoch: Math.floor(atMs / 1000) });
@@ -33,4 +37,14 @@ export async function joinAsMember(
   await page.getByRole('link', { name: 'Continue to the console' }).click();
   await page.waitForURL(`${baseUrl}/console/overview`);
   return { secret, usedAt, recoveryCodes };
+}
+
+/** Joins through an invitation link with forms, without a browser: the client is then signed in. */
+export async function joinByForm(client: FormClient, link: string, now: () => number): Promise<{ secret: string }> {
+  const path = new URL(link).pathname;
+  const _csrf = await client.tokenOf(path);
+  expect((await client.send('POST', path, { _csrf, displayName: 'Sam Session', password: MEMBER_PASSWORD })).status).toBe(303);
+  const secret = /id="totp-secret" class="secret">([A-Z2-7]+)</.exec(await (await client.send('GET', path)).text())![1];
+  expect((await client.send('POST', `${path}/factor`, { _csrf, code: codeAt(secret, now()) })).status).toBe(200);
+  return { secret };
 }
