@@ -737,9 +737,8 @@ export class EnvironmentVariables {
   OTEL_EXPORTER_OTLP_ENDPOINT = '';
 
   /**
-   * The share of requests and jobs that begin a trace, chosen by trace id (the rest of a trace follows its start).
-   * Each traced call to Redis or PostgreSQL is a span, so at high request rates a share below 1 keeps tracing's cost
-   * small (docs/performance.md).
+   * The share of requests and jobs that begin a trace, chosen by trace id (the rest of a trace follows its start):
+   * below 1, fewer spans reach the collector.
    */
   @Transform(toDecimal)
   @Min(0)

@@ -530,8 +530,7 @@ async function main(): Promise<void> {
       // go to a collector that takes them and answers at once, so that the row times making and sending them.
       const collector = await startTraceSink();
       try {
-        // Every request traced, then one in ten (TRACE_SAMPLE_RATIO): a cached repeat makes a span for each of its
-        // Redis calls, so the cost of full tracing grows with the request rate.
+        // Every request traced, then one in ten (TRACE_SAMPLE_RATIO): what sampling saves of tracing's cost.
         for (const [ratio, traced] of [
           ['1', 'every request traced'],
           ['0.1', '1 request in 10 traced'],
