@@ -207,36 +207,35 @@ export class WatchlistRepository {
   }
 
   /**
-   * Inserts or updates entries (and the numbers' shared states) in one transaction; returns how many were new.
-   * `ensureRoom` throws to roll it all back.
+   * In the caller's transaction: inserts or updates entries (and the numbers' shared states); returns how many were
+   * new. `ensureRoom` throws to roll it all back.
    */
-  insertEntries(
+  async insertEntries(
+    manager: EntityManager,
     userId: string,
     entries: { licenceNumber: string; reference: string | null }[],
     now: Date,
     ensureRoom: (count: WatchlistCount) => void,
   ): Promise<number> {
     const numbers = entries.map((entry) => entry.licenceNumber);
-    return this.dataSource.transaction(async (manager) => {
-      // The user's row lock makes its additions take turns, so concurrent ones never pass the cap together; the
-      // count runs after it, in a statement of its own, so that it sees what the turn before committed.
-      await lockUser(manager, userId, 'NO KEY UPDATE');
-      ensureRoom(await this.count(userId, numbers, manager));
-      await manager.query(
-        `INSERT INTO licence_states (world, licence_number, next_check_at)
-         SELECT licence_world($3), number, $2 FROM unnest($1::text[]) AS number ORDER BY number
-         ON CONFLICT (world, licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
-        [numbers, now, userId],
-      );
-      const rows = await manager.query<{ created: boolean }[]>(
-        `INSERT INTO watch_entries (user_id, licence_number, reference, added_at)
-         SELECT $1, number, reference, $4 FROM unnest($2::text[], $3::text[]) AS e(number, reference)
-         ON CONFLICT (user_id, licence_number) DO UPDATE SET reference = excluded.reference
-         RETURNING (xmax = 0) AS created`,
-        [userId, numbers, entries.map((entry) => entry.reference), now],
-      );
-      return rows.filter((row) => row.created).length;
-    });
+    // The user's row lock makes its additions take turns, so concurrent ones never pass the cap together; the
+    // count runs after it, in a statement of its own, so that it sees what the turn before committed.
+    await lockUser(manager, userId, 'NO KEY UPDATE');
+    ensureRoom(await this.count(userId, numbers, manager));
+    await manager.query(
+      `INSERT INTO licence_states (world, licence_number, next_check_at)
+       SELECT licence_world($3), number, $2 FROM unnest($1::text[]) AS number ORDER BY number
+       ON CONFLICT (world, licence_number) DO UPDATE SET unwatched_since = NULL WHERE licence_states.unwatched_since IS NOT NULL`,
+      [numbers, now, userId],
+    );
+    const rows = await manager.query<{ created: boolean }[]>(
+      `INSERT INTO watch_entries (user_id, licence_number, reference, added_at)
+       SELECT $1, number, reference, $4 FROM unnest($2::text[], $3::text[]) AS e(number, reference)
+       ON CONFLICT (user_id, licence_number) DO UPDATE SET reference = excluded.reference
+       RETURNING (xmax = 0) AS created`,
+      [userId, numbers, entries.map((entry) => entry.reference), now],
+    );
+    return rows.filter((row) => row.created).length;
   }
 
   /** How many distinct numbers (in their worlds) served users watch. */

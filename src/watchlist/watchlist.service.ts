@@ -1,5 +1,6 @@
 import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AuthenticatedUser, DataOwner } from '../auth/authenticated-user';
 import { distinctNumbers, RosterEntry, RosterHolder } from '../common/roster';
 import { HolderDataProtection, holderDataRow } from '../secrets/holder-data';
@@ -64,7 +65,7 @@ export class WatchlistService {
     return { created, entry: (await this.entries(user, [licenceNumber]))[0] };
   }
 
-  /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing); logged once they are in. */
+  /** Adds up to 1,000 entries, charging the new numbers all or nothing (429 adds nothing); logged in their transaction. */
   async watchMany(origin: ActivityOrigin, user: AuthenticatedUser, entries: RosterEntry[]): Promise<{ added: number; updated: number }> {
     // The last row for a number wins, as if the rows had been PUT one after another.
     const byNumber = new Map(entries.map((entry) => [entry.licenceNumber, entry]));
@@ -74,11 +75,14 @@ export class WatchlistService {
     if (newNumbers.length > 0) this.ensureRoom(await this.repository.count(user.userId, newNumbers));
     if (newNumbers.length > 0) await this.lookups.admitWatch(user.userId, newNumbers.length);
     const charges = await this.quota.chargeMany(user, newNumbers);
-    const added = await this.quota.refundIfFails(charges, () => this.insertEntries(user.userId, [...byNumber.values()]));
-    const updated = byNumber.size - added;
-    const changes = { added: { old: null, new: added }, updated: { old: null, new: updated } };
-    await this.activity.append(origin, { userId: user.userId, action: 'watchlist.imported', target: { type: 'watchlist', id: user.userId }, changes });
-    return { added, updated };
+    const added = await this.quota.refundIfFails(charges, () =>
+      this.insertEntries(user.userId, [...byNumber.values()], async (manager, inserted) => {
+        const changes = { added: { old: null, new: inserted }, updated: { old: null, new: byNumber.size - inserted } };
+        const target = { type: 'watchlist', id: user.userId };
+        await this.activity.append(origin, { userId: user.userId, action: 'watchlist.imported', target, changes }, manager);
+      }),
+    );
+    return { added, updated: byNumber.size - added };
   }
 
   /** Removes an entry (its number's state starts its retention when it was the last). */
@@ -116,8 +120,19 @@ export class WatchlistService {
     if (!watchlistHasRoom(count, this.maxEntries)) throw new ApiError('WATCHLIST_FULL');
   }
 
-  /** Inserts or updates entries (and the numbers' shared states); returns how many were new. WATCHLIST_FULL adds none. */
-  private insertEntries(userId: string, entries: Pick<RosterEntry, 'licenceNumber' | 'reference'>[]): Promise<number> {
-    return this.repository.insertEntries(userId, entries, this.clock.now(), (count) => this.ensureRoom(count));
+  /**
+   * Inserts or updates entries (and the numbers' shared states) in one transaction, with what `alongside` writes given
+   * how many were new; returns how many were new. WATCHLIST_FULL adds none.
+   */
+  private insertEntries(
+    userId: string,
+    entries: Pick<RosterEntry, 'licenceNumber' | 'reference'>[],
+    alongside?: (manager: EntityManager, added: number) => Promise<void>,
+  ): Promise<number> {
+    return this.repository.transaction(async (manager) => {
+      const added = await this.repository.insertEntries(manager, userId, entries, this.clock.now(), (count) => this.ensureRoom(count));
+      await alongside?.(manager, added);
+      return added;
+    });
   }
 }
