@@ -76,6 +76,7 @@ export const FEATURE_VALIDATION_MESSAGES = {
   expiringWithinDays: 'expiringWithinDays must be an integer from 0 to 3650',
   watchlistQuery: 'Query may only contain limit, cursor, status and expiringWithinDays',
   webhookBody: 'Request body must be {"url","events"} with an optional list of known event types',
+  webhookChange: 'Request body must have url, events or both, with events a list of known event types',
   webhookUrl: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
   webhookLimit: 'A user may have at most 10 webhook endpoints',
   eventsLimit: 'limit must be an integer from 1 to 1000',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
+import type { ActivityAction } from '../activity/activity-chain';
+import { ActivityEntry, ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import type { DataOwner } from '../auth/authenticated-user';
 import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
@@ -8,7 +9,8 @@ import { ApiError } from '../errors/api-error';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { EventsService } from '../events/events.service';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
-import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, WebhookDto } from './dto/webhook.dto';
+import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, RotatedSecretDto, UpdateWebhookDto, WebhookDto } from './dto/webhook.dto';
+import { endpointChanges } from './endpoint-changes';
 import { ManualSendLimit } from './manual-send-limit';
 import { newSigningSecret } from './sign-payload';
 import { WebhookDispatcher } from './webhook-dispatcher';
@@ -19,6 +21,8 @@ const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 const DELIVERY_LOG_SIZE = 100;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+const endpointEntry = (userId: string, id: string, action: ActivityAction): ActivityEntry => ({ userId, action, target: { type: 'webhook', id } });
 
 const toWebhookDto = (row: StoredEndpoint, mode: KeyMode): WebhookDto => ({
   id: row.id,
@@ -33,8 +37,8 @@ const toWebhookDto = (row: StoredEndpoint, mode: KeyMode): WebhookDto => ({
 });
 
 /**
- * A user's webhook endpoints and their delivery log; another user's ids answer 404. Creations, removals and
- * rotations are logged (activity log) after they commit.
+ * A user's webhook endpoints and their delivery log; another user's ids answer 404. Creations, changes, removals and
+ * rotations are logged (activity log) in their own transaction, so that both or neither stay.
  */
 @Injectable()
 export class EndpointsService {
@@ -51,17 +55,21 @@ export class EndpointsService {
   /** Adds an endpoint unless the user has MAX_ENDPOINTS_PER_USER already. */
   async create(origin: ActivityOrigin, { userId, mode }: DataOwner, request: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const secret = newSigningSecret();
-    const row = await this.repository.createEndpoint(
-      userId,
-      request.url,
-      request.events,
-      this.secrets.seal(secret),
-      this.clock.now(),
-      MAX_ENDPOINTS_PER_USER,
-    );
-    if (!row) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
-    const changes = { url: { old: null, new: row.url }, events: { old: null, new: row.events } };
-    await this.activity.append(origin, { userId, action: 'webhook.created', target: { type: 'webhook', id: row.id }, changes });
+    const row = await this.repository.transaction(async (manager) => {
+      const created = await this.repository.createEndpoint(
+        manager,
+        userId,
+        request.url,
+        request.events,
+        this.secrets.seal(secret),
+        this.clock.now(),
+        MAX_ENDPOINTS_PER_USER,
+      );
+      if (!created) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookLimit);
+      const changes = { url: { old: null, new: created.url }, events: { old: null, new: created.events } };
+      await this.activity.append(origin, { ...endpointEntry(userId, created.id, 'webhook.created'), changes }, manager);
+      return created;
+    });
     return { id: row.id, url: row.url, events: row.events, secret, createdAt: row.createdAt.toISOString(), mode };
   }
 
@@ -70,19 +78,34 @@ export class EndpointsService {
     return rows.map((row) => toWebhookDto(row, mode));
   }
 
+  /** Changes the endpoint's URL and/or event types; logged only when a value really changed. Its secret and state stay. */
+  async update(origin: ActivityOrigin, { userId, mode }: DataOwner, id: string, change: UpdateWebhookDto): Promise<WebhookDto> {
+    return this.repository.transaction(async (manager) => {
+      const updated = await this.repository.updateEndpoint(manager, userId, id, change);
+      if (!updated) throw new ApiError('WEBHOOK_NOT_FOUND');
+      const changes = endpointChanges(updated.before, updated.after);
+      if (Object.keys(changes).length > 0) await this.activity.append(origin, { ...endpointEntry(userId, id, 'webhook.updated'), changes }, manager);
+      return toWebhookDto(updated.after, mode);
+    });
+  }
+
   async remove(origin: ActivityOrigin, userId: string, id: string): Promise<void> {
-    if (!(await this.repository.removeEndpoint(userId, id))) throw new ApiError('WEBHOOK_NOT_FOUND');
-    await this.activity.append(origin, { userId, action: 'webhook.deleted', target: { type: 'webhook', id } });
+    await this.repository.transaction(async (manager) => {
+      if (!(await this.repository.removeEndpoint(manager, userId, id))) throw new ApiError('WEBHOOK_NOT_FOUND');
+      await this.activity.append(origin, endpointEntry(userId, id, 'webhook.deleted'), manager);
+    });
   }
 
   /** A new secret; the previous one keeps signing for 24 h so that receivers can switch without losing events. */
   async rotateSecret(origin: ActivityOrigin, userId: string, id: string): Promise<RotatedSecretDto> {
     const secret = newSigningSecret();
     const until = new Date(this.clock.now().getTime() + ROTATION_OVERLAP_MS);
-    if (!(await this.repository.rotateSecret(userId, id, until, this.secrets.seal(secret)))) throw new ApiError('WEBHOOK_NOT_FOUND');
-    // Never the secrets: only when the previous one stops signing.
-    const changes = { previousSecretExpiresAt: { old: null, new: until.toISOString() } };
-    await this.activity.append(origin, { userId, action: 'webhook.secret_rotated', target: { type: 'webhook', id }, changes });
+    await this.repository.transaction(async (manager) => {
+      if (!(await this.repository.rotateSecret(manager, userId, id, until, this.secrets.seal(secret)))) throw new ApiError('WEBHOOK_NOT_FOUND');
+      // Never the secrets: only when the previous one stops signing.
+      const changes = { previousSecretExpiresAt: { old: null, new: until.toISOString() } };
+      await this.activity.append(origin, { ...endpointEntry(userId, id, 'webhook.secret_rotated'), changes }, manager);
+    });
     return { secret, previousSecretExpiresAt: until.toISOString() };
   }
 

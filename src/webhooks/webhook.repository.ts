@@ -77,12 +77,17 @@ export class WebhookRepository implements SealedSecretRows {
     this.endpointUserServed = isServedUser('w.user_id', config.get('TEST_MODE_ENABLED'));
   }
 
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /**
-   * Adds an endpoint unless the user has `maxPerUser` already; undefined when it has. The user's row lock makes
-   * concurrent creations count one after another; the count is a statement of its own, so it sees the endpoints
-   * they committed.
+   * In the caller's transaction: adds an endpoint unless the user has `maxPerUser` already; undefined when it has.
+   * The user's row lock makes concurrent creations count one after another; the count is a statement of its own, so
+   * it sees the endpoints they committed.
    */
-  createEndpoint(
+  async createEndpoint(
+    manager: EntityManager,
     userId: string,
     url: string,
     events: string[],
@@ -90,16 +95,14 @@ export class WebhookRepository implements SealedSecretRows {
     createdAt: Date,
     maxPerUser: number,
   ): Promise<StoredEndpoint | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      await lockUser(manager, userId, 'UPDATE');
-      const [row] = await manager.query<StoredEndpoint[]>(
-        `INSERT INTO webhook_endpoints (user_id, url, events, secret, created_at)
-         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE user_id = $1) < $6
-         RETURNING ${ENDPOINT_COLUMNS}`,
-        [userId, url, events, sealedSecret, createdAt, maxPerUser],
-      );
-      return row;
-    });
+    await lockUser(manager, userId, 'UPDATE');
+    const [row] = await manager.query<StoredEndpoint[]>(
+      `INSERT INTO webhook_endpoints (user_id, url, events, secret, created_at)
+       SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE user_id = $1) < $6
+       RETURNING ${ENDPOINT_COLUMNS}`,
+      [userId, url, events, sealedSecret, createdAt, maxPerUser],
+    );
+    return row;
   }
 
   listEndpoints(userId: string): Promise<StoredEndpoint[]> {
@@ -108,9 +111,9 @@ export class WebhookRepository implements SealedSecretRows {
     ]);
   }
 
-  /** Answers whether the user had the endpoint. */
-  async removeEndpoint(userId: string, id: string): Promise<boolean> {
-    const [, affected] = await this.dataSource.query<[unknown, number]>('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, userId]);
+  /** In the caller's transaction: answers whether the user had the endpoint. */
+  async removeEndpoint(manager: EntityManager, userId: string, id: string): Promise<boolean> {
+    const [, affected] = await manager.query<[unknown, number]>('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, userId]);
     return affected > 0;
   }
 
@@ -119,14 +122,37 @@ export class WebhookRepository implements SealedSecretRows {
     return rows.length > 0;
   }
 
-  /** A new secret, the current one signing on until `until`; answers whether the user had the endpoint. */
-  async rotateSecret(userId: string, id: string, until: Date, sealedSecret: string): Promise<boolean> {
-    const [rows] = await this.dataSource.query<[unknown[], number]>(
+  /** In the caller's transaction: a new secret, the current one signing on until `until`; answers whether the user had the endpoint. */
+  async rotateSecret(manager: EntityManager, userId: string, id: string, until: Date, sealedSecret: string): Promise<boolean> {
+    const [rows] = await manager.query<[unknown[], number]>(
       `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $3, secret = $4
        WHERE id = $1 AND user_id = $2 RETURNING id`,
       [id, userId, until, sealedSecret],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * In the caller's transaction: changes the user's endpoint's URL and/or event types (an absent one stays), its row
+   * held until the transaction ends; the endpoint before and after, or undefined when the user has no such endpoint.
+   */
+  async updateEndpoint(
+    manager: EntityManager,
+    userId: string,
+    id: string,
+    change: { url?: string; events?: string[] },
+  ): Promise<{ before: StoredEndpoint; after: StoredEndpoint } | undefined> {
+    const [before] = await manager.query<StoredEndpoint[]>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND user_id = $2 FOR NO KEY UPDATE`,
+      [id, userId],
+    );
+    if (!before) return undefined;
+    // An UPDATE answers its rows and how many it changed.
+    const [[after]] = await manager.query<[StoredEndpoint[], number]>(
+      `UPDATE webhook_endpoints SET url = coalesce($2, url), events = coalesce($3::text[], events) WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+      [id, change.url ?? null, change.events ?? null],
+    );
+    return { before, after };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ActivityOrigin } from '../activity/activity-log';
 import { KeyOrigin } from '../auth/activity-origin';
@@ -9,15 +9,25 @@ import { FEATURE_VALIDATION_MESSAGES, VALIDATION_MESSAGES } from '../errors/erro
 import { ApiErrorResponses, ApiErrorResponsesWith } from '../http/api-error-responses';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { dtoValidationTexts } from '../validation/validation-texts';
-import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, WebhookListDto } from './dto/webhook.dto';
+import {
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  DeliveryDto,
+  DeliveryListDto,
+  RotatedSecretDto,
+  UpdateWebhookDto,
+  WebhookDto,
+  WebhookListDto,
+} from './dto/webhook.dto';
 import { EndpointsService } from './endpoints.service';
 import { WebhookUrlCheck } from './webhook-url-check';
 import { Requires } from '../auth/requires';
 import { UUID_SCHEMA } from '../validation/uuid';
 
-// The VALIDATION_ERROR texts POST /v1/webhooks really sends, for the document's examples: the body's, the DTO's, the service's.
+// The VALIDATION_ERROR texts POST and PATCH really send, for the document's examples: the body's, the DTO's, the service's.
 const { notJson, invalidJson } = VALIDATION_MESSAGES;
 const CREATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(CreateWebhookDto), webhookLimit: FEATURE_VALIDATION_MESSAGES.webhookLimit };
+const UPDATE_TEXTS = { notJson, invalidJson, ...dtoValidationTexts(UpdateWebhookDto) };
 
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 const ID_PARAM = { name: 'id', description: 'The endpoint id from POST /v1/webhooks', schema: UUID_SCHEMA };
@@ -52,8 +62,7 @@ export class WebhooksController {
     @KeyOrigin() origin: ActivityOrigin,
     @Body() webhook: CreateWebhookDto,
   ): Promise<CreatedWebhookDto> {
-    // The URL as written and its host's addresses now; the host is resolved again at every delivery.
-    if ((await this.urlCheck.problem(webhook.url)) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
+    await this.requireAllowedUrl(webhook.url);
     return this.endpoints.create(origin, user, webhook);
   }
 
@@ -67,6 +76,29 @@ export class WebhooksController {
   @ApiErrorResponses('UNAUTHORIZED', 'INTERNAL_ERROR')
   async list(@CurrentUser() user: AuthenticatedUser): Promise<WebhookListDto> {
     return { webhooks: await this.endpoints.list(user) };
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: "Change a webhook endpoint's URL, its event types or both",
+    description:
+      'What the body leaves out stays. A new URL passes the same checks as when an endpoint is added. The secret, the ' +
+      'delivery log and whether the endpoint is enabled stay as they are (a disabled endpoint stays disabled: add it again ' +
+      'to resume); deliveries not yet made, retries included, go to the new URL.',
+  })
+  @ApiParam(ID_PARAM)
+  @ApiBody({ type: UpdateWebhookDto, description: 'The new URL, the new event types, or both' })
+  @ApiOkResponse({ type: WebhookDto, description: 'The endpoint as changed, without its secret' })
+  @ApiErrorResponsesWith(UPDATE_TEXTS, 'VALIDATION_ERROR', 'UNAUTHORIZED', 'WEBHOOK_NOT_FOUND', 'INTERNAL_ERROR')
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @KeyOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() change: UpdateWebhookDto,
+  ): Promise<WebhookDto> {
+    if (change.url !== undefined) await this.requireAllowedUrl(change.url);
+    return this.endpoints.update(origin, user, id, change);
   }
 
   @Delete(':id')
@@ -149,5 +181,10 @@ export class WebhooksController {
     @Param('deliveryId', new ResourceIdPipe('DELIVERY_NOT_FOUND')) deliveryId: string,
   ): Promise<DeliveryDto> {
     return this.endpoints.retry(user.userId, id, deliveryId);
+  }
+
+  /** The URL as written and its host's addresses now; the host is resolved again at every delivery. */
+  private async requireAllowedUrl(url: string): Promise<void> {
+    if ((await this.urlCheck.problem(url)) !== null) throw ApiError.validation(FEATURE_VALIDATION_MESSAGES.webhookUrl);
   }
 }

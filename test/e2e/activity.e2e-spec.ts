@@ -31,6 +31,7 @@ describe('activity log', () => {
   let adminKeyId: string;
   let developerKeyId: string;
   let complianceKeyId: string;
+  let webhookId: string;
 
   const call = (key: string, method: string, path: string, body?: object) =>
     request(t.baseUrl, method, path, { headers: { 'x-api-key': key, 'user-agent': AGENT }, body });
@@ -52,13 +53,19 @@ describe('activity log', () => {
     const developerKey = (developer.body as { key: string }).key;
     const compliance = await call(adminKey, 'POST', '/v1/keys', { name: 'rosters', role: 'compliance' });
     complianceKeyId = (compliance.body as { id: string }).id;
+    const complianceKey = (compliance.body as { key: string }).key;
 
     const webhook = await call(developerKey, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(webhook.status).toBe(201);
-    const webhookId = (webhook.body as { id: string }).id;
+    webhookId = (webhook.body as { id: string }).id;
+    // Refused changes leave no event: an empty body, and a key whose role may not change webhooks.
+    expect((await call(developerKey, 'PATCH', `/v1/webhooks/${webhookId}`, {})).status).toBe(400);
+    expect((await call(complianceKey, 'PATCH', `/v1/webhooks/${webhookId}`, { url: 'http://127.0.0.1:9/stolen' })).status).toBe(403);
+    const changed = await call(developerKey, 'PATCH', `/v1/webhooks/${webhookId}`, { url: 'http://127.0.0.1:9/hook?token=t0k3n', events: ['ping'] });
+    expect(changed.status).toBe(200);
     expect((await call(developerKey, 'POST', `/v1/webhooks/${webhookId}/rotate-secret`)).status).toBe(200);
     expect((await call(developerKey, 'DELETE', `/v1/webhooks/${webhookId}`)).status).toBe(204);
-    const imported = await call((compliance.body as { key: string }).key, 'POST', '/v1/watchlist:batchAdd', {
+    const imported = await call(complianceKey, 'POST', '/v1/watchlist:batchAdd', {
       items: [{ licenceNumber: '1011001544208079' }, { licenceNumber: '1011001544208080' }],
     });
     expect([imported.status, imported.body]).toEqual([200, { added: 2, updated: 0 }]);
@@ -89,6 +96,7 @@ describe('activity log', () => {
         ['key.created', key(adminKeyId), key(developerKeyId)],
         ['key.created', key(adminKeyId), key(complianceKeyId)],
         ['webhook.created', key(developerKeyId), 'webhook'],
+        ['webhook.updated', key(developerKeyId), 'webhook'],
         ['webhook.secret_rotated', key(developerKeyId), 'webhook'],
         ['webhook.deleted', key(developerKeyId), 'webhook'],
         ['watchlist.imported', key(complianceKeyId), { type: 'watchlist', id: userId }],
@@ -106,6 +114,22 @@ describe('activity log', () => {
     expect(byAction('account.disabled').changes).toEqual({ disabledAt: { old: null, new: expect.stringMatching(/^\d{4}-/) } });
     expect(byAction('account.enabled').changes).toEqual({ disabledAt: { old: byAction('account.disabled').changes.disabledAt.new, new: null } });
     expect(byAction('watchlist.imported').changes).toEqual({ added: { old: null, new: 2 }, updated: { old: null, new: 0 } });
+    expect(byAction('webhook.created')).toMatchObject({
+      target: { type: 'webhook', id: webhookId },
+      changes: { url: { old: null, new: 'http://127.0.0.1:9/hook' }, events: { old: null, new: expect.arrayContaining(['ping']) } },
+    });
+    // The changed fields with their values before and after; the URL in full, as webhook.created records it.
+    expect(byAction('webhook.updated')).toMatchObject({
+      actor: key(developerKeyId),
+      target: { type: 'webhook', id: webhookId },
+      clientAddress: '127.0.0.1',
+      userAgent: AGENT,
+      changes: {
+        url: { old: 'http://127.0.0.1:9/hook', new: 'http://127.0.0.1:9/hook?token=t0k3n' },
+        events: { old: byAction('webhook.created').changes.events.new, new: ['ping'] },
+      },
+    });
+    expect(Object.keys(byAction('webhook.updated').changes)).toEqual(['url', 'events']);
     expect(events.find((event) => event.target.id === developerKeyId && event.action === 'key.created')!.changes).toEqual({
       name: { old: null, new: 'integration' },
       mode: { old: null, new: 'live' },
@@ -126,6 +150,7 @@ describe('activity log', () => {
     expect((await activity(`?actorId=${developerKeyId}`)).events.map((event) => event.action)).toEqual([
       'webhook.deleted',
       'webhook.secret_rotated',
+      'webhook.updated',
       'webhook.created',
     ]);
     const all = (await activity()).events;
@@ -149,7 +174,7 @@ describe('activity log', () => {
 
   it('names the first event whose stored bytes were changed, and holds again once they are back', async () => {
     const intact = await verify();
-    expect([intact.status, JSON.parse(intact.stdout)]).toEqual([0, { userId, events: 12, intact: true }]);
+    expect([intact.status, JSON.parse(intact.stdout)]).toEqual([0, { userId, events: 13, intact: true }]);
     const { events } = await activity();
     const target = events.find((event) => event.action === 'key.revoked')!;
     const later = events.find((event) => event.action === 'account.enabled')!;
@@ -159,7 +184,7 @@ describe('activity log', () => {
     const broken = await verify();
     expect(broken.status).toBe(1);
     expect(broken.stdout).toBe('');
-    expect(broken.stderr.trim()).toBe(`The activity log of user ${userId} is broken at event ${target.id} (seq 8): its content does not match its hash`);
+    expect(broken.stderr.trim()).toBe(`The activity log of user ${userId} is broken at event ${target.id} (seq 9): its content does not match its hash`);
     await t.db.query(`UPDATE activity_events SET user_agent = $2 WHERE id = $1`, [target.id, AGENT]);
     await t.db.query(`UPDATE activity_events SET changes = $2 WHERE id = $1`, [later.id, JSON.stringify(later.changes)]);
     expect((await verify()).status).toBe(0);
@@ -167,7 +192,7 @@ describe('activity log', () => {
     // The newest event deleted: the chain's head tells.
     await t.db.query('DELETE FROM activity_events WHERE id = $1', [later.id]);
     const cut = await verify();
-    expect([cut.status, cut.stderr.trim()]).toEqual([1, `The activity log of user ${userId} is broken after event seq 11: the newest events are missing`]);
+    expect([cut.status, cut.stderr.trim()]).toEqual([1, `The activity log of user ${userId} is broken after event seq 12: the newest events are missing`]);
   });
 
   it('keeps the chain verifiable from the oldest event kept after retention, and appends concurrently in one chain', async () => {

@@ -191,6 +191,10 @@ describe('@lvs/client against the real API and worker', () => {
     const old = { ...delivery.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 301) };
     expect(() => verifyWebhook(endpoint.secret, old, delivery.raw)).toThrow('Message timestamp too old');
     expect((await all(client.webhooks.deliveries(endpoint.id))).length).toBe(1);
+    expect(await client.webhooks.update(endpoint.id, { events: ['ping', 'watch.paused'] })).toMatchObject({
+      id: endpoint.id,
+      events: ['ping', 'watch.paused'],
+    });
     await client.webhooks.remove(endpoint.id);
     expect(await all(client.webhooks.list())).toEqual([]);
   });

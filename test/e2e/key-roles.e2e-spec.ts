@@ -57,6 +57,7 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: `/v1/keys/${ID}`, needs: 'integrate' },
   { method: 'GET', path: '/v1/webhooks', needs: 'integrate' },
   { method: 'POST', path: '/v1/webhooks', needs: 'integrate', body: { url: 'https://example.com/hook' }, harmless: { url: 'http://x' } },
+  { method: 'PATCH', path: `/v1/webhooks/${ID}`, needs: 'integrate', body: { url: 'https://example.com/moved' }, harmless: {} },
   { method: 'DELETE', path: `/v1/webhooks/${ID}`, needs: 'integrate' },
   { method: 'POST', path: `/v1/webhooks/${ID}/rotate-secret`, needs: 'integrate' },
   { method: 'POST', path: `/v1/webhooks/${ID}/test`, needs: 'integrate' },

@@ -196,7 +196,7 @@ describe('OpenAPI document and the admin command', () => {
       const document = (await request(t.baseUrl, 'GET', '/docs/openapi.json')).body as Record<string, any>;
       const operations = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item: any) => Object.values(item));
       const ids = operations.map((operation: any) => operation.operationId);
-      expect(operations).toHaveLength(34 + EVENT_TYPES.length);
+      expect(operations).toHaveLength(35 + EVENT_TYPES.length);
       expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
       expect(ids.filter((id) => /Controller_/.test(id))).toEqual([]);
       expect(new Set(ids).size).toBe(ids.length);
@@ -230,6 +230,7 @@ describe('OpenAPI document and the admin command', () => {
         'put /v1/watchlist/{licenceNumber}',
         'post /v1/watchlist:batchAdd',
         'post /v1/webhooks',
+        'patch /v1/webhooks/{id}',
         'post /v1/test/licences/{licenceNumber}',
       ]);
       for (const [name, schema] of bodies) visit(schema, name);

@@ -202,6 +202,8 @@ export class LicenceVerificationClient {
     list: async function* (this: void, client: LicenceVerificationClient) {
       yield* (await dataOf(client.api.GET('/v1/webhooks'))).webhooks;
     }.bind(undefined, this),
+    /** changes the endpoint's url, its event types or both; what is left out stays */
+    update: (id: string, change: Schemas['UpdateWebhookDto']) => dataOf(this.api.PATCH('/v1/webhooks/{id}', { params: { path: { id } }, body: change })),
     remove: (id: string) => dataOf(this.api.DELETE('/v1/webhooks/{id}', { params: { path: { id } } })).then(() => undefined),
     rotateSecret: (id: string) => dataOf(this.api.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
     /** sends a ping event to the endpoint now */

@@ -1,6 +1,6 @@
 import { RequestValidationPipe } from '../../validation/request-validation.pipe';
 import { EVENT_TYPES } from '../../events/event-types';
-import { CreateWebhookDto } from './webhook.dto';
+import { CreateWebhookDto, UpdateWebhookDto } from './webhook.dto';
 
 const URL = 'https://partner.example/hooks';
 const pipe = new RequestValidationPipe();
@@ -30,6 +30,39 @@ describe('CreateWebhookDto', () => {
 
   it('refuses a url over 2,048 characters as a url', async () => {
     await expect(read({ url: `${URL}/${'x'.repeat(2048)}` })).rejects.toMatchObject({
+      publicMessage: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
+    });
+  });
+});
+
+describe('UpdateWebhookDto', () => {
+  const change = (body: unknown) => pipe.transform(body, { type: 'body', metatype: UpdateWebhookDto });
+  const CHANGE_SHAPE = 'Request body must have url, events or both, with events a list of known event types';
+
+  it('takes the url, the event types or both, leaving the absent one out, each event type once', async () => {
+    await expect(change({ url: URL })).resolves.toEqual(Object.assign(new UpdateWebhookDto(), { url: URL }));
+    await expect(change({ events: ['ping', 'ping'] })).resolves.toEqual(Object.assign(new UpdateWebhookDto(), { events: ['ping'] }));
+    await expect(change({ url: URL, events: ['watch.paused'] })).resolves.toEqual(
+      Object.assign(new UpdateWebhookDto(), { url: URL, events: ['watch.paused'] }),
+    );
+  });
+
+  it.each([
+    ['an empty body', {}],
+    ['a null url', { url: null }],
+    ['a url that is not text', { url: 42 }],
+    ['a null url beside events', { url: null, events: ['ping'] }],
+    ['null events', { events: null }],
+    ['no events', { url: URL, events: [] }],
+    ['an unknown event type', { events: ['licence.eaten'] }],
+    ['an unknown field', { url: URL, secret: 'whsec_x' }],
+    ['only an unknown field', { enabled: true }],
+  ])('refuses %s', async (_what, body) => {
+    await expect(change(body)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', publicMessage: CHANGE_SHAPE });
+  });
+
+  it('refuses a url over 2,048 characters as a url', async () => {
+    await expect(change({ url: `${URL}/${'x'.repeat(2048)}` })).rejects.toMatchObject({
       publicMessage: 'url must be an https URL whose host is not a private, loopback, link-local or metadata address',
     });
   });

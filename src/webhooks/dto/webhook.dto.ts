@@ -1,44 +1,66 @@
 import { KeyMode } from '../../auth/key-mode';
 import { ApiModeProperty } from '../../auth/mode-property';
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { FEATURE_VALIDATION_MESSAGES } from '../../errors/error-codes';
 import { UnknownFieldMessage } from '../../validation/request-dto.decorators';
 import { EVENT_TYPES, EventType } from '../../events/event-types';
 
-const { webhookBody, webhookUrl } = FEATURE_VALIDATION_MESSAGES;
+const { webhookBody, webhookChange, webhookUrl } = FEATURE_VALIDATION_MESSAGES;
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
+const URL_EXAMPLE = 'https://partner.example/hooks/licences';
+const URL_DESCRIPTION = 'https; the host must not be a private, loopback or link-local address';
+
+/** A URL's rules, `message` when it is not text. class-validator checks a property's decorators bottom-up. */
+function WebhookUrlRules(message: string): PropertyDecorator {
+  return applyDecorators(IsString({ message }), MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: webhookUrl }));
+}
+
+/** The event types' rules, `message` for any problem: a list of known types, each counted once, in the document as `description`. */
+function WebhookEventRules(message: string, description: string): PropertyDecorator {
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? [...new Set(value)] : value)),
+    IsArray({ message }),
+    ArrayNotEmpty({ message }),
+    ArrayMaxSize(EVENT_TYPES.length, { message }),
+    IsIn(EVENT_TYPES, { each: true, message }),
+    ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true, minItems: 1, maxItems: EVENT_TYPES.length, description }),
+  );
+}
+
 /**
  * POST /v1/webhooks: {"url","events"}. The URL must also pass the SSRF rules, which depend on configuration
- * and so are checked by the controller. class-validator checks a property's decorators bottom-up.
+ * and so are checked by the controller.
  */
 @UnknownFieldMessage(webhookBody)
 export class CreateWebhookDto {
-  @ApiProperty({
-    maxLength: MAX_WEBHOOK_URL_LENGTH,
-    example: 'https://partner.example/hooks/licences',
-    description: 'https; the host must not be a private, loopback or link-local address',
-  })
-  @MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: webhookUrl })
-  @IsString({ message: webhookBody })
+  @ApiProperty({ maxLength: MAX_WEBHOOK_URL_LENGTH, example: URL_EXAMPLE, description: URL_DESCRIPTION })
+  @WebhookUrlRules(webhookBody)
   url!: string;
 
-  @ApiPropertyOptional({
-    enum: EVENT_TYPES,
-    isArray: true,
-    minItems: 1,
-    maxItems: EVENT_TYPES.length,
-    description: 'Event types to send (default: all); each at most once, a repeated one is counted once',
-  })
-  @IsIn(EVENT_TYPES, { each: true, message: webhookBody })
-  @ArrayMaxSize(EVENT_TYPES.length, { message: webhookBody })
-  @ArrayNotEmpty({ message: webhookBody })
-  @IsArray({ message: webhookBody })
-  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? [...new Set(value)] : value))
+  @WebhookEventRules(webhookBody, 'Event types to send (default: all); each at most once, a repeated one is counted once')
   events: EventType[] = [...EVENT_TYPES];
+}
+
+/**
+ * PATCH /v1/webhooks/{id}: the URL, the event types or both; what is absent stays. The fields of CreateWebhookDto
+ * but none required, and an empty body refused as url's absence; a new URL passes the same SSRF rules.
+ */
+@UnknownFieldMessage(webhookChange)
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ maxLength: MAX_WEBHOOK_URL_LENGTH, example: URL_EXAMPLE, description: `The new URL: ${URL_DESCRIPTION}` })
+  @WebhookUrlRules(webhookChange)
+  // Checked when given, and when events is not: a body that changes nothing is refused.
+  @ValidateIf((change: UpdateWebhookDto) => change.url !== undefined || change.events === undefined)
+  url?: string;
+
+  @WebhookEventRules(webhookChange, 'The event types to send from now on, replacing the current ones; each at most once, a repeated one is counted once')
+  @ValidateIf((_change: UpdateWebhookDto, events: unknown) => events !== undefined)
+  events?: EventType[];
 }
 
 export class WebhookDto {

@@ -477,7 +477,11 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook endpoint's URL, its event types or both
+         * @description What the body leaves out stays. A new URL passes the same checks as when an endpoint is added. The secret, the delivery log and whether the endpoint is enabled stay as they are (a disabled endpoint stays disabled: add it again to resume); deliveries not yet made, retries included, go to the new URL.
+         */
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v1/webhooks/{id}/rotate-secret": {
@@ -1825,6 +1829,15 @@ export interface components {
         };
         WebhookListDto: {
             webhooks: components["schemas"]["WebhookDto"][];
+        };
+        UpdateWebhookDto: {
+            /**
+             * @description The new URL: https; the host must not be a private, loopback or link-local address
+             * @example https://partner.example/hooks/licences
+             */
+            url?: string;
+            /** @description The event types to send from now on, replacing the current ones; each at most once, a repeated one is counted once */
+            events?: ("licence.status_changed" | "licence.details_changed" | "licence.not_found" | "licence.expiring" | "licence.replaced" | "watch.paused" | "watch.resumed" | "ping")[];
         };
         RotatedSecretDto: {
             /**
@@ -5346,6 +5359,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description UNAUTHORIZED: Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: This API key's role does not allow this operation */
+            403: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WEBHOOK_NOT_FOUND: Webhook endpoint not found */
+            404: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after the time in Retry-After */
+            429: {
+                headers: {
+                    /** @description RATE_LIMITED: whole seconds to wait before the next request is admitted */
+                    "Retry-After": number;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An internal error occurred while processing the request */
+            500: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Upstream service is temporarily unavailable; try again later */
+            503: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id from POST /v1/webhooks */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The new URL, the new event types, or both */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed, without its secret */
+            200: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy": string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: one message per problem, see the examples */
+            400: {
+                headers: {
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: requests left in your bucket (r) and seconds until one more is (t) */
+                    RateLimit?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers-10: your bucket, as q requests per window of w seconds */
+                    "RateLimit-Policy"?: string;
+                    /** @description test on every answer to a test key (lvs_test_), errors included; absent from answers to live keys */
+                    "Verification-Mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description UNAUTHORIZED: Invalid or missing API key */
             401: {
