@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import { AppConfig } from '../config/app-config';
-import { OpenIdChecks, OpenIdFailure, OpenIdSignIn } from '../people/openid-sign-in';
+import { OpenIdChecks, OpenIdFailure, OpenIdProvider, OpenIdSignIn } from '../people/openid-sign-in';
 import { CLAIMS_REFUSAL_MESSAGES, emailDomain, issuerUrlRefusal, parseDomains, signedInEmail } from '../people/single-sign-on';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { MemberRole } from './member-role';
@@ -156,8 +156,8 @@ export class MemberSso {
     });
   }
 
-  private provider(row: SsoRow) {
-    return { issuer: row.issuer, clientId: row.clientId, clientSecret: this.secrets.open(row.clientSecret) };
+  private provider(row: SsoRow): OpenIdProvider {
+    return { issuer: row.issuer, clientId: row.clientId, clientSecret: this.secrets.open(row.clientSecret), namedBy: 'partner' };
   }
 
   private failed(error: unknown): Refused {

@@ -33,7 +33,9 @@ export class OperatorSingleSignOn {
   ) {
     const issuer = config.get('OPERATOR_OIDC_ISSUER').replace(/\/+$/, '');
     this.provider =
-      issuer === '' ? null : { issuer, clientId: config.get('OPERATOR_OIDC_CLIENT_ID'), clientSecret: config.get('OPERATOR_OIDC_CLIENT_SECRET') };
+      issuer === ''
+        ? null
+        : { issuer, clientId: config.get('OPERATOR_OIDC_CLIENT_ID'), clientSecret: config.get('OPERATOR_OIDC_CLIENT_SECRET'), namedBy: 'operator' };
     const domains = parseDomains(config.get('OPERATOR_OIDC_DOMAINS'));
     this.domains = Array.isArray(domains) ? domains : [];
     this.role = config.get('OPERATOR_OIDC_ROLE');

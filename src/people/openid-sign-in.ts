@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import * as client from 'openid-client';
+import { AppConfig } from '../config/app-config';
+import { guardedLookup } from '../network/guarded-lookup';
 import { isLoopbackUrl } from './single-sign-on';
 
 /** An OpenID provider as a partner (or the operators' settings) configured it; the secret in plain text, never logged. */
@@ -7,6 +9,11 @@ export interface OpenIdProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * Who named the issuer: a partner's is reached only at public addresses, as its webhook endpoints are (unless
+   * WEBHOOK_ALLOW_PRIVATE_URLS), so that a partner's admin cannot make the service ask inside its own network.
+   */
+  namedBy: 'partner' | 'operator';
 }
 
 /** What the callback must see again: kept on the server between the redirect and the callback, used once. */
@@ -34,10 +41,34 @@ const PROVIDER_TIMEOUT_S = 10;
 @Injectable()
 export class OpenIdSignIn {
   private readonly discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
+  private readonly allowPrivate: boolean;
+  private readonly dnsServers: readonly string[];
+  private publicOnlyFetch: client.CustomFetch | undefined;
+
+  constructor(config: AppConfig) {
+    this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
+    this.dnsServers = config.get('WEBHOOK_DNS_SERVERS');
+  }
+
+  /**
+   * undici's fetch through the guarded lookup, for a partner's issuer; built at the first such sign-in, so that an
+   * API without single sign-on never loads undici.
+   */
+  private fetchFor(provider: OpenIdProvider): client.CustomFetch | undefined {
+    if (provider.namedBy === 'operator' || this.allowPrivate) return undefined;
+    if (!this.publicOnlyFetch) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const undici = require('undici') as typeof import('undici');
+      const dispatcher = new undici.Agent({ connect: { lookup: guardedLookup(this.dnsServers) } });
+      this.publicOnlyFetch = (url, options) => undici.fetch(url, { ...options, dispatcher });
+    }
+    return this.publicOnlyFetch;
+  }
 
   private async configuration(provider: OpenIdProvider): Promise<client.Configuration> {
     const issuer = new URL(provider.issuer);
     const insecure = issuer.protocol === 'http:' && isLoopbackUrl(issuer);
+    const fetch = this.fetchFor(provider);
     const cached = this.discovered.get(provider.issuer);
     let metadata = cached && performance.now() - cached.at < DISCOVERY_TTL_MS ? cached.metadata : undefined;
     if (!metadata) {
@@ -45,6 +76,7 @@ export class OpenIdSignIn {
         const found = await client.discovery(issuer, provider.clientId, undefined, undefined, {
           timeout: PROVIDER_TIMEOUT_S,
           execute: insecure ? [client.allowInsecureRequests] : [],
+          ...(fetch && { [client.customFetch]: fetch }),
         });
         metadata = found.serverMetadata();
       } catch (error) {
@@ -60,6 +92,7 @@ export class OpenIdSignIn {
         : client.ClientSecretPost(provider.clientSecret);
     const configuration = new client.Configuration(metadata, provider.clientId, undefined, authentication);
     configuration.timeout = PROVIDER_TIMEOUT_S;
+    if (fetch) configuration[client.customFetch] = fetch;
     if (insecure) client.allowInsecureRequests(configuration);
     return configuration;
   }

@@ -9,12 +9,12 @@ import { QueueWorker, workerConnection } from '../redis/queue-worker';
 import { UndecryptableSecretError } from '../secrets/secret-box';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { DELIVERY_TIMEOUT_MS, DeliveryJobData, OperatorAlert, WEBHOOK_DELIVERY_QUEUE } from './delivery.queue';
-import { guardedLookup } from './guarded-lookup';
+import { guardedLookup } from '../network/guarded-lookup';
 import { AttemptOutcome, judgeAttempt } from './attempt-verdict';
 import { EndpointLeases } from './endpoint-leases';
 import { delayBeforeNextAttemptMs, parseRetrySchedule } from './retry-schedule';
 import { signPayload } from './sign-payload';
-import { urlProblem } from './url-guard';
+import { urlProblem } from '../network/url-guard';
 import { busyEndpointDelayMs } from './webhook-limits';
 import { DeliveryToSend, WebhookRepository } from './webhook.repository';
 

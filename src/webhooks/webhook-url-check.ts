@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../config/app-config';
-import { webhookResolver } from './guarded-lookup';
-import { isBlockedAddress, urlProblem } from './url-guard';
+import { outboundResolver } from '../network/guarded-lookup';
+import { isBlockedAddress, urlProblem } from '../network/url-guard';
 
 /** How long adding an endpoint waits for its host's addresses before accepting it unresolved. */
 const CREATION_LOOKUP_TIMEOUT_MS = 3000;
@@ -16,11 +16,11 @@ const CREATION_LOOKUP_TIMEOUT_MS = 3000;
 @Injectable()
 export class WebhookUrlCheck {
   private readonly allowPrivate: boolean;
-  private readonly resolve: ReturnType<typeof webhookResolver>;
+  private readonly resolve: ReturnType<typeof outboundResolver>;
 
   constructor(config: AppConfig) {
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS');
-    this.resolve = webhookResolver(config.get('WEBHOOK_DNS_SERVERS'));
+    this.resolve = outboundResolver(config.get('WEBHOOK_DNS_SERVERS'));
   }
 
   /** Why the URL may not be added, or null. */

@@ -105,7 +105,7 @@ describe('the partner console', () => {
 
     it("signs in with a key and sees the month's usage", async () => {
       await page.goto(`${t.baseUrl}/console`);
-      await expect(page.getByRole('button', { name: 'Sign in' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Sign in with the key' }).count()).resolves.toBe(1);
       await checkPage('sign-in');
       await signIn(owner.key);
       await expect(page.locator('[data-figure="used"]').innerText()).resolves.toBe('0');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
+import { ApiProcess } from '../support/api-process';
 import { FormClient } from '../support/console-client';
 import { codeAt, joinAsMember, joinByForm, MEMBER_PASSWORD } from '../support/member-join';
 import { request as apiRequest } from '../support/http';
@@ -30,7 +31,11 @@ describe('single sign-on of members', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    t = await startTestApp({ withWorker: true, env: { VERIFY_TIMEOUT_MS: '1500', REGISTER_REQUEST_TIMEOUT_MS: '6000' } });
+    // The provider is on loopback: a partner's issuer, like its webhook URLs, may be private only where this allows it.
+    t = await startTestApp({
+      withWorker: true,
+      env: { VERIFY_TIMEOUT_MS: '1500', REGISTER_REQUEST_TIMEOUT_MS: '6000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    });
     provider = await OpenIdProviderProcess.start({
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -176,6 +181,18 @@ describe('single sign-on of members', () => {
     await expect(refusedPage.getByRole('alert').innerText()).resolves.toBe(
       'No organisation signs in with single sign-on for nowhere.example. Sign in with your password.',
     );
+    // Where private addresses are not allowed, the service never asks a partner's issuer inside the network: the
+    // provider on loopback, which the service above reached, is refused at the connection.
+    const publicOnly = await ApiProcess.start({ ...t.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' });
+    try {
+      const asking = new FormClient(publicOnly.baseUrl);
+      const _csrf = await asking.tokenOf('/console/sign-in');
+      const refusedStart = await asking.send('POST', '/console/sign-in/sso', { _csrf, email: 'casey@acme.example' });
+      expect(refusedStart.status).toBe(400);
+      expect(await refusedStart.text()).toContain(`The identity provider at ${provider.issuer} could not be reached or did not describe itself`);
+    } finally {
+      await publicOnly.stop();
+    }
     const people = await t.db.query<{ email: string }>('SELECT email FROM members WHERE user_id = $1 ORDER BY invited_at', [acme.userId]);
     expect(people.rows.map((row) => row.email)).toEqual(['olivia@acme.example', 'casey@acme.example']);
 

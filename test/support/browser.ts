@@ -24,7 +24,7 @@ export function launchChromium(): Promise<Browser> {
 export async function signInToConsole(page: Page, baseUrl: string, key: string): Promise<void> {
   await page.goto(`${baseUrl}/console`);
   await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.waitForURL(`${baseUrl}/console/overview`);
 }
 

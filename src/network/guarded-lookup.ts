@@ -3,7 +3,7 @@ import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns
 import { isBlockedAddress } from './url-guard';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-export type WebhookLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
+export type GuardedLookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
 
 /** How long the webhook resolver waits for one answer, and how often it asks, before a delivery attempt fails. */
 const RESOLVER_TIMEOUT_MS = 2000;
@@ -40,18 +40,19 @@ function systemLookup(hostname: string, family: number): Promise<LookupAddress[]
   });
 }
 
-/** Every address of a webhook host (family 4 or 6, or 0 for both): from the DNS servers given (WEBHOOK_DNS_SERVERS), else the system's. */
-export function webhookResolver(dnsServers: readonly string[]): (hostname: string, family: number) => Promise<LookupAddress[]> {
+/** Every address of a host a partner named (family 4 or 6, or 0 for both): from the DNS servers given (WEBHOOK_DNS_SERVERS), else the system's. */
+export function outboundResolver(dnsServers: readonly string[]): (hostname: string, family: number) => Promise<LookupAddress[]> {
   return dnsServers.length > 0 ? resolverLookup(dnsServers) : systemLookup;
 }
 
 /**
- * dns.lookup for webhook connections: resolves the host at delivery time (webhookResolver) and refuses it when
- * any address it resolves to is blocked (isBlockedAddress, embedded IPv4 included), so a name cannot be pointed at
- * an internal address after the endpoint was created. The connection then uses exactly the addresses checked here.
+ * dns.lookup for connections to hosts partners name (webhook endpoints, single sign-on issuers): resolves the host
+ * when it connects (outboundResolver) and refuses it when any address it resolves to is blocked (isBlockedAddress,
+ * embedded IPv4 included), so a name cannot be pointed at an internal address after it was checked. The connection
+ * then uses exactly the addresses checked here.
  */
-export function guardedLookup(dnsServers: readonly string[]): WebhookLookup {
-  const resolve = webhookResolver(dnsServers);
+export function guardedLookup(dnsServers: readonly string[]): GuardedLookup {
+  const resolve = outboundResolver(dnsServers);
   return (hostname, options, callback) => {
     resolve(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
       (addresses) => {

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ipv6Groups } from '../network/ipv6';
+import { ipv6Groups } from './ipv6';
 
 /**
  * IPv4 addresses a webhook must never reach unless private URLs are allowed: loopback, private,
