@@ -4,7 +4,7 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'clas
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { MEMBER_ROLES, MemberRole } from '../members/member-role';
 import { MAX_PASSWORD_LENGTH } from '../people/password-policy';
-import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
+import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { FEATURE_VALIDATION_MESSAGES } from '../errors/error-codes';
 import { IDEMPOTENCY_KEY_PATTERN } from '../validation/idempotency-key';
 import { IsReference } from '../validation/reference.decorator';
@@ -228,6 +228,13 @@ export class WatchForm extends ConsoleForm {
 /** A new endpoint for every event type; its URL is checked by the API's own rules. */
 @UnknownFieldMessage(consoleForm)
 export class WebhookForm extends CreateWebhookDto {
+  @CsrfToken()
+  _csrf?: string;
+}
+
+/** An endpoint's new URL, as PATCH /v1/webhooks/{id} takes it (its event types stay); checked by the API's own rules. */
+@UnknownFieldMessage(consoleForm)
+export class WebhookUrlForm extends UpdateWebhookDto {
   @CsrfToken()
   _csrf?: string;
 }

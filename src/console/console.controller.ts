@@ -20,7 +20,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
-import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm, WebhookUrlForm } from './console-forms';
 import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleAnswerFilter } from './console-answer.filter';
@@ -227,6 +227,22 @@ export class ConsoleController {
     const added = await this.console.addWebhook(origin, visit.user, form);
     if ('error' in added) throw new ConsolePage('webhooks', await this.console.webhooksPage(visit.user, added), 400);
     return this.console.webhooksPage(visit.user, added);
+  }
+
+  @Post('webhooks/:id/url')
+  @Requires('integrate')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  @Render('webhooks')
+  async changeWebhookUrl(
+    @ConsoleSession() visit: ConsoleVisit,
+    @ConsoleOrigin() origin: ActivityOrigin,
+    @Param('id', WEBHOOK_ID) id: string,
+    @Body() { url }: WebhookUrlForm,
+  ) {
+    const changed = await this.console.changeWebhookUrl(origin, visit.user, id, { url });
+    if ('error' in changed) throw new ConsolePage('webhooks', await this.console.webhooksPage(visit.user, changed), 400);
+    return this.console.webhooksPage(visit.user, changed);
   }
 
   @FormThenShow('webhooks/:id/test', WEBHOOKS_PAGE)

@@ -23,7 +23,7 @@ import { VerificationService } from '../verification/verification.service';
 import { WatchlistService } from '../watchlist/watchlist.service';
 import { EventsService } from '../events/events.service';
 import { eventView } from '../events/event-view';
-import { CreateWebhookDto } from '../webhooks/dto/webhook.dto';
+import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/dto/webhook.dto';
 import { EndpointsService } from '../webhooks/endpoints.service';
 import { WebhookUrlCheck } from '../webhooks/webhook-url-check';
 import { HolderChecksService } from '../holders/holder-checks.service';
@@ -216,7 +216,7 @@ export class ConsoleService {
   }
 
   /** The Webhooks page: the user's endpoints, each with its newest deliveries, the newest events, and what was just shown once. */
-  async webhooksPage(user: AuthenticatedUser, shown: { secret?: string; url?: string; error?: string }) {
+  async webhooksPage(user: AuthenticatedUser, shown: { secret?: string; url?: string; changed?: string; error?: string }) {
     const endpoints = await this.endpoints.list(user);
     const withLogs = await Promise.all(
       endpoints.map(async (endpoint) => ({
@@ -237,6 +237,18 @@ export class ConsoleService {
     if ((await this.webhookUrls.problem(webhook.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
     const created = await this.endpoints.create(origin, user, webhook);
     return { secret: created.secret, url: created.url };
+  }
+
+  /** Changes an endpoint's URL, as PATCH /v1/webhooks/{id} does. The URL rule's words when refused. */
+  async changeWebhookUrl(
+    origin: ActivityOrigin,
+    user: AuthenticatedUser,
+    endpointId: string,
+    change: UpdateWebhookDto,
+  ): Promise<{ changed: string } | { error: string }> {
+    if (change.url !== undefined && (await this.webhookUrls.problem(change.url)) !== null) return { error: FEATURE_VALIDATION_MESSAGES.webhookUrl };
+    const updated = await this.endpoints.update(origin, user, endpointId, change);
+    return { changed: updated.url };
   }
 
   async testWebhook(user: AuthenticatedUser, endpointId: string): Promise<void> {

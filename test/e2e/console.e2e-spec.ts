@@ -432,6 +432,15 @@ describe('the partner console', () => {
       } finally {
         t.clock.set(null);
       }
+
+      // A new URL through the endpoint's own form: the same endpoint, logged as webhook.updated with the session's key.
+      const moved = `${receiver.url}/console-hook-moved`;
+      await page.locator('section.endpoint').getByLabel('New URL').fill(moved);
+      await page.getByRole('button', { name: 'Change URL' }).click();
+      await expect(page.locator('p.notice.ok').innerText()).resolves.toBe(`The endpoint now sends to ${moved}.`);
+      await expect(page.locator('section.endpoint h3').allInnerTexts()).resolves.toEqual([moved]);
+      const { rows } = await t.db.query(`SELECT actor_type, changes->'url'->>'new' AS url FROM activity_events WHERE action = 'webhook.updated'`);
+      expect(rows).toEqual([{ actor_type: 'key', url: moved }]);
     });
 
     it('signs out, and the old cookie is refused afterwards', async () => {
