@@ -112,7 +112,7 @@ const VALIDATE_ENVIRONMENT_IMPORT = {
   importNames: ['validateEnvironment'],
   message: 'Only readSettings validates the environment.',
 };
-const ENTRY_POINTS = ['src/main.ts', 'src/worker.ts', 'src/cli/admin.cli.ts', 'src/cli/migrate.cli.ts', 'src/http/openapi-document.cli.ts'];
+const ENTRY_POINTS = ['src/main.ts', 'src/worker.ts', 'src/cli/admin.cli.ts', 'src/cli/migrate.cli.ts', 'src/cli/openapi-document.cli.ts'];
 
 function restrictedImportBlocks() {
   const refuse = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });

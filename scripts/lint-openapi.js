@@ -16,5 +16,5 @@ function run(args) {
 
 run([join(root, 'scripts/ensure-build.js')]);
 mkdirSync(join(file, '..'), { recursive: true });
-run([join(root, 'dist/src/http/openapi-document.cli.js'), file]);
+run([join(root, 'dist/src/cli/openapi-document.cli.js'), file]);
 run([require.resolve('@stoplight/spectral-cli/dist/index.js'), 'lint', file, '--ruleset', join(root, '.spectral.yaml'), '--fail-severity', 'error']);

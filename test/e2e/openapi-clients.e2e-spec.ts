@@ -98,7 +98,7 @@ describe('the OpenAPI document as partners use it: lint, strict validation, a ge
     mkdirSync(directory, { recursive: true });
     const file = join(directory, `written-${process.pid}.json`);
     try {
-      await run(process.execPath, [join(ROOT, 'dist/src/http/openapi-document.cli.js'), file]);
+      await run(process.execPath, [join(ROOT, 'dist/src/cli/openapi-document.cli.js'), file]);
       const { servers, ...written } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       expect(servers).toEqual([{ url: 'https://lvs.example.com', description: 'Production', 'x-internal': false }]);
       expect(written).toEqual({ ...document, servers: undefined });

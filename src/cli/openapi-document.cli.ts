@@ -4,20 +4,20 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { AppModule } from '../app.module';
 import { readSettings } from '../config/read-settings';
-import { createFastifyAdapter, HTTP_APP_OPTIONS } from './configure-http';
-import { buildOpenApiDocument } from './openapi';
-import { documentServers } from './server-url';
+import { createFastifyAdapter, HTTP_APP_OPTIONS } from '../http/configure-http';
+import { buildOpenApiDocument } from '../http/openapi';
+import { documentServers } from '../http/server-url';
 
 /** The placeholder production address of deploy/kubernetes: production refuses a PUBLIC_BASE_URL that is not https. */
 const PRODUCTION_BASE_URL = 'https://lvs.example.com';
 
 /**
- * `node dist/src/http/openapi-document.cli.js FILE`: writes the OpenAPI document the API serves in production
+ * `node dist/src/cli/openapi-document.cli.js FILE`: writes the OpenAPI document the API serves in production
  * (operator routes on their own port, PUBLIC_BASE_URL set) without a database, Redis or a listener: Nest's preview
  * mode reads the routes' metadata and creates no provider, so `npm run lint` can check it in about a second.
  */
 async function main(file: string | undefined): Promise<void> {
-  if (!file) throw new Error('Usage: node dist/src/http/openapi-document.cli.js FILE');
+  if (!file) throw new Error('Usage: node dist/src/cli/openapi-document.cli.js FILE');
   const settings = readSettings({ OPERATOR_PORT: '9100', PUBLIC_BASE_URL: PRODUCTION_BASE_URL });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(settings), createFastifyAdapter(settings), {
     ...HTTP_APP_OPTIONS,
