@@ -26,6 +26,16 @@ export type QueueCounts = Partial<Record<(typeof QUEUE_STATES)[number], number>>
 /** The lookup queues: the register's (live lookups) and the test one. */
 export type LookupQueueWorld = 'live' | 'test';
 
+/** The gauges read from Redis when scraped. */
+const SCRAPE_READ_GAUGES = [
+  'lvs_lookup_queue_jobs',
+  'lvs_test_lookup_queue_jobs',
+  'lvs_register_breaker_state',
+  'lvs_evidence_oldest_waiting_seconds',
+  'lvs_register_canary_ok',
+] as const;
+type ScrapeReadGauge = (typeof SCRAPE_READ_GAUGES)[number];
+
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -99,6 +109,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly scrapeReadFailures = new Counter({
+    name: 'lvs_scrape_read_failures_total',
+    help: 'Reads at scrape time that failed (Redis slow or down), by gauge: the gauge keeps its last value for that scrape',
+    labelNames: ['gauge'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     // collect() runs with the gauge as `this`: it reads the service through this name.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -113,10 +130,8 @@ export class Metrics {
         labelNames: ['state'] as const,
         registers: [this.registry],
         async collect() {
-          const read = metrics.queueCounts[world];
-          if (!read) return;
-          const counts = await read();
-          for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+          const counts = await metrics.readAtScrape(name, metrics.queueCounts[world]);
+          if (counts) for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
         },
       });
     }
@@ -126,9 +141,8 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        if (!metrics.breakerPhase) return;
-        const current = await metrics.breakerPhase();
-        for (const state of BREAKER_PHASES) this.set({ state }, state === current ? 1 : 0);
+        const current = await metrics.readAtScrape('lvs_register_breaker_state', metrics.breakerPhase);
+        if (current) for (const state of BREAKER_PHASES) this.set({ state }, state === current ? 1 : 0);
       },
     });
     new Gauge({
@@ -136,8 +150,8 @@ export class Metrics {
       help: 'Age of the oldest verification record waiting in Redis for a worker to write it to PostgreSQL (0: none), read at scrape time',
       registers: [this.registry],
       async collect() {
-        if (!metrics.evidenceWaitingSeconds) return;
-        this.set(await metrics.evidenceWaitingSeconds());
+        const seconds = await metrics.readAtScrape('lvs_evidence_oldest_waiting_seconds', metrics.evidenceWaitingSeconds);
+        if (seconds !== undefined) this.set(seconds);
       },
     });
     new Gauge({
@@ -145,8 +159,8 @@ export class Metrics {
       help: 'Register canaries: 0 while a canary failure waits for an operator to acknowledge it, else 1; read at scrape time (worker)',
       registers: [this.registry],
       async collect() {
-        if (!metrics.canaryDrifted) return;
-        this.set((await metrics.canaryDrifted()) ? 0 : 1);
+        const drifted = await metrics.readAtScrape('lvs_register_canary_ok', metrics.canaryDrifted);
+        if (drifted !== undefined) this.set(drifted ? 0 : 1);
       },
     });
     collectDefaultMetrics({ register: this.registry });
@@ -164,9 +178,24 @@ export class Metrics {
       ]),
     ) as typeof this.verificationChildren;
     for (const type of OPERATOR_ALERT_TYPES) this.alertsSent.inc({ type }, 0);
+    for (const gauge of SCRAPE_READ_GAUGES) this.scrapeReadFailures.inc({ gauge }, 0);
     for (const outcome of LOOKUP_OUTCOMES) {
       this.lookups.inc({ outcome }, 0);
       this.lookupDuration.zero({ outcome });
+    }
+  }
+
+  /**
+   * A gauge's read at scrape time, or undefined when it has no source in this process or the read failed: one slow
+   * Redis read must not turn the whole scrape into a 500, hiding the process metrics that would explain it.
+   */
+  private async readAtScrape<T>(gauge: ScrapeReadGauge, read: (() => Promise<T>) | null | undefined): Promise<T | undefined> {
+    if (!read) return undefined;
+    try {
+      return await read();
+    } catch {
+      this.scrapeReadFailures.inc({ gauge });
+      return undefined;
     }
   }
 
