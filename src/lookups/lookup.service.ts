@@ -208,15 +208,22 @@ export class LookupService {
     let place: LivePlace | null = null;
     let charge: Charge | null = null;
     let jobId: string;
+    // A roster row's charge, once it waits on the job, stands or falls with the job: the row gets the job's answer
+    // (from the queue or the cache, when its batch is reconciled) even if this call fails after that point.
+    let payerOnJob = false;
     try {
       place = await this.admit(request, ownJobId);
       charge = chargeNow ? await this.chargeWithIntent(request.user, request.subject.unit) : null;
       jobId = await this.enqueue(request, ownJobId, place);
-      for (const waiting of [charge?.isNew ? charge : null, payer]) if (waiting) await this.payers.add(jobId, waiting);
+      if (charge?.isNew) await this.payers.add(jobId, charge);
+      if (payer) {
+        await this.payers.add(jobId, payer);
+        payerOnJob = request.kind === 'batch';
+      }
       if (request.kind !== 'recheck') await request.onQueued?.(jobId);
     } catch (error) {
       if (place) await this.live.release(place).catch(() => undefined);
-      for (const refund of [charge, payer]) {
+      for (const refund of [charge, payerOnJob ? null : payer]) {
         if (!refund) continue;
         await this.quota.refund(refund);
         await this.payers.dropIntent(refund).catch(() => undefined);

@@ -2,6 +2,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import type { LookupUser } from '../../src/lookups/lookup-request';
 import { numberSubject } from '../../src/lookups/lookup-subject';
 import { LookupService } from '../../src/lookups/lookup.service';
+import { QuotaService } from '../../src/quota/quota.service';
 import { AuthModule } from '../../src/auth/auth.module';
 import { LookupsWorkerModule } from '../../src/lookups/lookups-worker.module';
 import { IntegrationModule, startIntegrationModule } from '../support/integration-module';
@@ -83,6 +84,56 @@ describe('the lookup pipeline (LookupService and its worker, in one testing modu
     // The register was asked (the failure is its answer, not a refusal before the job), and the charge is gone.
     expect(await m.sandbox.requestsFor(licenceNumber)).toBe(1);
     expect(await chargesOnceSettled(user.userId)).toEqual([]);
+  });
+
+  it("keeps a roster row's charge when its caller fails after the job was queued: the row gets the job's answer, paid once", async () => {
+    const user = await liveUser();
+    const licenceNumber = newNumber();
+    const charge = await m.moduleRef.get(QuotaService).chargeOnce(user, licenceNumber);
+    let queuedJob: string | undefined;
+    const rowWrite = lookups.lookup({
+      kind: 'batch',
+      subject: numberSubject(licenceNumber),
+      user,
+      cache: 'use',
+      payer: charge,
+      onQueued: (jobId) => {
+        queuedJob = jobId;
+        return Promise.reject(new Error('the row write timed out'));
+      },
+    });
+    await expect(rowWrite).rejects.toThrow('the row write timed out');
+    expect(await ledger(user.userId)).toEqual([licenceNumber]);
+    await until(
+      () => lookups.standing(queuedJob!),
+      (standing) => standing.state === 'completed',
+      10_000,
+    );
+    // Settled (its payers forgotten), the job leaves the charge standing: the register was asked once.
+    await until(
+      () => m.redis.exists(`${m.redisPrefix}:payers:${queuedJob}`),
+      (exists) => exists === 0,
+      5_000,
+    );
+    expect(await ledger(user.userId)).toEqual([licenceNumber]);
+    expect(await m.sandbox.requestsFor(licenceNumber)).toBe(1);
+  });
+
+  it('refunds the charge of a live lookup whose caller fails after the job was queued: its client had no answer', async () => {
+    const user = await liveUser();
+    const licenceNumber = newNumber();
+    const answer = lookups.lookup({
+      kind: 'live',
+      subject: numberSubject(licenceNumber),
+      user,
+      deadline: Date.now() + 10_000,
+      requestId: 'integration',
+      cache: 'use',
+      payment: 'charge',
+      onQueued: () => Promise.reject(new Error('the idempotency record write timed out')),
+    });
+    await expect(answer).rejects.toThrow('the idempotency record write timed out');
+    expect(await ledger(user.userId)).toEqual([]);
   });
 
   it("answers a test side from its own test world, which never reaches the live register, nor serves a live user's cache", async () => {
