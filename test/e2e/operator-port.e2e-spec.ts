@@ -53,7 +53,11 @@ describe("the operators' listener (OPERATOR_PORT) of a real API process", () => 
     }
     const live = await fetch(`${operatorUrl}/health/live`);
     expect([live.status, await live.json()]).toEqual([200, { status: 'ok' }]);
-    expect(await ready()).toMatchObject({ status: 200, body: { status: 'ok', info: { database: { status: 'up' }, workers: { live: 1 } } } });
+    // The worker's first heartbeat may come after the API's start on a busy machine: wait for it, then check the body.
+    expect(await until(ready, (answer) => answer.status === 200, 10_000)).toMatchObject({
+      status: 200,
+      body: { status: 'ok', info: { database: { status: 'up' }, workers: { live: 1 } } },
+    });
   });
 
   it('moves the queue dashboard to the operator port, still behind the admin token', async () => {
