@@ -38,7 +38,7 @@ describe('tallyOf and sumTallies', () => {
     duration.observe({ outcome: 'FOUND' }, 0.5);
     duration.observe({ outcome: 'SERVICE_UNAVAILABLE' }, 3);
     shapes.inc();
-    const json = async (name: string) => (await registry.getSingleMetric(name)!.get());
+    const json = async (name: string) => await registry.getSingleMetric(name)!.get();
     const tally = tallyOf(await json('l'), await json('d'), await json('s'));
     expect(tally).toEqual({
       lookups: { FOUND: 2, SERVICE_UNAVAILABLE: 1 },
@@ -66,7 +66,15 @@ describe('recentRate', () => {
   });
 
   it('measures a younger process from its first sample, and a single sample as 0', () => {
-    expect(recentRate([{ at: 0, total: 0 }, { at: 4000, total: 10 }], 60_000).perSecond).toBe(2.5);
+    expect(
+      recentRate(
+        [
+          { at: 0, total: 0 },
+          { at: 4000, total: 10 },
+        ],
+        60_000,
+      ).perSecond,
+    ).toBe(2.5);
     expect(recentRate([{ at: 0, total: 7 }], 60_000)).toEqual({ perSecond: 0, kept: [{ at: 0, total: 7 }] });
     expect(recentRate([], 60_000)).toEqual({ perSecond: 0, kept: [] });
   });

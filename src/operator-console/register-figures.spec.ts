@@ -12,7 +12,13 @@ describe('registerSeries', () => {
   it("keeps the API's own families of the register: the breaker, the queues and the answers", () => {
     const families = [
       { name: 'lvs_register_breaker_state', help: '', type: 'gauge', aggregator: 'sum', values: [{ labels: { state: 'open' }, value: 1 }] },
-      { name: 'lvs_verifications_total', help: '', type: 'counter', aggregator: 'sum', values: [{ labels: { outcome: 'FOUND', source: 'cache' }, value: 4 }] },
+      {
+        name: 'lvs_verifications_total',
+        help: '',
+        type: 'counter',
+        aggregator: 'sum',
+        values: [{ labels: { outcome: 'FOUND', source: 'cache' }, value: 4 }],
+      },
       // The workers' count, zero in the API: the page shows the workers' own.
       { name: 'lvs_register_lookups_total', help: '', type: 'counter', aggregator: 'sum', values: [{ labels: { outcome: 'FOUND' }, value: 0 }] },
       { name: 'process_cpu_seconds_total', help: '', type: 'counter', aggregator: 'sum', values: [{ labels: {}, value: 9 }] },
