@@ -14,7 +14,8 @@ import { WorkerProcess } from '../support/worker-process';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
 const LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
-const COOLDOWN_SECONDS = 1;
+// Long enough that the lookup refused right after the breaker opens is refused on a busy machine too.
+const COOLDOWN_SECONDS = 3;
 
 /** The worker's /metrics as the Register page shows it: attempts by outcome, p50 and p99 of the buckets summed over outcomes. */
 function scraped(text: string) {
@@ -111,7 +112,7 @@ describe('the operator console: Register page', () => {
     expect(await sandbox.requestsFor(SANDBOX_NUMBERS.notFound)).toBe(0);
     // After the cooldown the next lookup is the probe; the register answers it, which closes the breaker.
     await sleep(COOLDOWN_SECONDS * 1000 + 200);
-    expect(await status(bold.key, SANDBOX_NUMBERS.tooMany)).toBe(200);
+    expect(await status(bold.key, SANDBOX_NUMBERS.withConditions)).toBe(200);
 
     const { context, page } = await openProfile(browser);
     await joinAsOperator(
@@ -134,8 +135,8 @@ describe('the operator console: Register page', () => {
         figures.shares.length === 2,
       15_000,
     );
-    expect(metrics.outcomes).toEqual({ FOUND: 4, NOT_FOUND: 0, TOO_MANY_RESULTS: 1, SERVICE_UNAVAILABLE: 2, PARSE_ERROR: 0, INTERNAL_ERROR: 0 });
-    expect(figures.outcomes).toEqual({ FOUND: 4, INTERNAL_ERROR: 0, NOT_FOUND: 0, PARSE_ERROR: 0, SERVICE_UNAVAILABLE: 2, TOO_MANY_RESULTS: 1 });
+    expect(metrics.outcomes).toEqual({ FOUND: 5, NOT_FOUND: 0, TOO_MANY_RESULTS: 0, SERVICE_UNAVAILABLE: 2, PARSE_ERROR: 0, INTERNAL_ERROR: 0 });
+    expect(figures.outcomes).toEqual({ FOUND: 5, INTERNAL_ERROR: 0, NOT_FOUND: 0, PARSE_ERROR: 0, SERVICE_UNAVAILABLE: 2, TOO_MANY_RESULTS: 0 });
     expect(metrics.p50).toBeGreaterThan(0);
     expect([figures.p50, figures.p99]).toEqual([metrics.p50, metrics.p99]);
     expect([figures.newPageShapes, metrics.newPageShapes]).toEqual([0, 0]);
