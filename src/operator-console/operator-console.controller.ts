@@ -7,7 +7,7 @@ import { OperatorRequest } from './operator-actions.service';
 import { OperatorConsoleService, PartnerSetting } from './operator-console.service';
 import { DeleteForm, KeyForm, NewPartnerForm, OperatorForm, OperatorLogQuery, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
-import { OperatorAsks, OperatorSession, OperatorSessionGuard } from './operator-session.guard';
+import { OperatorAsks, OperatorSession, OperatorSessionGuard, OwnAccount } from './operator-session.guard';
 import { ChangeThenShow, FORM, notFound } from './operator-routes';
 import { OPERATOR_SIGN_IN_PATH, OperatorSessions, OperatorVisit } from './operator-sessions';
 
@@ -40,9 +40,11 @@ export class OperatorConsoleController {
     private readonly sessions: OperatorSessions,
   ) {}
 
+  /** Any operator's own: a `support` operator signs out too. */
   @Post('sign-out')
   @RouteConfig(FORM)
   @Redirect(OPERATOR_SIGN_IN_PATH, 303)
+  @OwnAccount()
   async signOut(@Res({ passthrough: true }) reply: FastifyReply, @OperatorSession() visit: OperatorVisit, @Body() _form: OperatorForm): Promise<void> {
     await this.sessions.signOut(reply, visit);
   }

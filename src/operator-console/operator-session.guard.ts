@@ -19,7 +19,7 @@ export interface RequestWithOperator {
 const READS = new Set(['GET', 'HEAD']);
 const OWN_ACCOUNT = 'operator-own-account';
 
-/** A change of the operator's own account (their passkeys), which a `support` operator may make too. */
+/** A change of the operator's own account (their passkeys, signing out), which a `support` operator may make too. */
 export const OwnAccount = () => SetMetadata(OWN_ACCOUNT, true);
 
 /**
