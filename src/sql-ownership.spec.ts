@@ -30,6 +30,7 @@ const OWNERS: Record<string, string> = {
   member_passkeys: 'members',
   operator_actions: 'operator-console',
   operators: 'operator-console',
+  operator_passkeys: 'operator-console',
 };
 
 const SRC = __dirname;

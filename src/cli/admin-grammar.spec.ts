@@ -46,6 +46,10 @@ describe('ADMIN_USAGE', () => {
       'activity',
       'invite',
       'invite-operator',
+      'disable-operator',
+      'enable-operator',
+      'set-operator-role',
+      'remove-operator',
     ]);
   });
 
@@ -324,6 +328,47 @@ describe('parseAdminCommand', () => {
       );
       expect(() => parseAdminCommand(['invite-operator', '--email', 'a@b.org', '--user', USER_ID])).toThrow(
         new UsageError('invite-operator takes only --email, --name and --role'),
+      );
+    });
+  });
+
+  describe.each(['disable-operator', 'enable-operator', 'remove-operator'] as const)('%s', (command) => {
+    it(`parses ${command} --email, with or without --reason`, () => {
+      expect(parseAdminCommand([command, '--email', ' ana@example.org '])).toEqual({ command, email: 'ana@example.org', reason: undefined });
+      expect(parseAdminCommand([command, '--email', 'ana@example.org', '--reason', ' Left the team '])).toEqual({
+        command,
+        email: 'ana@example.org',
+        reason: 'Left the team',
+      });
+    });
+
+    it('refuses a missing address, a blank reason, a positional argument and other options', () => {
+      expect(() => parseAdminCommand([command])).toThrow(new UsageError('--email must be an e-mail address'));
+      expect(() => parseAdminCommand([command, '--email', 'a@b.org', '--reason', ' '])).toThrow(new UsageError('--reason must be 1 to 500 characters'));
+      expect(() => parseAdminCommand([command, 'a@b.org'])).toThrow(new UsageError(`${command} takes only --email and --reason`));
+      expect(() => parseAdminCommand([command, '--email', 'a@b.org', '--role', 'support'])).toThrow(
+        new UsageError(`${command} takes only --email and --reason`),
+      );
+    });
+  });
+
+  describe('set-operator-role', () => {
+    it('parses the address, the role and the reason', () => {
+      expect(parseAdminCommand(['set-operator-role', '--email', 'sam@example.org', '--role', 'support', '--reason', 'Moved to support'])).toEqual({
+        command: 'set-operator-role',
+        email: 'sam@example.org',
+        role: 'support',
+        reason: 'Moved to support',
+      });
+    });
+
+    it('refuses a missing or unknown role and other options', () => {
+      expect(() => parseAdminCommand(['set-operator-role', '--email', 'sam@example.org'])).toThrow(new UsageError('--role must be operator or support'));
+      expect(() => parseAdminCommand(['set-operator-role', '--email', 'sam@example.org', '--role', 'owner'])).toThrow(
+        new UsageError('--role must be operator or support'),
+      );
+      expect(() => parseAdminCommand(['set-operator-role', '--email', 'sam@example.org', '--role', 'support', '--name', 'x'])).toThrow(
+        new UsageError('set-operator-role takes only --email, --role and --reason'),
       );
     });
   });

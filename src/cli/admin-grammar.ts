@@ -24,7 +24,9 @@ export type AdminCommand =
   | { command: 'shape-acknowledge'; shape: string }
   | { command: 'activity-verify'; userId: string }
   | { command: 'invite'; userId: string; email: string; role: MemberRole }
-  | { command: 'invite-operator'; email: string; name: string; role: OperatorRole };
+  | { command: 'invite-operator'; email: string; name: string; role: OperatorRole }
+  | { command: 'disable-operator' | 'enable-operator' | 'remove-operator'; email: string; reason?: string }
+  | { command: 'set-operator-role'; email: string; role: OperatorRole; reason?: string };
 
 export class UsageError extends Error {}
 
@@ -50,7 +52,11 @@ export const ADMIN_USAGE = `Usage:
   admin shape acknowledge SHAPE
   admin activity verify --user USER_ID
   admin invite --user USER_ID --email ADDRESS --role owner|admin|developer|compliance|viewer
-  admin invite-operator --email EMAIL [--name NAME] [--role operator|support]`;
+  admin invite-operator --email EMAIL [--name NAME] [--role operator|support]
+  admin disable-operator --email EMAIL [--reason TEXT]
+  admin enable-operator --email EMAIL [--reason TEXT]
+  admin set-operator-role --email EMAIL --role operator|support [--reason TEXT]
+  admin remove-operator --email EMAIL [--reason TEXT]`;
 
 /** A register page's shape (pageShape in @lvs/register). */
 const PAGE_SHAPE = /^[0-9a-f]{16}$/;
@@ -258,6 +264,20 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       const displayName = name?.trim() || address;
       if (displayName.length > 100) throw new UsageError('--name must be at most 100 characters');
       return { command, email: address, name: displayName, role: role as OperatorRole };
+    }
+    case 'disable-operator':
+    case 'enable-operator':
+    case 'remove-operator': {
+      const { email, reason, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError(`${command} takes only --email and --reason`);
+      return { command, email: parseEmail(email), reason: parseReason(reason) };
+    }
+    case 'set-operator-role': {
+      const { email, role, reason, ...others } = values;
+      if (Object.keys(others).length > 0 || rest.length > 0) throw new UsageError('set-operator-role takes only --email, --role and --reason');
+      const address = parseEmail(email);
+      if (!(OPERATOR_ROLES as readonly string[]).includes(role ?? '')) throw new UsageError('--role must be operator or support');
+      return { command, email: address, role: role as OperatorRole, reason: parseReason(reason) };
     }
     case 'receipt-key':
       onlyCreateOptions();

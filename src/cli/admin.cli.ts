@@ -24,7 +24,7 @@ import { runSecretCommand } from './secret-commands';
 import { runDeleteUser } from './delete-user-command';
 import { OperatorActionsModule } from '../operator-console/operator-actions.module';
 import { OperatorInvitationsModule } from '../operator-console/operator-invitations.module';
-import { runInviteOperator } from './operator-commands';
+import { runInviteOperator, runOperatorChange } from './operator-commands';
 
 /**
  * Redis: revocations, disabled users, quota and rate changes are announced to every API process. Changes to partners
@@ -69,6 +69,11 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
       return runActivityCommand(app, command);
     case 'invite-operator':
       return runInviteOperator(app, command);
+    case 'disable-operator':
+    case 'enable-operator':
+    case 'set-operator-role':
+    case 'remove-operator':
+      return runOperatorChange(app, command);
     case 'invite':
       return runInviteCommand(app, command);
     default:

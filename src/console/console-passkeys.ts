@@ -3,16 +3,15 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActivityOrigin } from '../activity/activity-log';
 import { requestOrigin } from '../auth/activity-origin';
-import { hashApiKey } from '../auth/api-key-secret';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { MemberPasskeys } from '../members/member-passkeys';
 import { MemberSso, SingleSignOnRequired } from '../members/member-sso.service';
 import { MemberRow } from '../members/members.repository';
 import { MembersService, Refused } from '../members/members.service';
-import { parseCredential, PASSKEY_CEREMONY_MS, passkeyAuthenticationOptions, relyingParty, RelyingParty } from '../people/passkeys';
+import { PasskeyChallenges } from '../people/passkey-challenges';
+import { parseCredential, passkeyAuthenticationOptions, relyingParty, RelyingParty } from '../people/passkeys';
 import { SignInLimiter } from '../people/sign-in-limiter';
-import { RedisStore } from '../redis/redis.module';
 import { consoleOrigin } from './console-origin';
 import { ConsoleSessions, ConsoleVisit, MEMBER_SCOPE } from './console-sessions';
 
@@ -20,8 +19,8 @@ import { ConsoleSessions, ConsoleVisit, MEMBER_SCOPE } from './console-sessions'
 const RELYING_PARTY_NAME = 'Licence Verification console';
 
 /**
- * Passkeys in the console: the WebAuthn ceremonies' challenges, kept in Redis for five minutes and taken once (a
- * sign-in's under the sign-in form's token, a new passkey's under the session), and a member's sign-in with a passkey
+ * Passkeys in the console: the WebAuthn ceremonies' challenges (PasskeyChallenges: a sign-in's under the sign-in
+ * form's token, a new passkey's under the session), and a member's sign-in with a passkey
  * alone: it is both factors. The relying party is the console's origin (PUBLIC_BASE_URL, else the request's own), its
  * host name the relying party's id.
  */
@@ -30,7 +29,7 @@ export class ConsolePasskeys {
   private readonly publicBaseUrl: string;
 
   constructor(
-    private readonly redis: RedisStore,
+    private readonly challenges: PasskeyChallenges,
     private readonly sessions: ConsoleSessions,
     private readonly members: MembersService,
     private readonly passkeys: MemberPasskeys,
@@ -45,24 +44,11 @@ export class ConsolePasskeys {
     return relyingParty(consoleOrigin(this.publicBaseUrl, request), RELYING_PARTY_NAME);
   }
 
-  private challengeKey(ceremony: 'sign-in' | 'registration', holder: string): string {
-    return this.redis.key('console-passkey-challenge', ceremony, hashApiKey(holder));
-  }
-
-  private async keep(key: string, challenge: string): Promise<void> {
-    await this.redis.client.set(key, challenge, 'PX', PASSKEY_CEREMONY_MS);
-  }
-
-  /** The challenge waiting under `key`, taken: it works once. */
-  private take(key: string): Promise<string | null> {
-    return this.redis.client.getdel(key);
-  }
-
   /** A sign-in's options, for the sign-in form's script; its challenge waits under the form's token. */
   async signInOptions(request: FastifyRequest, sentToken: unknown): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const token = this.sessions.checkSignInForm(request, sentToken);
     const options = await passkeyAuthenticationOptions(this.party(request));
-    await this.keep(this.challengeKey('sign-in', token), options.challenge);
+    await this.challenges.keep('console', 'sign-in', token, options.challenge);
     return options;
   }
 
@@ -74,7 +60,7 @@ export class ConsolePasskeys {
    */
   async signIn(request: FastifyRequest, reply: FastifyReply, sentToken: unknown, credential: string): Promise<boolean> {
     const token = this.sessions.checkSignInForm(request, sentToken);
-    const challenge = await this.take(this.challengeKey('sign-in', token));
+    const challenge = await this.challenges.take('console', 'sign-in', token);
     const response = parseCredential<AuthenticationResponseJSON>(credential);
     const passkey = response === null ? undefined : await this.passkeys.signInPasskey(response);
     const holder = passkey === undefined ? null : await this.members.sessionHolder(passkey.memberId);
@@ -95,7 +81,7 @@ export class ConsolePasskeys {
   /** A new passkey's options, for Your account's script; its challenge waits under the session. */
   async registrationOptions(request: FastifyRequest, visit: ConsoleVisit, member: MemberRow): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const options = await this.passkeys.registrationOptions(this.party(request), member);
-    await this.keep(this.challengeKey('registration', visit.sessionId), options.challenge);
+    await this.challenges.keep('console', 'registration', visit.sessionId, options.challenge);
     return options;
   }
 
@@ -108,7 +94,7 @@ export class ConsolePasskeys {
     name: string,
     credential: string,
   ): Promise<Refused | null> {
-    const challenge = await this.take(this.challengeKey('registration', visit.sessionId));
+    const challenge = await this.challenges.take('console', 'registration', visit.sessionId);
     return this.passkeys.register(origin, this.party(request), member, name, parseCredential(credential), challenge);
   }
 }

@@ -25,6 +25,7 @@ import { UserLiveLookupLimit1795946557000 } from './migrations/1795946557000-use
 import { MemberPasskeys1795946572552 } from './migrations/1795946572552-member-passkeys';
 import { MemberSingleSignOn1795949214170 } from './migrations/1795949214170-member-single-sign-on';
 import { OperatorSingleSignOn1795949215170 } from './migrations/1795949215170-operator-single-sign-on';
+import { OperatorPasskeysAndStatus1795960000000 } from './migrations/1795960000000-operator-passkeys-and-status';
 
 export interface DatabasePoolSettings {
   connectMs: number;
@@ -83,6 +84,7 @@ export function buildDataSourceOptions(databaseUrl: string, pool?: DatabasePoolS
       MemberPasskeys1795946572552,
       MemberSingleSignOn1795949214170,
       OperatorSingleSignOn1795949215170,
+      OperatorPasskeysAndStatus1795960000000,
     ],
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -2,14 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { ActivityLog, ActivityOrigin } from '../activity/activity-log';
 import { Clock } from '../clock/clock';
-import {
-  PASSKEY_NAME_MESSAGE,
-  passkeyName,
-  passkeyRegistrationOptions,
-  RelyingParty,
-  verifiedAuthentication,
-  verifiedRegistration,
-} from '../people/passkeys';
+import { newPasskey, PASSKEY_ADDED_ALREADY, passkeyRegistrationOptions, RelyingParty, verifiedAuthentication } from '../people/passkeys';
 import type { Refused } from './members.service';
 import { MemberRow, MembersRepository, PasskeyRow } from './members.repository';
 
@@ -20,9 +13,6 @@ export interface ListedPasskey {
   createdAt: string;
   lastUsedAt: string | null;
 }
-
-/** The one answer to a registration the browser did not prove: its challenge spent, expired or never given included. */
-const NOT_REGISTERED = 'The passkey was not added: your browser did not finish. Try again.';
 
 /**
  * Members' passkeys (WebAuthn credentials, issue 41): added and removed on Your account, each an activity event
@@ -61,12 +51,10 @@ export class MemberPasskeys {
     response: RegistrationResponseJSON | null,
     challenge: string | null,
   ): Promise<Refused | null> {
-    const name = passkeyName(typedName);
-    if (name === null) return { error: PASSKEY_NAME_MESSAGE };
-    const passkey = response === null || challenge === null ? null : await verifiedRegistration(party, response, challenge);
-    if (passkey === null) return { error: NOT_REGISTERED };
+    const passkey = await newPasskey(party, typedName, response, challenge);
+    if ('error' in passkey) return passkey;
     return this.repository.transaction(async (manager) => {
-      if ((await this.repository.insertPasskey(manager, member.id, { ...passkey, name })) === null) return { error: 'That passkey is added already.' };
+      if ((await this.repository.insertPasskey(manager, member.id, passkey)) === null) return { error: PASSKEY_ADDED_ALREADY };
       await this.activity.append(
         origin,
         {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock';
 import { normaliseEmail } from '../people/email-address';
 import { hashInvitationToken } from '../people/invitation-token';
@@ -37,7 +37,8 @@ const STORED = `${ACCOUNT}, password_hash AS "passwordHash", totp_secret AS "tot
 const ISSUER = 'Licence Verification operators';
 
 /**
- * The operators' accounts: every statement on operators but the invitation's (OperatorInvitations). Passwords, TOTP codes, recovery codes and invitation tokens
+ * The operators' accounts as they sign in: every statement on operators but the invitation's (OperatorInvitations) and
+ * the changes one operator makes to another (OperatorRoster); passkeys are OperatorPasskeys'. Passwords, TOTP codes, recovery codes and invitation tokens
  * are the people kernel's (src/people); the TOTP secret is sealed as webhook secrets are. An invitation is taken in
  * two steps (a password, then a TOTP code from the app that read the secret) and stays open until the second.
  */
@@ -52,7 +53,7 @@ export class OperatorAccounts {
   async invitation(token: string): Promise<OpenInvitation | null> {
     const [row] = await this.dataSource.query<OpenInvitation[]>(
       `SELECT ${ACCOUNT}, password_hash IS NOT NULL AND totp_confirmed_at IS NULL AS "passwordSet" FROM operators
-        WHERE invitation_hash = $1 AND invitation_expires_at > $2`,
+        WHERE invitation_hash = $1 AND invitation_expires_at > $2 AND disabled_at IS NULL`,
       [hashInvitationToken(token), this.clock.now()],
     );
     return row ?? null;
@@ -94,11 +95,13 @@ export class OperatorAccounts {
 
   /**
    * Signs in with the e-mail address, the password and a TOTP code or a recovery code: the account, or null, the same
-   * whichever was wrong. An unknown address takes a password check's time too. A TOTP code is taken once: its step
+   * whichever was wrong (a disabled operator's too). An unknown address takes a password check's time too. A TOTP code is taken once: its step
    * is stored only when newer than the last one used, in one statement, so two sign-ins cannot both use it.
    */
   async signIn(email: string, password: string, code: string): Promise<OperatorAccount | null> {
-    const [row] = await this.dataSource.query<StoredOperator[]>(`SELECT ${STORED} FROM operators WHERE email = $1`, [normaliseEmail(email)]);
+    const [row] = await this.dataSource.query<StoredOperator[]>(`SELECT ${STORED} FROM operators WHERE email = $1 AND disabled_at IS NULL`, [
+      normaliseEmail(email),
+    ]);
     const passwordOk = await passwordMatches(row?.passwordHash ?? null, password);
     if (!row || !passwordOk || !row.totpConfirmed || !row.totpSecret) return null;
     const step = acceptedTotpStep(this.secrets.open(row.totpSecret), code, this.clock.now().getTime(), null);
@@ -113,9 +116,20 @@ export class OperatorAccounts {
     return { id: row.id, email: row.email, displayName: row.displayName, role: row.role };
   }
 
+  /** A passkey signed the operator in (OperatorPasskeys): the account, while they may sign in. */
+  async signedInWithPasskey(operatorId: string): Promise<OperatorAccount | null> {
+    const [rows] = await this.dataSource.query<[OperatorAccount[], number]>(
+      `UPDATE operators SET last_sign_in_at = now() WHERE id = $1 AND (totp_confirmed_at IS NOT NULL OR sso_joined_at IS NOT NULL) AND disabled_at IS NULL
+       RETURNING ${ACCOUNT}`,
+      [operatorId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The operator, while they may sign in: joined (a second factor, or single sign-on) and not disabled. */
   async find(operatorId: string): Promise<OperatorAccount | null> {
     const [row] = await this.dataSource.query<OperatorAccount[]>(
-      `SELECT ${ACCOUNT} FROM operators WHERE id = $1 AND (totp_confirmed_at IS NOT NULL OR sso_joined_at IS NOT NULL)`,
+      `SELECT ${ACCOUNT} FROM operators WHERE id = $1 AND (totp_confirmed_at IS NOT NULL OR sso_joined_at IS NOT NULL) AND disabled_at IS NULL`,
       [operatorId],
     );
     return row ?? null;
@@ -123,17 +137,29 @@ export class OperatorAccounts {
 
   /**
    * An operator single sign-on let in (OPERATOR_OIDC_*): the one with this address, signed in with the role they have;
-   * or, new, made with `role`, and `created`. An open invitation of theirs closes: the provider vouches for them.
+   * or, new, made with `role`, and `created` called in the same transaction (the operators' log's entry). An open
+   * invitation of theirs closes: the provider vouches for them. Null for a disabled operator, who stays as they are.
    */
-  async ssoSignIn(email: string, displayName: string, role: OperatorRole): Promise<OperatorAccount & { created: boolean }> {
-    const [row] = await this.dataSource.query<(OperatorAccount & { created: boolean })[]>(
-      `INSERT INTO operators (email, display_name, role, sso_joined_at, last_sign_in_at) VALUES ($1, $2, $3, now(), now())
-       ON CONFLICT (email) DO UPDATE SET sso_joined_at = COALESCE(operators.sso_joined_at, now()), last_sign_in_at = now(),
-         invitation_hash = NULL, invitation_expires_at = NULL
-       RETURNING ${ACCOUNT}, xmax = 0 AS created`,
-      [normaliseEmail(email), displayName, role],
-    );
-    return row;
+  ssoSignIn(
+    email: string,
+    displayName: string,
+    role: OperatorRole,
+    created: (manager: EntityManager, operator: OperatorAccount) => Promise<void>,
+  ): Promise<OperatorAccount | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = await manager.query<(OperatorAccount & { created: boolean })[]>(
+        `INSERT INTO operators (email, display_name, role, sso_joined_at, last_sign_in_at) VALUES ($1, $2, $3, now(), now())
+         ON CONFLICT (email) DO UPDATE SET sso_joined_at = COALESCE(operators.sso_joined_at, now()), last_sign_in_at = now(),
+           invitation_hash = NULL, invitation_expires_at = NULL
+           WHERE operators.disabled_at IS NULL
+         RETURNING ${ACCOUNT}, xmax = 0 AS created`,
+        [normaliseEmail(email), displayName, role],
+      );
+      if (!row) return null;
+      const { created: isNew, ...operator } = row;
+      if (isNew) await created(manager, operator);
+      return operator;
+    });
   }
 
   /** A recovery code in place of a TOTP code: spent, so that it works once (compared against the stored list, in one statement). */

@@ -9,15 +9,16 @@ import { WatchlistRepository } from '../watchlist/watchlist.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { OperatorActions } from './operator-actions.service';
 import { OperatorLog } from './operator-log';
+import { OperatorRoster } from './operator-roster';
 import { UserDeletion } from './user-deletion';
 
 /**
- * The operator's actions on partners and the operators' log, without HTTP: the admin command and the operator console
+ * The operator's actions on partners and on operators (OperatorRoster), and the operators' log, without HTTP: the admin command and the operator console
  * both import it. The other modules' repositories serve the deletion their own tables; they are provided here alone,
  * because the feature modules would bring queues and processors that neither the command nor a deletion runs.
  */
 const FEATURE_REPOSITORIES = [BatchRepository, WatchlistRepository, WebhookRepository, EventsService, QuotaRepository, EvidenceRepository];
-const OPERATOR_ACTIONS = [OperatorActions, OperatorLog, UserDeletion];
+const OPERATOR_ACTIONS = [OperatorActions, OperatorLog, OperatorRoster, UserDeletion];
 
 @Module({
   imports: [AuthModule, MembersCoreModule],

@@ -6,6 +6,7 @@ import { PeopleModule } from '../people/people.module';
 import { OperatorAccountsModule } from './operator-accounts.module';
 import { OperatorActionsModule } from './operator-actions.module';
 import { OperatorConsoleService } from './operator-console.service';
+import { OperatorPasskeys } from './operator-passkeys';
 import { OperatorSessions } from './operator-sessions';
 import { OperatorSingleSignOn } from './operator-single-sign-on';
 import { PartnerFigures } from './partner-figures.repository';
@@ -16,7 +17,7 @@ import { PartnerFigures } from './partner-figures.repository';
  */
 @Module({
   imports: [AuthModule, PeopleModule, LookupsModule, OperatorActionsModule, OperatorAccountsModule],
-  providers: [OperatorConsoleService, OperatorSessions, PartnerFigures, OpenIdSignIn, OperatorSingleSignOn],
-  exports: [OperatorConsoleService, OperatorSessions, OperatorSingleSignOn, OperatorAccountsModule, PeopleModule],
+  providers: [OperatorConsoleService, OperatorSessions, PartnerFigures, OpenIdSignIn, OperatorSingleSignOn, OperatorPasskeys],
+  exports: [OperatorConsoleService, OperatorSessions, OperatorSingleSignOn, OperatorPasskeys, OperatorAccountsModule, PeopleModule],
 })
 export class OperatorConsoleCoreModule {}

@@ -1,35 +1,17 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Get,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Redirect,
-  Render,
-  Res,
-  UseFilters,
-  UseGuards,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query, Redirect, Render, Res, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ConsolePage } from '../console/console-answers';
-import { FORM_BODY } from '../http/decode-request-body';
 import { OperatorRequest } from './operator-actions.service';
 import { OperatorConsoleService, PartnerSetting } from './operator-console.service';
 import { DeleteForm, KeyForm, NewPartnerForm, OperatorForm, OperatorLogQuery, PartnersQuery, ReasonForm, SettingForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
-import { OperatorAsks, OperatorSession, OperatorSessionGuard } from './operator-session.guard';
+import { OperatorAsks, OperatorSession, OperatorSessionGuard, OwnAccount } from './operator-session.guard';
+import { ChangeThenShow, FORM, notFound } from './operator-routes';
 import { OPERATOR_SIGN_IN_PATH, OperatorSessions, OperatorVisit } from './operator-sessions';
 
-const FORM = { requestBody: FORM_BODY };
 const PAGE_SIZE = 50;
-/** The page of something that does not exist (no such partner or key), in the pages' words. */
-const notFound = () => new ConsolePage('not-found', {}, 404);
 const PARTNER = new ParseUUIDPipe({ exceptionFactory: notFound });
 const SETTINGS: Record<string, PartnerSetting> = {
   quota: 'quota',
@@ -40,8 +22,6 @@ const SETTINGS: Record<string, PartnerSetting> = {
 /** The settings of which 0 means nothing sound (a partner that may send nothing): blank is their default. */
 const AT_LEAST_ONE: readonly PartnerSetting[] = ['rate-limit', 'live-lookup-limit'];
 
-/** A change to a partner, then back to its page (Post/Redirect/Get). */
-const ChangeThenShow = (path: string) => applyDecorators(Post(path), RouteConfig(FORM), Redirect('', 303));
 const partnerPage = (userId: string) => ({ url: `/operator/partners/${userId}` });
 
 /**
@@ -60,9 +40,11 @@ export class OperatorConsoleController {
     private readonly sessions: OperatorSessions,
   ) {}
 
+  /** Any operator's own: a `support` operator signs out too. */
   @Post('sign-out')
   @RouteConfig(FORM)
   @Redirect(OPERATOR_SIGN_IN_PATH, 303)
+  @OwnAccount()
   async signOut(@Res({ passthrough: true }) reply: FastifyReply, @OperatorSession() visit: OperatorVisit, @Body() _form: OperatorForm): Promise<void> {
     await this.sessions.signOut(reply, visit);
   }

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { NEWEST_FIRST_CURSOR_MAX_LENGTH, NewestFirstCursor, PageCursor, readNewestFirstCursor } from '../validation/paging';
 import { REASON_MAX_LENGTH } from './operator-reason';
+import { OPERATOR_ROLES, OperatorRole } from './operator-role';
 import { DIRECTORY_SORTS, DirectorySort, readOffsetCursor } from './partner-standing';
 
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -67,6 +68,26 @@ export class DeleteForm extends ReasonForm {
   @IsString()
   @MaxLength(300)
   confirmName!: string;
+}
+
+/** Another operator's new role, and why. */
+export class OperatorRoleForm extends ReasonForm {
+  @IsIn(OPERATOR_ROLES, { message: 'Choose operator or support.' })
+  role!: OperatorRole;
+}
+
+/** The browser's answer to a passkey ceremony, as JSON (its contents are checked by the ceremony's verification). */
+export class PasskeySignInForm extends OperatorForm {
+  @IsString()
+  @MaxLength(16_384)
+  credential!: string;
+}
+
+/** A new passkey on Your account: its name (passkeyName checks it), and the browser's answer. */
+export class PasskeyForm extends PasskeySignInForm {
+  @IsString()
+  @MaxLength(200)
+  name!: string;
 }
 
 /** Single sign-on's first step: the operator's work address, whose domain OPERATOR_OIDC_DOMAINS must list. */

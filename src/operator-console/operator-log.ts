@@ -8,7 +8,9 @@ import type { OperatorActor } from './operator-actor';
 
 /**
  * What the operators' log says of a change: the account's action, or the partner's creation (whose account logs its
- * first owner's invitation) or deletion (which no account keeps).
+ * first owner's invitation) or deletion (which no account keeps); or a change of the operators themselves: invited by
+ * the admin command, made by single sign-on at their first sign-in, disabled, enabled, given another role, removed,
+ * and a passkey added to or removed from their own account.
  */
 export type OperatorAction =
   | 'account.created'
@@ -19,7 +21,15 @@ export type OperatorAction =
   | 'account.deleted'
   | 'key.created'
   | 'key.revoked'
-  | 'member.factor_reset';
+  | 'member.factor_reset'
+  | 'operator.invited'
+  | 'operator.created_by_sso'
+  | 'operator.disabled'
+  | 'operator.enabled'
+  | 'operator.role_changed'
+  | 'operator.removed'
+  | 'operator.factor_added'
+  | 'operator.factor_removed';
 
 export interface OperatorLogEntry {
   action: OperatorAction;
@@ -40,6 +50,8 @@ export interface OperatorLogLine {
   partnerRef: string | null;
   partnerName: string | null;
   target: { type: string; id: string };
+  /** the e-mail address of an operator the entry is about, while they exist */
+  operatorEmail: string | null;
   reason: string | null;
   changes: ActivityChanges;
 }
@@ -50,7 +62,8 @@ const PARTNER_REF = (userId: string) => `encode(sha256(convert_to(${userId}::tex
 const LINE_COLUMNS = `id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   json_build_object('type', actor_type, 'id', actor_id) AS actor, source, action, user_id AS "userId", partner_ref AS "partnerRef",
   partner_name AS "partnerName",
-  json_build_object('type', target_type, 'id', target_id) AS target, reason, changes`;
+  json_build_object('type', target_type, 'id', target_id) AS target, reason, changes,
+  (SELECT o.email FROM operators o WHERE target_type = 'operator' AND o.id::text = target_id) AS "operatorEmail"`;
 
 /** The operators' log: every statement on operator_actions. An entry is written in the change's own transaction. */
 @Injectable()

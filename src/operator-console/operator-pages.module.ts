@@ -9,6 +9,7 @@ import { CONSOLE_ASSETS_DIR } from '../console/mount-console';
 import { OperatorConsoleController } from './operator-console.controller';
 import { OperatorSessionGuard } from './operator-session.guard';
 import { OperatorSignInController } from './operator-sign-in.controller';
+import { OperatorTeamController } from './operator-team.controller';
 
 export const OPERATOR_ASSETS_PREFIX = '/operator/assets/';
 
@@ -19,7 +20,7 @@ export const OPERATOR_ASSETS_PREFIX = '/operator/assets/';
  * awaited, as the partner console's are (mount-console.ts).
  */
 @Module({
-  controllers: [OperatorSignInController, OperatorConsoleController],
+  controllers: [OperatorSignInController, OperatorConsoleController, OperatorTeamController],
   providers: [OperatorSessionGuard],
 })
 export class OperatorPagesModule implements OnModuleInit {

@@ -1,4 +1,5 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsolePage, ConsoleRedirect } from '../console/console-answers';
 import { sentToken } from '../console/console-session.guard';
@@ -16,19 +17,24 @@ export interface RequestWithOperator {
 }
 
 const READS = new Set(['GET', 'HEAD']);
+const OWN_ACCOUNT = 'operator-own-account';
+
+/** A change of the operator's own account (their passkeys, signing out), which a `support` operator may make too. */
+export const OwnAccount = () => SetMetadata(OWN_ACCOUNT, true);
 
 /**
  * Every operator page behind a session, in the partner console's order: a body the reader refused is 400; a change
  * from another origin 403; without a session, the sign-in page; past the operator's rate (the partners' default
  * rate, a bucket per operator, as the partner console takes one per partner) the rate-limited page (429); a change
  * without the session's CSRF token 403; and a change by a `support` operator, who may read every page and change
- * nothing, the forbidden page (403).
+ * nothing but their own account (OwnAccount), the forbidden page (403).
  */
 @Injectable()
 export class OperatorSessionGuard implements CanActivate {
   constructor(
     private readonly sessions: OperatorSessions,
     private readonly rates: UserRateLimiter,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,7 +54,8 @@ export class OperatorSessionGuard implements CanActivate {
     }
     if (!changes) return true;
     this.sessions.checkChange(request, sentToken(request), visit.csrfToken);
-    if (visit.operator.role !== 'operator') throw new ConsolePage('forbidden', { role: visit.operator.role }, 403);
+    const ownAccount = this.reflector.get<boolean | undefined>(OWN_ACCOUNT, context.getHandler()) === true;
+    if (visit.operator.role !== 'operator' && !ownAccount) throw new ConsolePage('forbidden', { role: visit.operator.role }, 403);
     return true;
   }
 }

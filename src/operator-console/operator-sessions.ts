@@ -11,6 +11,7 @@ import { ApiError } from '../errors/api-error';
 import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
 import { RedisStore } from '../redis/redis.module';
 import { OperatorAccount, OperatorAccounts } from './operator-accounts';
+import { operatorSessionKey, operatorSessionsKey } from './operator-session-keys';
 
 /**
  * The operator console's cookies: their own names, so that a partner's console session is never an operator's (and
@@ -19,6 +20,8 @@ import { OperatorAccount, OperatorAccounts } from './operator-accounts';
 export const OPERATOR_SESSION_COOKIE = '__Host-lvs_operator';
 export const OPERATOR_FORM_COOKIE = '__Host-lvs_operator_form';
 export const OPERATOR_SIGN_IN_PATH = '/operator/sign-in';
+/** The sign-in limiter's scope of operators' attempts (passwords and passkeys alike). */
+export const OPERATOR_SIGN_IN_SCOPE = 'operators';
 
 interface StoredSession {
   operatorId: string;
@@ -36,7 +39,8 @@ export interface OperatorVisit {
 
 /**
  * Operator sessions in Redis, under the id's hash, with the partner console's lifetimes (CONSOLE_IDLE_MINUTES, CONSOLE_SESSION_HOURS). Each
- * request reads the operator again, so that a changed role or a removed operator holds from the next request.
+ * request reads the operator again, so that a changed role holds from the next request; each operator's sessions are
+ * listed under them too, so that disabling or removing them ends every one at once (OperatorRoster).
  * Forms before a session (sign-in, an invitation's steps) carry a token from their own cookie.
  */
 @Injectable()
@@ -55,7 +59,7 @@ export class OperatorSessions {
   }
 
   private sessionKey(sessionId: string): string {
-    return this.redis.key('operator-session', hashApiKey(sessionId));
+    return operatorSessionKey(this.redis, hashApiKey(sessionId));
   }
 
   /** A form's CSRF token before a session: the one its cookie holds, or a new one set in a cookie. */
@@ -76,12 +80,18 @@ export class OperatorSessions {
     if (expected === null || !sameToken(sent, expected)) throw new ApiError('FORBIDDEN', CONSOLE_ORIGIN_MESSAGE);
   }
 
-  /** Starts a session for the operator (a new id at every sign-in) and sets its cookie. */
+  /** Starts a session for the operator (a new id at every sign-in), listed under them, and sets its cookie. */
   async start(reply: FastifyReply, operator: OperatorAccount): Promise<void> {
     const sessionId = newToken();
     const now = this.clock.now().getTime();
     const session: StoredSession = { operatorId: operator.id, signedInAt: now, lastSeenAt: now, csrfToken: newToken() };
-    await this.redis.client.set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', this.limits.absoluteMs, 'NX');
+    const listKey = operatorSessionsKey(this.redis, operator.id);
+    await this.redis.client
+      .multi()
+      .set(this.sessionKey(sessionId), JSON.stringify(session), 'PX', this.limits.absoluteMs, 'NX')
+      .sadd(listKey, hashApiKey(sessionId))
+      .pexpire(listKey, this.limits.absoluteMs)
+      .exec();
     void reply.header('set-cookie', cookieHeader(OPERATOR_SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000));
   }
 
@@ -105,6 +115,7 @@ export class OperatorSessions {
 
   async signOut(reply: FastifyReply, visit: OperatorVisit): Promise<void> {
     await this.redis.client.del(this.sessionKey(visit.sessionId));
+    await this.redis.client.srem(operatorSessionsKey(this.redis, visit.operator.id), hashApiKey(visit.sessionId));
     void reply.header('set-cookie', cookieHeader(OPERATOR_SESSION_COOKIE, '', 0));
   }
 }

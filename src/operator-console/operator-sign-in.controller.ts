@@ -7,17 +7,21 @@ import { FORM_BODY } from '../http/decode-request-body';
 import { SignInLimiter } from '../people/sign-in-limiter';
 import { totpQrDataUrl } from '../people/totp-qr-code';
 import { OperatorAccounts } from './operator-accounts';
-import { CodeForm, PasswordForm, SignInForm, SsoStartForm } from './operator-forms';
+import { CodeForm, OperatorForm, PasskeySignInForm, PasswordForm, SignInForm, SsoStartForm } from './operator-forms';
 import { OperatorAnswerFilter, OperatorPageInterceptor } from './operator-page.interceptor';
-import { OperatorSessions } from './operator-sessions';
+import { OperatorPasskeys } from './operator-passkeys';
+import { OPERATOR_SIGN_IN_SCOPE, OperatorSessions } from './operator-sessions';
 import { OperatorSingleSignOn } from './operator-single-sign-on';
 
 const HOME = '/operator/partners';
 const FORM = { requestBody: FORM_BODY };
+const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.';
+const WRONG_PASSKEY = 'That passkey did not sign you in. Use a passkey you added on Your account, or your password and code.';
 
 /**
- * The operator console before a session: sign-in (e-mail address, password and a TOTP or recovery code, limited by
- * the people kernel's SignInLimiter), and an invitation's two steps (a password, then the second factor).
+ * The operator console before a session: sign-in (e-mail address, password and a TOTP or recovery code, or a passkey
+ * alone, limited by the people kernel's SignInLimiter; or single sign-on), and an invitation's two steps (a password,
+ * then the second factor).
  */
 @ApiExcludeController()
 @Controller('operator')
@@ -29,6 +33,7 @@ export class OperatorSignInController {
     private readonly accounts: OperatorAccounts,
     private readonly limiter: SignInLimiter,
     private readonly sso: OperatorSingleSignOn,
+    private readonly passkeys: OperatorPasskeys,
   ) {}
 
   @Get()
@@ -46,13 +51,34 @@ export class OperatorSignInController {
   @Redirect(HOME, 303)
   async signIn(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: SignInForm): Promise<void> {
     this.sessions.checkChange(request, form._csrf);
-    const attempt = { scope: 'operators', address: request.ip, email: form.email };
+    const attempt = { scope: OPERATOR_SIGN_IN_SCOPE, address: request.ip, email: form.email };
     const wait = await this.limiter.count(attempt);
-    if (wait > 0) throw this.again(request, reply, 'Too many sign-in attempts. Wait a minute and try again.', 429, { 'retry-after': String(wait) });
+    if (wait > 0) throw this.again(request, reply, TOO_MANY, 429, { 'retry-after': String(wait) });
     const operator = await this.accounts.signIn(form.email, form.password, form.code);
     if (!operator) throw this.again(request, reply, 'The e-mail address, password or code is not right.', 401);
     await this.limiter.forgive(attempt);
     await this.sessions.start(reply, operator);
+  }
+
+  /** A passkey sign-in's options, for the page's script (JSON); the challenge waits under the sign-in form's token. */
+  @Post('sign-in/passkey/options')
+  @HttpCode(200)
+  @RouteConfig(FORM)
+  passkeyOptions(@Req() request: FastifyRequest, @Body() form: OperatorForm) {
+    this.sessions.checkChange(request, form._csrf);
+    return this.passkeys.signInOptions(request, form._csrf);
+  }
+
+  /** An operator's passkey alone, both factors: signed in, or the sign-in page again. */
+  @Post('sign-in/passkey')
+  @RouteConfig(FORM)
+  @Redirect(HOME, 303)
+  async passkey(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() form: PasskeySignInForm): Promise<void> {
+    this.sessions.checkChange(request, form._csrf);
+    const signedIn = await this.passkeys.signIn(request, form._csrf, form.credential);
+    if (signedIn !== null && 'wait' in signedIn) throw this.again(request, reply, TOO_MANY, 429, { 'retry-after': String(signedIn.wait) });
+    if (signedIn === null) throw this.again(request, reply, WRONG_PASSKEY, 401);
+    await this.sessions.start(reply, signedIn);
   }
 
   /** Single sign-on's first half (OPERATOR_OIDC_*): a page that goes on to the provider, as the partner console's does. */

@@ -7,15 +7,19 @@ import { OpenIdChecks, OpenIdFailure, OpenIdProvider, OpenIdSignIn } from '../pe
 import { CLAIMS_REFUSAL_MESSAGES, domainAllowed, parseDomains, signedInEmail } from '../people/single-sign-on';
 import { RedisStore } from '../redis/redis.module';
 import { OperatorAccount, OperatorAccounts } from './operator-accounts';
+import { OperatorLog } from './operator-log';
 import type { OperatorRole } from './operator-role';
 
 export const OPERATOR_SSO_CALLBACK_PATH = '/operator/sign-in/sso/callback';
+/** A disabled operator's single sign-on: the provider vouched for them, so the refusal may say why. */
+const DISABLED = 'Your operator account is disabled. Ask an operator to enable it.';
 const PENDING: PendingPlace = { scope: 'operator-sso', cookie: '__Host-lvs_operator_sso' };
 
 /**
  * Operators' single sign-on (issue 42) through the organisation's OpenID provider, as the settings give it
  * (OPERATOR_OIDC_*): the same flow as a partner's members (OpenIdSignIn, the same claim checks), for the e-mail
- * domains OPERATOR_OIDC_DOMAINS lists. A person new to the operators is made one with OPERATOR_OIDC_ROLE.
+ * domains OPERATOR_OIDC_DOMAINS lists. A person new to the operators is made one with OPERATOR_OIDC_ROLE, and the
+ * operators' log has it (by the new operator, from their address, naming the provider); a disabled operator is refused.
  */
 @Injectable()
 export class OperatorSingleSignOn {
@@ -29,6 +33,7 @@ export class OperatorSingleSignOn {
     private readonly redis: RedisStore,
     private readonly openId: OpenIdSignIn,
     private readonly accounts: OperatorAccounts,
+    private readonly log: OperatorLog,
     config: AppConfig,
   ) {
     const issuer = config.get('OPERATOR_OIDC_ISSUER').replace(/\/+$/, '');
@@ -67,20 +72,25 @@ export class OperatorSingleSignOn {
   /** The callback: the operator signed in (made first where new), or the refusal's words. */
   async finish(request: FastifyRequest, reply: FastifyReply): Promise<OperatorAccount | { error: string }> {
     const checks = await takePending<OpenIdChecks>(this.redis, PENDING, request, reply);
-    if (checks === null || this.provider === null) return { error: NO_PENDING_SIGN_IN };
+    const provider = this.provider;
+    if (checks === null || provider === null) return { error: NO_PENDING_SIGN_IN };
     const redirectUri = this.redirectUri(request);
     let claims: Record<string, unknown>;
     try {
-      claims = await this.openId.finish(this.provider, redirectUri, new URL(request.url, redirectUri), checks);
+      claims = await this.openId.finish(provider, redirectUri, new URL(request.url, redirectUri), checks);
     } catch (error) {
       return this.failed(error);
     }
     const signedIn = signedInEmail(claims, this.domains);
     if ('refusal' in signedIn) return { error: CLAIMS_REFUSAL_MESSAGES[signedIn.refusal] };
     const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 100) : signedIn.email;
-    const { created, ...operator } = await this.accounts.ssoSignIn(signedIn.email, name, this.role);
-    if (created) this.logger.log(`Operator ${operator.id} made by single sign-on, role ${operator.role}`);
-    return operator;
+    const operator = await this.accounts.ssoSignIn(signedIn.email, name, this.role, async (manager, made) => {
+      const actor = { type: 'operator' as const, id: made.id, source: request.ip, userAgent: null };
+      const changes = { email: { old: null, new: made.email }, role: { old: null, new: made.role }, issuer: { old: null, new: provider.issuer } };
+      await this.log.append(actor, null, { action: 'operator.created_by_sso', userId: null, target: { type: 'operator', id: made.id }, changes }, manager);
+      this.logger.log(`Operator ${made.id} made by single sign-on, role ${made.role}`);
+    });
+    return operator ?? { error: DISABLED };
   }
 
   private failed(error: unknown): { error: string } {

@@ -7,6 +7,8 @@ import { Metrics } from '../metrics/metrics';
 import { OperatorAccounts } from '../operator-console/operator-accounts';
 import { OperatorConsoleService } from '../operator-console/operator-console.service';
 import { OperatorPagesModule } from '../operator-console/operator-pages.module';
+import { OperatorPasskeys } from '../operator-console/operator-passkeys';
+import { OperatorRoster } from '../operator-console/operator-roster';
 import { OperatorSessions } from '../operator-console/operator-sessions';
 import { OperatorSingleSignOn } from '../operator-console/operator-single-sign-on';
 import { SignInLimiter } from '../people/sign-in-limiter';
@@ -29,6 +31,8 @@ const SHARED = [
   OperatorAccounts,
   SignInLimiter,
   OperatorSingleSignOn,
+  OperatorPasskeys,
+  OperatorRoster,
 ];
 
 /**

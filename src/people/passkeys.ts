@@ -28,6 +28,9 @@ export interface StoredPasskey {
 export const PASSKEY_CEREMONY_MS = 5 * 60_000;
 export const MAX_PASSKEY_NAME = 60;
 export const PASSKEY_NAME_MESSAGE = `Name the passkey (at most ${MAX_PASSKEY_NAME} characters), such as the device it is on.`;
+/** The one answer to a registration the browser did not prove: its challenge spent, expired or never given included. */
+export const PASSKEY_NOT_ADDED = 'The passkey was not added: your browser did not finish. Try again.';
+export const PASSKEY_ADDED_ALREADY = 'That passkey is added already.';
 
 /** The relying party of a site served at `origin` (scheme, host and port): the host name alone is its id. */
 export function relyingParty(origin: string, name: string): RelyingParty {
@@ -101,6 +104,22 @@ export async function verifiedRegistration(party: RelyingParty, response: Regist
   } catch {
     return null;
   }
+}
+
+/**
+ * A new passkey, named as the person typed it and proved by the browser's answer to the challenge (taken by the
+ * caller: null when there was none); or the refusal's words.
+ */
+export async function newPasskey(
+  party: RelyingParty,
+  typedName: string,
+  response: RegistrationResponseJSON | null,
+  challenge: string | null,
+): Promise<{ error: string } | (StoredPasskey & { name: string })> {
+  const name = passkeyName(typedName);
+  if (name === null) return { error: PASSKEY_NAME_MESSAGE };
+  const passkey = response === null || challenge === null ? null : await verifiedRegistration(party, response, challenge);
+  return passkey === null ? { error: PASSKEY_NOT_ADDED } : { ...passkey, name };
 }
 
 /** Options for navigator.credentials.get without an address: the browser offers the site's discoverable passkeys. */

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import { MembersService } from '../../src/members/members.service';
-import { checkPageAt as checkScreens, launchChromium } from '../support/browser';
+import { checkPageAt as checkScreens, launchChromium, openProfileWithAuthenticator } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { codeAt, joinAsMember, joinByForm, MEMBER_PASSWORD } from '../support/member-join';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -37,19 +37,7 @@ describe('passkeys in the console', () => {
   const now = () => t.clock.now().getTime();
   const checkPage = (page: Page, name: string) => checkScreens(page, SCREENSHOTS, name);
 
-  /** A browser page with a virtual platform authenticator that holds discoverable passkeys and verifies its user. */
-  async function pageWithAuthenticator(): Promise<{ context: BrowserContext; page: Page; credentials: () => Promise<{ credentialId: string }[]> }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => void dialog.accept());
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    });
-    const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-    return { context, page, credentials };
-  }
+  const pageWithAuthenticator = () => openProfileWithAuthenticator(browser);
 
   async function invite(userId: string, email: string, role: 'owner' | 'viewer'): Promise<string> {
     const invited = await t.app.get(MembersService).invite(CLI_ORIGIN, null, userId, email, role);

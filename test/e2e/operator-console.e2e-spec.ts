@@ -212,7 +212,13 @@ describe('the operator console', () => {
       },
       { action: 'account.deleted', actor_type: 'operator', actor_id: operatorId, source: '127.0.0.1', user_id: null, reason: 'Contract ended' },
     ]);
-    await expect(page.locator('[data-operator-log] tbody tr').count()).resolves.toBe(3);
+    // The three changes, and the operator's own invitation by the admin command.
+    await expect(page.locator('[data-operator-log] td[data-label="Action"]').allTextContents()).resolves.toEqual([
+      'account.deleted',
+      'account.disabled',
+      'account.quota_changed',
+      'operator.invited',
+    ]);
 
     // The Register page's own series are what this process's /metrics serves, series for series (its figures from the
     // workers: operator-register.e2e-spec.ts, which also checks and pictures the page).

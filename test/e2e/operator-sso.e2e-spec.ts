@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
 import { runAdminCli } from '../support/admin-cli';
@@ -13,8 +14,9 @@ const CLIENT_SECRET = 'operators-client-secret-3b8e1d';
 
 /**
  * Operators' single sign-on (issue 42, OPERATOR_OIDC_*) against a real OpenID provider on localhost (another site
- * than the operators' listener at 127.0.0.1): a new operator is made with OPERATOR_OIDC_ROLE, an invited one keeps
- * their role, and another domain is refused before and after the provider.
+ * than the operators' listener at 127.0.0.1): a new operator is made with OPERATOR_OIDC_ROLE and logged in the
+ * operators' log as invited ones are, an invited one keeps their role, a disabled one is refused, and another domain
+ * is refused before and after the provider.
  */
 describe('single sign-on of operators', () => {
   let t: TestApp;
@@ -107,5 +109,37 @@ describe('single sign-on of operators', () => {
       { email: 'oona@lvs.example', role: 'support', sso: true },
     ]);
     expect(api.log).not.toContain(CLIENT_SECRET);
+
+    // The operators' log: Oona made by single sign-on (by herself, from her address, naming the provider), Ivan invited
+    // by the command; his first single sign-on made no one.
+    const { rows: ids } = await t.db.query<{ id: string }>(`SELECT id FROM operators WHERE email = 'oona@lvs.example'`);
+    const { rows: log } = await t.db.query(
+      `SELECT action, actor_type, actor_id, source, target_id, reason, changes FROM operator_actions ORDER BY occurred_at, id`,
+    );
+    expect(log).toEqual([
+      {
+        action: 'operator.created_by_sso',
+        actor_type: 'operator',
+        actor_id: ids[0].id,
+        source: '127.0.0.1',
+        target_id: ids[0].id,
+        reason: null,
+        changes: {
+          email: { old: null, new: 'oona@lvs.example' },
+          role: { old: null, new: 'support' },
+          issuer: { old: null, new: provider.issuer.replace(/\/+$/, '') },
+        },
+      },
+      expect.objectContaining({ action: 'operator.invited', actor_type: 'cli', source: hostname(), reason: null }),
+    ]);
+
+    // Disabled, single sign-on lets her in no more, though the provider vouches for her.
+    const disabled = await runAdminCli(cliEnv, 'disable-operator', '--email', 'oona@lvs.example', '--reason', 'Moved teams');
+    expect(disabled.status).toBe(0);
+    const refused = await signIn('oona@lvs.example');
+    expect([refused.status, await refused.page.getByRole('alert').innerText()]).toEqual([
+      403,
+      'Your operator account is disabled. Ask an operator to enable it.',
+    ]);
   });
 });

@@ -50,6 +50,23 @@ export async function openProfile(browser: Browser): Promise<{ context: BrowserC
 }
 
 /**
+ * A browser profile (openProfile) with a virtual platform authenticator, through the DevTools protocol's WebAuthn
+ * domain: it holds discoverable passkeys and verifies its user. `credentials` lists the passkeys it holds.
+ */
+export async function openProfileWithAuthenticator(
+  browser: Browser,
+): Promise<{ context: BrowserContext; page: Page; credentials: () => Promise<{ credentialId: string }[]> }> {
+  const { context, page } = await openProfile(browser);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+  const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  return { context, page, credentials };
+}
+
+/**
  * The page at both widths: a screenshot in `dir` (docs/console or docs/operator), axe-core's verdict (no serious or
  * critical violation), and no sideways scrolling; back at 1280 px after.
  */
