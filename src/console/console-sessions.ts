@@ -245,7 +245,6 @@ export class ConsoleSessions {
   }
 
   private async start(request: FastifyRequest, reply: FastifyReply, holder: SessionHolder): Promise<void> {
-    const sessionId = newToken();
     const now = this.clock.now().getTime();
     const userAgent = request.headers['user-agent'];
     const session: StoredSession = {
@@ -256,12 +255,18 @@ export class ConsoleSessions {
       clientAddress: request.ip,
       userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
     };
-    const handle = hashApiKey(sessionId);
-    await this.save(handle, session, 'NX');
-    if ('memberId' in holder) await this.redis.client.sadd(this.memberSessionsKey(holder.memberId), handle);
-    this.setCookie(reply, SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000);
+    await this.storeUnderNewId(reply, session);
     // The sign-in form's token is spent: the next sign-in in this browser gets a new one.
     this.setCookie(reply, SIGN_IN_COOKIE, '', 0);
+  }
+
+  /** Stores `session` under a new random id, listed under its member, and gives the browser that id. */
+  private async storeUnderNewId(reply: FastifyReply, session: StoredSession): Promise<void> {
+    const sessionId = newToken();
+    const handle = hashApiKey(sessionId);
+    await this.save(handle, session, 'NX');
+    if ('memberId' in session) await this.redis.client.sadd(this.memberSessionsKey(session.memberId), handle);
+    this.setCookie(reply, SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000);
   }
 
   private origin(request: FastifyRequest, memberId: string): ActivityOrigin {
@@ -319,15 +324,18 @@ export class ConsoleSessions {
    * A key's session stays on its key's side, and the test side is closed while test mode is off: 403. Not logged: it
    * changes nothing in the account, and what the member then does is logged and recorded with them as the actor.
    */
-  async switchSide(visit: ConsoleVisit, to: KeyMode): Promise<void> {
+  async switchSide(reply: FastifyReply, visit: ConsoleVisit, to: KeyMode): Promise<void> {
     const refusal = sideSwitchRefusal(visit.member === null ? 'key' : 'member', to, this.testModeEnabled);
     if (refusal !== null) throw new ApiError('FORBIDDEN', CONSOLE_SIDE_MESSAGES[refusal]);
     // The member's own account: visit.user is the test side already when the session is on it.
     if (to === 'test' && visit.member !== null) await this.members.makeTestSide(visit.member);
     const handle = hashApiKey(visit.sessionId);
     const session = await this.stored(handle);
-    // Written only while the session exists: one signed out meanwhile stays ended.
-    if (session !== null && 'memberId' in session) await this.save(handle, { ...session, side: to }, 'XX');
+    // One signed out meanwhile stays ended.
+    if (session === null || !('memberId' in session)) return;
+    // The session goes on under a new id: a request still on the old one, renewing it, cannot write the old side back.
+    await this.end(handle, session);
+    await this.storeUnderNewId(reply, { ...session, side: to });
   }
 
   /**

@@ -79,10 +79,17 @@ export class ConsoleController {
     await this.sessions.signOut(request, reply, visit);
   }
 
-  /** The Test mode switch: a member's session moves to the account's other side, and the overview shows it. */
+  /**
+   * The Test mode switch: a member's session moves to the account's other side, under a new id (the reply is taken
+   * only to set its cookie), and the overview shows it.
+   */
   @FormThenShow('test-mode', '/console/overview')
-  async switchSide(@ConsoleSession() visit: ConsoleVisit, @Body() form: SideSwitchForm): Promise<void> {
-    await this.sessions.switchSide(visit, form.mode);
+  async switchSide(
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @ConsoleSession() visit: ConsoleVisit,
+    @Body() form: SideSwitchForm,
+  ): Promise<void> {
+    await this.sessions.switchSide(reply, visit, form.mode);
   }
 
   @Get('overview')

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
+import { SESSION_COOKIE } from '../../src/console/console-cookies';
 import { MembersService } from '../../src/members/members.service';
 import { MemberRole } from '../../src/members/member-role';
 import { billingPeriod } from '../../src/quota/billing-period';
@@ -119,11 +120,17 @@ describe("members on the account's test side: the console's Test mode switch", (
     expect((await quotaRows([account.userId, testSide])).rows).toEqual([{ user_id: testSide, period, used: 1 }]);
   });
 
-  it('lets a viewer switch to the test side, where their role still forbids verifying', async () => {
+  it('lets a viewer switch to the test side, under a new session id, where their role still forbids verifying', async () => {
     const account = await t.createKey({ name: 'Integration', quota: LIVE_QUOTA });
     const { page } = await member(account.userId, 'victor@switch.example', 'viewer');
+    const sessionCookie = async () => (await page.context().cookies()).find((cookie) => cookie.name === SESSION_COOKIE)!.value;
+    const before = await sessionCookie();
     await switchTo(page, TO_TEST);
     expect(await banner(page)).toBe(MEMBER_BANNER);
+    // The session went on under a new id: the old one is over, so nothing still holding it can move the side back.
+    const after = await sessionCookie();
+    const old = await fetch(`${t.baseUrl}/console/overview`, { redirect: 'manual', headers: { cookie: `${SESSION_COOKIE}=${before}` } });
+    expect([after === before, old.status, old.headers.get('location')]).toEqual([false, 303, '/console/sign-in']);
     const answer = await page.goto(`${t.baseUrl}/console/verify`);
     expect([answer?.status(), await page.getByRole('alert').innerText(), await banner(page)]).toEqual([
       403,
