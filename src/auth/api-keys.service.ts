@@ -96,7 +96,7 @@ async function testSideOf(repository: AuthRepository, manager: EntityManager, li
   const mode = await repository.userMode(liveUserId, manager);
   if (!mode) throw new UnknownUserError(`No user ${liveUserId}`);
   if (mode === 'test') throw new TestSideError(`User ${liveUserId} is a test side: give its live user`);
-  const existing = (await repository.insertTestSide(manager, liveUserId)) ?? (await repository.testSideId(manager, liveUserId));
+  const existing = await repository.testSide(liveUserId, manager);
   if (!existing) throw new UnknownUserError(`No user ${liveUserId}`); // deleted meanwhile
   return existing;
 }

@@ -19,6 +19,8 @@ export interface StoredKeyHolder extends KeyCaller {
 /** A live account as its members' console sessions see it (memberAccount). */
 export interface MemberAccount {
   mode: 'live';
+  /** the account's test side, which the console's Test mode switch makes on first use; null before */
+  testUserId: string | null;
   monthlyQuota: number | null;
   rateLimitPerSecond: number | null;
   liveLookupLimit: number | null;
@@ -150,12 +152,16 @@ export class AuthRepository {
     return row?.id;
   }
 
-  /** What a member of user `userId` works with: the account's side, plan and rate, and whether the operator disabled it. */
+  /**
+   * What a member of user `userId` works with: the account's test side, plan and rate, and whether the operator
+   * disabled it.
+   */
   async memberAccount(userId: string): Promise<MemberAccount | undefined> {
     const [row] = await this.dataSource.query<MemberAccount[]>(
-      `SELECT mode, monthly_quota AS "monthlyQuota", rate_limit_per_second AS "rateLimitPerSecond", live_lookup_limit AS "liveLookupLimit",
-              disabled_at IS NOT NULL AS disabled
-         FROM users WHERE id = $1 AND mode = 'live'`,
+      `SELECT u.mode, t.id AS "testUserId", u.monthly_quota AS "monthlyQuota", u.rate_limit_per_second AS "rateLimitPerSecond",
+              u.live_lookup_limit AS "liveLookupLimit", u.disabled_at IS NOT NULL AS disabled
+         FROM users u LEFT JOIN users t ON t.live_user_id = u.id
+        WHERE u.id = $1 AND u.mode = 'live'`,
       [userId],
     );
     return row;
@@ -179,7 +185,7 @@ export class AuthRepository {
    * live_user_id makes concurrent first uses agree on one row: the loser waits for the winner's commit) or there is
    * no such user.
    */
-  async insertTestSide(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
+  private async insertTestSide(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
     const inserted = await manager.query<{ id: string }[]>(
       `INSERT INTO users (name, mode, live_user_id) SELECT name, 'test', id FROM users WHERE id = $1
        ON CONFLICT (live_user_id) DO NOTHING RETURNING id`,
@@ -188,7 +194,15 @@ export class AuthRepository {
     return inserted[0]?.id;
   }
 
-  async testSideId(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
+  /**
+   * The test side of live user $1, made on first use (insertTestSide, then the winner's row); undefined when there is
+   * no such user.
+   */
+  async testSide(liveUserId: string, manager: EntityManager = this.dataSource.manager): Promise<string | undefined> {
+    return (await this.insertTestSide(manager, liveUserId)) ?? (await this.testSideId(manager, liveUserId));
+  }
+
+  private async testSideId(manager: EntityManager, liveUserId: string): Promise<string | undefined> {
     const [row] = await manager.query<{ id: string }[]>('SELECT id FROM users WHERE live_user_id = $1', [liveUserId]);
     return row?.id;
   }

@@ -38,6 +38,7 @@ describe('ADMIN_USAGE', () => {
       'disable-user',
       'enable-user',
       'delete-user',
+      'reseal-secrets',
       'reencrypt-webhook-secrets',
       'reseal-holder-data',
       'receipt-key',
@@ -228,9 +229,13 @@ describe('parseAdminCommand', () => {
     });
   });
 
-  describe.each(['reencrypt-webhook-secrets', 'reseal-holder-data'])('%s', (command) => {
-    it(`parses ${command}, which takes nothing else`, () => {
-      expect(parseAdminCommand([command])).toEqual({ command });
+  describe.each([
+    ['reseal-secrets', 'reseal-secrets'],
+    ['reencrypt-webhook-secrets', 'reseal-secrets'],
+    ['reseal-holder-data', 'reseal-holder-data'],
+  ])('%s', (command, parsed) => {
+    it(`parses ${command} as ${parsed}, which takes nothing else`, () => {
+      expect(parseAdminCommand([command])).toEqual({ command: parsed });
       expect(() => parseAdminCommand([command, 'now'])).toThrow(new UsageError(`${command} takes no arguments`));
       expect(() => parseAdminCommand([command, '--name', 'x'])).toThrow(new UsageError(`"${command}" takes no options`));
     });

@@ -17,7 +17,7 @@ export type AdminCommand =
   | { command: 'reset-factor'; userId: string; email: string; reason?: string }
   | { command: 'disable-user' | 'enable-user'; userId: string; reason?: string }
   | { command: 'delete-user'; userId: string; confirmed: boolean; reason?: string }
-  | { command: 'reencrypt-webhook-secrets' | 'reseal-holder-data' }
+  | { command: 'reseal-secrets' | 'reseal-holder-data' }
   | { command: 'receipt-key' }
   | { command: 'canary'; action: 'acknowledge' | 'rebaseline' }
   | { command: 'shape-list' }
@@ -44,7 +44,8 @@ export const ADMIN_USAGE = `Usage:
   admin disable-user USER_ID [--reason TEXT]
   admin enable-user USER_ID [--reason TEXT]
   admin delete-user USER_ID [--confirm] [--reason TEXT]
-  admin reencrypt-webhook-secrets
+  admin reseal-secrets
+  admin reencrypt-webhook-secrets  (reseal-secrets' former name, still accepted)
   admin reseal-holder-data
   admin receipt-key
   admin canary acknowledge|rebaseline
@@ -236,11 +237,13 @@ export function parseAdminCommand(argv: string[]): AdminCommand {
       if (rest.length !== 1) throw new UsageError(`${command} takes exactly one USER_ID`);
       return { command, userId: parseUuid(rest[0], 'USER_ID'), reason };
     }
+    case 'reseal-secrets':
     case 'reencrypt-webhook-secrets':
     case 'reseal-holder-data':
       onlyCreateOptions();
       if (rest.length > 0) throw new UsageError(`${command} takes no arguments`);
-      return { command };
+      // The former name stays for operators' scripts: it reseals every secret of the ring now, not webhooks' alone.
+      return { command: command === 'reseal-holder-data' ? command : 'reseal-secrets' };
     case 'activity': {
       const { user, ...others } = values;
       if (Object.keys(others).length > 0) throw new UsageError('activity verify takes only --user');

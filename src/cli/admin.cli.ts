@@ -57,7 +57,7 @@ async function execute(app: INestApplicationContext, command: Exclude<AdminComma
   switch (command.command) {
     case 'delete-user':
       return runDeleteUser(app, command);
-    case 'reencrypt-webhook-secrets':
+    case 'reseal-secrets':
     case 'reseal-holder-data':
       return runSecretCommand(app, command);
     case 'canary':

@@ -2,7 +2,14 @@ import { pageModel } from './console-answers';
 import type { ConsoleVisit } from './console-sessions';
 
 describe('pageModel', () => {
-  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' }, member: null } as unknown as ConsoleVisit;
+  const visit = {
+    csrfToken: 'token-1',
+    sessionId: 's',
+    rateLimitPerSecond: null,
+    user: { mode: 'live' },
+    member: null,
+    offeredSide: null,
+  } as unknown as ConsoleVisit;
 
   it("gives a signed-in page the route's data, its name and the session's token", () => {
     expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({
@@ -12,24 +19,49 @@ describe('pageModel', () => {
       csrfToken: 'token-1',
       signedIn: true,
       mode: 'live',
+      offeredSide: null,
       member: null,
     });
   });
 
   it("names a member's session's member, for the navigation", () => {
-    const memberVisit = { ...visit, member: { displayName: 'Jane Smith', role: 'owner', passwordHash: 'secret' } } as unknown as ConsoleVisit;
+    const memberVisit = {
+      ...visit,
+      member: { displayName: 'Jane Smith', role: 'owner', passwordHash: 'secret' },
+      offeredSide: 'test',
+    } as unknown as ConsoleVisit;
     expect(pageModel('overview', memberVisit, {})).toEqual({
       page: 'overview',
       csrfToken: 'token-1',
       signedIn: true,
       mode: 'live',
+      offeredSide: 'test',
       member: { displayName: 'Jane Smith', role: 'owner' },
+    });
+  });
+
+  it("tells a member's pages on the test side their side and the switch back, for the banner and the Test mode switch", () => {
+    const memberVisit = { ...visit, user: { mode: 'test' }, member: { displayName: null, role: 'viewer' }, offeredSide: 'live' } as unknown as ConsoleVisit;
+    expect(pageModel('overview', memberVisit, {})).toEqual({
+      page: 'overview',
+      csrfToken: 'token-1',
+      signedIn: true,
+      mode: 'test',
+      offeredSide: 'live',
+      member: { displayName: null, role: 'viewer' },
     });
   });
 
   it("tells a test key's pages their mode, for the Test mode banner", () => {
     const testVisit = { ...visit, user: { mode: 'test' } } as unknown as ConsoleVisit;
-    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test', member: null });
+    expect(pageModel('overview', testVisit, {})).toEqual({
+      page: 'overview',
+      csrfToken: 'token-1',
+      signedIn: true,
+      mode: 'test',
+      offeredSide: null,
+      member: null,
+    });
   });
 
   it('gives a page before a session no token, and says it is not signed in', () => {
@@ -39,16 +71,19 @@ describe('pageModel', () => {
       csrfToken: null,
       signedIn: false,
       mode: null,
+      offeredSide: null,
       member: null,
     });
   });
 
   it("lets no route's data stand in for the page's own fields", () => {
-    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live', member: { role: 'owner' } })).toEqual({
+    const forged = { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live', offeredSide: 'test', member: { role: 'owner' } };
+    expect(pageModel('verify', null, forged)).toEqual({
       page: 'verify',
       csrfToken: null,
       signedIn: false,
       mode: null,
+      offeredSide: null,
       member: null,
     });
   });

@@ -10,12 +10,14 @@ export const NO_STORE = { 'cache-control': 'no-store' };
 export const PAGE_HEADERS = { ...NO_STORE, 'referrer-policy': 'same-origin' };
 
 /**
- * What a template sees: the route's data, the page's name (for the navigation), the session's token, the
- * session key's mode (a test key's pages carry the Test mode banner), and the signed-in member (name and role).
+ * What a template sees: the route's data, the page's name (for the navigation), the session's token, the side the
+ * session works on (a test side's pages carry the Test mode banner) and the one its Test mode switch offers, and the
+ * signed-in member (name and role).
  */
 export function pageModel(template: string, visit: ConsoleVisit | null, data: object): object {
   const member = visit?.member ? { displayName: visit.member.displayName, role: visit.member.role } : null;
-  return { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null, member };
+  const session = { csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null, offeredSide: visit?.offeredSide ?? null };
+  return { ...data, page: template, ...session, member };
 }
 
 /**

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
+import { KEY_MODES, KeyMode } from '../auth/key-mode';
 import { MEMBER_ROLES, MemberRole } from '../members/member-role';
 import { MAX_PASSWORD_LENGTH } from '../people/password-policy';
 import { CreateWebhookDto, UpdateWebhookDto } from '../webhooks/dto/webhook.dto';
@@ -207,6 +208,13 @@ export class VerifyForm extends ConsoleForm {
   @IsOptional()
   @Matches(IDEMPOTENCY_KEY_PATTERN, { message: consoleForm })
   idempotencyKey?: string;
+}
+
+/** The Test mode switch in the console's header: the side of the account to work on. */
+@UnknownFieldMessage(consoleForm)
+export class SideSwitchForm extends ConsoleForm {
+  @IsIn(KEY_MODES, { message: consoleForm })
+  mode!: KeyMode;
 }
 
 @UnknownFieldMessage(consoleForm)

@@ -6,10 +6,11 @@ import { requestOrigin } from '../auth/activity-origin';
 import { hashApiKey } from '../auth/api-key-secret';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { AuthenticatedUser } from '../auth/authenticated-user';
+import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
-import { CONSOLE_ORIGIN_MESSAGE } from '../errors/error-codes';
+import { CONSOLE_ORIGIN_MESSAGE, CONSOLE_SIDE_MESSAGES } from '../errors/error-codes';
 import { MemberSso, SingleSignOnRequired } from '../members/member-sso.service';
 import { consoleSessionKey, MemberSessions, memberSessionsKey } from '../members/member-sessions';
 import { MemberRow } from '../members/members.repository';
@@ -21,9 +22,13 @@ import { RedisStore } from '../redis/redis.module';
 import { cookieHeader, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE } from './console-cookies';
 import { consoleOrigin, isConsoleOrigin } from './console-origin';
 import { keySignInAllowed } from './key-sign-in';
+import { offeredSide, sideSwitchRefusal } from './console-side';
 
-/** Who a session is: an API key (its hash, never the key) or a member (their id). */
-type SessionHolder = { keyHash: string } | { memberId: string };
+/**
+ * Who a session is: an API key (its hash, never the key), or a member (their id) and the side of the account they
+ * work on (absent: live), which the Test mode switch sets.
+ */
+type SessionHolder = { keyHash: string } | { memberId: string; side?: KeyMode };
 
 /** What Redis keeps of a session: its holder, when it began and was last used, its CSRF token, where it signed in from. */
 type StoredSession = SessionHolder & {
@@ -43,6 +48,8 @@ export interface ConsoleVisit {
   rateLimitPerSecond: number | null;
   csrfToken: string;
   sessionId: string;
+  /** the side the Test mode switch offers to move to; null: no switch (a key's session, or test mode off) */
+  offeredSide: KeyMode | null;
 }
 
 /** One of a member's sessions, as their Your account page lists it. */
@@ -81,6 +88,7 @@ export function sameToken(sent: unknown, expected: string): boolean {
 export class ConsoleSessions {
   private readonly publicBaseUrl: string;
   private readonly limits: SessionLimits;
+  private readonly testModeEnabled: boolean;
   readonly keySignIn: boolean;
 
   constructor(
@@ -96,6 +104,7 @@ export class ConsoleSessions {
     this.publicBaseUrl = config.get('PUBLIC_BASE_URL');
     this.limits = sessionLimits(config.get('CONSOLE_IDLE_MINUTES'), config.get('CONSOLE_SESSION_HOURS'));
     this.keySignIn = keySignInAllowed(config.get('CONSOLE_KEY_SIGN_IN'), config.get('NODE_ENV'));
+    this.testModeEnabled = config.get('TEST_MODE_ENABLED');
   }
 
   private sessionKey(handle: string): string {
@@ -236,7 +245,6 @@ export class ConsoleSessions {
   }
 
   private async start(request: FastifyRequest, reply: FastifyReply, holder: SessionHolder): Promise<void> {
-    const sessionId = newToken();
     const now = this.clock.now().getTime();
     const userAgent = request.headers['user-agent'];
     const session: StoredSession = {
@@ -247,12 +255,18 @@ export class ConsoleSessions {
       clientAddress: request.ip,
       userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 256) : null,
     };
-    const handle = hashApiKey(sessionId);
-    await this.save(handle, session, 'NX');
-    if ('memberId' in holder) await this.redis.client.sadd(this.memberSessionsKey(holder.memberId), handle);
-    this.setCookie(reply, SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000);
+    await this.storeUnderNewId(reply, session);
     // The sign-in form's token is spent: the next sign-in in this browser gets a new one.
     this.setCookie(reply, SIGN_IN_COOKIE, '', 0);
+  }
+
+  /** Stores `session` under a new random id, listed under its member, and gives the browser that id. */
+  private async storeUnderNewId(reply: FastifyReply, session: StoredSession): Promise<void> {
+    const sessionId = newToken();
+    const handle = hashApiKey(sessionId);
+    await this.save(handle, session, 'NX');
+    if ('memberId' in session) await this.redis.client.sadd(this.memberSessionsKey(session.memberId), handle);
+    this.setCookie(reply, SESSION_COOKIE, sessionId, this.limits.absoluteMs / 1000);
   }
 
   private origin(request: FastifyRequest, memberId: string): ActivityOrigin {
@@ -264,14 +278,17 @@ export class ConsoleSessions {
     return stored === null ? null : (JSON.parse(stored) as StoredSession);
   }
 
-  /** The session's holder now: the key's or the member's caller; null when the session is over or its holder refused. */
-  private async holderOf(session: StoredSession): Promise<Omit<ConsoleVisit, 'csrfToken' | 'sessionId'> | null> {
+  /**
+   * The session's holder now: the key's caller, or the member's on the session's side of the account (the one
+   * place a member's side is decided); null when the session is over or its holder refused.
+   */
+  private async holderOf(session: StoredSession): Promise<Omit<ConsoleVisit, 'csrfToken' | 'sessionId' | 'offeredSide'> | null> {
     if (sessionTimeLeftMs(this.limits, session.signedInAt, session.lastSeenAt, this.clock.now().getTime()) <= 0) return null;
     if ('keyHash' in session) {
       const holder = await this.authenticator.holderOfHash(session.keyHash);
       return holder ? { ...holder, member: null } : null;
     }
-    return this.members.sessionHolder(session.memberId);
+    return this.members.sessionHolder(session.memberId, session.side ?? 'live');
   }
 
   /** Whether this request belongs to a live session whose holder still stands; renews and ends nothing. */
@@ -298,7 +315,27 @@ export class ConsoleSessions {
     }
     // Renewed only while it exists: a request that read the session before a sign-out never writes it back.
     await this.save(handle, { ...session, lastSeenAt: this.clock.now().getTime() }, 'XX');
-    return { ...holder, csrfToken: session.csrfToken, sessionId };
+    const offered = offeredSide(holder.member === null ? 'key' : 'member', holder.user.mode, this.testModeEnabled);
+    return { ...holder, csrfToken: session.csrfToken, sessionId, offeredSide: offered };
+  }
+
+  /**
+   * The Test mode switch: moves a member's session to side `to` of the account, its test side made on first use.
+   * A key's session stays on its key's side, and the test side is closed while test mode is off: 403. Not logged: it
+   * changes nothing in the account, and what the member then does is logged and recorded with them as the actor.
+   */
+  async switchSide(reply: FastifyReply, visit: ConsoleVisit, to: KeyMode): Promise<void> {
+    const refusal = sideSwitchRefusal(visit.member === null ? 'key' : 'member', to, this.testModeEnabled);
+    if (refusal !== null) throw new ApiError('FORBIDDEN', CONSOLE_SIDE_MESSAGES[refusal]);
+    // The member's own account: visit.user is the test side already when the session is on it.
+    if (to === 'test' && visit.member !== null) await this.members.makeTestSide(visit.member);
+    const handle = hashApiKey(visit.sessionId);
+    const session = await this.stored(handle);
+    // One signed out meanwhile stays ended.
+    if (session === null || !('memberId' in session)) return;
+    // The session goes on under a new id: a request still on the old one, renewing it, cannot write the old side back.
+    await this.end(handle, session);
+    await this.storeUnderNewId(reply, { ...session, side: to });
   }
 
   /**

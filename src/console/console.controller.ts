@@ -20,7 +20,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RosterDto } from '../common/roster.dto';
 import { CSV_ROSTER_BODY } from '../batches/roster-csv';
 import { ConsoleSessionBodyGate } from '../http/body-gates';
-import { ConsoleForm, CreateKeyForm, HistoryQuery, VerifyForm, WatchForm, WebhookForm, WebhookUrlForm } from './console-forms';
+import { ConsoleForm, CreateKeyForm, HistoryQuery, SideSwitchForm, VerifyForm, WatchForm, WebhookForm, WebhookUrlForm } from './console-forms';
 import { RecordsExportQuery } from '../verification-records/dto/verifications-query.dto';
 import { ResourceIdPipe } from '../validation/resource-id.pipe';
 import { ConsoleAnswerFilter } from './console-answer.filter';
@@ -77,6 +77,19 @@ export class ConsoleController {
     @Body() _form: ConsoleForm,
   ): Promise<void> {
     await this.sessions.signOut(request, reply, visit);
+  }
+
+  /**
+   * The Test mode switch: a member's session moves to the account's other side, under a new id (the reply is taken
+   * only to set its cookie), and the overview shows it.
+   */
+  @FormThenShow('test-mode', '/console/overview')
+  async switchSide(
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @ConsoleSession() visit: ConsoleVisit,
+    @Body() form: SideSwitchForm,
+  ): Promise<void> {
+    await this.sessions.switchSide(reply, visit, form.mode);
   }
 
   @Get('overview')

@@ -37,6 +37,12 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** FORBIDDEN's other text: the console's, for a change that did not come from one of its pages (not in the API document). */
 export const CONSOLE_ORIGIN_MESSAGE = 'The request did not come from a console page; reload the page and try again';
 
+/** FORBIDDEN's texts for a refused Test mode switch in the console (not in the API document). */
+export const CONSOLE_SIDE_MESSAGES = {
+  'key-session': "A session signed in with a key works on its key's side; sign in with a key of the other side",
+  'test-mode-off': 'Test mode is off on this service',
+} as const;
+
 /** Fixed texts of VALIDATION_ERROR, one per kind of bad request; never echo the caller's input. */
 export const VALIDATION_MESSAGES = {
   licenceNumber: 'Licence number must be 16 digits',

@@ -3,6 +3,7 @@ import { ActivityEntry, ActivityLog, ActivityOrigin } from '../activity/activity
 import type { OperatorChange } from '../auth/api-keys.service';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { AuthRepository } from '../auth/auth.repository';
+import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { looksLikeEmail, normaliseEmail } from '../people/email-address';
@@ -14,7 +15,8 @@ import { acceptedTotpStep, newTotpSecret, totpUri } from '../people/totp';
 import { totpQrDataUrl } from '../people/totp-qr-code';
 import { WebhookSecrets } from '../secrets/webhook-secrets';
 import { consoleLinkBase, InvitationMail } from './invitation-mail';
-import { keyRoleOf, MEMBER_CHANGE_MESSAGES, MemberChange, memberChangeRefusal, MemberRole } from './member-role';
+import { MEMBER_CHANGE_MESSAGES, MemberChange, memberChangeRefusal, MemberRole } from './member-role';
+import { memberCaller, TestModeSettings } from './member-side';
 import { MemberRow, MembersRepository } from './members.repository';
 
 /** The name authenticator apps show beside the person's address. */
@@ -61,6 +63,7 @@ const activeOwners = (members: readonly MemberRow[]): number => members.filter((
 @Injectable()
 export class MembersService {
   private readonly publicBaseUrl: string;
+  private readonly testMode: TestModeSettings;
 
   constructor(
     private readonly repository: MembersRepository,
@@ -72,6 +75,7 @@ export class MembersService {
     private readonly config: AppConfig,
   ) {
     this.publicBaseUrl = consoleLinkBase(config);
+    this.testMode = { enabled: config.get('TEST_MODE_ENABLED'), quota: config.get('TEST_MODE_QUOTA') };
   }
 
   /**
@@ -219,22 +223,22 @@ export class MembersService {
     });
   }
 
-  /** The caller a member's session acts as, while the member is active and the account not disabled; null otherwise. */
-  async sessionHolder(memberId: string): Promise<MemberHolder | null> {
+  /**
+   * The caller a member's session acts as on `side` of the account (memberCaller), while the member is active and the
+   * account not disabled; null otherwise, or when the session cannot stand on that side.
+   */
+  async sessionHolder(memberId: string, side: KeyMode = 'live'): Promise<MemberHolder | null> {
     const member = await this.repository.byId(memberId);
     if (member?.status !== 'active') return null;
     const account = await this.accounts.memberAccount(member.userId);
     if (!account || account.disabled) return null;
-    const user = {
-      userId: member.userId,
-      keyId: null,
-      memberId: member.id,
-      mode: account.mode,
-      role: keyRoleOf(member.role),
-      monthlyQuota: account.monthlyQuota,
-      liveLookupLimit: account.liveLookupLimit,
-    };
-    return { member, user, rateLimitPerSecond: account.rateLimitPerSecond };
+    const user = memberCaller(member, account, side, this.testMode);
+    return user && { member, user, rateLimitPerSecond: account.rateLimitPerSecond };
+  }
+
+  /** Makes the test side of the member's account, if it has none yet, for the console's Test mode switch. */
+  async makeTestSide(member: Pick<MemberRow, 'userId'>): Promise<void> {
+    await this.accounts.testSide(member.userId);
   }
 
   async list(userId: string): Promise<ListedMember[]> {

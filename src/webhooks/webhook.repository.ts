@@ -5,7 +5,7 @@ import type { KeyMode } from '../auth/key-mode';
 import { isServedUser, lockUser, userMode } from '../auth/users-sql';
 import { AppConfig } from '../config/app-config';
 import type { EventType } from '../events/event-types';
-import type { SealedSecretRows, StoredSecrets } from '../secrets/secret-reencryption';
+import { SealedSecretRows, sealedSecretColumns } from '../secrets/secret-reencryption';
 import { storedEvents } from '../events/events-sql';
 import type { DeliveryDto } from './dto/webhook.dto';
 
@@ -66,15 +66,18 @@ const ENDPOINT_COLUMNS = `id, url, events, created_at AS "createdAt", disabled_a
 
 /** Every statement on webhook_endpoints, webhook_deliveries and webhook_attempts. */
 @Injectable()
-export class WebhookRepository implements SealedSecretRows {
+export class WebhookRepository {
   /** SQL: the endpoint `w`'s user is served (a test side only while test mode is enabled) */
   private readonly endpointUserServed: string;
+  /** Endpoints' signing secrets, current and previous, for the admin command's reseal-secrets. */
+  readonly sealedSecrets: SealedSecretRows;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: AppConfig,
   ) {
     this.endpointUserServed = isServedUser('w.user_id', config.get('TEST_MODE_ENABLED'));
+    this.sealedSecrets = sealedSecretColumns(dataSource, 'webhook_endpoints', 'id', ['secret', 'previous_secret']);
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -277,26 +280,5 @@ export class WebhookRepository implements SealedSecretRows {
       [userIds],
     );
     return counts;
-  }
-
-  /** Endpoints' stored secrets in id order, `limit` after `after`, for keys reencrypt-webhook-secrets. */
-  secretsPage(after: string, limit: number): Promise<StoredSecrets[]> {
-    return this.dataSource.query<StoredSecrets[]>(
-      'SELECT id, secret, previous_secret AS "previousSecret" FROM webhook_endpoints WHERE id > $1 ORDER BY id LIMIT $2',
-      [after, limit],
-    );
-  }
-
-  /**
-   * Stores resealed secrets in the caller's transaction, only if nobody rotated them since `read` was read (a
-   * rotation seals with the first key anyway); false when someone did.
-   */
-  async replaceSecrets(manager: EntityManager, read: StoredSecrets, secret: string, previousSecret: string | null): Promise<boolean> {
-    const [, updated] = await manager.query<[unknown, number]>(
-      `UPDATE webhook_endpoints SET secret = $2, previous_secret = $3
-       WHERE id = $1 AND secret = $4 AND previous_secret IS NOT DISTINCT FROM $5`,
-      [read.id, secret, previousSecret, read.secret, read.previousSecret],
-    );
-    return updated > 0;
   }
 }

@@ -1,10 +1,17 @@
 import { OPERATOR_ORIGIN } from '../../src/activity/activity-log';
 import { SANDBOX_NUMBERS } from '@lvs/test-register';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashApiKey } from '../../src/auth/api-key-secret';
+import { SESSION_COOKIE } from '../../src/console/console-cookies';
 import { EVENT_TYPES } from '../../src/events/event-types';
+import { consoleSessionKey } from '../../src/members/member-sessions';
+import { MembersService } from '../../src/members/members.service';
+import { RedisStore } from '../../src/redis/redis-store';
 import { WatchlistService } from '../../src/watchlist/watchlist.service';
 import { EndpointsService } from '../../src/webhooks/endpoints.service';
+import { FormClient } from '../support/console-client';
 import { request } from '../support/http';
+import { joinByForm } from '../support/member-join';
 import { SandboxAdmin } from '../support/sandbox-admin';
 import { startTestApp, TestApp } from '../support/test-app';
 import { until } from '../support/until';
@@ -14,7 +21,8 @@ const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API ke
 
 /**
  * TEST_MODE_ENABLED=false, in its own app (settings are read once per process): test keys answer 401 as unknown keys
- * do, live keys work, and the test sides' watches and webhooks pause with nothing deleted. The test side's objects
+ * do, live keys work, members get no Test mode switch, and the test sides' watches and webhooks pause with nothing
+ * deleted. The test side's objects
  * are made through the services, as no test key can make them.
  */
 describe('test mode turned off', () => {
@@ -47,6 +55,29 @@ describe('test mode turned off', () => {
     const minted = await call(live.key, 'POST', '/v1/keys', { name: 'later', mode: 'test' });
     expect(minted.status).toBe(201);
     expect((await call((minted.body as { key: string }).key, 'GET', '/v1/keys')).status).toBe(401);
+  });
+
+  it("offers members no Test mode switch, refuses one posted, and ends a member's session left on the test side", async () => {
+    const live = await t.createKey();
+    await t.createKey({ userId: live.userId, test: true });
+    const invited = await t.app.get(MembersService).invite(OPERATOR_ORIGIN, null, live.userId, 'tess@off.example', 'owner');
+    if ('error' in invited) throw new Error(invited.error);
+    const client = new FormClient(t.baseUrl);
+    await joinByForm(client, invited.link, () => t.clock.now().getTime());
+    const overview = await client.send('GET', '/console/overview');
+    expect([overview.status, (await overview.text()).includes('Switch to test mode')]).toEqual([200, false]);
+    const _csrf = await client.tokenOf('/console/overview');
+    const refused = await client.send('POST', '/console/test-mode', { _csrf, mode: 'test' });
+    expect([refused.status, await refused.json()]).toEqual([403, { code: 'FORBIDDEN', message: 'Test mode is off on this service' }]);
+    expect((await client.send('GET', '/console/overview')).status).toBe(200);
+
+    // A session switched to the test side before test mode was turned off: its next request signs it out.
+    const redis = t.app.get(RedisStore);
+    const key = consoleSessionKey(redis, hashApiKey(client.cookies.get(SESSION_COOKIE)!));
+    const stored = JSON.parse((await redis.client.get(key))!) as Record<string, unknown>;
+    await redis.client.set(key, JSON.stringify({ ...stored, side: 'test' }), 'KEEPTTL');
+    const ended = await client.send('GET', '/console/overview');
+    expect([ended.status, ended.headers.get('location'), await redis.client.exists(key)]).toEqual([303, '/console/sign-in', 0]);
   });
 
   it("neither re-checks a test side's watched numbers nor delivers its webhooks, and deletes nothing", async () => {
