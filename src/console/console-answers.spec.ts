@@ -41,7 +41,12 @@ describe('pageModel', () => {
   });
 
   it("tells a member's pages on the test side their side and the switch back, for the banner and the Test mode switch", () => {
-    const memberVisit = { ...visit, user: { mode: 'test' }, member: { displayName: null, role: 'viewer' }, offeredSide: 'live' } as unknown as ConsoleVisit;
+    const memberVisit = {
+      ...visit,
+      user: { mode: 'test' },
+      member: { displayName: null, role: 'viewer' },
+      offeredSide: 'live',
+    } as unknown as ConsoleVisit;
     expect(pageModel('overview', memberVisit, {})).toEqual({
       page: 'overview',
       csrfToken: 'token-1',

@@ -16,7 +16,12 @@ export const PAGE_HEADERS = { ...NO_STORE, 'referrer-policy': 'same-origin' };
  */
 export function pageModel(template: string, visit: ConsoleVisit | null, data: object): object {
   const member = visit?.member ? { displayName: visit.member.displayName, role: visit.member.role } : null;
-  const session = { csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null, offeredSide: visit?.offeredSide ?? null };
+  const session = {
+    csrfToken: visit?.csrfToken ?? null,
+    signedIn: visit !== null,
+    mode: visit?.user.mode ?? null,
+    offeredSide: visit?.offeredSide ?? null,
+  };
   return { ...data, page: template, ...session, member };
 }
 

@@ -84,11 +84,7 @@ export class ConsoleController {
    * only to set its cookie), and the overview shows it.
    */
   @FormThenShow('test-mode', '/console/overview')
-  async switchSide(
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @ConsoleSession() visit: ConsoleVisit,
-    @Body() form: SideSwitchForm,
-  ): Promise<void> {
+  async switchSide(@Res({ passthrough: true }) reply: FastifyReply, @ConsoleSession() visit: ConsoleVisit, @Body() form: SideSwitchForm): Promise<void> {
     await this.sessions.switchSide(reply, visit, form.mode);
   }
 

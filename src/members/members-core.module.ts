@@ -15,7 +15,17 @@ import { PasswordResets } from './password-resets';
 /** Members without HTTP: for the console (its pages, passkeys, password resets, single sign-on) and the admin command (invite, reseal-secrets). */
 @Module({
   imports: [AuthCoreModule, ActivityModule, SecretsModule],
-  providers: [MembersRepository, MembersService, MemberSessions, InvitationMail, MemberPasskeys, PasswordResets, MemberSso, OpenIdSignIn, MemberSealedSecrets],
+  providers: [
+    MembersRepository,
+    MembersService,
+    MemberSessions,
+    InvitationMail,
+    MemberPasskeys,
+    PasswordResets,
+    MemberSso,
+    OpenIdSignIn,
+    MemberSealedSecrets,
+  ],
   exports: [MembersService, MemberSessions, MemberPasskeys, PasswordResets, MemberSso, MemberSealedSecrets],
 })
 export class MembersCoreModule {}

@@ -68,9 +68,10 @@ describe("members on the account's test side: the console's Test mode switch", (
   }
 
   const quotaRows = (userIds: string[]) =>
-    t.db.query<{ user_id: string; period: string; used: number }>('SELECT user_id, period, used FROM quota_usage WHERE user_id = ANY ($1) ORDER BY user_id', [
-      userIds,
-    ]);
+    t.db.query<{ user_id: string; period: string; used: number }>(
+      'SELECT user_id, period, used FROM quota_usage WHERE user_id = ANY ($1) ORDER BY user_id',
+      [userIds],
+    );
   const records = (userIds: string[]) =>
     t.db.query<{ user_id: string; licence_number: string; status: string; channel: string; member_id: string }>(
       `SELECT user_id, licence_number, status, channel, record->>'memberId' AS member_id FROM verification_records WHERE user_id = ANY ($1)`,
