@@ -2,7 +2,7 @@ import { pageModel } from './console-answers';
 import type { ConsoleVisit } from './console-sessions';
 
 describe('pageModel', () => {
-  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live' }, member: null } as unknown as ConsoleVisit;
+  const visit = { csrfToken: 'token-1', sessionId: 's', rateLimitPerSecond: null, user: { mode: 'live', role: 'developer' }, member: null } as unknown as ConsoleVisit;
 
   it("gives a signed-in page the route's data, its name and the session's token", () => {
     expect(pageModel('keys', visit, { keys: [], error: null })).toEqual({
@@ -13,23 +13,38 @@ describe('pageModel', () => {
       signedIn: true,
       mode: 'live',
       member: null,
+      auditor: false,
     });
   });
 
   it("names a member's session's member, for the navigation", () => {
-    const memberVisit = { ...visit, member: { displayName: 'Jane Smith', role: 'owner', passwordHash: 'secret' } } as unknown as ConsoleVisit;
+    const memberVisit = {
+      ...visit,
+      user: { mode: 'live', role: 'admin' },
+      member: { displayName: 'Jane Smith', role: 'owner', passwordHash: 'secret' },
+    } as unknown as ConsoleVisit;
     expect(pageModel('overview', memberVisit, {})).toEqual({
       page: 'overview',
       csrfToken: 'token-1',
       signedIn: true,
       mode: 'live',
       member: { displayName: 'Jane Smith', role: 'owner' },
+      auditor: true,
     });
   });
 
   it("tells a test key's pages their mode, for the Test mode banner", () => {
-    const testVisit = { ...visit, user: { mode: 'test' } } as unknown as ConsoleVisit;
-    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test', member: null });
+    const testVisit = { ...visit, user: { mode: 'test', role: 'viewer' } } as unknown as ConsoleVisit;
+    expect(pageModel('overview', testVisit, {})).toEqual({ page: 'overview', csrfToken: 'token-1', signedIn: true, mode: 'test', member: null, auditor: false });
+  });
+
+  it('puts the activity log in the navigation of a session whose role may read it: an admin key, an owner or admin member', () => {
+    for (const [role, auditor] of [['admin', true], ['developer', false], ['compliance', false], ['viewer', false]] as const) {
+      expect([role, (pageModel('overview', { ...visit, user: { mode: 'live', role } } as unknown as ConsoleVisit, {}) as { auditor: boolean }).auditor]).toEqual([
+        role,
+        auditor,
+      ]);
+    }
   });
 
   it('gives a page before a session no token, and says it is not signed in', () => {
@@ -40,16 +55,18 @@ describe('pageModel', () => {
       signedIn: false,
       mode: null,
       member: null,
+      auditor: false,
     });
   });
 
   it("lets no route's data stand in for the page's own fields", () => {
-    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live', member: { role: 'owner' } })).toEqual({
+    expect(pageModel('verify', null, { page: 'other', signedIn: true, csrfToken: 'forged', mode: 'live', member: { role: 'owner' }, auditor: true })).toEqual({
       page: 'verify',
       csrfToken: null,
       signedIn: false,
       mode: null,
       member: null,
+      auditor: false,
     });
   });
 });

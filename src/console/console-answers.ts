@@ -1,3 +1,4 @@
+import { roleMay } from '../auth/key-role';
 import type { ConsoleVisit } from './console-sessions';
 
 /** Pages hold a user's data, so no cache may keep them (downloads neither). */
@@ -11,11 +12,13 @@ export const PAGE_HEADERS = { ...NO_STORE, 'referrer-policy': 'same-origin' };
 
 /**
  * What a template sees: the route's data, the page's name (for the navigation), the session's token, the
- * session key's mode (a test key's pages carry the Test mode banner), and the signed-in member (name and role).
+ * session key's mode (a test key's pages carry the Test mode banner), the signed-in member (name and role), and
+ * whether the session may read the activity log (its page is in the navigation then).
  */
 export function pageModel(template: string, visit: ConsoleVisit | null, data: object): object {
   const member = visit?.member ? { displayName: visit.member.displayName, role: visit.member.role } : null;
-  return { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null, member };
+  const auditor = visit !== null && roleMay(visit.user.role, 'audit');
+  return { ...data, page: template, csrfToken: visit?.csrfToken ?? null, signedIn: visit !== null, mode: visit?.user.mode ?? null, member, auditor };
 }
 
 /**
