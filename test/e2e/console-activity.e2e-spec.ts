@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { GENESIS_HASH } from '../../src/activity/activity-chain';
+import { ActivityLog } from '../../src/activity/activity-log';
 import { MembersService } from '../../src/members/members.service';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
@@ -273,6 +274,36 @@ describe('the Activity page', () => {
     expect(filteredRows.map((row) => row[column('id')])).toEqual(events.filter((event) => event.actor.id === ownerId).map((event) => event.id));
     expect(filteredRows).toHaveLength(4);
   });
+
+  it("reads a log longer than one of the export's pages (500 events) whole, its chain unbroken across the pages", async () => {
+    const busy = await t.createKey({ name: 'Busy Ltd' });
+    const log = t.app.get(ActivityLog);
+    const system = { actor: { type: 'system' as const, id: null }, clientAddress: null, userAgent: null };
+    for (let quota = 1; quota <= 1000; quota += 1) {
+      const changes = { monthlyQuota: { old: quota - 1, new: quota } };
+      await log.append(system, { userId: busy.userId, action: 'account.quota_changed', target: { type: 'account', id: busy.userId }, changes });
+    }
+    const ids: string[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const listed = await request(t.baseUrl, 'GET', `/v1/activity?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { headers: { 'x-api-key': busy.key } });
+      const body = listed.body as { events: Event[]; nextCursor: string | null };
+      ids.push(...body.events.map((event) => event.id));
+      if ((cursor = body.nextCursor) === null) break;
+    }
+    expect(ids).toHaveLength(1001);
+
+    const session = new FormClient(t.baseUrl);
+    expect((await session.signIn(busy.key)).status).toBe(303);
+    const download = await session.send('GET', '/console/activity/export.csv');
+    expect(download.status).toBe(200);
+    const [header, ...rows] = readCsv(await download.text());
+    expect(header).toEqual(CSV_HEADER);
+    expect(rows.map((row) => row[0])).toEqual(ids);
+    const hash = CSV_HEADER.indexOf('hash');
+    const previousHash = CSV_HEADER.indexOf('previousHash');
+    rows.forEach((row, index) => expect(row[previousHash]).toBe(rows[index + 1]?.[hash] ?? GENESIS_HASH));
+    expect(rows[0][CSV_HEADER.indexOf('actorName')]).toBe('The service itself');
+  }, 60_000);
 
   it('answers a compliance member and a viewer key with the forbidden page for both, and shows them no Activity link', async () => {
     for (const path of ['/console/activity', '/console/activity/export.csv']) {
