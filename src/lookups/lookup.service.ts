@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
 import { isRedisUnavailable } from '../redis/redis-unavailable';
 import type { BreakerPhase } from './breaker/breaker-state';
-import { RegisterBreaker } from './breaker/register-breaker';
+import { BreakerChange, RegisterBreaker } from './breaker/register-breaker';
 import { LiveLookups, LivePlace } from './live-lookups';
 import { FinalResult, LookupJobResult, LookupStanding, lookupFailureCode } from './lookup-outcome';
 import { LookupPayers } from './lookup-payers';
@@ -149,6 +149,11 @@ export class LookupService {
   /** Refunds what waits on a failed job (at most once, whoever asks); for callers that found the failure themselves. */
   refundFailed(jobId: string): Promise<void> {
     return this.settlement.refund(jobId);
+  }
+
+  /** The register breaker's latest phase changes, newest first (the operator console's Register page). */
+  breakerHistory(count: number): Promise<BreakerChange[]> {
+    return this.breaker.history(count);
   }
 
   /** The register breaker's phase, as every process shares it (the register watch's down alert). */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, LabelValues, Registry } from 'prom-client';
+import { RegisterTally, tallyOf } from './register-tally';
 
 // Label values are closed lists, registered up front: every series exists (at 0) from the first
 // scrape, and nothing a caller sends can create a new series.
@@ -257,6 +258,11 @@ export class Metrics {
   observeLookup(outcome: LookupOutcomeLabel, seconds: number): void {
     this.lookups.inc({ outcome });
     this.lookupDuration.observe({ outcome }, seconds);
+  }
+
+  /** This process's register lookups as /metrics counts them (worker; all zero in the API, which looks nothing up). */
+  async registerTally(): Promise<RegisterTally> {
+    return tallyOf(await this.lookups.get(), await this.lookupDuration.get(), await this.newPageShapes.get());
   }
 
   get contentType(): string {

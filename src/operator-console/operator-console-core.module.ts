@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { OpenIdSignIn } from '../people/openid-sign-in';
+import { LookupsModule } from '../lookups/lookups.module';
 import { PeopleModule } from '../people/people.module';
 import { OperatorAccountsModule } from './operator-accounts.module';
 import { OperatorActionsModule } from './operator-actions.module';
@@ -14,7 +15,7 @@ import { PartnerFigures } from './partner-figures.repository';
  * OPERATOR_PORT is set; the operators' listener serves their pages (OperatorPagesModule) with these instances.
  */
 @Module({
-  imports: [AuthModule, PeopleModule, OperatorActionsModule, OperatorAccountsModule],
+  imports: [AuthModule, PeopleModule, LookupsModule, OperatorActionsModule, OperatorAccountsModule],
   providers: [OperatorConsoleService, OperatorSessions, PartnerFigures, OpenIdSignIn, OperatorSingleSignOn],
   exports: [OperatorConsoleService, OperatorSessions, OperatorSingleSignOn, OperatorAccountsModule, PeopleModule],
 })

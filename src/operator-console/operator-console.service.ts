@@ -7,8 +7,12 @@ import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { usageChart } from '../console/console-view';
 import { RefusalTally } from '../auth/refusal-tally';
+import { readWorkerTallies } from '../health/worker-heartbeat';
 import { REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE } from '../lookups/lookup-jobs';
+import { LookupService } from '../lookups/lookup.service';
 import { Metrics } from '../metrics/metrics';
+import { bucketsOf, histogramQuantile, sumTallies } from '../metrics/register-tally';
+import { RedisStore } from '../redis/redis.module';
 import { billingPeriod, recentPeriods } from '../quota/billing-period';
 import type { NewestFirstCursor } from '../validation/paging';
 import { WEBHOOK_DELIVERY_QUEUE } from '../webhooks/delivery.queue';
@@ -17,9 +21,14 @@ import { OperatorLog } from './operator-log';
 import { operatorLogPage } from './operator-log-page';
 import { PartnerFigures } from './partner-figures.repository';
 import { DirectorySort, nearPlan, partnerStatus, planShare, writeOffsetCursor } from './partner-standing';
-import { registerSeries } from './register-figures';
+import { milliseconds, partnerShares, percent, registerSeries } from './register-figures';
 
 const DAY_MS = 86_400_000;
+/** The period of the partners' shares of the register: who is using it now. */
+const SHARE_SECONDS = 3600;
+/** The partners the Register page lists, most first, and the breaker changes it shows. */
+const SHARES_SHOWN = 20;
+const BREAKER_CHANGES_SHOWN = 20;
 const QUEUES = [REGISTER_LOOKUP_QUEUE, TEST_LOOKUP_QUEUE, WEBHOOK_DELIVERY_QUEUE];
 
 /** A setting an operator changes on a partner's page, and how a blank field reads (unlimited, or the default). */
@@ -27,12 +36,15 @@ export type PartnerSetting = 'quota' | 'rate-limit' | 'watch-limit' | 'live-look
 
 /**
  * The operator console's pages over the operator's actions and the figures the service already keeps: the partner
- * list and page (PartnerFigures), the Register page (the metrics registry /metrics renders), the queues (BullMQ's
- * own counts), the refusals per day (RefusalTally, which the error filter counts) and the operators' log.
+ * list and page (PartnerFigures), the Register page (the live workers' tallies of their /metrics, the breaker's state and
+ * history, the verification records of the last hour, and this process's registry), the queues (BullMQ's own counts),
+ * the refusals per day (RefusalTally, which the error filter counts) and the operators' log.
  */
 @Injectable()
 export class OperatorConsoleService {
   private readonly timeZone: string;
+  private readonly registerPerSecond: number;
+  private readonly heartbeatWindowMs: number;
 
   constructor(
     private readonly figures: PartnerFigures,
@@ -43,9 +55,13 @@ export class OperatorConsoleService {
     private readonly clock: Clock,
     private readonly moduleRef: ModuleRef,
     private readonly refusals: RefusalTally,
+    private readonly lookups: LookupService,
+    private readonly redis: RedisStore,
     config: AppConfig,
   ) {
     this.timeZone = config.get('QUOTA_TIME_ZONE');
+    this.registerPerSecond = config.get('REGISTER_MAX_PER_SECOND');
+    this.heartbeatWindowMs = config.get('WORKER_HEARTBEAT_TIMEOUT_MS');
   }
 
   async partners(search: string | null, sort: DirectorySort, limit: number, offset: number) {
@@ -126,8 +142,40 @@ export class OperatorConsoleService {
     return (await this.actions.deletePartner(request, userId)) === null ? 'unknown' : 'deleted';
   }
 
+  /**
+   * The register now: the breaker and its changes, the live workers' lookups summed (by outcome, attempts per second
+   * against REGISTER_MAX_PER_SECOND, p50 and p99 from their duration buckets, pages of a new shape), the oldest waiting
+   * lookup, each partner's share of the last hour, and this process's own series.
+   */
   async register() {
-    return { series: registerSeries(await this.metrics.registry.getMetricsAsJSON()) };
+    const now = this.clock.now();
+    const workers = await readWorkerTallies(this.redis, this.heartbeatWindowMs);
+    const tally = sumTallies(workers);
+    const buckets = bucketsOf(tally.buckets);
+    const oldestWaitingSince = await this.lookups.oldestWaitingSince();
+    const since = new Date(now.getTime() - SHARE_SECONDS * 1000);
+    const shares = partnerShares(await this.figures.registerAnswersByPartner(since, SHARES_SHOWN), this.registerPerSecond, SHARE_SECONDS);
+    const quantile = (q: number) => {
+      const seconds = histogramQuantile(q, buckets);
+      return { seconds, shown: milliseconds(seconds) };
+    };
+    return {
+      phase: await this.lookups.registerPhase(),
+      breakerChanges: (await this.lookups.breakerHistory(BREAKER_CHANGES_SHOWN)).map((change) => ({ ...change, at: new Date(change.at).toISOString() })),
+      workers: workers.length,
+      perSecond: workers.reduce((sum, worker) => sum + worker.perSecond, 0),
+      maxPerSecond: this.registerPerSecond,
+      p50: quantile(0.5),
+      p99: quantile(0.99),
+      outcomes: Object.entries(tally.lookups)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([outcome, count]) => ({ outcome, count })),
+      newPageShapes: tally.newPageShapes,
+      oldestWaitingSeconds: oldestWaitingSince === null ? null : Math.max(0, Math.round((now.getTime() - oldestWaitingSince) / 1000)),
+      shares: shares.map((share) => ({ ...share, ofAnswersShown: percent(share.ofAnswers), ofBudgetShown: percent(share.ofBudget) })),
+      budget: this.registerPerSecond * SHARE_SECONDS,
+      series: registerSeries(await this.metrics.registry.getMetricsAsJSON()),
+    };
   }
 
   /** Each queue the API produces to: its counts by state and its oldest waiting job's age. */

@@ -27,6 +27,14 @@ export interface DirectoryRow {
   watched: number;
 }
 
+/** A partner's answers that took a register lookup in a period, and every partner's in it. */
+export interface RegisterAnswersRow {
+  id: string;
+  name: string;
+  answers: number;
+  allPartners: number;
+}
+
 /** A partner's settings, as its page shows them. */
 export interface PartnerRow {
   id: string;
@@ -167,6 +175,19 @@ export class PartnerFigures {
       `SELECT a.status, a.channel, count(*)::int AS answers FROM ${answers('a')} WHERE a.user_id = $1 AND a.answered_at >= $2
         GROUP BY 1, 2 ORDER BY 1, 2`,
       [userId, since],
+    );
+  }
+
+  /**
+   * The partners whose answers took a register lookup since `since`, most first, `limit` of them, each with the count of
+   * every partner's such answers (allPartners): their live side's
+   * (a test key's answers come from its test register). By the answered_at index, so the last hour costs its rows only.
+   */
+  registerAnswersByPartner(since: Date, limit: number): Promise<RegisterAnswersRow[]> {
+    return this.dataSource.query(
+      `SELECT p.id, p.name, count(*)::int AS answers, (sum(count(*)) OVER ())::int AS "allPartners" FROM ${answers('a')} JOIN ${partners('p')} ON p.id = a.user_id
+        WHERE a.answered_at >= $1 AND a.source = 'register' GROUP BY 1, 2 ORDER BY 3 DESC, 2, 1 LIMIT $2`,
+      [since, limit],
     );
   }
 

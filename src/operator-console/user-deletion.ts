@@ -213,6 +213,8 @@ class BullJobs {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: failFastConnection(redisConnectionSettings(this.config)), prefix: this.prefix });
+      // A Redis failure rejects the removal that met it; without a listener BullMQ would also print each with its stack.
+      queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
     return queue;

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { QueueBase } from 'bullmq';
 import { RedisOutageLog } from '../logging/redis-outage-log';
@@ -10,16 +10,22 @@ import { QueueWorker } from './queue-worker';
  * prints a stack trace per failed reconnect.
  */
 @Injectable()
-export class RedisOutageWatch implements OnApplicationBootstrap {
+export class RedisOutageWatch implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly outages: RedisOutageLog,
   ) {}
 
+  /**
+   * Queues connect as soon as they are made, and the other modules' start-up (migrations, scripts) can outlast a
+   * socket deadline on a busy machine: they are watched from the first module hook, not once the app has started.
+   */
+  onModuleInit(): void {
+    for (const { instance } of this.discovery.getProviders()) if (instance instanceof QueueBase) this.outages.watchQueue(instance);
+  }
+
+  /** Workers are made in their own onModuleInit. */
   onApplicationBootstrap(): void {
-    for (const { instance } of this.discovery.getProviders()) {
-      if (instance instanceof QueueBase) this.outages.watchQueue(instance);
-      if (instance instanceof QueueWorker) this.outages.watchQueue(instance.worker);
-    }
+    for (const { instance } of this.discovery.getProviders()) if (instance instanceof QueueWorker) this.outages.watchQueue(instance.worker);
   }
 }

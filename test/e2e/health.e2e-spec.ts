@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiProcess } from '../support/api-process';
 import { request, TestResponse } from '../support/http';
 import { PrivateRedis } from '../support/private-redis';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -92,6 +93,23 @@ describe('health probes', () => {
     expect(unready.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'Not ready: no lookup worker seen for 3 s' });
     await t.startWorker();
     expect((await readinessBecomes(t.baseUrl, 200, RECOVERY_MS)).status).toBe(200);
+  });
+
+  it('starts on a Redis that does not answer yet, and logs the outage in JSON lines only: no queue prints a stack', async () => {
+    redis.freeze();
+    const starting = ApiProcess.start({ ...t.env, LOG_LEVEL: 'log' });
+    // Past the connect deadline (DEPENDENCY_TIMEOUT_MS, 800 ms by default) of every client and queue, several times.
+    await sleep(2500);
+    redis.thaw();
+    const api = await starting;
+    try {
+      const lines = api.log.split('\n').filter(Boolean);
+      expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
+      expect(lines.filter((line) => line.includes('Redis unreachable'))).toHaveLength(1);
+      expect((await readinessBecomes(t.baseUrl, 200, RECOVERY_MS)).status).toBe(200);
+    } finally {
+      await api.stop();
+    }
   });
 
   it('is not part of the partner API document', async () => {

@@ -32,7 +32,9 @@ export class ServiceProcess {
     });
     const service = make(child);
     try {
-      await service.waitForOutput(ready, 20_000);
+      // A bound for a process that will never be ready, not a pace: four processes starting at once took over 20 s in
+      // a CI run at load 14 (traces.e2e-spec.ts).
+      await service.waitForOutput(ready, 60_000);
     } catch (error) {
       child.kill('SIGKILL'); // a process that never got ready must not outlive the test (and hold connections)
       throw error;

@@ -3,10 +3,19 @@ import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
 import { RedisStore } from '../../redis/redis.module';
 import { compareAndSet } from '../../redis/compare-and-set.script';
-import { admitLookup, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
+import { admitLookup, BreakerPhase, BreakerSettings, BreakerState, parseBreakerState, recordOutcome } from './breaker-state';
 
 // Concurrent writers are rare (a transition at a time); past this many lost races, give up on this change.
 const MAX_RACES = 5;
+/** The breaker's phase changes kept, newest last: the operator console's Register page shows them. */
+const HISTORY_KEPT = 100;
+
+/** A change of the breaker's phase: when (epoch ms), into which phase, and the unavailable attempts in a row then. */
+export interface BreakerChange {
+  at: number;
+  phase: BreakerPhase;
+  failures: number;
+}
 
 /**
  * The register circuit breaker shared by every process: the state lives in one Redis key, and
@@ -17,6 +26,7 @@ const MAX_RACES = 5;
 export class RegisterBreaker {
   private readonly logger = new Logger('RegisterBreaker');
   private readonly key: string;
+  private readonly historyKey: string;
   private readonly settings: BreakerSettings;
 
   constructor(
@@ -25,6 +35,7 @@ export class RegisterBreaker {
     metrics: Metrics,
   ) {
     this.key = redis.key('register-breaker');
+    this.historyKey = redis.key('register-breaker:history');
     this.settings = {
       failureThreshold: config.get('REGISTER_BREAKER_FAILURES'),
       cooldownMs: config.get('REGISTER_BREAKER_COOLDOWN_SECONDS') * 1000,
@@ -60,6 +71,25 @@ export class RegisterBreaker {
     }
   }
 
+  /** The latest phase changes, newest first. */
+  async history(count: number): Promise<BreakerChange[]> {
+    const entries = await this.redis.client.xrevrange(this.historyKey, '+', '-', 'COUNT', count);
+    return entries.map(([, fields]) => {
+      const field = (name: string) => fields[fields.indexOf(name) + 1];
+      return { at: Number(field('at')), phase: field('phase') as BreakerPhase, failures: Number(field('failures')) };
+    });
+  }
+
+  /**
+   * Appends a phase change to the capped history: only on a change, which is rare, so no lookup pays for it. Not
+   * awaited: a lost entry must not refuse or fail a lookup.
+   */
+  private remember(after: BreakerState): void {
+    this.redis.client
+      .xadd(this.historyKey, 'MAXLEN', HISTORY_KEPT, '*', 'at', String(Date.now()), 'phase', after.phase, 'failures', String(after.failures))
+      .catch((error: unknown) => this.logger.warn(`Recording a breaker change failed: ${(error as Error).message}`));
+  }
+
   /** Applies `decide` atomically; null when other writers won every race. */
   private async change(decide: (state: BreakerState) => BreakerState): Promise<{ before: BreakerState; after: BreakerState } | null> {
     for (let race = 0; race < MAX_RACES; race += 1) {
@@ -67,7 +97,10 @@ export class RegisterBreaker {
       const before = parseBreakerState(stored);
       const after = decide(before);
       if (after === before) return { before, after };
-      if (await compareAndSet.run(this.redis.client, [this.key], [stored ?? '', JSON.stringify(after)])) return { before, after };
+      if (await compareAndSet.run(this.redis.client, [this.key], [stored ?? '', JSON.stringify(after)])) {
+        if (after.phase !== before.phase) this.remember(after);
+        return { before, after };
+      }
     }
     return null;
   }
