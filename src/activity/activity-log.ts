@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { NewestFirstCursor, PageRequest } from '../validation/paging';
+import { NewestFirstCursor, PageRequest, writeNewestFirstCursor } from '../validation/paging';
 import { ActivityAction, ActivityChanges, ActorType, ChainBreak, ChainedEvent, eventHash, firstBreak, GENESIS_HASH } from './activity-chain';
 
 /** Who made a change, and from where (null for a change not made over HTTP). */
@@ -31,6 +31,14 @@ export interface ActivityFilters {
   from: string | null;
   to: string | null;
 }
+
+/** An event as the log shows it (GET /v1/activity, the console): without its user and its place in the chain. */
+export type ActivityEvent = Omit<ChainedEvent, 'userId' | 'seq'>;
+
+/** Events the CSV export reads per statement: a few hundred rows' memory, and no connection held between pages. */
+const EXPORT_PAGE_SIZE = 500;
+
+const shown = ({ userId: _user, seq: _seq, ...event }: ChainedEvent): ActivityEvent => event;
 
 const EVENT_COLUMNS = `id, user_id AS "userId", seq::int AS seq, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt",
   json_build_object('type', actor_type, 'id', actor_id) AS actor, action, json_build_object('type', target_type, 'id', target_id) AS target,
@@ -99,6 +107,34 @@ export class ActivityLog {
       hash,
       content.occurredAt,
     ]);
+  }
+
+  /** One page of the user's events, newest first, and the cursor of the next (null on the last): the API's and the console's. */
+  async list(userId: string, filters: ActivityFilters, page: PageRequest<NewestFirstCursor>): Promise<{ events: ActivityEvent[]; nextCursor: string | null }> {
+    const rows = await this.page(userId, filters, page);
+    const events = rows.slice(0, page.limit);
+    const last = events.at(-1);
+    const nextCursor = rows.length > page.limit && last ? writeNewestFirstCursor({ at: last.occurredAt, id: last.id }) : null;
+    return { events: events.map(shown), nextCursor };
+  }
+
+  /**
+   * Every event of the user under the filters, newest first, read a page at a time (the list's query and cursor) as
+   * the caller takes them. The first page is read at the call, so that a database that cannot serve it fails the
+   * call rather than cutting a download short.
+   */
+  async everyEvent(userId: string, filters: ActivityFilters): Promise<AsyncGenerator<ActivityEvent>> {
+    const first = await this.page(userId, filters, { limit: EXPORT_PAGE_SIZE, after: null });
+    const next = (after: NewestFirstCursor) => this.page(userId, filters, { limit: EXPORT_PAGE_SIZE, after });
+    return (async function* () {
+      for (let rows = first; ; ) {
+        const events = rows.slice(0, EXPORT_PAGE_SIZE);
+        yield* events.map(shown);
+        const last = events.at(-1);
+        if (rows.length <= EXPORT_PAGE_SIZE || !last) return;
+        rows = await next({ at: last.occurredAt, id: last.id });
+      }
+    })();
   }
 
   /** The user's events, newest first, after the cursor: up to limit + 1, so that the caller knows whether more follow. */

@@ -188,6 +188,11 @@ export class ApiKeysService {
     return rows.map(userKey);
   }
 
+  /** Every key's first characters, revoked keys' too (the activity log names keys by them), by id. */
+  keyPrefixes(userId: string): Promise<Map<string, string>> {
+    return this.repository.keyPrefixes(userId);
+  }
+
   /**
    * Issues one more key of `mode` through the key `issuerKeyId` of user `userId`: to that user, or to the test side
    * of a live user (made on first use) for a test key; the caller has checked with issuedKeyMode that the issuer may.

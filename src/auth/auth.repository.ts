@@ -251,6 +251,15 @@ export class AuthRepository {
     );
   }
 
+  /** The first characters of every key of user $1's sides, revoked ones too, by id. */
+  async keyPrefixes(userId: string): Promise<Map<string, string>> {
+    const rows = await this.dataSource.query<{ id: string; prefix: string }[]>(
+      `SELECT k.id, k.key_prefix AS prefix FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.id = $1 OR u.live_user_id = $1`,
+      [userId],
+    );
+    return new Map(rows.map((row) => [row.id, row.prefix]));
+  }
+
   /**
    * In the caller's transaction: revokes key `keyId` and its descendants if it is of `callerKeyId`'s lineage among
    * user $1's sides and not revoked; the ids of the users whose keys it revoked, none when it may not.

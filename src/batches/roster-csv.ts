@@ -2,7 +2,7 @@ import type { RegisterLicence } from '@lvs/register';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { FEATURE_VALIDATION_MESSAGES, rowMessage } from '../errors/error-codes';
-import { neutraliseFormula } from '../common/csv-cells';
+import { DOWNLOAD_CSV, neutraliseFormula } from '../common/csv-cells';
 import { numberRows } from '../validation/numbered-rows';
 import { BodyPolicy, JSON_ROSTER_BODY, RejectedBody } from '../http/decode-request-body';
 import type { HolderCheck } from '../holders/holder-check';
@@ -123,7 +123,7 @@ function cellsOf(row: ResultRow): string[] {
   ].map(neutraliseFormula);
 }
 
-/** The results download: UTF-8 with a BOM and RFC 4180 quoting and line ends, so spreadsheets open it as is. */
+/** The results download, written as every download is (DOWNLOAD_CSV). */
 export function writeResultsCsv(rows: ResultRow[]): string {
-  return stringify([[...RESULT_COLUMNS], ...rows.map(cellsOf)], { bom: true, record_delimiter: 'windows' });
+  return stringify([[...RESULT_COLUMNS], ...rows.map(cellsOf)], DOWNLOAD_CSV);
 }

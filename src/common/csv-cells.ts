@@ -6,3 +6,9 @@
 export function neutraliseFormula(cell: string): string {
   return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
 }
+
+/**
+ * How every download is written (batch results, verification records, the activity log): UTF-8 with a BOM, RFC 4180
+ * quoting and CRLF line ends, so that spreadsheets open it as is. csv-stringify's options, sync or streaming.
+ */
+export const DOWNLOAD_CSV = { bom: true, record_delimiter: 'windows' } as const;

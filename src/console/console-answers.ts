@@ -1,3 +1,4 @@
+import { roleMay } from '../auth/key-role';
 import type { ConsoleVisit } from './console-sessions';
 
 /** Pages hold a user's data, so no cache may keep them (downloads neither). */
@@ -12,7 +13,8 @@ export const PAGE_HEADERS = { ...NO_STORE, 'referrer-policy': 'same-origin' };
 /**
  * What a template sees: the route's data, the page's name (for the navigation), the session's token, the side the
  * session works on (a test side's pages carry the Test mode banner) and the one its Test mode switch offers, and the
- * signed-in member (name and role).
+ * signed-in member (name and role), and whether the session may read the activity log (its page is in the navigation
+ * then).
  */
 export function pageModel(template: string, visit: ConsoleVisit | null, data: object): object {
   const member = visit?.member ? { displayName: visit.member.displayName, role: visit.member.role } : null;
@@ -22,7 +24,8 @@ export function pageModel(template: string, visit: ConsoleVisit | null, data: ob
     mode: visit?.user.mode ?? null,
     offeredSide: visit?.offeredSide ?? null,
   };
-  return { ...data, page: template, ...session, member };
+  const auditor = visit !== null && roleMay(visit.user.role, 'audit');
+  return { ...data, page: template, ...session, member, auditor };
 }
 
 /**

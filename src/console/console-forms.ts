@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { ActivityQuery } from '../auth/dto/activity.dto';
 import { CreateKeyDto } from '../auth/dto/keys.dto';
 import { KEY_MODES, KeyMode } from '../auth/key-mode';
 import { MEMBER_ROLES, MemberRole } from '../members/member-role';
@@ -247,24 +248,39 @@ export class WebhookUrlForm extends UpdateWebhookDto {
   _csrf?: string;
 }
 
-/** GET /v1/verifications's query as it stands when nothing is sent: its defaults. */
-const ABSENT: Record<string, unknown> = { ...new VerificationsQuery() };
-
-/** A blank field is as if not sent. Read from the raw field, since the API's own transforms (the cursor's, the limit's) run first. */
-const BlankIsAbsent = () =>
-  Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) => (obj[key] === '' ? ABSENT[key] : value));
+/**
+ * A blank field is as if not sent: its query's default (`absent`, the query as it stands when nothing is sent). Read
+ * from the raw field, since the API's own transforms (the cursor's, the limit's) run first.
+ */
+const BlankIsAbsent = (absent: object) =>
+  Transform(({ obj, key, value }: { obj: Record<string, unknown>; key: string; value: unknown }) =>
+    obj[key] === '' ? (absent as Record<string, unknown>)[key] : value,
+  );
+const HISTORY_ABSENT = new VerificationsQuery();
+const ACTIVITY_ABSENT = new ActivityQuery();
 
 /**
  * The History page's filters: GET /v1/verifications's query, with its rules and its words. The page's GET form
  * sends its empty fields too, which filter nothing.
  */
 export class HistoryQuery extends VerificationsQuery {
-  @BlankIsAbsent() declare limit: number;
-  @BlankIsAbsent() declare cursor?: VerificationsQuery['cursor'];
-  @BlankIsAbsent() declare licenceNumber?: string;
-  @BlankIsAbsent() declare from?: string;
-  @BlankIsAbsent() declare to?: string;
-  @BlankIsAbsent() declare status?: string;
-  @BlankIsAbsent() declare channel?: string;
-  @BlankIsAbsent() declare memberId?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare limit: number;
+  @BlankIsAbsent(HISTORY_ABSENT) declare cursor?: VerificationsQuery['cursor'];
+  @BlankIsAbsent(HISTORY_ABSENT) declare licenceNumber?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare from?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare to?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare status?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare channel?: string;
+  @BlankIsAbsent(HISTORY_ABSENT) declare memberId?: string;
+}
+
+/** The Activity page's filters: GET /v1/activity's query, with its rules and its words; blank fields filter nothing. */
+export class ActivityPageQuery extends ActivityQuery {
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare limit: number;
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare cursor?: ActivityQuery['cursor'];
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare action?: ActivityQuery['action'];
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare actorType?: ActivityQuery['actorType'];
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare actorId?: string;
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare from?: string;
+  @BlankIsAbsent(ACTIVITY_ABSENT) declare to?: string;
 }

@@ -2,6 +2,9 @@ import { applyDecorators, Post, Redirect } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { FORM_BODY } from '../http/decode-request-body';
 
+/** The downloads' type (roster results, History's export, the activity log). */
+export const CSV = 'text/csv; charset=utf-8';
+
 /** A console form's body: URL-encoded, as a page's form sends it. */
 export const FORM = { requestBody: FORM_BODY };
 

@@ -31,7 +31,7 @@ import { refusedHistory, refusedVerify } from './form-pages';
 import { ConsoleOrigin, ConsoleSession, ConsoleSessionGuard } from './console-session.guard';
 import { ConsoleSessions, ConsoleVisit, SIGN_IN_PATH } from './console-sessions';
 import { ConsoleService } from './console.service';
-import { FORM, FormThenShow } from './console-routes';
+import { CSV, FORM, FormThenShow } from './console-routes';
 import { Requires } from '../auth/requires';
 import type { ActivityOrigin } from '../activity/activity-log';
 
@@ -43,7 +43,6 @@ const KEYS_PAGE = '/console/keys';
 const WEBHOOK_ID = new ResourceIdPipe('WEBHOOK_NOT_FOUND');
 // eslint-disable-next-line no-useless-assignment -- read by a parameter decorator, which the rule does not see
 const DELIVERY_ID = new ResourceIdPipe('DELIVERY_NOT_FOUND');
-const CSV = 'text/csv; charset=utf-8';
 
 /** A file the browser saves rather than shows. */
 const download = (content: string, type: string, filename: string) =>

@@ -18,6 +18,8 @@ import { ConsoleSingleSignOn } from './console-single-sign-on';
 import { ConsoleService } from './console.service';
 import { ConsoleMembersController } from './console-members.controller';
 import { ConsoleMembersService } from './console-members.service';
+import { ConsoleActivityController } from './console-activity.controller';
+import { ConsoleActivityService } from './console-activity.service';
 import { ConsolePasskeys } from './console-passkeys';
 import { ConsolePasswordResetController } from './console-password-reset.controller';
 import { MembersCoreModule } from '../members/members-core.module';
@@ -39,12 +41,13 @@ import { mountConsole } from './mount-console';
     MembersCoreModule,
     PeopleModule,
   ],
-  controllers: [ConsoleSignInController, ConsolePasswordResetController, ConsoleController, ConsoleMembersController],
+  controllers: [ConsoleSignInController, ConsolePasswordResetController, ConsoleController, ConsoleMembersController, ConsoleActivityController],
   providers: [
     ConsoleService,
     ConsoleSessions,
     ConsoleSingleSignOn,
     ConsoleMembersService,
+    ConsoleActivityService,
     ConsolePasskeys,
     // Roster uploads larger than an ordinary form are read only for a signed-in session.
     {

@@ -1,5 +1,7 @@
 import { VerificationsQuery } from '../verification-records/dto/verifications-query.dto';
-import { historyFilters, holderFields, refusedHistory, refusedVerify } from './form-pages';
+import { ACTIVITY_ACTIONS } from '../activity/activity-chain';
+import { ActivityQuery } from '../auth/dto/activity.dto';
+import { activityPageFilters, historyFilters, holderFields, refusedActivity, refusedHistory, refusedVerify } from './form-pages';
 
 const query = (fields: Partial<VerificationsQuery>) => Object.assign(new VerificationsQuery(), fields);
 
@@ -53,5 +55,33 @@ describe('refusedHistory', () => {
       nextCursor: null,
       error: 'status must be FOUND, NOT_FOUND or TOO_MANY_RESULTS',
     });
+  });
+});
+
+describe('activityPageFilters', () => {
+  const activityQuery = (fields: Partial<ActivityQuery>) => Object.assign(new ActivityQuery(), fields);
+
+  it('has nothing for a first visit, and carries what the query sets as text, the page size only when asked for', () => {
+    expect(activityPageFilters(activityQuery({}))).toEqual({});
+    const cursor = { at: '2026-11-28T10:04:11.532Z', id: '0b3f0c62-4a4b-4b8e-9f0e-1b2c3d4e5f60' };
+    expect(activityPageFilters(activityQuery({ action: 'key.created', actorType: 'key', from: '2026-11-28', limit: 100, cursor }))).toEqual({
+      action: 'key.created',
+      actorType: 'key',
+      from: '2026-11-28',
+      cursor: Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url'),
+    });
+    expect(activityPageFilters(activityQuery({ limit: 2 }))).toEqual({ limit: '2' });
+  });
+});
+
+describe('refusedActivity', () => {
+  it('shows the filters as sent and the whole form, no rows and the words', () => {
+    const refused = refusedActivity({ from: 'yesterday' }, 'from must be a date-time such as 2026-11-01T00:00:00Z');
+    expect(refused).toMatchObject({ filters: { from: 'yesterday' }, actors: { members: [], keys: [] }, rows: [], nextCursor: null });
+    expect([refused.error, refused.actions, refused.actorTypes.map(([type]) => type)]).toEqual([
+      'from must be a date-time such as 2026-11-01T00:00:00Z',
+      ACTIVITY_ACTIONS,
+      ['member', 'key', 'operator', 'cli', 'system'],
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 import { VerificationsQuery } from '../verification-records/dto/verifications-query.dto';
-import { writeNewestFirstCursor } from '../validation/paging';
+import { ActivityQuery } from '../auth/dto/activity.dto';
+import { NewestFirstCursor, writeNewestFirstCursor } from '../validation/paging';
+import { ACTIVITY_FORM } from './activity-view';
 import type { HolderCheckLine, VerificationView } from './console-view';
 
 /** The holder's fields of the Verify page as typed (blank when not given). */
@@ -36,28 +38,33 @@ export function refusedVerify(sent: Record<string, unknown>, error: string): { o
   };
 }
 
-const FIRST_PAGE = new VerificationsQuery();
-
 /**
- * The History page's filters as its form and its links carry them on: what the query sets, as text. The page
- * size only when asked for, so that a first visit reads as one with no filter.
+ * A newest-first list's filters as its page's form and links carry them on (History, Activity): what the query sets,
+ * as text. The page size only when not the first page's (`firstPage`: the query as it stands when nothing is sent),
+ * so that a first visit reads as one with no filter.
  */
-export function historyFilters(query: VerificationsQuery): Record<string, string> {
-  const { licenceNumber, from, to, status, channel, memberId, limit, cursor } = query;
-  const set = {
-    licenceNumber,
-    from,
-    to,
-    status,
-    channel,
-    memberId,
-    limit: limit === FIRST_PAGE.limit ? undefined : String(limit),
-    cursor: cursor === undefined ? undefined : writeNewestFirstCursor(cursor),
-  };
-  return Object.fromEntries(Object.entries(set).filter((entry): entry is [string, string] => entry[1] !== undefined));
+export function listFilters(query: { limit: number; cursor?: NewestFirstCursor }, firstPage: { limit: number }): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query as Record<string, string | number | NewestFirstCursor | undefined>).flatMap(([name, value]): [string, string][] => {
+      if (value === undefined || (name === 'limit' && value === firstPage.limit)) return [];
+      return [[name, typeof value === 'object' ? writeNewestFirstCursor(value) : String(value)]];
+    }),
+  );
 }
+
+const HISTORY_FIRST_PAGE = new VerificationsQuery();
+const ACTIVITY_FIRST_PAGE = new ActivityQuery();
+
+export const historyFilters = (query: VerificationsQuery): Record<string, string> => listFilters(query, HISTORY_FIRST_PAGE);
+
+export const activityPageFilters = (query: ActivityQuery): Record<string, string> => listFilters(query, ACTIVITY_FIRST_PAGE);
 
 /** The History page with no rows, its form as sent and the API's words for the refused filter. */
 export function refusedHistory(sent: Record<string, unknown>, error: string) {
   return { filters: sent, members: [], verifications: [], nextCursor: null, error };
+}
+
+/** The Activity page with no rows, its form as sent and the API's words for the refused filter. */
+export function refusedActivity(sent: Record<string, unknown>, error: string) {
+  return { ...ACTIVITY_FORM, filters: sent, actors: { members: [], keys: [] }, rows: [], nextCursor: null, error };
 }

@@ -4,6 +4,7 @@ import type { KeyMode } from '../auth/key-mode';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
 import { stringify } from 'csv-stringify';
+import { DOWNLOAD_CSV } from '../common/csv-cells';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { ApiError } from '../errors/api-error';
 import { EvidenceRecorder } from './evidence-recorder';
@@ -91,7 +92,7 @@ export class VerificationRecordsService {
       objectMode: true,
       transform: (record: VerificationRecord, _encoding, done) => done(null, recordCsvCells(record, memberNames)),
     });
-    const csv = stringify({ bom: true, record_delimiter: 'windows', header: true, columns: [...RECORD_CSV_COLUMNS] });
+    const csv = stringify({ ...DOWNLOAD_CSV, header: true, columns: [...RECORD_CSV_COLUMNS] });
     let taken = 0;
     const counted = new Transform({
       transform: (chunk: Buffer, _encoding, done) => {

@@ -5,7 +5,9 @@ import { ApiProcess } from '../support/api-process';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { request, TestResponse } from '../support/http';
+import { joinAsMember, MEMBER_PASSWORD } from '../support/member-join';
 import { joinAsOperator } from '../support/operator-join';
+import { runAdminCli } from '../support/admin-cli';
 import { columnsNamingIn, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -149,6 +151,27 @@ describe('the operator console', () => {
         changes: { monthlyQuota: { old: 1, new: 5 } },
       }),
     ]);
+
+    // The partner's owner, invited by the admin command, finds it on the console's Activity page, by the operator (issue 42).
+    const invitation = await runAdminCli(cliEnv, 'invite', '--user', acme.userId, '--email', 'owen@acme.example', '--role', 'owner');
+    expect([invitation.status, invitation.stderr]).toEqual([0, '']);
+    const { context: ownerContext, page: ownerPage } = await openPage();
+    await joinAsMember(ownerPage, api.baseUrl, invitation.stdout.trim(), { name: 'Owen Owner', password: MEMBER_PASSWORD, nowMs: Date.now });
+    await ownerPage.getByRole('link', { name: 'Activity' }).click();
+    await ownerPage.getByLabel('Action').selectOption('account.quota_changed');
+    await ownerPage.getByRole('button', { name: 'Show' }).click();
+    await ownerPage.waitForURL(/action=account\.quota_changed/);
+    const quotaRows = ownerPage.locator('tr[data-event-id]');
+    await expect(quotaRows.count()).resolves.toBe(1);
+    await expect(quotaRows.locator('td').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      'The service’s operator',
+      'account.quota_changed',
+      'The account',
+      'monthlyQuota: 1 → 5',
+      '127.0.0.1',
+    ]);
+    await ownerContext.close();
 
     // Disables the partner: its key answers 401, and its console session ends.
     const acmeConsole = new FormClient(api.baseUrl);
