@@ -110,7 +110,11 @@ export class ActivityLog {
   }
 
   /** One page of the user's events, newest first, and the cursor of the next (null on the last): the API's and the console's. */
-  async list(userId: string, filters: ActivityFilters, page: PageRequest<NewestFirstCursor>): Promise<{ events: ActivityEvent[]; nextCursor: string | null }> {
+  async list(
+    userId: string,
+    filters: ActivityFilters,
+    page: PageRequest<NewestFirstCursor>,
+  ): Promise<{ events: ActivityEvent[]; nextCursor: string | null }> {
     const rows = await this.page(userId, filters, page);
     const events = rows.slice(0, page.limit);
     const last = events.at(-1);
@@ -127,7 +131,7 @@ export class ActivityLog {
     const first = await this.page(userId, filters, { limit: EXPORT_PAGE_SIZE, after: null });
     const next = (after: NewestFirstCursor) => this.page(userId, filters, { limit: EXPORT_PAGE_SIZE, after });
     return (async function* () {
-      for (let rows = first; ; ) {
+      for (let rows = first; ;) {
         const events = rows.slice(0, EXPORT_PAGE_SIZE);
         yield* events.map(shown);
         const last = events.at(-1);

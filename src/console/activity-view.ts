@@ -26,7 +26,8 @@ export const ACTIVITY_FORM = { actions: ACTIVITY_ACTIONS, actorTypes: Object.ent
  * no longer knows (deleted) is named by its kind.
  */
 export function actorWords(actor: { type: ActorType; id: string | null }, names: ActorNames): string {
-  const known = actor.id === null ? undefined : actor.type === 'member' ? names.members.get(actor.id) : actor.type === 'key' ? names.keys.get(actor.id) : undefined;
+  const known =
+    actor.id === null ? undefined : actor.type === 'member' ? names.members.get(actor.id) : actor.type === 'key' ? names.keys.get(actor.id) : undefined;
   if (known === undefined) return ACTOR_TYPE_WORDS[actor.type];
   return actor.type === 'key' ? `Key ${known}…` : known;
 }

@@ -38,7 +38,12 @@ export class ConsoleActivityService {
       ...ACTIVITY_FORM,
       filters: activityPageFilters(query),
       actors: { members: [...names.members], keys: [...names.keys] },
-      rows: events.map((event) => ({ event, actor: actorWords(event.actor, names), target: targetWords(event.target, names), changes: changesWords(event.changes) })),
+      rows: events.map((event) => ({
+        event,
+        actor: actorWords(event.actor, names),
+        target: targetWords(event.target, names),
+        changes: changesWords(event.changes),
+      })),
       nextCursor,
       error: null,
     };

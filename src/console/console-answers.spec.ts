@@ -75,11 +75,16 @@ describe('pageModel', () => {
   });
 
   it('puts the activity log in the navigation of a session whose role may read it: an admin key, an owner or admin member', () => {
-    for (const [role, auditor] of [['admin', true], ['developer', false], ['compliance', false], ['viewer', false]] as const) {
-      expect([role, (pageModel('overview', { ...visit, user: { mode: 'live', role } } as unknown as ConsoleVisit, {}) as { auditor: boolean }).auditor]).toEqual([
+    for (const [role, auditor] of [
+      ['admin', true],
+      ['developer', false],
+      ['compliance', false],
+      ['viewer', false],
+    ] as const) {
+      expect([
         role,
-        auditor,
-      ]);
+        (pageModel('overview', { ...visit, user: { mode: 'live', role } } as unknown as ConsoleVisit, {}) as { auditor: boolean }).auditor,
+      ]).toEqual([role, auditor]);
     }
   });
 

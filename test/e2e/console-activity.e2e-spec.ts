@@ -129,7 +129,12 @@ describe('the Activity page', () => {
     const cells = async (eventId: string) => (await ownerPage.locator(`tr[data-event-id="${eventId}"] td`).allInnerTexts()).map((cell) => cell.trim());
     const [webhook, key, , , , invitation, , , , ownerInvitation, operatorKey] = events;
     const webhookCells = await cells(webhook.id);
-    expect(webhookCells.slice(1, 4).concat(webhookCells[5])).toEqual([keyWords, 'webhook.created', `Webhook ${webhook.target.id.slice(0, 8)}…`, '127.0.0.1']);
+    expect(webhookCells.slice(1, 4).concat(webhookCells[5])).toEqual([
+      keyWords,
+      'webhook.created',
+      `Webhook ${webhook.target.id.slice(0, 8)}…`,
+      '127.0.0.1',
+    ]);
     expect(webhookCells[4]).toMatch(/^url: http:\/\/127\.0\.0\.1:9\/hook; events: /);
     expect(await cells(key.id)).toEqual([
       key.occurredAt.slice(0, 19).replace('T', ' '),
@@ -140,7 +145,12 @@ describe('the Activity page', () => {
       'mode: live; name: Payroll export; role: viewer',
       '127.0.0.1',
     ]);
-    expect((await cells(invitation.id)).slice(1, 5)).toEqual(['Olivia Owner', 'member.invited', 'Sam Session', 'role: compliance; email: casey@acme.example']);
+    expect((await cells(invitation.id)).slice(1, 5)).toEqual([
+      'Olivia Owner',
+      'member.invited',
+      'Sam Session',
+      'role: compliance; email: casey@acme.example',
+    ]);
     expect((await cells(ownerInvitation.id)).slice(1, 6)).toEqual([
       'The operator’s admin command',
       'member.invited',
@@ -218,7 +228,7 @@ describe('the Activity page', () => {
     expect(seen).toEqual(events.map((event) => event.id));
     // The page's cursors are the API's own: the same pages, the same next cursors.
     const apiCursors: string[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const listed = await api('GET', `/v1/activity?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
       cursor = (listed.body as { nextCursor: string | null }).nextCursor;
       if (cursor === null) break;
@@ -246,9 +256,9 @@ describe('the Activity page', () => {
     expect(header).toEqual(CSV_HEADER);
     expect(rows).toHaveLength(events.length);
     const column = (name: string) => CSV_HEADER.indexOf(name);
-    expect(rows.map((row) => [row[column('id')], row[column('occurredAt')], row[column('action')], row[column('hash')], row[column('previousHash')]])).toEqual(
-      events.map((event) => [event.id, event.occurredAt, event.action, event.hash, event.previousHash]),
-    );
+    expect(
+      rows.map((row) => [row[column('id')], row[column('occurredAt')], row[column('action')], row[column('hash')], row[column('previousHash')]]),
+    ).toEqual(events.map((event) => [event.id, event.occurredAt, event.action, event.hash, event.previousHash]));
     // Each event links to the one before it; the account's first to the genesis hash.
     rows.forEach((row, index) => expect(row[column('previousHash')]).toBe(rows[index + 1]?.[column('hash')] ?? GENESIS_HASH));
     const keyRow = rows.find((row) => row[column('id')] === events[1].id)!;
@@ -284,8 +294,10 @@ describe('the Activity page', () => {
       await log.append(system, { userId: busy.userId, action: 'account.quota_changed', target: { type: 'account', id: busy.userId }, changes });
     }
     const ids: string[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const listed = await request(t.baseUrl, 'GET', `/v1/activity?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { headers: { 'x-api-key': busy.key } });
+    for (let cursor: string | null = null; ;) {
+      const listed = await request(t.baseUrl, 'GET', `/v1/activity?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: { 'x-api-key': busy.key },
+      });
       const body = listed.body as { events: Event[]; nextCursor: string | null };
       ids.push(...body.events.map((event) => event.id));
       if ((cursor = body.nextCursor) === null) break;
