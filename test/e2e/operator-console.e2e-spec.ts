@@ -6,14 +6,13 @@ import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { FormClient } from '../support/console-client';
 import { request, TestResponse } from '../support/http';
 import { joinAsMember, MEMBER_PASSWORD } from '../support/member-join';
-import { joinAsOperator } from '../support/operator-join';
+import { joinAsOperator, startOperatorApi } from '../support/operator-join';
 import { runAdminCli } from '../support/admin-cli';
 import { columnsNamingIn, redisText } from '../support/stored-text';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
 const ADMIN_TOKEN = 'admin-token-for-operator-console-tests';
-const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 const PASSWORD = 'violet anchor meadow quartz 71';
 const ROUTE_NOT_FOUND = { code: 'ROUTE_NOT_FOUND', message: 'Route not found' };
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Invalid or missing API key' };
@@ -41,9 +40,7 @@ describe('the operator console', () => {
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true });
     // A rate the operator pages' limit is reached at within the test (the test app's own is unbounded).
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', ADMIN_TOKEN, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '40' });
-    operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
-    cliEnv = { ...t.env, OPERATOR_PORT: new URL(operatorUrl).port };
+    ({ api, operatorUrl, cliEnv } = await startOperatorApi({ ...t.env, ADMIN_TOKEN, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '40' }));
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -5,11 +5,10 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { runAdminCli } from '../support/admin-cli';
 import { ApiProcess } from '../support/api-process';
 import { checkPageAt, launchChromium, openProfile } from '../support/browser';
-import { joinAsOperator } from '../support/operator-join';
+import { joinAsOperator, startOperatorApi } from '../support/operator-join';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
-const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 const PASSWORD = 'harbour willow granite ember 64';
 const WRONG = 'The e-mail address, password or code is not right.';
 const SELF = 'You cannot disable, remove or change the role of your own account: ask another operator. Nothing was changed.';
@@ -38,9 +37,7 @@ describe('operators managing operators', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0' });
-    operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
-    cliEnv = { ...t.env, OPERATOR_PORT: new URL(operatorUrl).port };
+    ({ api, operatorUrl, cliEnv } = await startOperatorApi(t.env));
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

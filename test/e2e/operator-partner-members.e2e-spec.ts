@@ -7,13 +7,12 @@ import { checkPageAt, launchChromium, openProfile } from '../support/browser';
 import { verify } from '../support/http';
 import { runAdminCli } from '../support/admin-cli';
 import { codeAt, joinAsMember } from '../support/member-join';
-import { joinAsOperator } from '../support/operator-join';
+import { joinAsOperator, startOperatorApi } from '../support/operator-join';
 import { startTestApp, TestApp } from '../support/test-app';
 import { unknownNumber } from '../support/until';
 
 const OPERATOR_SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
 const CONSOLE_SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
-const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 const OPERATOR_PASSWORD = 'copper lantern orchard 58 drift';
 const MEMBER_PASSWORD = 'amber harbour pebble violin';
 const UNAVAILABLE = { code: 'SERVICE_UNAVAILABLE', message: ERROR_CODES.SERVICE_UNAVAILABLE.message };
@@ -40,9 +39,7 @@ describe('the operator console: members and limits', () => {
   beforeAll(async () => {
     // A live lookup answers 202 after 300 ms of waiting for a register answer that never comes.
     t = await startTestApp({ env: { VERIFY_TIMEOUT_MS: '300' } });
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0' });
-    operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
-    cliEnv = { ...t.env, OPERATOR_PORT: new URL(operatorUrl).port };
+    ({ api, operatorUrl, cliEnv } = await startOperatorApi(t.env));
     browser = await launchChromium();
     operator = (await openProfile(browser)).page;
     await joinAsOperator(operator, { operatorUrl, cliEnv }, { email: 'olu@operators.example', role: 'operator', password: OPERATOR_PASSWORD });

@@ -3,11 +3,10 @@ import { Browser, Page } from 'playwright-core';
 import { runAdminCli } from '../support/admin-cli';
 import { ApiProcess } from '../support/api-process';
 import { checkPageAt, launchChromium, openProfileWithAuthenticator } from '../support/browser';
-import { joinAsOperator } from '../support/operator-join';
+import { joinAsOperator, startOperatorApi } from '../support/operator-join';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'operator');
-const OPERATOR_LISTENER = /Operators' listener .* on [\d.]+:(\d+)/;
 const PASSWORD = 'lantern orchid basalt comet 58';
 const WRONG_PASSKEY = 'That passkey did not sign you in. Use a passkey you added on Your account, or your password and code.';
 
@@ -27,10 +26,7 @@ describe('passkeys in the operator console', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0' });
-    const port = OPERATOR_LISTENER.exec(api.log)![1];
-    operatorUrl = `http://localhost:${port}`;
-    cliEnv = { ...t.env, OPERATOR_PORT: port };
+    ({ api, operatorUrl, cliEnv } = await startOperatorApi(t.env, { browserHost: 'localhost' }));
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -3,13 +3,13 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiProcess } from '../support/api-process';
 import { request } from '../support/http';
+import { startOperatorApi } from '../support/operator-join';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_REDIS_URL } from '../support/test-run';
 import { until } from '../support/until';
 
 const ADMIN_TOKEN = 'admin-token-for-operator-port-tests';
 const ROUTE_NOT_FOUND = { code: 'ROUTE_NOT_FOUND', message: 'Route not found' };
-const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+:\d+)/;
 
 describe("the operators' listener (OPERATOR_PORT) of a real API process", () => {
   let t: TestApp;
@@ -21,8 +21,7 @@ describe("the operators' listener (OPERATOR_PORT) of a real API process", () => 
   beforeAll(async () => {
     t = await startTestApp({ withWorker: true });
     // Another loopback address than the partner port's HOST (127.0.0.1), to see OPERATOR_HOST taken.
-    api = await ApiProcess.start({ ...t.env, OPERATOR_PORT: '0', OPERATOR_HOST: '127.0.0.2', ADMIN_TOKEN });
-    operatorUrl = `http://${OPERATOR_LISTENER.exec(api.log)![1]}`;
+    ({ api, operatorUrl } = await startOperatorApi({ ...t.env, OPERATOR_HOST: '127.0.0.2', ADMIN_TOKEN }));
   });
   afterAll(async () => {
     await api.stop();

@@ -1,11 +1,28 @@
 import { generateSync } from 'otplib';
 import { Page } from 'playwright-core';
 import { runAdminCli } from './admin-cli';
+import { ApiProcess } from './api-process';
+
+const OPERATOR_LISTENER = /Operators' listener .* on ([\d.]+):(\d+)/;
 
 /** Where the operator console of a test runs: its listener, and the admin command's settings that name it. */
 export interface OperatorConsoleAt {
   operatorUrl: string;
   cliEnv: Record<string, string>;
+}
+
+/**
+ * An API process of `env` with the operators' listener on a free port (OPERATOR_PORT 0), and where its console is.
+ * `browserHost`: the name the browser reaches it by, when not its address (WebAuthn refuses an IP address as the
+ * relying party's id, so the passkey specs use localhost).
+ */
+export async function startOperatorApi(
+  env: Record<string, string>,
+  { browserHost }: { browserHost?: string } = {},
+): Promise<{ api: ApiProcess } & OperatorConsoleAt> {
+  const api = await ApiProcess.start({ ...env, OPERATOR_PORT: '0' });
+  const [, address, port] = OPERATOR_LISTENER.exec(api.log)!;
+  return { api, operatorUrl: `http://${browserHost ?? address}:${port}`, cliEnv: { ...env, OPERATOR_PORT: port } };
 }
 
 /**
