@@ -121,8 +121,16 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
     for (const batchId of await this.repository.settleJob(jobId, itemResult(standing))) await this.completeIfDone(batchId);
   }
 
-  /** Ends the batch's rows waiting on the job; answers whether they are left without its answer. */
+  /**
+   * Ends the batch's rows waiting on the job; answers whether they are left without its answer. A job that completed
+   * before its charges were withdrawn had its payers forgotten (they owe the answer): its rows get that answer, not an
+   * ERROR, even if its settlement has not reached them yet.
+   */
   private async endUnanswered(batchId: string, jobId: string): Promise<boolean> {
+    const standing = await this.lookups.standing(jobId);
+    if (standing.state === 'completed') {
+      for (const other of await this.repository.settleJob(jobId, itemResult(standing))) if (other !== batchId) await this.completeIfDone(other);
+    }
     await this.repository.failWaiting(batchId, 'SERVICE_UNAVAILABLE', jobId);
     return !(await this.repository.holdsAnswer(batchId, { jobId }));
   }
