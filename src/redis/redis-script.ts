@@ -47,7 +47,11 @@ export function redisScript<Keys extends readonly string[], Args extends readonl
       const command = (client as unknown as Partial<Record<string, ScriptCommand>>)[name];
       if (command === undefined) throw new Error(`Redis script ${name} is not defined on this client (RedisScriptsModule.forFeature)`);
       const counted = numberOfKeys === null ? [keys.length, ...keys] : keys;
-      return command.call(client, ...counted, ...args) as Promise<Reply>;
+      return command.call(client, ...counted, ...args).then((reply) => {
+        // A cluster client can hand a redirection's error back as the reply during a failover, instead of rejecting.
+        if (reply instanceof Error) throw reply;
+        return reply as Reply;
+      });
     },
   };
 }

@@ -1,7 +1,8 @@
 // ioredis reports an unreachable, closed or frozen server by message only; a cluster whose slots are moving during a
-// failover by its redirection limit, an unrefreshable slot map, or CLUSTERDOWN.
+// failover by its redirection limit, an unrefreshable slot map, CLUSTERDOWN, or a redirection it handed back instead
+// of following (an auto-pipelined call's MOVED or ASK while the slot map changes).
 const UNAVAILABLE_MESSAGE =
-  /^(Command timed out|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|Reached the max retries per request limit|connect ETIMEDOUT|Too many Cluster redirections|Failed to refresh slots cache|CLUSTERDOWN)/;
+  /^(Command timed out|Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false|Reached the max retries per request limit|connect ETIMEDOUT|Too many Cluster redirections|Failed to refresh slots cache|CLUSTERDOWN|MOVED \d+ |ASK \d+ )/;
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
