@@ -1,10 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { ApiError } from './api-error';
 import { Metrics } from '../metrics/metrics';
 import { RefusalCounter } from './refusal-counter';
-import { databaseUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
+import { dependencyUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer, unavailableDependency } from './map-framework-error';
 
 /** Sends an error answer: its status and exactly {code, message} as JSON. */
 export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnswer): void {
@@ -47,11 +46,12 @@ export class ApiErrorFilter implements ExceptionFilter {
     const fastifyCode = (cause as { code?: unknown } | undefined)?.code;
     const mapped = mapFrameworkError(status, typeof fastifyCode === 'string' ? fastifyCode : undefined);
     if (mapped) return toErrorAnswer(mapped);
-    // A pool with no free connection in time, or a database that does not answer, is a "try again later" wherever it
-    // happens (the API key's lookup, a history page), never an internal error, where the contract allows it.
-    if (isDatabaseUnavailable(cause)) {
-      this.logger.warn(`Database unavailable: ${(cause as Error).message}`, { requestId });
-      return toErrorAnswer({ code: databaseUnavailableCode(routeUrl) });
+    // A 503 wherever it happens (the API key's lookup, a history page, a roster's catch-up with the queue), except
+    // where the contract forbids it.
+    const unavailable = unavailableDependency(cause);
+    if (unavailable) {
+      this.logger.warn(`${unavailable} unavailable: ${(cause as Error).message}`, { requestId });
+      return toErrorAnswer({ code: dependencyUnavailableCode(routeUrl) });
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception), { requestId });
     return toErrorAnswer({ code: 'INTERNAL_ERROR' });

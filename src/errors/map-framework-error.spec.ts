@@ -1,5 +1,5 @@
 import { VALIDATION_MESSAGES } from './error-codes';
-import { databaseUnavailableCode, isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer } from './map-framework-error';
+import { dependencyUnavailableCode, isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer, unavailableDependency } from './map-framework-error';
 
 describe('mapFrameworkError', () => {
   describe('body too large', () => {
@@ -188,11 +188,32 @@ describe('isClientAbort', () => {
   });
 });
 
-describe('databaseUnavailableCode', () => {
+describe('dependencyUnavailableCode', () => {
   it('is SERVICE_UNAVAILABLE on every route but the quota usage, which the contract gives only 401 and 500', () => {
-    expect(databaseUnavailableCode('/v1/verify')).toBe('SERVICE_UNAVAILABLE');
-    expect(databaseUnavailableCode('/v1/quota/history')).toBe('SERVICE_UNAVAILABLE');
-    expect(databaseUnavailableCode(undefined)).toBe('SERVICE_UNAVAILABLE');
-    expect(databaseUnavailableCode('/v1/quota/usage')).toBe('INTERNAL_ERROR');
+    expect(dependencyUnavailableCode('/v1/verify')).toBe('SERVICE_UNAVAILABLE');
+    expect(dependencyUnavailableCode('/v1/quota/history')).toBe('SERVICE_UNAVAILABLE');
+    expect(dependencyUnavailableCode(undefined)).toBe('SERVICE_UNAVAILABLE');
+    expect(dependencyUnavailableCode('/v1/quota/usage')).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('unavailableDependency', () => {
+  it('names the database for a pool or server that did not answer, wrapped by TypeORM or not', () => {
+    expect(unavailableDependency(new Error('timeout exceeded when trying to connect'))).toBe('Database');
+    expect(unavailableDependency(Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('canceled'), { code: '57014' }) }))).toBe(
+      'Database',
+    );
+  });
+
+  it('names Redis for a command that timed out, a closed connection or a cluster mid-failover', () => {
+    expect(unavailableDependency(new Error('Command timed out'))).toBe('Redis');
+    expect(unavailableDependency(new Error('Connection is closed.'))).toBe('Redis');
+    expect(unavailableDependency(new Error('MOVED 513 127.0.0.1:7001'))).toBe('Redis');
+  });
+
+  it('names nothing for any other error, which stays an internal one', () => {
+    expect(unavailableDependency(new Error('boom'))).toBeUndefined();
+    expect(unavailableDependency(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeUndefined();
+    expect(unavailableDependency(undefined)).toBeUndefined();
   });
 });

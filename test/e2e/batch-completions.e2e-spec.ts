@@ -14,7 +14,15 @@ describe('a roster completed by another API process', () => {
   beforeAll(async () => {
     // Four new numbers at two lookups a second: the roster runs for more than a second, while its process is frozen.
     t = await startTestApp({ withWorker: true, env: { REGISTER_MAX_PER_SECOND: '2' } });
-    api = await ApiProcess.start({ ...t.env, VERIFY_TIMEOUT_MS: '60000' });
+    // The freeze stands for a process that is slow, not for a Redis or a database that is: a call it had made when it
+    // froze gets its answer (on thawing, an expired deadline would fire before the waiting answer is read).
+    api = await ApiProcess.start({
+      ...t.env,
+      VERIFY_TIMEOUT_MS: '60000',
+      DEPENDENCY_TIMEOUT_MS: '60000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+      DATABASE_CHARGE_TIMEOUT_MS: '60000',
+    });
   });
   afterAll(async () => {
     api?.signal('SIGCONT');
