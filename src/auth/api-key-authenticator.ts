@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
-import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { isDatabaseUnavailable } from '../errors/dependency-unavailable';
 import { hashApiKey } from './api-key-secret';
 import { AuthenticatedUser, KeyCaller } from './authenticated-user';
 import { AuthRepository } from './auth.repository';

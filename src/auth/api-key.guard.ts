@@ -7,7 +7,7 @@ import { VERIFICATION_MODE_HEADER } from '../http/verification-mode-docs';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { rateLimitFields } from '../rate-limit/rate-limit-fields';
 import { UserRateLimiter } from '../rate-limit/user-rate-limiter';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { isRedisUnavailable } from '../errors/dependency-unavailable';
 import { hashApiKey, readApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator, KeyHolder } from './api-key-authenticator';
 import { AuthenticatedUser, RequestWithUser } from './authenticated-user';

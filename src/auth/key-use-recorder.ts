@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Clock } from '../clock/clock';
 import { AppConfig } from '../config/app-config';
-import { isDatabaseUnavailable } from '../database/database-unavailable';
+import { isDatabaseUnavailable } from '../errors/dependency-unavailable';
 import { AuthRepository } from './auth.repository';
 import { isUseWorthRecording } from './key-use';
 

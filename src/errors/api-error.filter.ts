@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 import { Metrics } from '../metrics/metrics';
 import { RefusalCounter } from './refusal-counter';
-import { dependencyUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer, unavailableDependency } from './map-framework-error';
+import { unavailableDependency } from './dependency-unavailable';
+import { dependencyUnavailableCode, ErrorAnswer, isClientAbort, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 /** Sends an error answer: its status and exactly {code, message} as JSON. */
 export function sendErrorAnswer(reply: FastifyReply, { status, body }: ErrorAnswer): void {

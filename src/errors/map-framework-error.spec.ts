@@ -1,5 +1,5 @@
 import { VALIDATION_MESSAGES } from './error-codes';
-import { dependencyUnavailableCode, isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer, unavailableDependency } from './map-framework-error';
+import { dependencyUnavailableCode, isClientAbort, mapClientError, mapFrameworkError, toErrorAnswer } from './map-framework-error';
 
 describe('mapFrameworkError', () => {
   describe('body too large', () => {
@@ -194,26 +194,5 @@ describe('dependencyUnavailableCode', () => {
     expect(dependencyUnavailableCode('/v1/quota/history')).toBe('SERVICE_UNAVAILABLE');
     expect(dependencyUnavailableCode(undefined)).toBe('SERVICE_UNAVAILABLE');
     expect(dependencyUnavailableCode('/v1/quota/usage')).toBe('INTERNAL_ERROR');
-  });
-});
-
-describe('unavailableDependency', () => {
-  it('names the database for a pool or server that did not answer, wrapped by TypeORM or not', () => {
-    expect(unavailableDependency(new Error('timeout exceeded when trying to connect'))).toBe('Database');
-    expect(unavailableDependency(Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('canceled'), { code: '57014' }) }))).toBe(
-      'Database',
-    );
-  });
-
-  it('names Redis for a command that timed out, a closed connection or a cluster mid-failover', () => {
-    expect(unavailableDependency(new Error('Command timed out'))).toBe('Redis');
-    expect(unavailableDependency(new Error('Connection is closed.'))).toBe('Redis');
-    expect(unavailableDependency(new Error('MOVED 513 127.0.0.1:7001'))).toBe('Redis');
-  });
-
-  it('names nothing for any other error, which stays an internal one', () => {
-    expect(unavailableDependency(new Error('boom'))).toBeUndefined();
-    expect(unavailableDependency(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeUndefined();
-    expect(unavailableDependency(undefined)).toBeUndefined();
   });
 });

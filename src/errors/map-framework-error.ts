@@ -1,5 +1,3 @@
-import { isDatabaseUnavailable } from '../database/database-unavailable';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
 import { ERROR_CODES, ErrorCode, VALIDATION_MESSAGES } from './error-codes';
 
 interface ContractError {
@@ -19,15 +17,6 @@ export function toErrorAnswer({ code, message }: ContractError): ErrorAnswer {
 
 // The contract defines only 401 and 500 for its quota endpoint, so there a database or Redis that is away stays an internal error.
 const ROUTES_WITHOUT_UNAVAILABLE = new Set(['/v1/quota/usage']);
-
-/**
- * Which dependency an error says was away (a pool with no free connection in time, a database or Redis that did not
- * answer), or undefined for any other error. Such an error is a "try again later" wherever it happens, not a bug.
- */
-export function unavailableDependency(error: unknown): 'Database' | 'Redis' | undefined {
-  if (isDatabaseUnavailable(error)) return 'Database';
-  return isRedisUnavailable(error) ? 'Redis' : undefined;
-}
 
 /** The answer when the database or Redis could not be reached in time: "try again later", except where the contract forbids it. */
 export function dependencyUnavailableCode(routeUrl: string | undefined): ErrorCode {

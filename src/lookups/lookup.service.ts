@@ -5,7 +5,7 @@ import { UserModes } from '../auth/user-modes';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { isRedisUnavailable } from '../errors/dependency-unavailable';
 import type { BreakerPhase } from './breaker/breaker-state';
 import { BreakerChange, RegisterBreaker } from './breaker/register-breaker';
 import { LiveLookups, LivePlace } from './live-lookups';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { RedisStore } from '../redis/redis.module';
 import { authBlockedFor, countAuthAttempt, forgiveAuthAttempt } from '../redis/auth-failures.script';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { isRedisUnavailable } from '../errors/dependency-unavailable';
 import { clientGroup } from './client-group';
 
 /**

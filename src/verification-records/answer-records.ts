@@ -4,7 +4,7 @@ import { EvidenceRecorder } from './evidence-recorder';
 import type { HolderCheckOutcome, RecordChannel } from './verification-record';
 import { ApiError } from '../errors/api-error';
 import { Charge, QuotaService } from '../quota/quota.service';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { isRedisUnavailable } from '../errors/dependency-unavailable';
 import { HolderDataProtection } from '../secrets/holder-data';
 import type { AnsweredResult } from './verification-record';
 

@@ -8,7 +8,7 @@ import { LookupSubject, numberSubject } from '../lookups/lookup-subject';
 import { LookupAnswer, LookupService } from '../lookups/lookup.service';
 import type { LookupJobResult } from '../lookups/lookup-outcome';
 import { Charge, QuotaService } from '../quota/quota.service';
-import { isRedisUnavailable } from '../redis/redis-unavailable';
+import { isRedisUnavailable } from '../errors/dependency-unavailable';
 import { deriveIdempotencyKey } from '../validation/idempotency-key';
 import { IdempotencyStore } from './idempotency-store';
 
