@@ -5,9 +5,13 @@ import { EventSubscriber } from 'typeorm';
 import type { AfterQueryEvent, BeforeQueryEvent, QueryRunner } from 'typeorm';
 import { sqlOperation } from './span-choices';
 
-/** A client span under the active one, or none outside traced work (a dropped root counts as outside). */
-export function startClientSpan(tracer: Tracer, name: string, attributes: Attributes): Span | undefined {
+/**
+ * A client span under the active one, or none outside traced work (a dropped root counts as outside). `describe` runs
+ * only inside it: most calls are made by requests that are not sampled, and pay nothing for a span's name.
+ */
+export function startClientSpan(tracer: Tracer, describe: () => { name: string; attributes: Attributes }): Span | undefined {
   if (!trace.getSpan(context.active())?.isRecording()) return undefined;
+  const { name, attributes } = describe();
   return tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
 }
 
@@ -30,11 +34,16 @@ function traceUndiciRequests(tracer: Tracer): void {
   const spans = new WeakMap<UndiciRequest, Span>();
   diagnosticsChannel.subscribe('undici:request:create', (message) => {
     const { request } = message as { request: UndiciRequest };
-    const origin = new URL(request.origin);
-    const span = startClientSpan(tracer, request.method, {
-      'http.request.method': request.method,
-      'server.address': origin.hostname,
-      'server.port': Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
+    const span = startClientSpan(tracer, () => {
+      const origin = new URL(request.origin);
+      return {
+        name: request.method,
+        attributes: {
+          'http.request.method': request.method,
+          'server.address': origin.hostname,
+          'server.port': Number(origin.port || (origin.protocol === 'https:' ? 443 : 80)),
+        },
+      };
     });
     if (span) spans.set(request, span);
   });
@@ -75,13 +84,18 @@ function traceRedisCommands(tracer: Tracer): void {
   const handlers = {
     start(message: unknown) {
       const call = message as RedisCall;
-      const operation = (call.command ?? call.batchMode ?? 'unknown').toUpperCase();
-      const span = startClientSpan(tracer, operation, {
-        'db.system.name': 'redis',
-        'db.operation.name': operation,
-        'db.namespace': String(call.database),
-        'server.address': call.serverAddress,
-        ...(call.serverPort !== undefined && { 'server.port': call.serverPort }),
+      const span = startClientSpan(tracer, () => {
+        const operation = (call.command ?? call.batchMode ?? 'unknown').toUpperCase();
+        return {
+          name: operation,
+          attributes: {
+            'db.system.name': 'redis',
+            'db.operation.name': operation,
+            'db.namespace': String(call.database),
+            'server.address': call.serverAddress,
+            ...(call.serverPort !== undefined && { 'server.port': call.serverPort }),
+          },
+        };
       });
       if (span) spans.set(call, span);
     },
@@ -117,11 +131,9 @@ export function queryTracer(tracer: Tracer): new () => object {
   class QueryTracer {
     beforeQuery(event: BeforeQueryEvent): void {
       if (!event.queryRunner) return;
-      const operation = sqlOperation(event.query);
-      const span = startClientSpan(tracer, operation, {
-        'db.system.name': 'postgresql',
-        'db.operation.name': operation,
-        'db.query.text': event.query,
+      const span = startClientSpan(tracer, () => {
+        const operation = sqlOperation(event.query);
+        return { name: operation, attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': event.query } };
       });
       if (span) spans.set(event.queryRunner, span);
     }

@@ -19,7 +19,7 @@ const NO_FIELDS: Record<string, string> = {};
 
 function inClientSpanOf(tracer: Tracer) {
   return async <T>(name: string, attributes: SpanAttributes, work: () => Promise<T>): Promise<T> => {
-    const span = startClientSpan(tracer, name, attributes);
+    const span = startClientSpan(tracer, () => ({ name, attributes }));
     if (!span) return work();
     try {
       return await work();
