@@ -1,13 +1,18 @@
-import {
+import type {
   AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+
+/**
+ * The WebAuthn library, loaded at the first ceremony: most API processes serve none, and it holds about 3.6 MiB of
+ * heap in every process that loads it.
+ */
+function webAuthn(): typeof import('@simplewebauthn/server') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only here, as the comment above says
+  return require('@simplewebauthn/server') as typeof import('@simplewebauthn/server');
+}
 
 /** What a browser's ceremony is checked against: the console's origin, and its host name as the relying party's id. */
 export interface RelyingParty {
@@ -75,7 +80,7 @@ export function passkeyRegistrationOptions(
   person: { userId: string; userName: string; displayName: string },
   existing: readonly Pick<StoredPasskey, 'credentialId' | 'transports'>[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  return generateRegistrationOptions({
+  return webAuthn().generateRegistrationOptions({
     rpName: party.name,
     rpID: party.id,
     userID: new TextEncoder().encode(person.userId),
@@ -91,7 +96,7 @@ export function passkeyRegistrationOptions(
 /** The new passkey a registration proves, checked against its challenge and the relying party; null when it proves none. */
 export async function verifiedRegistration(party: RelyingParty, response: RegistrationResponseJSON, challenge: string): Promise<StoredPasskey | null> {
   try {
-    const { verified, registrationInfo } = await verifyRegistrationResponse({
+    const { verified, registrationInfo } = await webAuthn().verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: party.origin,
@@ -124,7 +129,7 @@ export async function newPasskey(
 
 /** Options for navigator.credentials.get without an address: the browser offers the site's discoverable passkeys. */
 export function passkeyAuthenticationOptions(party: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  return generateAuthenticationOptions({ rpID: party.id, timeout: PASSKEY_CEREMONY_MS, userVerification: 'required' });
+  return webAuthn().generateAuthenticationOptions({ rpID: party.id, timeout: PASSKEY_CEREMONY_MS, userVerification: 'required' });
 }
 
 /**
@@ -138,7 +143,7 @@ export async function verifiedAuthentication(
   passkey: StoredPasskey,
 ): Promise<number | null> {
   try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+    const { verified, authenticationInfo } = await webAuthn().verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: party.origin,
