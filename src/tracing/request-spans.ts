@@ -12,11 +12,10 @@ export function traceRequests(fastify: FastifyInstance, tracer: Tracer): void {
   const traced = new WeakMap<FastifyRequest, Context>();
   fastify.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url ?? '(no route)';
-    const span = tracer.startSpan(
-      `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } },
-      ROOT_CONTEXT,
-    );
+    const span = tracer.startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER }, ROOT_CONTEXT);
+    // Set once sampled, not passed at the start: the SDK checks attributes given at the start even for a span it then
+    // drops, and most requests are not sampled. The sampler reads only the span's kind.
+    if (span.isRecording()) span.setAttributes({ 'http.request.method': request.method, 'http.route': route });
     const active = trace.setSpan(ROOT_CONTEXT, span);
     traced.set(request, active);
     const carrier: Record<string, string> = {};
