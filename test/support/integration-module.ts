@@ -52,6 +52,9 @@ export async function startIntegrationModule(features: ModuleEntry[], env: Recor
   moduleRef.useLogger(['error']);
   await moduleRef.init();
   const db = new Client({ connectionString: databaseUrl(name) });
+  // The run's teardown drops the database of a file whose afterAll did not finish, which ends this connection: an
+  // unheard 'error' event would then kill Jest, and leave the file's API and worker processes running.
+  db.on('error', () => undefined);
   await db.connect();
   const redis = new Redis(TEST_REDIS_URL);
   return {

@@ -84,6 +84,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await loadServedDocument(baseUrl);
 
   const db = new Client({ connectionString: databaseUrl(name) });
+  // The run's teardown drops the database of a file whose afterAll did not finish, which ends this connection: an
+  // unheard 'error' event would then kill Jest, and leave the file's API and worker processes running.
+  db.on('error', () => undefined);
   await db.connect();
   const redis = topology.redisClusterNodes
     ? await primaryAddressOf(topology.redisClusterNodes, redisPrefix).then(({ host, port }) => new Redis(port, host))
