@@ -57,14 +57,16 @@ const SINGLE_FLIGHT_REQUESTS = 500;
 const BATCH_IMPACT_VERIFIES = 40;
 /**
  * Rows to run, comma separated: `hot-path` (every row but the next three), `comparisons` (the cached repeat against
- * the same API with the console off, and against BENCH_BASELINE_CHECKOUT's), `watch-impact`, `cluster` (the cached
- * repeat and first verification again, on a private 3-primary Redis Cluster); all by default.
+ * the same API with the console off and with tracing on; with BENCH_BASELINE_CHECKOUT, it and the other paths against
+ * that checkout's), `watch-impact`, `cluster` (the cached repeat and first verification again, on a private 3-primary
+ * Redis Cluster); all by default.
  */
 const BENCH_ROWS = new Set((process.env.BENCH_ROWS ?? 'hot-path,comparisons,watch-impact,cluster').split(','));
 /**
  * Another built checkout of the service (a worktree of an earlier commit, or one with a change taken out) whose API
- * the cached-repeat row is compared with, turn by turn, in the same run. It shares this run's database and Redis
- * prefix, so it must have the same schema. BENCH_BASELINE_LABEL names it in the row.
+ * the cached repeat, verify-holder, first verifications and the quota endpoint are compared with, turn by turn, in the
+ * same run. It shares this run's database and Redis prefix, so it must have the same schema. BENCH_BASELINE_LABEL names
+ * it in the rows.
  */
 const BASELINE_CHECKOUT = process.env.BENCH_BASELINE_CHECKOUT;
 const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? BASELINE_CHECKOUT;
@@ -174,13 +176,13 @@ async function compare(
   scenario: string,
   baseline: string,
   measured: (turn: number) => Promise<LoadFigures>,
-  bare: () => Promise<LoadFigures>,
+  bare: (turn: number) => Promise<LoadFigures>,
 ): Promise<ComparedRow> {
   const runs: LoadFigures[] = [];
   const baselineRuns: LoadFigures[] = [];
   for (let turn = 0; turn < TURNS; turn++) {
     runs.push(await measured(turn));
-    baselineRuns.push(await bare());
+    baselineRuns.push(await bare(turn));
   }
   const perSecond = median(runs.map((figures) => figures.perSecond));
   const baselinePerSecond = median(baselineRuns.map((figures) => figures.perSecond));
@@ -198,7 +200,8 @@ async function compare(
   };
   console.log(
     `${scenario}: ${perSecond.toFixed(0)} req/s, p99 ${row.p99.toFixed(1)} ms; ${baseline}: ${baselinePerSecond.toFixed(0)} req/s ` +
-      `-> ${row.ratio.toFixed(2)}x ${JSON.stringify(runs.map((figures) => figures.outcomes))}`,
+      `-> ${row.ratio.toFixed(2)}x ${JSON.stringify(runs.map((figures) => figures.outcomes))} ` +
+      `against ${JSON.stringify(baselineRuns.map((figures) => figures.outcomes))}`,
   );
   return row;
 }
@@ -387,6 +390,8 @@ async function main(): Promise<void> {
     const userKeys = await createUsers(db, USERS, 'bench');
     const firstChargeKeys = await createUsers(db, FIRST_CHARGE_USERS, 'bench first charge');
     const [singleUserKey] = await createUsers(db, 1, 'bench one user');
+    // The baseline checkout's first verifications need pairs that neither API has charged.
+    const baselineFirstChargeKeys = BASELINE_CHECKOUT ? await createUsers(db, FIRST_CHARGE_USERS, 'bench first charge, baseline checkout') : [];
     await db.end();
 
     const verifyPlan = (numbers: string[], apiKeys: string[], extra: Partial<LoadPlan>): LoadPlan => ({
@@ -399,9 +404,18 @@ async function main(): Promise<void> {
       firstIndex: 0,
       ...extra,
     });
+    // verify-holder with a date of birth, where the number and the date's name search are both cached. The bench's
+    // register holds 1,000 copies of one person, so a search with her right date would list them all; another date
+    // keeps the cached search as small as a real one (NOT_CONFIRMED).
+    const holderPlan = (extra: Partial<LoadPlan>) =>
+      verifyPlan(repeatNumbers, userKeys, {
+        path: '/v1/licences/verify-holder',
+        bodyFields: { firstName: BENCH_LICENCE.firstName, surname: BENCH_LICENCE.surname, dateOfBirth: '1990-01-01' },
+        ...extra,
+      });
+    const quotaPlan = (extra: Partial<LoadPlan>) => verifyPlan([], userKeys, { method: 'GET', path: '/v1/quota/usage', ...extra });
     const bareVerify = () => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: bare.url });
-    const bareQuota = () =>
-      load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), url: bare.url, method: 'GET', path: '/v1/quota/usage' });
+    const bareQuota = () => load(workDir, quotaPlan({ durationSeconds: SECONDS, url: bare.url }));
 
     // The kernel's high-water marks after each stage, so that a peak can be traced to the row that set it.
     const highWaterMarks: { after: string; apiMiB: number; workerMiB: number }[] = [];
@@ -427,6 +441,7 @@ async function main(): Promise<void> {
         ratio: Number(row.ratio.toFixed(2)),
         target,
         outcomes: row.runs.map((figures) => figures.outcomes),
+        baselineOutcomes: row.baselineRuns.map((figures) => figures.outcomes),
       });
 
     // `topology` names where the API's Redis is when it is not the single server: the cluster rows run these again.
@@ -472,7 +487,11 @@ async function main(): Promise<void> {
       entry: string,
       otherEnv: Record<string, string>,
       other: string,
-      { otherFlags = NODE_FLAGS.api, target = '>= 0.95x' } = {},
+      {
+        otherFlags = NODE_FLAGS.api,
+        target = '>= 0.95x',
+        alsoCompare,
+      }: { otherFlags?: string[]; target?: string; alsoCompare?: (otherUrl: string) => Promise<void> } = {},
     ) => {
       const otherApi = await startProcess(workDir, entry, { ...env, ...otherEnv }, /API listening on ([\d.]+:\d+)/, otherFlags);
       try {
@@ -506,9 +525,54 @@ async function main(): Promise<void> {
           baselineNodeFlags: otherFlags.join(' '),
         });
         console.log(`peak resident memory: this API ${peakMiB} MiB, the other ${baselinePeakMiB} MiB`);
+        await alsoCompare?.(otherUrl);
       } finally {
         await stopProcesses([otherApi.child]);
       }
+    };
+    // The other paths against the baseline checkout's API, turn by turn: verify-holder, first verifications and the
+    // quota endpoint, so that a change that slows one of them shows in the run that measures it (no slower: >= 0.95x).
+    const baselineCheckoutRows = async (otherUrl: string) => {
+      const against = `the same, ${BASELINE_LABEL}`;
+      for (const url of [apiUrl, otherUrl]) await load(workDir, holderPlan({ amount: pairs, url }));
+      summarise(
+        await compare(
+          `cached verify-holder with a date of birth, this checkout`,
+          against,
+          () => load(workDir, holderPlan({ durationSeconds: SECONDS })),
+          () => load(workDir, holderPlan({ durationSeconds: SECONDS, url: otherUrl })),
+        ),
+        '>= 0.95x',
+      );
+      // Each side's turn takes a share of pairs of its own, never charged before: A's turns the even shares, B's the odd.
+      const share = (FIRST_CHARGE_USERS * REPEAT_NUMBERS) / (2 * TURNS);
+      const firstCharges = (slot: number, url: string) =>
+        load(workDir, {
+          ...verifyPlan(repeatNumbers, baselineFirstChargeKeys, {
+            durationSeconds: SECONDS,
+            firstIndex: slot * share,
+            freshPairs: share,
+            interleaveUsers: true,
+          }),
+          url,
+        });
+      const firstRow = await compare(
+        `first verification of a cached number (a new charge, ${FIRST_CHARGE_USERS} users interleaved), this checkout`,
+        against,
+        (turn) => firstCharges(2 * turn, apiUrl),
+        (turn) => firstCharges(2 * turn + 1, otherUrl),
+      );
+      summarise(firstRow, '>= 0.95x');
+      rows[rows.length - 1].reusedPairs = [...firstRow.runs, ...firstRow.baselineRuns].reduce((sum, figures) => sum + figures.reusedPairs, 0);
+      summarise(
+        await compare(
+          'GET /v1/quota/usage, this checkout',
+          against,
+          () => load(workDir, quotaPlan({ durationSeconds: SECONDS })),
+          () => load(workDir, quotaPlan({ durationSeconds: SECONDS, url: otherUrl })),
+        ),
+        '>= 0.95x',
+      );
     };
     if (BENCH_ROWS.has('comparisons')) {
       await cachedRepeatAgainst(
@@ -523,7 +587,7 @@ async function main(): Promise<void> {
           join(BASELINE_CHECKOUT, 'dist/src/main.js'),
           {},
           `the same, ${BASELINE_LABEL}`,
-          { otherFlags: readNodeFlags(join(BASELINE_CHECKOUT, 'package.json'), 'api') },
+          { otherFlags: readNodeFlags(join(BASELINE_CHECKOUT, 'package.json'), 'api'), alsoCompare: baselineCheckoutRows },
         );
       }
       // Tracing on costs at most 15 % of the cached repeat: this API (off) at most 1/0.85 of the other (on). The spans
@@ -563,15 +627,7 @@ async function main(): Promise<void> {
         summarise,
       );
 
-      // verify-holder with a date of birth, where the number and the date's name search are both cached: beside verify,
-      // in the same run. The bench's register holds 1,000 copies of one person, so a search with her right date would
-      // list them all; another date keeps the cached search as small as a real one (NOT_CONFIRMED).
-      const holderPlan = (extra: Partial<LoadPlan>) =>
-        verifyPlan(repeatNumbers, userKeys, {
-          path: '/v1/licences/verify-holder',
-          bodyFields: { firstName: BENCH_LICENCE.firstName, surname: BENCH_LICENCE.surname, dateOfBirth: '1990-01-01' },
-          ...extra,
-        });
+      // verify-holder beside verify, in the same run.
       await load(workDir, holderPlan({ amount: pairs }));
       summarise(
         await compare(
@@ -602,12 +658,7 @@ async function main(): Promise<void> {
       });
       console.log(`first verifications by one user: ${oneUser.perSecond.toFixed(0)}/s ${JSON.stringify(oneUser.outcomes)}`);
       summarise(
-        await compare(
-          'GET /v1/quota/usage',
-          'bare Fastify GET',
-          () => load(workDir, { ...verifyPlan([], userKeys, { durationSeconds: SECONDS }), method: 'GET', path: '/v1/quota/usage' }),
-          bareQuota,
-        ),
+        await compare('GET /v1/quota/usage', 'bare Fastify GET', () => load(workDir, quotaPlan({ durationSeconds: SECONDS })), bareQuota),
         '>= 0.35x',
       );
       markHighWater('first verifications by one user, quota');
