@@ -15,7 +15,7 @@ describe('defineScripts', () => {
       REDIS_SCRIPTS.filter(({ numberOfKeys }) => numberOfKeys === null)
         .map(({ name }) => name)
         .sort(),
-    ).toEqual(['lvsClaimIdempotencyKeys', 'lvsMarkCharged', 'lvsRecordAnswers']);
+    ).toEqual(['lvsAdmitDatesOfBirth', 'lvsClaimIdempotencyKeys', 'lvsMarkCharged', 'lvsRecordAnswers']);
   });
 
   it('compiles every script on the server', async () => {
