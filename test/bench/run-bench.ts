@@ -480,9 +480,9 @@ async function main(): Promise<void> {
     };
     // The cached repeats against a second API of this checkout with the console off (same Redis and database), and,
     // when given, against the baseline checkout's API: turn by turn, so that both sides see the same machine.
-    // Both sides are APIs started for the row and warmed alike: against the run's long-lived API, a fresh one of the
-    // same build came out up to 17 % ahead. The other API runs with its own checkout's Node flags, so that a change
-    // of flags can be compared too; both APIs' peak resident memory goes beside the row.
+    // Both sides are APIs started for the row and warmed alike, so that neither carries the other rows' history. The
+    // other API runs with its own checkout's Node flags, so that a change of flags can be compared too; both APIs' CPU
+    // time a request and peak resident memory go beside the row.
     const cachedRepeatAgainst = async (
       scenario: string,
       entry: string,
@@ -501,19 +501,10 @@ async function main(): Promise<void> {
         for (const url of [thisUrl, otherUrl]) await load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { amount: pairs }), url });
         const thisCpu = { cpuMs: 0, requests: 0 };
         const otherCpu = { cpuMs: 0, requests: 0 };
+        const repeatsOn = (pid: number, cpu: typeof thisCpu, url: string) => () =>
+          countingCpu(pid, cpu, () => load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url }));
         summarise(
-          await compare(
-            scenario,
-            other,
-            () =>
-              countingCpu(thisApi.child.pid!, thisCpu, () =>
-                load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: thisUrl }),
-              ),
-            () =>
-              countingCpu(otherApi.child.pid!, otherCpu, () =>
-                load(workDir, { ...verifyPlan(repeatNumbers, userKeys, { durationSeconds: SECONDS }), url: otherUrl }),
-              ),
-          ),
+          await compare(scenario, other, repeatsOn(thisApi.child.pid!, thisCpu, thisUrl), repeatsOn(otherApi.child.pid!, otherCpu, otherUrl)),
           target,
         );
         const cpuMicrosPerRequest = Math.round((1000 * thisCpu.cpuMs) / thisCpu.requests);
@@ -538,20 +529,23 @@ async function main(): Promise<void> {
     // The other paths against the baseline checkout's API, turn by turn: verify-holder, first verifications and the
     // quota endpoint, so that a change that slows one of them shows in the run that measures it (no slower: >= 0.95x).
     const baselineCheckoutRows = async (thisUrl: string, otherUrl: string) => {
-      const against = `the same, ${BASELINE_LABEL}`;
+      // `run` loads one side for one turn; its slot (this side's turns the even ones, the other's the odd) lets a row
+      // give each turn of each side pairs of its own.
+      const againstOther = async (scenario: string, run: (url: string, slot: number) => Promise<LoadFigures>) => {
+        const row = await compare(
+          `${scenario}, this checkout`,
+          `the same, ${BASELINE_LABEL}`,
+          (turn) => run(thisUrl, 2 * turn),
+          (turn) => run(otherUrl, 2 * turn + 1),
+        );
+        summarise(row, '>= 0.95x');
+        return row;
+      };
       for (const url of [thisUrl, otherUrl]) await load(workDir, holderPlan({ amount: pairs, url }));
-      summarise(
-        await compare(
-          `cached verify-holder with a date of birth, this checkout`,
-          against,
-          () => load(workDir, holderPlan({ durationSeconds: SECONDS, url: thisUrl })),
-          () => load(workDir, holderPlan({ durationSeconds: SECONDS, url: otherUrl })),
-        ),
-        '>= 0.95x',
-      );
-      // Each side's turn takes a share of pairs of its own, never charged before: A's turns the even shares, B's the odd.
+      await againstOther('cached verify-holder with a date of birth', (url) => load(workDir, holderPlan({ durationSeconds: SECONDS, url })));
+      // Each first verification is a new charge: every slot takes a share of pairs that no run has charged.
       const share = (FIRST_CHARGE_USERS * REPEAT_NUMBERS) / (2 * TURNS);
-      const firstCharges = (slot: number, url: string) =>
+      const firstRow = await againstOther(`first verification of a cached number (a new charge, ${FIRST_CHARGE_USERS} users interleaved)`, (url, slot) =>
         load(workDir, {
           ...verifyPlan(repeatNumbers, baselineFirstChargeKeys, {
             durationSeconds: SECONDS,
@@ -560,24 +554,10 @@ async function main(): Promise<void> {
             interleaveUsers: true,
           }),
           url,
-        });
-      const firstRow = await compare(
-        `first verification of a cached number (a new charge, ${FIRST_CHARGE_USERS} users interleaved), this checkout`,
-        against,
-        (turn) => firstCharges(2 * turn, thisUrl),
-        (turn) => firstCharges(2 * turn + 1, otherUrl),
+        }),
       );
-      summarise(firstRow, '>= 0.95x');
       rows[rows.length - 1].reusedPairs = [...firstRow.runs, ...firstRow.baselineRuns].reduce((sum, figures) => sum + figures.reusedPairs, 0);
-      summarise(
-        await compare(
-          'GET /v1/quota/usage, this checkout',
-          against,
-          () => load(workDir, quotaPlan({ durationSeconds: SECONDS, url: thisUrl })),
-          () => load(workDir, quotaPlan({ durationSeconds: SECONDS, url: otherUrl })),
-        ),
-        '>= 0.95x',
-      );
+      await againstOther('GET /v1/quota/usage', (url) => load(workDir, quotaPlan({ durationSeconds: SECONDS, url })));
     };
     if (BENCH_ROWS.has('comparisons')) {
       await cachedRepeatAgainst(
