@@ -23,7 +23,7 @@ import { WRK_THREADS, wrkInstalled } from './wrk-load';
 /**
  * `npm run bench`: the hot paths over real HTTP against real processes (API, worker, PostgreSQL,
  * Redis, the sandbox register), each beside a bare Fastify route measured in the same session
- * with the same load (alternating A B A B A B, medians reported). The load generator runs in its own
+ * with the same load (taking turns A B B A A B, medians reported). The load generator runs in its own
  * process. Results go to bench/results/latest.json.
  */
 const ROOT = process.cwd();
@@ -171,7 +171,10 @@ interface ComparedRow {
   baselineRuns: LoadFigures[];
 }
 
-/** A B A B A B: the path and the bare route take turns, so that both see the same machine. */
+/**
+ * A B B A A B: the path and the bare route take turns, so that both see the same machine, and each goes first in half
+ * the turns, so that neither always runs in the wake of the other (the worker still draining its evidence records).
+ */
 async function compare(
   scenario: string,
   baseline: string,
@@ -181,8 +184,9 @@ async function compare(
   const runs: LoadFigures[] = [];
   const baselineRuns: LoadFigures[] = [];
   for (let turn = 0; turn < TURNS; turn++) {
-    runs.push(await measured(turn));
+    if (turn % 2 === 0) runs.push(await measured(turn));
     baselineRuns.push(await bare(turn));
+    if (turn % 2 === 1) runs.push(await measured(turn));
   }
   const perSecond = median(runs.map((figures) => figures.perSecond));
   const baselinePerSecond = median(baselineRuns.map((figures) => figures.perSecond));
