@@ -346,8 +346,9 @@ describe('failed authentications and X-Forwarded-For', () => {
     expect([refused.status, refused.body]).toEqual([429, RATE_LIMITED]);
     // One counter, the connection's: none for the addresses the header named.
     expect(await t.redis.keys(`${t.redisPrefix}:auth-failures:*`)).toEqual([`${t.redisPrefix}:auth-failures:{a127.0.0.1}`]);
-    // Every attempt is counted before it is judged, the refused one too, so simultaneous attempts cannot pass together.
-    expect(Number(await t.redis.get(`${t.redisPrefix}:auth-failures:{a127.0.0.1}`))).toBe(61);
+    // Every attempt is counted before it is judged, so simultaneous attempts cannot pass together; the refused one
+    // gives its place back, as it reached no lookup.
+    expect(Number(await t.redis.get(`${t.redisPrefix}:auth-failures:{a127.0.0.1}`))).toBe(60);
   });
 
   it('counts one attempt for a good key that many requests bring at once, so that a busy partner is never refused', async () => {
@@ -364,6 +365,22 @@ describe('failed authentications and X-Forwarded-For', () => {
     }
     const refused = await request(api.baseUrl, 'GET', '/v1/watchlist', { headers: madeUp });
     expect([refused.status, refused.body]).toEqual([429, RATE_LIMITED]);
+  });
+
+  it('refuses only the new keys past the limit in a burst from one address, and blocks the address no longer', async () => {
+    const api = await startApi({ TRUST_PROXY: '127.0.0.1', AUTH_FAILURES_PER_MINUTE: '5' });
+    const partners = await Promise.all(Array.from({ length: 30 }, () => t.createKey()));
+    const from = (key: string) => ({ headers: { 'x-api-key': key, 'x-forwarded-for': '203.0.113.10' } });
+    // A proxy in front of 30 partners, just after the API started: 30 keys it has never seen, at once. Past 5 in
+    // flight, the address may be refused; none of it is counted as a failure.
+    const burst = await Promise.all(partners.map(({ key }) => request(api.baseUrl, 'GET', '/v1/watchlist', from(key))));
+    const statuses = burst.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(5);
+    expect(Number(await t.redis.get(`${t.redisPrefix}:auth-failures:{a203.0.113.10}`))).toBe(0);
+    // Each partner refused in the burst is let in at once when it tries again, one after the other.
+    const refused = partners.filter((_, index) => statuses[index] === 429);
+    for (const { key } of refused) expect([key, (await request(api.baseUrl, 'GET', '/v1/watchlist', from(key))).status]).toEqual([key, 200]);
   });
 
   it('behind a named proxy, counts an IPv6 client by its /64: a neighbouring /64 is not refused', async () => {

@@ -30,7 +30,18 @@ describe('countAuthAttempt', () => {
       expect(blockedFor).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 1000);
       expect(blockedFor).toBeLessThanOrEqual(AUTH_FAILURE_WINDOW_MS);
     }
-    expect(await client.get(counter())).toBe('60');
+    // The 55 refused reached no lookup: only the 5 let through keep their place.
+    expect(await client.get(counter())).toBe('5');
+  });
+
+  it('keeps no place for a refused attempt: once the attempts in flight are forgiven, the next one goes on', async () => {
+    for (let attempt = 0; attempt < 3; attempt++) expect(await countAuthAttempt.run(client, [counter()], [3])).toBe(0);
+    for (let refused = 0; refused < 10; refused++) expect(await countAuthAttempt.run(client, [counter()], [3])).toBeGreaterThan(0);
+    expect(await client.get(counter())).toBe('3');
+    expect(await forgiveAuthAttempt.run(client, [counter()], [])).toBe(2);
+    expect(await countAuthAttempt.run(client, [counter()], [3])).toBe(0);
+    expect(await countAuthAttempt.run(client, [counter()], [3])).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 1000);
+    expect(await client.pttl(counter())).toBeGreaterThan(AUTH_FAILURE_WINDOW_MS - 1000);
   });
 
   it('answers 0 up to the allowed count and the window left past it', async () => {
