@@ -16,8 +16,7 @@ export const CONSOLE_ASSETS_DIR = join(__dirname, 'assets');
  * registered after that keeps Fastify's default one. They load when the server starts, before any request.
  */
 export function mountConsole(fastify: FastifyInstance): void {
-  const views = join(__dirname, 'views');
-  void fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
+  registerViews(fastify, join(__dirname, 'views'));
   void fastify.register(fastifyStatic, {
     root: CONSOLE_ASSETS_DIR,
     prefix: CONSOLE_ASSETS_PREFIX,
@@ -27,4 +26,14 @@ export function mountConsole(fastify: FastifyInstance): void {
   // Browsers ask every origin for /favicon.ico, whatever the page's <link rel="icon"> says: the console's icon.
   const favicon = readFileSync(join(CONSOLE_ASSETS_DIR, 'favicon.svg'));
   fastify.get('/favicon.ico', (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon));
+}
+
+/**
+ * Eta templates from `views`, rendered with `reply.view`. The reply's `locals` is declared first, as nothing: left to
+ * it, @fastify/view adds an onRequest hook that gives every reply of every route (verify's too) an empty `locals`, and
+ * our pages pass their data to each view instead.
+ */
+export function registerViews(fastify: FastifyInstance, views: string): void {
+  fastify.decorateReply('locals', null);
+  void fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
 }

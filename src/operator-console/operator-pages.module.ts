@@ -1,11 +1,9 @@
 import fastifyStatic from '@fastify/static';
-import fastifyView from '@fastify/view';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
-import { CONSOLE_ASSETS_DIR } from '../console/mount-console';
+import { CONSOLE_ASSETS_DIR, registerViews } from '../console/mount-console';
 import { OperatorConsoleController } from './operator-console.controller';
 import { OperatorSessionGuard } from './operator-session.guard';
 import { OperatorSignInController } from './operator-sign-in.controller';
@@ -28,8 +26,7 @@ export class OperatorPagesModule implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const views = join(__dirname, 'views');
-    void fastify.register(fastifyView, { engine: { eta: new Eta({ views, cache: true }) }, root: views, production: true });
+    registerViews(fastify, join(__dirname, 'views'));
     void fastify.register(fastifyStatic, { root: CONSOLE_ASSETS_DIR, prefix: OPERATOR_ASSETS_PREFIX, decorateReply: false, maxAge: '1h' });
   }
 }
