@@ -366,9 +366,12 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'log',
     LOG_FORMAT: 'json',
     WORKER_HTTP_PORT: '0',
-    // The bench measures throughput: every request still takes its token, from a bucket it never empties.
+    // The bench measures throughput: every request still takes its token, from a bucket it never empties, and every
+    // key new to an API still counts an attempt against its address, under a limit that 600 new keys at once, all
+    // from 127.0.0.1, never reach (a baseline checkout from before 460c318 would block that address for both sides).
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_BURST: '1000000',
+    AUTH_FAILURES_PER_MINUTE: '1000000',
   };
   const children: ChildProcess[] = [];
   const admin = new Client({ connectionString: POSTGRES_URL });
