@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { quotaUsage } from '../support/http';
+import { quotaUsage, request } from '../support/http';
 import { ApiProcess } from '../support/api-process';
 import { runAdminCli } from '../support/admin-cli';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -53,6 +53,22 @@ describe('key changes reach every API process at once', () => {
     for (const response of await usageOnEach(other.key)) {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ used: 0, quota: 7, remaining: 7 });
+    }
+  });
+
+  it("refuses a key revoked through the API on that process's very next request, every time", async () => {
+    // The revoking process's own copy of the broadcast may come after that request: it forgets before it answers.
+    // On each process of this suite, and on the test's own in-process API.
+    for (const baseUrl of [...apis.map((api) => api.baseUrl), t.baseUrl]) {
+      const root = await t.createKey({ name: 'revoking root' });
+      const as = (key: string) => ({ headers: { 'x-api-key': key } });
+      for (let round = 0; round < 20; round++) {
+        const issued = await request(baseUrl, 'POST', '/v1/keys', { ...as(root.key), body: { name: `round ${round}` } });
+        const child = issued.body as { id: string; key: string };
+        expect([round, issued.status, (await quotaUsage(baseUrl, child.key)).status]).toEqual([round, 201, 200]);
+        expect([round, (await request(baseUrl, 'DELETE', `/v1/keys/${child.id}`, as(root.key))).status]).toEqual([round, 204]);
+        expect([baseUrl, round, (await quotaUsage(baseUrl, child.key)).status]).toEqual([baseUrl, round, 401]);
+      }
     }
   });
 
