@@ -10,17 +10,10 @@ const CHANNEL = 'key-changes';
  */
 @Injectable()
 export class KeyChanges {
-  private readonly localListeners: ((userId: string) => void)[] = [];
-
   constructor(private readonly broadcasts: RedisBroadcasts) {}
 
-  /**
-   * Call after the change is committed, or a process could cache the old state again. This process forgets before the
-   * change is answered: its own copy of the broadcast may come after the caller's next request (a key just revoked
-   * answering 200 once).
-   */
+  /** Call after the change is committed, or a process could cache the old state again. */
   async publish(userId: string): Promise<void> {
-    for (const onChange of this.localListeners) onChange(userId);
     await this.broadcasts.publish(CHANNEL, userId);
   }
 
@@ -29,7 +22,6 @@ export class KeyChanges {
    * because messages sent while this process was disconnected are lost.
    */
   async subscribe(onChange: (userId: string) => void, onConnected: () => void): Promise<void> {
-    this.localListeners.push(onChange);
     await this.broadcasts.subscribe(CHANNEL, onChange, onConnected);
   }
 }

@@ -140,9 +140,13 @@ export class BatchSettlement implements OnApplicationBootstrap, OnApplicationShu
     await this.holderChecks.advance(batchId);
     const { done, completedHere } = await this.repository.completeIfDone(batchId, this.clock.now());
     if (!done) return;
-    this.heardCompleted(batchId);
-    if (!completedHere) return;
-    // Not told: a request waiting in another process answers at its deadline, with the batch as it then is.
+    // Completed by another process, whose broadcast tells the rest: only whoever waits here is told.
+    if (!completedHere) {
+      this.heardCompleted(batchId);
+      return;
+    }
+    // Whoever waits here is told at once, whether or not the broadcast reaches Redis. Not told: a request waiting in
+    // another process answers at its deadline, with the batch as it then is.
     await this.broadcasts.publish(COMPLETIONS_CHANNEL, batchId).catch((error: unknown) => {
       this.logger.warn(`Telling the other API processes that batch ${batchId} completed failed: ${(error as Error).message}`);
     });

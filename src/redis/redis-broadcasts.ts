@@ -24,8 +24,15 @@ export class RedisBroadcasts implements OnModuleDestroy {
     private readonly outages: RedisOutageLog,
   ) {}
 
+  /**
+   * Tells this process's own subscription first, before anything else runs, then every process: this process's copy
+   * of the message may come after it has served its caller's next request (a key just revoked answering 200 once).
+   * A subscription hears its own process's messages twice, so what it does must bear repeating.
+   */
   async publish(name: string, message: string): Promise<void> {
-    await this.redis.client.publish(this.redis.key(name), message);
+    const channel = this.redis.key(name);
+    this.subscriptions.get(channel)?.onMessage(message);
+    await this.redis.client.publish(channel, message);
   }
 
   async subscribe(name: string, onMessage: (message: string) => void, onConnected: () => void = () => undefined): Promise<void> {
